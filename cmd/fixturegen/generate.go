@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/fixturegen/fixturegen/internal/diff"
+	"github.com/fixturegen/fixturegen/internal/plan"
+	"github.com/fixturegen/fixturegen/internal/write"
+)
+
+func init() {
+	var dryRun bool
+	commands = append(commands, &command{
+		name:    "generate",
+		summary: "write the conftest region, the probe plugin and the probe tests",
+		help: `
+Renders the spec and writes what changed:
+
+  - the region between "# fixturegen:begin" and "# fixturegen:end" in
+    [paths].conftest (created if missing; appended if the file has no
+    markers; every byte outside the markers is kept),
+  - [paths].probe_plugin and [paths].probe_tests, whole files, when set.
+
+Each file is written to a temporary file in its folder and renamed into
+place. A file that would not change is not touched, so a second run changes
+no byte and no modification time. A bad spec, broken markers, or a user
+definition that clashes with a generated fixture stop the run before any
+file is written.
+
+Examples:
+  fixturegen generate
+  fixturegen -C examples/inbox generate --dry-run`,
+		flags: func(fs *pflag.FlagSet) {
+			fs.BoolVarP(&dryRun, "dry-run", "n", false, "print a unified diff of what would change and write nothing")
+		},
+		run: func(c *context, args []string) error {
+			if len(args) > 0 {
+				return usageError{fmt.Sprintf("generate takes no arguments, got %q", args[0])}
+			}
+			spec, err := c.loadSpec()
+			if err != nil {
+				return err
+			}
+			changes, err := plan.Make(spec)
+			if err != nil {
+				return err
+			}
+			for _, ch := range changes {
+				if !ch.Changed() {
+					continue
+				}
+				if dryRun {
+					c.stdout.Write(diff.Unified(ch.Display, ch.Old, ch.New))
+					continue
+				}
+				if err := write.File(ch.Abs, ch.New); err != nil {
+					return fmt.Errorf("write %s: %w", ch.Display, err)
+				}
+				fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
+			}
+			return nil
+		},
+	})
+}

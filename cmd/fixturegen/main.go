@@ -1,0 +1,31 @@
+// Fixturegen generates and checks the fixtures that keep a SIGALRM deadline
+// from interrupting a module's first import in a pytest suite.
+//
+// A project describes its contract in fixturegen.toml: the deadline fixture
+// and its seconds, the preload fixture and the modules it imports before the
+// alarm is armed, the pytest-xdist worker group, and the probe cases that
+// prove the contract holds. Fixturegen writes the fixtures into a marked
+// region of a conftest.py, writes the recording probe plugin and the probe
+// tests, and checks in CI that none of it has drifted.
+//
+// Usage:
+//
+//	fixturegen [-C DIR] [--spec FILE] COMMAND [flags]
+//
+// Commands:
+//
+//	generate   write the conftest region, the probe plugin and the probe tests
+//	check      report drift from the spec and breaches of the contract
+//	probe      run tests with the recording probe and list every late import
+//	version    print fixturegen's version
+//
+// Exit status: 0 when all is well, 1 when check finds drift or a contract
+// finding, or the probe finds a late import, 2 for usage, spec or internal
+// errors.
+package main
+
+import "os"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}

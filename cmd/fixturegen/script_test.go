@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/fixturegen/fixturegen/internal/pyenv"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"fixturegen": main})
+}
+
+// TestScripts runs testscripts/*.txtar: whole workflows through the real
+// fixturegen binary and real pytest. Each script starts with a fresh copy
+// of examples/inbox in $WORK/inbox and $PYTHON naming the project venv's
+// python (see internal/pyenv).
+func TestScripts(t *testing.T) {
+	python := pyenv.Python(t)
+	example, err := filepath.Abs("../../examples/inbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 "../../testscripts",
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PYTHON", python)
+			// The example's pytest runs must not write bytecode into the
+			// copy, so "unchanged" checks see only what fixturegen wrote.
+			env.Setenv("PYTHONDONTWRITEBYTECODE", "1")
+			return copyTree(example, filepath.Join(env.WorkDir, "inbox"))
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"mtime":   cmdMtime,
+			"replace": cmdReplace,
+		},
+	})
+}
+
+// cmdMtime prints each file's modification time in nanoseconds, so a script
+// can save them and compare after a second run.
+func cmdMtime(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: mtime FILE...")
+	}
+	for _, name := range args {
+		info, err := os.Stat(ts.MkAbs(name))
+		ts.Check(err)
+		fmt.Fprintf(ts.Stdout(), "%s %d\n", name, info.ModTime().UnixNano())
+	}
+}
+
+// cmdReplace replaces every literal OLD with NEW in FILE; it fails when OLD
+// does not occur, so a script cannot silently edit nothing. "\n" in OLD or
+// NEW stands for a newline.
+func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: replace FILE OLD NEW")
+	}
+	file := ts.MkAbs(args[0])
+	data, err := os.ReadFile(file)
+	ts.Check(err)
+	oldText := strings.ReplaceAll(args[1], `\n`, "\n")
+	newText := strings.ReplaceAll(args[2], `\n`, "\n")
+	if !strings.Contains(string(data), oldText) {
+		ts.Fatalf("replace: %q does not occur in %s", args[1], args[0])
+	}
+	ts.Check(os.WriteFile(file, []byte(strings.ReplaceAll(string(data), oldText, newText)), 0o644))
+}
+
+// copyTree copies the regular files under src to dst, skipping caches.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "__pycache__" || d.Name() == ".pytest_cache") {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}

@@ -1,0 +1,1 @@
+"""Inbox application code used by the example's tests."""

@@ -1,0 +1,269 @@
+"""Fixtures for the inbox channel tests."""
+
+import pytest
+
+from inbox.channel import Channel
+
+
+@pytest.fixture
+def channel():
+    """Return an inbox Channel over a fresh, connected toyredis.FakeRedis."""
+    import toyredis
+
+    return Channel(toyredis.FakeRedis())
+
+
+# fixturegen:begin -- generated from fixturegen.toml; edit the spec and run `fixturegen generate`, not this region
+import signal
+import sys
+import threading
+import time
+import warnings
+
+import pytest
+
+
+def pytest_configure(config):
+    """Register the xdist_group marker when pytest-xdist, which owns it, is absent.
+
+    Modules keep their xdist_group marks either way, so --strict-markers passes
+    with and without pytest-xdist installed.
+    """
+    if not config.pluginmanager.hasplugin("xdist"):
+        config.addinivalue_line(
+            "markers",
+            "xdist_group(name): run every test of the group on one pytest-xdist worker",
+        )
+
+
+@pytest.fixture
+def toy_sdk():
+    """Import every module a deadline test would otherwise import under its alarm.
+
+    recovery_deadline depends on this fixture, so pytest runs it before the alarm
+    is armed, whatever order a test lists the two in. Only the first test on a
+    worker pays the cold imports; later tests find the modules in sys.modules.
+    """
+    import toyredis  # noqa: F401
+    import toysdk.server.lowlevel  # noqa: F401
+    import toysdk.server.stdio  # noqa: F401
+    import toysdk.shared.message  # noqa: F401
+
+    yield
+
+
+@pytest.fixture
+def recovery_deadline(toy_sdk, request):
+    """Fail the test with AssertionError after 1 second of real time (ITIMER_REAL).
+
+    toy_sdk runs first, so no preloaded module is imported under the alarm.
+    An import that starts under the alarm is never interrupted, and its time is
+    not charged to the deadline (on_import = "exclude").
+    Teardown disarms the alarm, restores the previous signal handler and any timer
+    that was already running, and fails the test if the code under test caught the
+    deadline's AssertionError and returned anyway.
+    """
+    deadline = _FixturegenDeadline(request.node.nodeid)
+    deadline.arm()
+    try:
+        yield
+    finally:
+        deadline.disarm()
+    deadline.check()
+
+
+class _FixturegenLateImport(UserWarning):
+    """A module was imported for the first time while the deadline's alarm was armed."""
+
+
+class _FixturegenDeadline:
+    """One armed deadline: its timer, its signal handler and the imports it saw.
+
+    The settings below come from "fixturegen.toml"; change them there.
+    """
+
+    FIXTURE = "recovery_deadline"
+    SPEC = "fixturegen.toml"
+    SECONDS = 1
+    TIMER = "real time"
+    WHICH = signal.ITIMER_REAL
+    SIGNUM = signal.SIGALRM
+    MESSAGE = "recovery loop exceeded its deadline"
+    ON_IMPORT = "exclude"
+    LATE_IMPORTS = "warn"
+    IMPORT_GRACE = 60
+    # Once the deadline has passed, the alarm fires again every REFIRE seconds
+    # until the test returns, so a retry loop that catches Exception still ends.
+    REFIRE = 0.05
+    # The shortest wait handed to setitimer: zero would disarm it.
+    TICK = 0.001
+
+    def __init__(self, nodeid):
+        self.nodeid = nodeid
+        self.clock = time.monotonic
+        self.main = threading.main_thread()
+        self.armed = False
+        self.due = 0.0
+        self.raised = []
+        self.late = []
+        self.depth = 0
+        self.importing = None
+        self.import_start = 0.0
+        self.passed_in = None
+        self.previous = None
+        self.outer = None
+        self.outer_fired = False
+        self.find_and_load = None
+        self.watcher = None
+
+    def arm(self):
+        """Install the handler and start the timer, keeping any running timer."""
+        if threading.current_thread() is not self.main:
+            pytest.fail(
+                f"{self.FIXTURE} arms a {self.TIMER} timer, and Python delivers its "
+                f"signal only to the main thread, but this test runs in thread "
+                f"{threading.current_thread().name!r}. Run it in the main thread "
+                f"(without a thread-based runner), or drop {self.FIXTURE} from it.",
+                pytrace=False,
+            )
+        now = self.clock()
+        left, interval = signal.getitimer(self.WHICH)
+        if left > 0:
+            self.outer = (now + left, interval)
+        self.due = now + self.SECONDS
+        self.previous = signal.signal(self.SIGNUM, self._on_signal)
+        self.armed = True
+        self._watch_imports()
+        self._rearm()
+
+    def disarm(self):
+        """Stop the timer, restore the previous handler and any outer timer."""
+        self.armed = False
+        signal.setitimer(self.WHICH, 0)
+        self._unwatch_imports()
+        previous = signal.SIG_DFL if self.previous is None else self.previous
+        signal.signal(self.SIGNUM, previous)
+        if self.outer is not None and not self.outer_fired:
+            due, interval = self.outer
+            signal.setitimer(self.WHICH, max(due - self.clock(), self.TICK), interval)
+
+    def check(self):
+        """Fail a test that swallowed the deadline, and report late imports."""
+        if self.raised and getattr(sys, "last_value", None) is None:
+            pytest.fail(
+                f"{self.MESSAGE}: the deadline fired {len(self.raised)} time(s), "
+                f"but the code under test caught its AssertionError and returned. "
+                f"Let AssertionError propagate out of retry loops.",
+                pytrace=False,
+            )
+        if self.late and self.LATE_IMPORTS != "off":
+            modules = ", ".join(f"{name} ({took:.2f} s)" for name, took in self.late)
+            message = (
+                f"{self.nodeid} imported {modules} for the first time while "
+                f"{self.FIXTURE} was armed. Add the module(s) to [preload].modules "
+                f"in {self.SPEC} and run `fixturegen generate`, or run "
+                f"`fixturegen probe --fix`."
+            )
+            if self.LATE_IMPORTS == "fail":
+                pytest.fail(message, pytrace=False)
+            warnings.warn(_FixturegenLateImport(message), stacklevel=2)
+
+    def _rearm(self):
+        """Set the timer for the next moment the handler has something to do."""
+        now = self.clock()
+        if self.depth and self.ON_IMPORT != "raise":
+            wait = self.import_start + self.IMPORT_GRACE - now
+            if self.ON_IMPORT == "defer" and self.passed_in is None:
+                wait = min(wait, self.due - now)
+        elif self.raised:
+            wait = self.REFIRE
+        else:
+            wait = self.due - now
+        if self.outer is not None and not self.outer_fired:
+            wait = min(wait, self.outer[0] - now)
+        signal.setitimer(self.WHICH, max(wait, self.TICK))
+
+    def _on_signal(self, signum, frame):
+        """Raise the deadline's AssertionError, unless an import is running."""
+        now = self.clock()
+        if self.outer is not None and not self.outer_fired and now >= self.outer[0]:
+            self.outer_fired = True
+            self._rearm()
+            if callable(self.previous):
+                self.previous(signum, frame)
+            return
+        if self.depth and self.ON_IMPORT != "raise":
+            if now - self.import_start >= self.IMPORT_GRACE:
+                self._fire(
+                    f"; importing {self.importing} took longer than import_grace "
+                    f"({self.IMPORT_GRACE} s), so the alarm interrupted it and it "
+                    f"may be left half imported on this worker"
+                )
+            # Under "exclude" the clock stopped when the import started.
+            charged = self.import_start if self.ON_IMPORT == "exclude" else now
+            if charged >= self.due:
+                self.passed_in = self.importing
+            self._rearm()
+            return
+        if self.raised or now >= self.due:
+            self._fire("")
+        self._rearm()
+
+    def _fire(self, detail):
+        error = AssertionError(f"{self.MESSAGE} ({self.SECONDS} s, {self.TIMER}){detail}")
+        self.raised.append(error)
+        self._rearm()
+        raise error
+
+    def _watch_imports(self):
+        """Wrap the import system's entry point for modules not yet loaded."""
+        bootstrap = sys.modules.get("importlib._bootstrap")
+        original = getattr(bootstrap, "_find_and_load", None)
+        if original is None:
+            return
+
+        def find_and_load(name, *args, **kwargs):
+            if not self.armed or threading.current_thread() is not self.main:
+                return original(name, *args, **kwargs)
+            return self._import(original, name, args, kwargs)
+
+        self.find_and_load = original
+        self.watcher = find_and_load
+        bootstrap._find_and_load = find_and_load
+
+    def _unwatch_imports(self):
+        bootstrap = sys.modules.get("importlib._bootstrap")
+        if self.watcher is not None and bootstrap._find_and_load is self.watcher:
+            bootstrap._find_and_load = self.find_and_load
+
+    def _import(self, original, name, args, kwargs):
+        """Run one import in the main thread, keeping the alarm out of it."""
+        if self.depth:
+            self.depth += 1
+            try:
+                return original(name, *args, **kwargs)
+            finally:
+                self.depth -= 1
+        fresh = name not in sys.modules
+        self.importing = name
+        self.import_start = self.clock()
+        self.depth = 1
+        self._rearm()
+        try:
+            return original(name, *args, **kwargs)
+        finally:
+            self.depth = 0
+            self.importing = None
+            took = self.clock() - self.import_start
+            if fresh and name in sys.modules:
+                self.late.append((name, took))
+            if self.ON_IMPORT == "exclude" and not self.raised:
+                self.due += took
+            passed_in, self.passed_in = self.passed_in, None
+            if passed_in is not None:
+                self._fire(
+                    f"; the deadline passed while {passed_in} was being imported, "
+                    f"so the failure waited until the import completed"
+                )
+            self._rearm()
+# fixturegen:end

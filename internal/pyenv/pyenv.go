@@ -1,0 +1,77 @@
+// Package pyenv gives tests a Python with the project's pinned test
+// packages, set up by scripts/venv (the same script ./demo uses) in .venv
+// at the repository root.
+//
+// A test that needs pytest calls Python(t). Where no Python can be set up,
+// the test is skipped, unless FIXTUREGEN_REQUIRE_PYTEST=1 (CI sets it), and
+// then it fails: a test that needs pytest never passes by skipping in CI.
+package pyenv
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var (
+	once   sync.Once
+	python string
+	err    error
+)
+
+// Python returns the path of the project venv's python, setting it up if
+// needed.
+func Python(t testing.TB) string {
+	t.Helper()
+	once.Do(func() { python, err = setup() })
+	if err != nil {
+		if os.Getenv("FIXTUREGEN_REQUIRE_PYTEST") == "1" {
+			t.Fatalf("FIXTUREGEN_REQUIRE_PYTEST=1 and no Python test environment: %v", err)
+		}
+		t.Skipf("no Python test environment (set FIXTUREGEN_REQUIRE_PYTEST=1 to fail instead): %v", err)
+	}
+	return python
+}
+
+// Root returns the repository root: the nearest folder above the working
+// directory that holds go.mod.
+func Root() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+func setup() (string, error) {
+	root, err := Root()
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.Command("bash", filepath.Join(root, "scripts", "venv"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("scripts/venv: %v\n%s", err, stderr.String())
+	}
+	py := strings.TrimSpace(string(out))
+	if _, err := exec.Command(py, "-c", "import pytest, xdist, pytest_rerunfailures").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("%s lacks the test packages: %v", py, err)
+	}
+	return py, nil
+}

@@ -1,0 +1,87 @@
+// Package pyquote turns spec values into Python source literals.
+//
+// It is the one way a spec string reaches generated Python: every template
+// calls String (as the template function "py"), so no quote, backslash,
+// newline, "\"\"\"" or control character in a spec can end a literal early
+// or inject code.
+package pyquote
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// String returns s as a double-quoted Python str literal.
+// Printable characters, non-ASCII included, stay as they are so the
+// generated code reads like the spec; everything else is escaped.
+func String(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && isInvalid(s, i):
+			// Invalid UTF-8 cannot come from TOML, but a quoting function
+			// must be total: keep the byte as an escape.
+			b.WriteString(`\x`)
+			b.WriteString(hex2(s[i]))
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x80 && unicode.IsPrint(r):
+			b.WriteRune(r)
+		case r >= 0x80 && unicode.IsPrint(r) && !unicode.Is(unicode.Zs, r):
+			b.WriteRune(r)
+		case r <= 0xFF:
+			b.WriteString(`\x`)
+			b.WriteString(hex2(byte(r)))
+		case r <= 0xFFFF:
+			b.WriteString(`\u`)
+			b.WriteString(hex4(uint32(r)))
+		default:
+			b.WriteString(`\U`)
+			b.WriteString(hex8(uint32(r)))
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// Number returns f as a Python number literal: an int when f is integral
+// ("5"), else the shortest float that reads back as f ("0.25").
+// The spec loader rejects NaN, infinities and huge values, so the result is
+// always a plain decimal.
+func Number(f float64) string {
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+func isInvalid(s string, i int) bool {
+	_, size := utf8.DecodeRuneInString(s[i:])
+	return size <= 1
+}
+
+const digits = "0123456789abcdef"
+
+func hex2(c byte) string { return string([]byte{digits[c>>4], digits[c&0xF]}) }
+
+func hex4(r uint32) string { return hexN(r, 4) }
+
+func hex8(r uint32) string { return hexN(r, 8) }
+
+func hexN(r uint32, n int) string {
+	out := make([]byte, n)
+	for i := n - 1; i >= 0; i-- {
+		out[i] = digits[r&0xF]
+		r >>= 4
+	}
+	return string(out)
+}

@@ -1,0 +1,116 @@
+// Package region finds and replaces fixturegen's region in a conftest.py.
+//
+// The region is the block between a begin marker line and an end marker
+// line. Everything outside it belongs to the user and is kept byte for byte.
+package region
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// The marker lines. A line is a marker when, without its line ending and
+// trailing blanks, it starts with Begin or equals End.
+const (
+	Begin = "# fixturegen:begin"
+	End   = "# fixturegen:end"
+)
+
+// BeginLine returns the full begin marker line for a region generated from spec.
+func BeginLine(spec string) string {
+	return fmt.Sprintf("%s -- generated from %s; edit the spec and run `fixturegen generate`, not this region", Begin, spec)
+}
+
+// Error is a problem with the markers in a file, at a 1-based line.
+type Error struct {
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%d:1: %s", e.Line, e.Msg) }
+
+// Bounds locates a region: src[Start:End] holds both marker lines, each with
+// its line ending. Found is false when src has no markers.
+type Bounds struct {
+	Found      bool
+	Start, End int
+	BeginLine  int // 1-based line of the begin marker
+	// Inner is src[InnerStart:InnerEnd]: the region between the markers.
+	InnerStart, InnerEnd int
+}
+
+// Find locates the one region in src. Markers that are duplicated, nested
+// or unpaired are an *Error naming the offending line.
+func Find(src []byte) (Bounds, error) {
+	var b Bounds
+	begins, ends := 0, 0
+	line := 0
+	for off := 0; off < len(src); {
+		line++
+		next := bytes.IndexByte(src[off:], '\n')
+		lineEnd := len(src)
+		if next >= 0 {
+			lineEnd = off + next + 1
+		}
+		text := bytes.TrimRight(src[off:lineEnd], " \t\r\n")
+		switch {
+		case bytes.HasPrefix(text, []byte(Begin)):
+			begins++
+			if begins > 1 {
+				if ends == 0 {
+					return Bounds{}, &Error{line, fmt.Sprintf("a second %q marker before the region that starts on line %d ends", Begin, b.BeginLine)}
+				}
+				return Bounds{}, &Error{line, fmt.Sprintf("a second fixturegen region; the first starts on line %d, and a conftest holds one", b.BeginLine)}
+			}
+			b.Found, b.Start, b.BeginLine, b.InnerStart = true, off, line, lineEnd
+		case string(text) == End:
+			ends++
+			if begins == 0 || ends > 1 {
+				return Bounds{}, &Error{line, fmt.Sprintf("%q marker without a matching %q marker before it", End, Begin)}
+			}
+			b.InnerEnd, b.End = off, lineEnd
+		}
+		off = lineEnd
+	}
+	if begins == 1 && ends == 0 {
+		return Bounds{}, &Error{b.BeginLine, fmt.Sprintf("%q marker without a matching %q marker after it", Begin, End)}
+	}
+	return b, nil
+}
+
+// Block returns the region as written to disk: marker lines around content.
+func Block(spec string, content []byte) []byte {
+	var out bytes.Buffer
+	out.WriteString(BeginLine(spec))
+	out.WriteByte('\n')
+	out.Write(content)
+	out.WriteString(End)
+	out.WriteByte('\n')
+	return out.Bytes()
+}
+
+// Splice returns src with its region replaced by block, or with block
+// appended (after a blank-line separation) when src has none. The bytes
+// outside the region are unchanged.
+func Splice(src, block []byte) ([]byte, error) {
+	b, err := Find(src)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if b.Found {
+		out.Write(src[:b.Start])
+		out.Write(block)
+		out.Write(src[b.End:])
+		return out.Bytes(), nil
+	}
+	out.Write(src)
+	if len(src) > 0 {
+		if !bytes.HasSuffix(src, []byte("\n")) {
+			out.WriteByte('\n')
+		}
+		out.WriteString("\n\n")
+	}
+	out.Write(block)
+	return out.Bytes(), nil
+}

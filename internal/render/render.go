@@ -1,0 +1,106 @@
+// Package render turns a spec into the files fixturegen owns: the conftest
+// region and, when configured, the probe plugin and the probe tests.
+//
+// It is the one renderer behind generate, check and probe, so they can never
+// disagree about what the generated code should be. It does no I/O.
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"text/template"
+
+	"github.com/fixturegen/fixturegen/internal/pyquote"
+	"github.com/fixturegen/fixturegen/schema"
+	"github.com/fixturegen/fixturegen/templates"
+)
+
+// File is one planned file.
+type File struct {
+	// Path is slash-separated and relative to the spec's folder.
+	Path string
+	// Region reports that Content is the conftest region, to be spliced
+	// between fixturegen's markers; otherwise Content is the whole file.
+	Region bool
+	// Content is the rendered Python, ending in a newline. A region's
+	// Content excludes the marker lines; package region adds them.
+	Content []byte
+}
+
+var tmpl = template.Must(template.New("").
+	Option("missingkey=error").
+	Funcs(template.FuncMap{"py": pyquote.String, "num": pyquote.Number}).
+	ParseFS(templates.FS, "*.py.tmpl"))
+
+// Render returns the files spec plans, conftest region first.
+func Render(spec *schema.Spec) ([]File, error) {
+	v := newView(spec)
+	files := []File{{Path: spec.Paths.Conftest, Region: true}}
+	if spec.Paths.ProbePlugin != "" {
+		files = append(files, File{Path: spec.Paths.ProbePlugin})
+	}
+	if spec.Paths.ProbeTests != "" {
+		files = append(files, File{Path: spec.Paths.ProbeTests})
+	}
+	names := map[string]string{
+		spec.Paths.Conftest:    "conftest_region.py.tmpl",
+		spec.Paths.ProbePlugin: "probe_plugin.py.tmpl",
+		spec.Paths.ProbeTests:  "probe_tests.py.tmpl",
+	}
+	for i := range files {
+		var buf bytes.Buffer
+		if err := tmpl.ExecuteTemplate(&buf, names[files[i].Path], v); err != nil {
+			return nil, fmt.Errorf("render %s: %w", files[i].Path, err)
+		}
+		files[i].Content = buf.Bytes()
+	}
+	return files, nil
+}
+
+// view is what the templates see: the spec plus the Python spellings
+// derived from it, so the templates hold no logic beyond layout.
+type view struct {
+	Spec     string // the spec's path relative to the project folder
+	Deadline deadlineView
+	Preload  schema.Preload
+	Group    string
+	Probe    probeView
+}
+
+type deadlineView struct {
+	schema.Deadline
+	SecondsText string // "1 second", "2.5 seconds"
+	TimerText   string // "real time"
+	Which       string // signal.ITIMER_* name
+	Signal      string // signal.SIG* name
+	Clock       string // time.* function that measures the timer's time
+}
+
+var timers = map[string]struct{ text, which, signal, clock string }{
+	schema.TimerReal:    {"real time", "ITIMER_REAL", "SIGALRM", "monotonic"},
+	schema.TimerVirtual: {"user CPU time", "ITIMER_VIRTUAL", "SIGVTALRM", "process_time"},
+	schema.TimerProf:    {"CPU time", "ITIMER_PROF", "SIGPROF", "process_time"},
+}
+
+func newView(spec *schema.Spec) view {
+	t := timers[spec.Deadline.Timer]
+	seconds := pyquote.Number(spec.Deadline.Seconds) + " seconds"
+	if spec.Deadline.Seconds == 1 {
+		seconds = "1 second"
+	}
+	return view{
+		Spec: path.Base(spec.File),
+		Deadline: deadlineView{
+			Deadline:    spec.Deadline,
+			SecondsText: seconds,
+			TimerText:   t.text,
+			Which:       t.which,
+			Signal:      t.signal,
+			Clock:       t.clock,
+		},
+		Preload: spec.Preload,
+		Group:   spec.Group.Name,
+		Probe:   newProbeView(spec),
+	}
+}

@@ -1,0 +1,320 @@
+package schema
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// checker walks a decoded TOML document by hand and collects every problem
+// with its position. Decoding into structs is not an option: the decoder
+// matches struct fields case-insensitively, so "Seconds" would slip through
+// as "seconds".
+type checker struct {
+	file  string
+	src   []byte
+	spans map[string]Span
+	errs  Errors
+	root  *node // The spec table: the document, or the table under a prefix.
+}
+
+// key names a key of the spec by its path from the spec table, for messages
+// that mention a key other than the one they are about.
+func (c *checker) key(path ...string) string {
+	n := c.root
+	for _, k := range path {
+		n = n.child(k)
+	}
+	return n.key
+}
+
+// inOrder returns the keys of table t in document order: first as order
+// lists them (the decoder's record of the document), then any it missed,
+// by position.
+func (c *checker) inOrder(n *node, t map[string]any, order []string) []string {
+	var keys []string
+	seen := map[string]bool{}
+	for _, k := range order {
+		if _, ok := t[k]; ok && !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	var rest []string
+	for k := range t {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Slice(rest, func(i, j int) bool {
+		a, b := c.spans[n.child(rest[i]).key], c.spans[n.child(rest[j]).key]
+		if a.Start != b.Start {
+			return a.Start < b.Start
+		}
+		return rest[i] < rest[j]
+	})
+	return append(keys, rest...)
+}
+
+// node is one place in the document: a table, a key or an array element.
+type node struct {
+	key    string // Locate path, used for positions and in value messages.
+	name   string // The path without array indices, as a header would name it.
+	elem   bool   // An element of an array (of tables, when it is a table).
+	parent *node
+}
+
+func (n *node) child(key string) *node {
+	return &node{key: joinKey(n.key, key), name: joinKey(n.name, key), parent: n}
+}
+
+func (n *node) index(i int) *node {
+	return &node{key: indexKey(n.key, i), name: n.name, elem: true, parent: n}
+}
+
+// where names the table n for a message about one of its keys.
+func (n *node) where() string {
+	switch {
+	case n.name == "":
+		return "at the top level"
+	case n.elem:
+		return "in [[" + n.name + "]]"
+	}
+	return "in [" + n.name + "]"
+}
+
+// pos is the position of n, or of its nearest ancestor that has one (a
+// missing key is reported at its table, a missing table at the top), or 1:1.
+func (c *checker) pos(n *node) (int, int) {
+	for m := n; m != nil; m = m.parent {
+		if sp, ok := c.spans[m.key]; ok && m.key != "" {
+			return sp.Line, sp.Col
+		}
+	}
+	return 1, 1
+}
+
+func (c *checker) errorf(n *node, format string, args ...any) {
+	line, col := c.pos(n)
+	c.errs = append(c.errs, &Error{File: c.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
+}
+
+// sorted returns the problems in file order; problems at one position keep
+// the order in which they were found.
+func (c *checker) sorted() Errors {
+	sort.SliceStable(c.errs, func(i, j int) bool {
+		a, b := c.errs[i], c.errs[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+	return c.errs
+}
+
+// text is the value of n as written in the file, for messages; it falls
+// back to formatting v when the value cannot be found.
+func (c *checker) text(n *node, v any) string {
+	if sp, ok := c.spans[n.key]; ok && sp.Start >= 0 && sp.Start < sp.End && sp.End <= len(c.src) {
+		return string(c.src[sp.Start:sp.End])
+	}
+	return fmt.Sprint(v)
+}
+
+// describe names the TOML type of a decoded value, with its article.
+func describe(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case int64:
+		return "an integer"
+	case float64:
+		return "a float"
+	case bool:
+		return "a boolean"
+	case time.Time:
+		return "a date or time"
+	case []map[string]any:
+		return "an array of tables"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+// table returns the table in parent at key. A missing table comes back
+// empty, so that its required keys are reported as missing (at the nearest
+// table that exists); a value of another type is reported and returns false.
+func (c *checker) table(parent *node, m map[string]any, key string) (*node, map[string]any, bool) {
+	n := parent.child(key)
+	v, ok := m[key]
+	if !ok {
+		return n, map[string]any{}, true
+	}
+	t, ok := c.asTable(n, v)
+	return n, t, ok
+}
+
+func (c *checker) asTable(n *node, v any) (map[string]any, bool) {
+	t, ok := v.(map[string]any)
+	if !ok {
+		c.errorf(n, "%s must be a table, not %s", n.key, describe(v))
+	}
+	return t, ok
+}
+
+// keys reports every key of t that is not in allowed, suggesting the key
+// that was probably meant.
+func (c *checker) keys(n *node, t map[string]any, allowed ...string) {
+	for k := range t {
+		if contains(allowed, k) {
+			continue
+		}
+		if s := suggest(k, allowed); s != "" {
+			c.errorf(n.child(k), "unknown key %q %s; did you mean %q?", k, n.where(), s)
+		} else {
+			c.errorf(n.child(k), "unknown key %q %s; valid keys are %s", k, n.where(), strings.Join(allowed, ", "))
+		}
+	}
+}
+
+// required reports every key in keys that t lacks, at the table's position.
+func (c *checker) required(n *node, t map[string]any, keys ...string) {
+	for _, k := range keys {
+		if _, ok := t[k]; !ok {
+			c.errorf(n, "missing required key %s", n.child(k).key)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// suggest returns the allowed key that key most likely misspells, or "".
+// Case and the -/_ confusion count as the same key; otherwise a key at most
+// two edits away (and less than half its length) is a likely typo.
+func suggest(key string, allowed []string) string {
+	norm := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "-", "_") }
+	for _, a := range allowed {
+		if norm(a) == norm(key) {
+			return a
+		}
+	}
+	best, bestDist := "", 3
+	for _, a := range allowed {
+		d := editDistance(norm(key), norm(a))
+		if d < bestDist && d*2 < len(a) {
+			best, bestDist = a, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes; keys
+// are short, so the quadratic table is cheap.
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return math.MaxInt
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func (c *checker) str(n *node, v any) (string, bool) {
+	s, ok := v.(string)
+	if !ok {
+		c.errorf(n, "%s must be a string, not %s", n.key, describe(v))
+	}
+	return s, ok
+}
+
+// name reads a string that ends up in names, paths or pytest arguments,
+// where control characters have no business.
+func (c *checker) name(n *node, v any, what string) (string, bool) {
+	s, ok := c.str(n, v)
+	if !ok {
+		return "", false
+	}
+	if strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		c.errorf(n, "%s must be %s without control characters, not %q", n.key, what, s)
+		return "", false
+	}
+	return s, true
+}
+
+func (c *checker) integer(n *node, v any) (int64, bool) {
+	i, ok := v.(int64)
+	if !ok {
+		c.errorf(n, "%s must be an integer, not %s", n.key, describe(v))
+	}
+	return i, ok
+}
+
+// maxSeconds bounds every duration in a spec: a deadline of more than a day
+// is a mistake (a value in milliseconds, say), not a deadline.
+const maxSeconds = 86400
+
+// seconds reads a duration: a TOML integer or float, finite, more than 0
+// and at most a day.
+func (c *checker) seconds(n *node, v any) (float64, bool) {
+	var f float64
+	switch x := v.(type) {
+	case int64:
+		f = float64(x)
+	case float64:
+		f = x
+	default:
+		c.errorf(n, "%s must be a number, not %s", n.key, describe(v))
+		return 0, false
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) || f <= 0 || f > maxSeconds {
+		c.errorf(n, "%s must be a number of seconds more than 0 and at most %d (a day), not %s",
+			n.key, maxSeconds, c.text(n, v))
+		return 0, false
+	}
+	return f, true
+}
+
+// oneOf reads a string that must be one of allowed.
+func (c *checker) oneOf(n *node, v any, allowed ...string) (string, bool) {
+	s, ok := c.str(n, v)
+	if !ok {
+		return "", false
+	}
+	if !contains(allowed, s) {
+		quoted := make([]string, len(allowed))
+		for i, a := range allowed {
+			quoted[i] = strconv.Quote(a)
+		}
+		c.errorf(n, "%s must be one of %s, not %q", n.key, strings.Join(quoted, ", "), s)
+		return "", false
+	}
+	return s, true
+}

@@ -1,0 +1,164 @@
+package schema
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Load reads, parses and validates the spec at path. The Spec's File is path
+// as given and its Dir the absolute path of the folder holding it.
+//
+// A file that cannot be read, or is empty, is an *Error without position; a
+// TOML syntax error is an *Error at the place the decoder stopped; every
+// other problem is listed in an Errors, in file order.
+func Load(path string) (*Spec, error) {
+	src, err := readFile(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: "cannot read spec: " + err.Error()}
+	}
+	if len(src) == 0 {
+		return nil, &Error{File: path, Msg: emptyMessage}
+	}
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, &Error{File: path, Msg: "cannot find the spec's folder: " + err.Error()}
+	}
+	return Parse(src, path, dir)
+}
+
+// readFile reads a spec, with errors that do not repeat its path (every
+// message starts with it already).
+func readFile(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err == nil && info.IsDir() {
+		return nil, errors.New("it is a folder, not a file")
+	}
+	src, err := os.ReadFile(path)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return nil, pe.Err
+	}
+	return src, err
+}
+
+const emptyMessage = "spec is empty; it needs at least version = 1"
+
+// Parse parses and validates a spec held in memory. file names it in
+// messages and in Spec.File; dir becomes Spec.Dir.
+func Parse(src []byte, file, dir string) (*Spec, error) {
+	return ParseTable(src, file, dir, nil)
+}
+
+// ParseTable is Parse for a spec that is one table of a larger document:
+// prefix ["tool", "fixturegen"] reads [tool.fixturegen] of a pyproject.toml.
+// Keys outside the table are ignored, and positions point into the whole
+// document.
+func ParseTable(src []byte, file, dir string, prefix []string) (*Spec, error) {
+	if len(bytes.TrimFunc(src, unicode.IsSpace)) == 0 {
+		return nil, &Error{File: file, Msg: emptyMessage}
+	}
+	// Locate first: it also finds values nested deep enough to overflow
+	// the decoder's stack, which would crash rather than fail.
+	spans, deep := locate(src)
+	if deep >= 0 {
+		line, col := lineColOf(src, deep)
+		return nil, &Error{File: file, Line: line, Col: col,
+			Msg: fmt.Sprintf("invalid TOML: values nest more than %d levels deep", maxLocateDepth)}
+	}
+	var doc map[string]any
+	md, err := toml.Decode(string(src), &doc)
+	if err != nil {
+		return nil, syntaxError(file, err)
+	}
+
+	c := &checker{file: file, src: src, spans: spans}
+	root := &node{}
+	for i, k := range prefix {
+		root = root.child(k)
+		v, ok := doc[k]
+		if !ok {
+			whole := &node{}
+			for _, k := range prefix {
+				whole = whole.child(k)
+			}
+			return nil, &Error{File: file, Msg: fmt.Sprintf("no [%s] table; the spec lives there, starting with version = 1", whole.key)}
+		}
+		t, ok := c.asTable(root, v)
+		if !ok {
+			return nil, c.sorted()
+		}
+		doc = t
+		if i == len(prefix)-1 && len(doc) == 0 {
+			return nil, &Error{File: file, Msg: fmt.Sprintf("[%s] is empty; it needs at least version = 1", root.key)}
+		}
+	}
+	if len(doc) == 0 {
+		return nil, &Error{File: file, Msg: emptyMessage}
+	}
+
+	s := c.validate(root, doc, recordOrder(md, prefix))
+	if len(c.errs) > 0 {
+		return nil, c.sorted()
+	}
+	s.File = file
+	s.Dir = dir
+	return s, nil
+}
+
+// recordOrder lists the keys of [probe.record] in document order, as the
+// decoder saw them.
+func recordOrder(md toml.MetaData, prefix []string) []string {
+	want := append(append([]string{}, prefix...), "probe", "record")
+	var order []string
+	for _, k := range md.Keys() {
+		if len(k) != len(want)+1 {
+			continue
+		}
+		match := true
+		for i := range want {
+			if k[i] != want[i] {
+				match = false
+				break
+			}
+		}
+		if match {
+			order = append(order, k[len(want)])
+		}
+	}
+	return order
+}
+
+// syntaxError turns a decoder error into an *Error at its position, in the
+// lower-case style of every other message.
+func syntaxError(file string, err error) *Error {
+	var pe toml.ParseError
+	if !errors.As(err, &pe) {
+		return &Error{File: file, Msg: "invalid TOML: " + lowerFirst(err.Error())}
+	}
+	msg := strings.TrimSuffix(strings.TrimSpace(pe.Message), ".")
+	return &Error{File: file, Line: pe.Position.Line, Col: pe.Position.Col, Msg: "invalid TOML: " + lowerFirst(msg)}
+}
+
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToLower(r)) + s[n:]
+}
+
+// lineColOf is the 1-based line and byte column of offset off in src.
+func lineColOf(src []byte, off int) (int, int) {
+	off = min(max(off, 0), len(src))
+	line := 1 + bytes.Count(src[:off], []byte("\n"))
+	return line, off - (bytes.LastIndexByte(src[:off], '\n') + 1) + 1
+}

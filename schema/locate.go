@@ -1,0 +1,565 @@
+package schema
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Span is where one key path sits in a TOML document.
+//
+// Line and Col (1-based, Col in bytes) are the position of the key, of the
+// array element, or of the '[' of a table header. Start and End are the byte
+// offsets [Start, End) of the value: a string with its quotes, an array from
+// '[' to its matching ']', an inline table from '{' to '}'. For a table made
+// by a header they cover the header itself ("[deadline]"); for a table that
+// only exists because a dotted key or a deeper header implies it, they cover
+// the key-value pair or header that first implied it.
+type Span struct {
+	Line, Col  int
+	Start, End int
+}
+
+// maxLocateDepth bounds how deeply Locate follows nested arrays and inline
+// tables, so that hostile input cannot exhaust the stack. A spec nests three
+// levels at most.
+const maxLocateDepth = 200
+
+// Locate finds every key of a TOML document and returns its Span by key path.
+//
+// Paths join keys with dots and add "[i]" for the i-th element (0-based) of an
+// array or of an array of tables: "deadline.seconds", "preload.modules[2]",
+// "probe.case[1].planted_delay.module". A key that is not a bare key
+// (A-Z a-z 0-9 _ -) is written quoted with Go/TOML escapes, as in
+// `probe.record."mcp.server:stdio"`. The array of tables itself
+// ("probe.case") points at its first [[probe.case]] header.
+//
+// Locate scans the text itself because the TOML decoder keeps no positions.
+// It is exact only for documents that the decoder accepts; on anything else
+// it returns what it could find, and it never panics.
+func Locate(src []byte) map[string]Span {
+	spans, _ := locate(src)
+	return spans
+}
+
+// locate is Locate that also returns the byte offset of a value nested
+// deeper than maxLocateDepth, or -1 when there is none.
+func locate(src []byte) (map[string]Span, int) {
+	l := &locator{
+		tooDeep:  -1,
+		src:      src,
+		out:      map[string]Span{},
+		implicit: map[string]bool{},
+		arrays:   map[string]int{},
+	}
+	l.lineStarts()
+	l.document()
+	return l.out, l.tooDeep
+}
+
+type locator struct {
+	src    []byte
+	pos    int
+	starts []int // byte offset of the start of each line
+	bom    int   // length of a byte order mark at the start, not counted in columns
+
+	out map[string]Span
+	// implicit marks tables whose span came from a dotted key or a deeper
+	// header; an explicit header for the same table replaces it.
+	implicit map[string]bool
+	// arrays counts the elements so far of each array of tables, by path.
+	arrays map[string]int
+	// stop ends the scan early, when nesting is deeper than maxLocateDepth;
+	// tooDeep is then the offset of the value that went too deep.
+	stop    bool
+	tooDeep int
+}
+
+func (l *locator) lineStarts() {
+	l.starts = append(l.starts, 0)
+	for i, c := range l.src {
+		if c == '\n' {
+			l.starts = append(l.starts, i+1)
+		}
+	}
+	if strings.HasPrefix(string(l.src[:min(3, len(l.src))]), "\ufeff") {
+		l.bom = 3
+	}
+}
+
+// lineCol turns a byte offset into a 1-based line and byte column.
+func (l *locator) lineCol(off int) (int, int) {
+	i := sort.SearchInts(l.starts, off+1) - 1
+	if i < 0 {
+		i = 0
+	}
+	col := off - l.starts[i] + 1
+	if i == 0 && l.bom > 0 && col > l.bom {
+		col -= l.bom
+	}
+	return i + 1, col
+}
+
+func (l *locator) span(keyAt, start, end int) Span {
+	line, col := l.lineCol(keyAt)
+	return Span{Line: line, Col: col, Start: start, End: end}
+}
+
+func (l *locator) set(path string, sp Span) {
+	l.out[path] = sp
+	delete(l.implicit, path)
+}
+
+func (l *locator) setImplicit(path string, sp Span) {
+	if _, ok := l.out[path]; !ok {
+		l.out[path] = sp
+		l.implicit[path] = true
+	}
+}
+
+func (l *locator) setHeader(path string, sp Span) {
+	if _, ok := l.out[path]; !ok || l.implicit[path] {
+		l.set(path, sp)
+	}
+}
+
+func (l *locator) eof() bool { return l.pos >= len(l.src) }
+
+func (l *locator) peek() byte {
+	if l.eof() {
+		return 0
+	}
+	return l.src[l.pos]
+}
+
+func (l *locator) has(s string) bool {
+	return strings.HasPrefix(string(l.src[min(l.pos, len(l.src)):min(l.pos+len(s), len(l.src))]), s)
+}
+
+// skipSpace skips spaces and tabs (and a stray '\r'), and, when newlines is
+// set, line breaks and comments too.
+func (l *locator) skipSpace(newlines bool) {
+	for !l.eof() {
+		switch l.src[l.pos] {
+		case ' ', '\t', '\r':
+			l.pos++
+		case '\n':
+			if !newlines {
+				return
+			}
+			l.pos++
+		case '#':
+			if !newlines {
+				return
+			}
+			l.skipComment()
+		default:
+			return
+		}
+	}
+}
+
+func (l *locator) skipComment() {
+	for !l.eof() && l.src[l.pos] != '\n' {
+		l.pos++
+	}
+}
+
+// skipLine moves past the end of the current line.
+func (l *locator) skipLine() {
+	l.skipComment()
+	if !l.eof() {
+		l.pos++
+	}
+}
+
+func (l *locator) document() {
+	l.pos = l.bom
+	table := ""
+	for !l.stop {
+		l.skipSpace(true)
+		if l.eof() {
+			return
+		}
+		if l.peek() == '[' {
+			if t, ok := l.header(); ok {
+				table = t
+			}
+		} else {
+			l.keyValue(table, 0)
+		}
+		l.skipLine()
+	}
+}
+
+// header reads a [table] or [[array.of.tables]] line and returns the path of
+// the table that the following key-value pairs belong to.
+func (l *locator) header() (string, bool) {
+	start := l.pos
+	l.pos++
+	array := false
+	if l.peek() == '[' {
+		array = true
+		l.pos++
+	}
+	keys, ok := l.key()
+	if !ok {
+		return "", false
+	}
+	l.skipSpace(false)
+	if l.peek() != ']' {
+		return "", false
+	}
+	l.pos++
+	if array {
+		if l.peek() != ']' {
+			return "", false
+		}
+		l.pos++
+	}
+	sp := l.span(start, start, l.pos)
+	path := ""
+	for i, k := range keys {
+		path = joinKey(path, k.name)
+		last := i == len(keys)-1
+		switch {
+		case last && array:
+			n := l.arrays[path]
+			l.arrays[path] = n + 1
+			l.setHeader(path, sp)
+			path = indexKey(path, n)
+			l.set(path, sp)
+		case last:
+			l.setHeader(path, sp)
+		default:
+			// A header inside an array of tables extends its last element.
+			if n, ok := l.arrays[path]; ok {
+				path = indexKey(path, n-1)
+			}
+			l.setImplicit(path, sp)
+		}
+	}
+	return path, true
+}
+
+type keyPart struct {
+	name string
+	at   int
+}
+
+// key reads a possibly dotted key, with spaces allowed around the dots.
+func (l *locator) key() ([]keyPart, bool) {
+	var keys []keyPart
+	for {
+		l.skipSpace(false)
+		at := l.pos
+		name, ok := l.keyName()
+		if !ok {
+			return nil, false
+		}
+		keys = append(keys, keyPart{name, at})
+		l.skipSpace(false)
+		if l.peek() != '.' {
+			return keys, true
+		}
+		l.pos++
+	}
+}
+
+func (l *locator) keyName() (string, bool) {
+	switch l.peek() {
+	case '"':
+		start := l.pos
+		if !l.basicString() {
+			return "", false
+		}
+		return unescapeBasic(string(l.src[start+1 : l.pos-1])), true
+	case '\'':
+		start := l.pos
+		if !l.literalString() {
+			return "", false
+		}
+		return string(l.src[start+1 : l.pos-1]), true
+	}
+	start := l.pos
+	for !l.eof() && isBareKeyByte(l.src[l.pos]) {
+		l.pos++
+	}
+	return string(l.src[start:l.pos]), l.pos > start
+}
+
+// keyValue reads one key = value pair that belongs to the table at path.
+func (l *locator) keyValue(table string, depth int) {
+	start := l.pos
+	keys, ok := l.key()
+	if !ok {
+		return
+	}
+	l.skipSpace(false)
+	if l.peek() != '=' {
+		return
+	}
+	l.pos++
+	l.skipSpace(false)
+	path := table
+	var parents []string
+	for i, k := range keys {
+		path = joinKey(path, k.name)
+		if i < len(keys)-1 {
+			parents = append(parents, path)
+		}
+	}
+	vs, ve, ok := l.value(path, depth)
+	if !ok {
+		return
+	}
+	l.set(path, l.span(start, vs, ve))
+	for _, p := range parents {
+		l.setImplicit(p, l.span(start, start, ve))
+	}
+}
+
+// value reads the value at the current position, recording the keys and
+// elements inside it, and returns its byte span.
+func (l *locator) value(path string, depth int) (int, int, bool) {
+	if depth > maxLocateDepth {
+		l.stop = true
+		l.tooDeep = l.pos
+		return 0, 0, false
+	}
+	start := l.pos
+	var ok bool
+	switch {
+	case l.has(`"""`):
+		ok = l.multilineString(`"""`, true)
+	case l.has(`'''`):
+		ok = l.multilineString(`'''`, false)
+	case l.peek() == '"':
+		ok = l.basicString()
+	case l.peek() == '\'':
+		ok = l.literalString()
+	case l.peek() == '[':
+		ok = l.array(path, depth)
+	case l.peek() == '{':
+		ok = l.inlineTable(path, depth)
+	default:
+		// Numbers, booleans and dates end at the first character that
+		// cannot be part of them; a date-time may contain one space.
+		for !l.eof() && !strings.ContainsRune(",]}#\r\n", rune(l.src[l.pos])) {
+			l.pos++
+		}
+		end := l.pos
+		for end > start && (l.src[end-1] == ' ' || l.src[end-1] == '\t') {
+			end--
+		}
+		return start, end, end > start
+	}
+	return start, l.pos, ok
+}
+
+func (l *locator) basicString() bool {
+	l.pos++
+	for !l.eof() {
+		switch l.src[l.pos] {
+		case '\\':
+			l.pos += 2
+		case '"':
+			l.pos++
+			return true
+		case '\n':
+			return false
+		default:
+			l.pos++
+		}
+	}
+	l.pos = min(l.pos, len(l.src))
+	return false
+}
+
+func (l *locator) literalString() bool {
+	l.pos++
+	for !l.eof() {
+		switch l.src[l.pos] {
+		case '\'':
+			l.pos++
+			return true
+		case '\n':
+			return false
+		default:
+			l.pos++
+		}
+	}
+	return false
+}
+
+// multilineString reads a multi-line basic or literal string. Up to two
+// quotes may sit just before the closing delimiter, so the string ends at the
+// last three quotes of the run that closes it.
+func (l *locator) multilineString(quote string, escapes bool) bool {
+	l.pos += 3
+	for !l.eof() {
+		if escapes && l.src[l.pos] == '\\' {
+			l.pos += 2
+			continue
+		}
+		if l.has(quote) {
+			for !l.eof() && l.src[l.pos] == quote[0] {
+				l.pos++
+			}
+			return true
+		}
+		l.pos++
+	}
+	l.pos = min(l.pos, len(l.src))
+	return false
+}
+
+func (l *locator) array(path string, depth int) bool {
+	l.pos++
+	for i := 0; !l.stop; {
+		l.skipSpace(true)
+		switch l.peek() {
+		case 0:
+			return false
+		case ']':
+			l.pos++
+			return true
+		case ',':
+			l.pos++
+			continue
+		}
+		at := l.pos
+		elem := indexKey(path, i)
+		vs, ve, ok := l.value(elem, depth+1)
+		if ok {
+			l.set(elem, l.span(at, vs, ve))
+			i++
+		}
+		if l.pos == at {
+			l.pos++
+		}
+	}
+	return false
+}
+
+// inlineTable reads { k = v, ... }. TOML 1.1 lets inline tables span lines
+// and hold comments, so line breaks are skipped like spaces.
+func (l *locator) inlineTable(path string, depth int) bool {
+	l.pos++
+	for !l.stop {
+		l.skipSpace(true)
+		switch l.peek() {
+		case 0:
+			return false
+		case '}':
+			l.pos++
+			return true
+		case ',':
+			l.pos++
+			continue
+		}
+		at := l.pos
+		l.keyValue(path, depth+1)
+		if l.pos == at {
+			l.pos++
+		}
+	}
+	return false
+}
+
+func isBareKeyByte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// joinKey appends one key to a path, quoting it unless it is a bare key.
+func joinKey(path, key string) string {
+	k := key
+	bare := key != ""
+	for i := 0; i < len(key); i++ {
+		if !isBareKeyByte(key[i]) {
+			bare = false
+			break
+		}
+	}
+	if !bare {
+		k = quoteKey(key)
+	}
+	if path == "" {
+		return k
+	}
+	return path + "." + k
+}
+
+// quoteKey writes key as a TOML basic string.
+func quoteKey(key string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range key {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			b.WriteString(`\u`)
+			h := strconv.FormatInt(int64(r), 16)
+			b.WriteString(strings.Repeat("0", 4-len(h)) + strings.ToUpper(h))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func indexKey(path string, i int) string {
+	return path + "[" + strconv.Itoa(i) + "]"
+}
+
+// unescapeBasic decodes the escapes of a TOML basic string (the text between
+// the quotes). The decoder has already rejected bad escapes; anything odd is
+// kept as written.
+func unescapeBasic(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'b':
+			b.WriteByte('\b')
+		case 't':
+			b.WriteByte('\t')
+		case 'n':
+			b.WriteByte('\n')
+		case 'f':
+			b.WriteByte('\f')
+		case 'r':
+			b.WriteByte('\r')
+		case 'e':
+			b.WriteByte(0x1b)
+		case '"', '\\':
+			b.WriteByte(s[i])
+		case 'x', 'u', 'U':
+			n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
+			if i+n < len(s) {
+				if r, err := strconv.ParseUint(s[i+1:i+1+n], 16, 32); err == nil {
+					b.WriteRune(rune(r))
+					i += n
+					continue
+				}
+			}
+			b.WriteByte('\\')
+			b.WriteByte(s[i])
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,151 @@
+// Package schema holds fixturegen's spec: its Go types, strict loading with
+// file:line:col errors, and validation.
+//
+// A spec is a TOML document, format version 1. Every value that reaches the
+// generated Python passes through this package first, so the renderer can
+// trust identifiers and module names and needs to quote only strings.
+package schema
+
+// Version is the only spec format version this fixturegen understands.
+const Version = 1
+
+// DefaultFile is the spec file name looked up in the working directory.
+const DefaultFile = "fixturegen.toml"
+
+// Spec is a loaded and validated spec.
+type Spec struct {
+	Version  int
+	Deadline Deadline
+	Preload  Preload
+	Group    Group
+	Paths    Paths
+	Probe    Probe
+
+	// File is the spec's path as the user named it (or as it was found),
+	// used in messages and in generated headers.
+	File string
+	// Dir is the absolute path of the spec's folder: the project folder.
+	// Every path in [paths] is relative to it and must stay inside it.
+	Dir string
+}
+
+// Deadline is the [deadline] table: the fixture that arms the alarm.
+type Deadline struct {
+	Fixture     string  // Python identifier of the deadline fixture.
+	Seconds     float64 // Time the guarded code may take; > 0.
+	Timer       string  // "real", "virtual" or "prof".
+	Message     string  // Start of the AssertionError message.
+	OnImport    string  // "exclude", "defer" or "raise".
+	LateImports string  // "off", "warn" or "fail".
+	// ImportGrace bounds an import that the alarm does not interrupt: after
+	// this many seconds in one import the deadline fires anyway, so a hung
+	// import cannot hang the test forever.
+	ImportGrace float64
+}
+
+// Timer names, as written in the spec.
+const (
+	TimerReal    = "real"
+	TimerVirtual = "virtual"
+	TimerProf    = "prof"
+)
+
+// on_import modes.
+const (
+	OnImportExclude = "exclude"
+	OnImportDefer   = "defer"
+	OnImportRaise   = "raise"
+)
+
+// late_imports modes.
+const (
+	LateImportsOff  = "off"
+	LateImportsWarn = "warn"
+	LateImportsFail = "fail"
+)
+
+// Defaults for optional keys.
+const (
+	DefaultTimer       = TimerReal
+	DefaultMessage     = "test exceeded its deadline"
+	DefaultOnImport    = OnImportExclude
+	DefaultLateImports = LateImportsWarn
+	DefaultImportGrace = 60.0
+)
+
+// Preload is the [preload] table: the fixture that imports every module the
+// deadline's tests would otherwise import for the first time under the alarm.
+type Preload struct {
+	Fixture string   // Python identifier of the preload fixture.
+	Modules []string // Dotted module names, imported in this order.
+}
+
+// Group is the [group] table: the pytest-xdist loadgroup that keeps every
+// test touching the preloaded modules on one worker.
+type Group struct {
+	Name string
+}
+
+// Paths is the [paths] table. Each path is slash-separated and relative to
+// the spec's folder, as written in the spec.
+type Paths struct {
+	Conftest    string // The conftest.py that holds the generated region.
+	ProbePlugin string // The generated probe plugin; "" when not configured.
+	ProbeTests  string // The generated probe tests; "" when not configured.
+}
+
+// Probe holds [probe.record] and [[probe.case]].
+type Probe struct {
+	// Record is [probe.record] in document order. When the table is absent,
+	// Record is derived from the preload (see DefaultRecord) and
+	// RecordDefaulted is true.
+	Record          []Record
+	RecordDefaulted bool
+	Cases           []Case
+}
+
+// Record is one [probe.record] entry: a JSON key and what it checks at each
+// arming of the alarm.
+type Record struct {
+	Key    string // JSON key in the probe report.
+	Module string // Dotted module name.
+	Attr   string // When set, the module must be loaded and have this attribute.
+}
+
+// Case is one [[probe.case]].
+type Case struct {
+	Test         string        // Name of the generated probe test; a Python identifier starting with "test".
+	Node         string        // pytest node id run by the probe, relative to the spec's folder.
+	PlantedDelay *PlantedDelay // Optional.
+	ArmedDelay   float64       // Seconds; 0 when not set.
+}
+
+// PlantedDelay makes the first import of Module sleep Seconds, wherever it happens.
+type PlantedDelay struct {
+	Module  string
+	Seconds float64
+}
+
+// DefaultRecord is the probe record used when [probe.record] is absent: one
+// key per preload module (true when loaded), plus a "parent:child" key for
+// each dotted module (true when the parent has the child as an attribute,
+// the half-import signature).
+func DefaultRecord(modules []string) []Record {
+	var rec []Record
+	for _, m := range modules {
+		rec = append(rec, Record{Key: m, Module: m})
+		if i := lastDot(m); i >= 0 {
+			rec = append(rec, Record{Key: m[:i] + ":" + m[i+1:], Module: m[:i], Attr: m[i+1:]})
+		}
+	}
+	return rec
+}
+
+func lastDot(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '.' {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,484 @@
+package schema
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The keys each table allows, in the order the docs list them.
+var (
+	topKeys      = []string{"version", "deadline", "preload", "group", "paths", "probe"}
+	deadlineKeys = []string{"fixture", "seconds", "timer", "message", "on_import", "late_imports", "import_grace"}
+	preloadKeys  = []string{"fixture", "modules"}
+	groupKeys    = []string{"name"}
+	pathsKeys    = []string{"conftest", "probe_plugin", "probe_tests"}
+	probeKeys    = []string{"record", "case"}
+	caseKeys     = []string{"test", "node", "planted_delay", "armed_delay"}
+	plantedKeys  = []string{"module", "seconds"}
+)
+
+// maxGroupName bounds the xdist group name, which pytest-xdist shows in its
+// output and uses to pick a worker; a longer name is a pasted mistake.
+const maxGroupName = 200
+
+// reservedPrefix starts the names of the helpers fixturegen generates next
+// to the fixtures; a user fixture with such a name could collide with them.
+const reservedPrefix = "_fixturegen"
+
+// validate checks the spec table doc (the whole document, or the table under
+// the prefix) and builds the Spec. recordOrder lists the keys of
+// [probe.record] in document order, which a Go map has lost.
+func (c *checker) validate(root *node, doc map[string]any, recordOrder []string) *Spec {
+	c.root = root
+	s := &Spec{}
+	// An unsupported version is reported alone: the rest of the document
+	// follows another format, so its other "problems" would only mislead.
+	if !c.version(root, doc, s) {
+		return s
+	}
+	c.keys(root, doc, topKeys...)
+	c.deadline(root, doc, s)
+	c.preload(root, doc, s)
+	c.group(root, doc, s)
+	paths := c.paths(root, doc, s)
+	c.probe(root, doc, s, paths, recordOrder)
+	return s
+}
+
+// version checks version and returns false when it is a number other than 1.
+func (c *checker) version(root *node, doc map[string]any, s *Spec) bool {
+	n := root.child("version")
+	v, ok := doc["version"]
+	if !ok {
+		c.errorf(root, "missing required key %s; add version = %d", n.key, Version)
+		return true
+	}
+	if f, isFloat := v.(float64); isFloat && f == Version {
+		c.errorf(n, "%s must be the integer %d, not %s", n.key, Version, c.text(n, v))
+		return true
+	}
+	i, ok := c.integer(n, v)
+	if !ok {
+		return true
+	}
+	if i != Version {
+		c.errs = nil
+		c.errorf(n, "unsupported spec version %d; this fixturegen reads version %d", i, Version)
+		return false
+	}
+	s.Version = Version
+	return true
+}
+
+func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
+	d := Deadline{
+		Timer:       DefaultTimer,
+		Message:     DefaultMessage,
+		OnImport:    DefaultOnImport,
+		LateImports: DefaultLateImports,
+		ImportGrace: DefaultImportGrace,
+	}
+	defer func() { s.Deadline = d }()
+	n, t, ok := c.table(root, doc, "deadline")
+	if !ok {
+		return
+	}
+	c.keys(n, t, deadlineKeys...)
+	c.required(n, t, "fixture", "seconds")
+	if v, ok := t["fixture"]; ok {
+		d.Fixture, _ = c.fixtureName(n.child("fixture"), v)
+	}
+	if v, ok := t["seconds"]; ok {
+		d.Seconds, _ = c.seconds(n.child("seconds"), v)
+	}
+	if v, ok := t["timer"]; ok {
+		d.Timer, _ = c.oneOf(n.child("timer"), v, TimerReal, TimerVirtual, TimerProf)
+	}
+	if v, ok := t["message"]; ok {
+		d.Message, _ = c.message(n.child("message"), v)
+	}
+	if v, ok := t["on_import"]; ok {
+		d.OnImport, _ = c.oneOf(n.child("on_import"), v, OnImportExclude, OnImportDefer, OnImportRaise)
+	}
+	if v, ok := t["late_imports"]; ok {
+		d.LateImports, _ = c.oneOf(n.child("late_imports"), v, LateImportsOff, LateImportsWarn, LateImportsFail)
+	}
+	if v, ok := t["import_grace"]; ok {
+		d.ImportGrace, _ = c.seconds(n.child("import_grace"), v)
+	}
+}
+
+// message reads deadline.message, which reaches Python only as a quoted
+// string, so anything goes but an empty text and NUL (which no C string,
+// and so no terminal or log line, carries intact).
+func (c *checker) message(n *node, v any) (string, bool) {
+	s, ok := c.str(n, v)
+	switch {
+	case !ok:
+		return "", false
+	case s == "":
+		c.errorf(n, "%s must not be empty; leave it out to use %q", n.key, DefaultMessage)
+		return "", false
+	case strings.ContainsRune(s, 0):
+		c.errorf(n, "%s must not contain a NUL character", n.key)
+		return "", false
+	}
+	return s, true
+}
+
+// fixtureName reads a fixture name: a Python identifier that pytest and the
+// generated helpers leave free.
+func (c *checker) fixtureName(n *node, v any) (string, bool) {
+	s, ok := c.str(n, v)
+	if !ok {
+		return "", false
+	}
+	if p := identifierProblem(s); p != "" {
+		c.errorf(n, "%s must be a Python identifier, not %q: %s", n.key, s, p)
+		return "", false
+	}
+	if s == "request" {
+		c.errorf(n, "%s must not be \"request\", which is pytest's own fixture", n.key)
+		return "", false
+	}
+	if strings.HasPrefix(s, reservedPrefix) {
+		c.errorf(n, "%s must not start with %q, which is kept for the helpers fixturegen generates", n.key, reservedPrefix)
+		return "", false
+	}
+	return s, true
+}
+
+func (c *checker) moduleName(n *node, v any) (string, bool) {
+	s, ok := c.str(n, v)
+	if !ok {
+		return "", false
+	}
+	if p := moduleProblem(s); p != "" {
+		c.errorf(n, "%s must be a dotted module name, not %q: %s", n.key, s, p)
+		return "", false
+	}
+	return s, true
+}
+
+func (c *checker) preload(root *node, doc map[string]any, s *Spec) {
+	n, t, ok := c.table(root, doc, "preload")
+	if !ok {
+		return
+	}
+	c.keys(n, t, preloadKeys...)
+	c.required(n, t, "fixture", "modules")
+	if v, ok := t["fixture"]; ok {
+		fn := n.child("fixture")
+		if name, ok := c.fixtureName(fn, v); ok {
+			if name == s.Deadline.Fixture {
+				c.errorf(fn, "%s must differ from %s; both are %q", fn.key, c.key("deadline", "fixture"), name)
+			}
+			s.Preload.Fixture = name
+		}
+	}
+	v, ok := t["modules"]
+	if !ok {
+		return
+	}
+	mn := n.child("modules")
+	list, ok := v.([]any)
+	if !ok {
+		c.errorf(mn, "%s must be an array of module names, not %s", mn.key, describe(v))
+		return
+	}
+	// An empty list is allowed: a project may set up the deadline before it
+	// knows which imports to hoist.
+	s.Preload.Modules = []string{}
+	seen := map[string]*node{}
+	for i, e := range list {
+		en := mn.index(i)
+		m, ok := c.moduleName(en, e)
+		if !ok {
+			continue
+		}
+		if first, dup := seen[m]; dup {
+			line, _ := c.pos(first)
+			c.errorf(en, "%s repeats module %q, already listed as %s on line %d", en.key, m, first.key, line)
+			continue
+		}
+		seen[m] = en
+		s.Preload.Modules = append(s.Preload.Modules, m)
+	}
+}
+
+func (c *checker) group(root *node, doc map[string]any, s *Spec) {
+	n, t, ok := c.table(root, doc, "group")
+	if !ok {
+		return
+	}
+	c.keys(n, t, groupKeys...)
+	c.required(n, t, "name")
+	v, ok := t["name"]
+	if !ok {
+		return
+	}
+	nn := n.child("name")
+	name, ok := c.name(nn, v, "an xdist group name")
+	switch {
+	case !ok:
+	case name == "":
+		c.errorf(nn, "%s must not be empty", nn.key)
+	case utf8.RuneCountInString(name) > maxGroupName:
+		c.errorf(nn, "%s must be at most %d characters long, not %d", nn.key, maxGroupName, utf8.RuneCountInString(name))
+	default:
+		s.Group.Name = name
+	}
+}
+
+// pathKeys remembers which [paths] keys were written and where, for the
+// checks that compare them with each other and with the probe cases.
+type pathKeys struct {
+	present map[string]bool
+	nodes   map[string]*node
+}
+
+func (c *checker) paths(root *node, doc map[string]any, s *Spec) pathKeys {
+	pk := pathKeys{present: map[string]bool{}, nodes: map[string]*node{}}
+	n, t, ok := c.table(root, doc, "paths")
+	if !ok {
+		return pk
+	}
+	c.keys(n, t, pathsKeys...)
+	c.required(n, t, "conftest")
+	clean := map[string]string{}
+	for _, k := range pathsKeys {
+		v, ok := t[k]
+		if !ok {
+			continue
+		}
+		pn := n.child(k)
+		pk.present[k] = true
+		pk.nodes[k] = pn
+		p, ok := c.name(pn, v, "a relative path")
+		if !ok {
+			continue
+		}
+		cp, problem := relPathProblem(p)
+		if problem != "" {
+			c.errorf(pn, "%s must be a relative path inside the spec's folder, not %q: %s", pn.key, p, problem)
+			continue
+		}
+		if c.pathRole(pn, k, cp) {
+			clean[k] = cp
+		}
+	}
+	for i, a := range pathsKeys {
+		for _, b := range pathsKeys[i+1:] {
+			if sameFile(clean[a], clean[b]) {
+				c.errorf(pk.nodes[b], "%s names the same file as %s, %q", pk.nodes[b].key, pk.nodes[a].key, clean[a])
+				delete(clean, b)
+			}
+		}
+	}
+	if pk.present["probe_tests"] && !pk.present["probe_plugin"] {
+		c.errorf(pk.nodes["probe_tests"], "%s needs %s too: the probe tests load the probe plugin with pytest -p",
+			pk.nodes["probe_tests"].key, n.child("probe_plugin").key)
+	}
+	s.Paths = Paths{Conftest: clean["conftest"], ProbePlugin: clean["probe_plugin"], ProbeTests: clean["probe_tests"]}
+	return pk
+}
+
+// pathRole checks what each [paths] file is for: pytest reads only files
+// named conftest.py as conftests, loads the plugin by its module name and
+// collects only test files whose names start with test_.
+func (c *checker) pathRole(n *node, key, p string) bool {
+	base := path.Base(p)
+	switch key {
+	case "conftest":
+		if base != "conftest.py" {
+			c.errorf(n, "%s must name a file called conftest.py, not %q: pytest reads conftests only under that name", n.key, base)
+			return false
+		}
+	case "probe_plugin":
+		stem, ok := strings.CutSuffix(base, ".py")
+		if !ok {
+			c.errorf(n, "%s must end in .py, not %q", n.key, base)
+			return false
+		}
+		if problem := identifierProblem(stem); problem != "" {
+			c.errorf(n, "%s must be named after a Python identifier, since it is loaded with pytest -p %s; %q is not one: %s",
+				n.key, stem, stem, problem)
+			return false
+		}
+	case "probe_tests":
+		if !strings.HasSuffix(base, ".py") {
+			c.errorf(n, "%s must end in .py, not %q", n.key, base)
+			return false
+		}
+		if !strings.HasPrefix(base, "test_") {
+			c.errorf(n, "%s must name a file starting with test_, not %q, so that pytest collects it", n.key, base)
+			return false
+		}
+	}
+	return true
+}
+
+func (c *checker) probe(root *node, doc map[string]any, s *Spec, pk pathKeys, recordOrder []string) {
+	n, t, ok := c.table(root, doc, "probe")
+	if !ok {
+		return
+	}
+	c.keys(n, t, probeKeys...)
+	if v, ok := t["record"]; ok {
+		c.record(n.child("record"), v, s, recordOrder)
+	} else {
+		s.Probe.Record = DefaultRecord(s.Preload.Modules)
+		s.Probe.RecordDefaulted = true
+	}
+	if v, ok := t["case"]; ok {
+		c.cases(n.child("case"), v, s, pk)
+	}
+}
+
+func (c *checker) record(n *node, v any, s *Spec, order []string) {
+	t, ok := c.asTable(n, v)
+	if !ok {
+		return
+	}
+	s.Probe.Record = []Record{}
+	for _, k := range c.inOrder(n, t, order) {
+		kv, ok := t[k]
+		if !ok {
+			continue
+		}
+		kn := n.child(k)
+		if k == "" || strings.IndexFunc(k, unicode.IsControl) >= 0 {
+			c.errorf(kn, "keys in [%s] must be non-empty and free of control characters, not %q", n.name, k)
+			continue
+		}
+		target, ok := kv.(string)
+		if !ok {
+			hint := ""
+			if _, isTable := kv.(map[string]any); isTable {
+				hint = fmt.Sprintf(`; a key with dots must be quoted, as in "%s.x" = "..."`, k)
+			}
+			c.errorf(kn, "%s must be a string, \"module\" or \"module:attr\", not %s%s", kn.key, describe(kv), hint)
+			continue
+		}
+		module, attr, hasAttr := strings.Cut(target, ":")
+		if p := moduleProblem(module); p != "" {
+			c.errorf(kn, "%s must be \"module\" or \"module:attr\" with a dotted module name, not %q: %s", kn.key, target, p)
+			continue
+		}
+		if hasAttr {
+			if p := identifierProblem(attr); p != "" {
+				c.errorf(kn, "%s must be \"module\" or \"module:attr\" with an identifier after the colon, not %q: %s", kn.key, target, p)
+				continue
+			}
+		}
+		s.Probe.Record = append(s.Probe.Record, Record{Key: k, Module: module, Attr: attr})
+	}
+}
+
+func (c *checker) cases(n *node, v any, s *Spec, pk pathKeys) {
+	var elems []any
+	switch x := v.(type) {
+	case []map[string]any:
+		for _, e := range x {
+			elems = append(elems, e)
+		}
+	case []any:
+		elems = x
+	default:
+		c.errorf(n, "%s must be an array of tables, written [[%s]], not %s", n.key, n.name, describe(v))
+		return
+	}
+	if len(elems) > 0 && (!pk.present["probe_plugin"] || !pk.present["probe_tests"]) {
+		c.errorf(n.index(0), "[[%s]] needs %s and %s, the files that run the probe cases",
+			n.name, c.key("paths", "probe_plugin"), c.key("paths", "probe_tests"))
+	}
+	seen := map[string]*node{}
+	for i, e := range elems {
+		en := n.index(i)
+		t, ok := c.asTable(en, e)
+		if !ok {
+			continue
+		}
+		c.keys(en, t, caseKeys...)
+		c.required(en, t, "test", "node")
+		var pc Case
+		if v, ok := t["test"]; ok {
+			tn := en.child("test")
+			if name, ok := c.testName(tn, v); ok {
+				if first, dup := seen[name]; dup {
+					line, _ := c.pos(first)
+					c.errorf(tn, "%s repeats test name %q, already used by %s on line %d", tn.key, name, first.key, line)
+				} else {
+					seen[name] = tn
+				}
+				pc.Test = name
+			}
+		}
+		if v, ok := t["node"]; ok {
+			pc.Node, _ = c.nodeID(en.child("node"), v, s)
+		}
+		if v, ok := t["planted_delay"]; ok {
+			pc.PlantedDelay = c.plantedDelay(en.child("planted_delay"), v)
+		}
+		if v, ok := t["armed_delay"]; ok {
+			pc.ArmedDelay, _ = c.seconds(en.child("armed_delay"), v)
+		}
+		s.Probe.Cases = append(s.Probe.Cases, pc)
+	}
+}
+
+// testName reads a probe test name, which pytest collects only when it
+// starts with "test".
+func (c *checker) testName(n *node, v any) (string, bool) {
+	name, ok := c.str(n, v)
+	if !ok {
+		return "", false
+	}
+	if p := identifierProblem(name); p != "" {
+		c.errorf(n, "%s must be a Python identifier, not %q: %s", n.key, name, p)
+		return "", false
+	}
+	if !strings.HasPrefix(name, "test") {
+		c.errorf(n, "%s must start with \"test\" so that pytest collects it, not %q", n.key, name)
+		return "", false
+	}
+	return name, true
+}
+
+func (c *checker) nodeID(n *node, v any, s *Spec) (string, bool) {
+	id, ok := c.name(n, v, "a pytest node id")
+	if !ok {
+		return "", false
+	}
+	clean, problem := nodeIDProblem(id)
+	if problem != "" {
+		c.errorf(n, "%s must be a pytest node id like \"tests/test_x.py::test_name\", not %q: %s", n.key, id, problem)
+		return "", false
+	}
+	file, _, _ := strings.Cut(clean, "::")
+	if sameFile(file, s.Paths.ProbeTests) {
+		c.errorf(n, "%s must not run a test in %s, %q: the probe would run itself", n.key, c.key("paths", "probe_tests"), file)
+		return "", false
+	}
+	return clean, true
+}
+
+func (c *checker) plantedDelay(n *node, v any) *PlantedDelay {
+	t, ok := c.asTable(n, v)
+	if !ok {
+		return nil
+	}
+	c.keys(n, t, plantedKeys...)
+	c.required(n, t, "module", "seconds")
+	pd := &PlantedDelay{}
+	if v, ok := t["module"]; ok {
+		pd.Module, _ = c.moduleName(n.child("module"), v)
+	}
+	if v, ok := t["seconds"]; ok {
+		pd.Seconds, _ = c.seconds(n.child("seconds"), v)
+	}
+	return pd
+}
