@@ -15,7 +15,9 @@ import (
 )
 
 // Load reads, parses and validates the spec at path. The Spec's File is path
-// as given and its Dir the absolute path of the folder holding it.
+// as given and its Dir the absolute path of the folder holding it. A file
+// named pyproject.toml holds the spec in its [tool.fixturegen] table (see
+// TablePrefix), and its paths are relative to the pyproject's folder.
 //
 // A file that cannot be read, or is empty, is an *Error without position; a
 // TOML syntax error is an *Error at the place the decoder stopped; every
@@ -32,7 +34,7 @@ func Load(path string) (*Spec, error) {
 	if err != nil {
 		return nil, &Error{File: path, Msg: "cannot find the spec's folder: " + err.Error()}
 	}
-	return Parse(src, path, dir)
+	return ParseTable(src, path, dir, TablePrefix(path))
 }
 
 // readFile reads a spec, with errors that do not repeat its path (every

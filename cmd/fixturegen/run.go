@@ -110,7 +110,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 func addGlobalFlags(fs *pflag.FlagSet, c *context) {
 	fs.StringVarP(&c.dir, "directory", "C", c.dir, "change to `DIR` before doing anything")
-	fs.StringVar(&c.spec, "spec", c.spec, "read the spec from `FILE` (default: "+schema.DefaultFile+" in the working directory)")
+	fs.StringVar(&c.spec, "spec", c.spec, "read the spec from `FILE` (default: "+schema.DefaultFile+", or [tool.fixturegen] in "+schema.PyprojectFile+", in the working directory)")
 }
 
 // exitCode prints err, if any, and maps it to an exit code.
@@ -135,18 +135,23 @@ func exitCode(stderr io.Writer, name string, err error) int {
 	return exitError
 }
 
-// loadSpec loads the spec named by --spec, or fixturegen.toml in the
-// working directory.
+// loadSpec loads the spec named by --spec, or the one schema.Find finds in
+// the working directory: fixturegen.toml, or pyproject.toml's
+// [tool.fixturegen].
 func (c *context) loadSpec() (*schema.Spec, error) {
-	path := c.spec
-	if path == "" {
-		path = schema.DefaultFile
-		if _, err := os.Stat(path); err != nil {
-			wd, _ := os.Getwd()
-			return nil, fmt.Errorf("no %s in %s; create one (see the README's spec reference) or name it with --spec FILE", schema.DefaultFile, wd)
-		}
+	path, err := c.specPath()
+	if err != nil {
+		return nil, err
 	}
-	return schema.Load(filepath.Clean(path))
+	return schema.Load(path)
+}
+
+// specPath is the path of the spec that loadSpec loads.
+func (c *context) specPath() (string, error) {
+	if c.spec != "" {
+		return filepath.Clean(c.spec), nil
+	}
+	return schema.Find(".")
 }
 
 func lookup(name string) *command {
@@ -174,7 +179,8 @@ Commands:
 	fmt.Fprint(w, `
 Global flags:
   -C, --directory DIR   change to DIR before doing anything
-      --spec FILE       read the spec from FILE (default: fixturegen.toml)
+      --spec FILE       read the spec from FILE (default: fixturegen.toml, or
+                        [tool.fixturegen] in pyproject.toml)
 
 Exit status: 0 all is well; 1 drift, a contract finding or a late import;
 2 usage, spec or internal error.
