@@ -92,6 +92,9 @@ type Paths struct {
 	Conftest    string // The conftest.py that holds the generated region.
 	ProbePlugin string // The generated probe plugin; "" when not configured.
 	ProbeTests  string // The generated probe tests; "" when not configured.
+	// Docs is the Markdown file whose marked region fixturegen docs writes
+	// and check keeps current; "" when not configured.
+	Docs string
 }
 
 // Probe holds [probe.record] and [[probe.case]].

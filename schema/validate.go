@@ -14,7 +14,7 @@ var (
 	deadlineKeys = []string{"fixture", "seconds", "timer", "message", "on_import", "late_imports", "import_grace"}
 	preloadKeys  = []string{"fixture", "modules"}
 	groupKeys    = []string{"name"}
-	pathsKeys    = []string{"conftest", "probe_plugin", "probe_tests"}
+	pathsKeys    = []string{"conftest", "probe_plugin", "probe_tests", "docs"}
 	probeKeys    = []string{"record", "case"}
 	caseKeys     = []string{"test", "node", "planted_delay", "armed_delay"}
 	plantedKeys  = []string{"module", "seconds"}
@@ -282,13 +282,14 @@ func (c *checker) paths(root *node, doc map[string]any, s *Spec) pathKeys {
 		c.errorf(pk.nodes["probe_tests"], "%s needs %s too: the probe tests load the probe plugin with pytest -p",
 			pk.nodes["probe_tests"].key, n.child("probe_plugin").key)
 	}
-	s.Paths = Paths{Conftest: clean["conftest"], ProbePlugin: clean["probe_plugin"], ProbeTests: clean["probe_tests"]}
+	s.Paths = Paths{Conftest: clean["conftest"], ProbePlugin: clean["probe_plugin"], ProbeTests: clean["probe_tests"], Docs: clean["docs"]}
 	return pk
 }
 
 // pathRole checks what each [paths] file is for: pytest reads only files
 // named conftest.py as conftests, loads the plugin by its module name and
-// collects only test files whose names start with test_.
+// collects only test files whose names start with test_; the docs are
+// Markdown.
 func (c *checker) pathRole(n *node, key, p string) bool {
 	base := path.Base(p)
 	switch key {
@@ -306,6 +307,13 @@ func (c *checker) pathRole(n *node, key, p string) bool {
 		if problem := identifierProblem(stem); problem != "" {
 			c.errorf(n, "%s must be named after a Python identifier, since it is loaded with pytest -p %s; %q is not one: %s",
 				n.key, stem, stem, problem)
+			return false
+		}
+	case "docs":
+		// fixturegen writes a Markdown region there; in any other format its
+		// marker lines and tables would be noise.
+		if !strings.HasSuffix(base, ".md") {
+			c.errorf(n, "%s must name a Markdown file ending in .md, not %q", n.key, base)
 			return false
 		}
 	case "probe_tests":

@@ -235,6 +235,10 @@ func TestParseErrors(t *testing.T) {
 		// no difference at all.
 		{"same file", []string{`"tests/test_alarm_probe.py"`, `"./tests/test_alarm.py"`, `"tests/alarm_probe.py"`, `"TESTS/test_alarm.py"`}, "",
 			`spec.toml:17:1: paths.probe_tests names the same file as paths.probe_plugin, "TESTS/test_alarm.py"`},
+		{"docs not Markdown", []string{"probe_tests = \"tests/test_alarm_probe.py\"\n", "probe_tests = \"tests/test_alarm_probe.py\"\ndocs = \"docs/alarm.rst\"\n"}, "",
+			`spec.toml:18:1: paths.docs must name a Markdown file ending in .md, not "alarm.rst"`},
+		{"docs outside", []string{"probe_tests = \"tests/test_alarm_probe.py\"\n", "probe_tests = \"tests/test_alarm_probe.py\"\ndocs = \"../alarm.md\"\n"}, "",
+			`spec.toml:18:1: paths.docs must be a relative path inside the spec's folder, not "../alarm.md": it leads outside`},
 		{"tests without plugin", []string{"probe_plugin = \"tests/alarm_probe.py\"\n", ""}, "",
 			"spec.toml:16:1: paths.probe_tests needs paths.probe_plugin too"},
 
