@@ -63,7 +63,7 @@ def recovery_deadline(toy_sdk, request):
     that was already running, and fails the test if the code under test caught the
     deadline's AssertionError and returned anyway.
     """
-    deadline = _FixturegenDeadline(request.node.nodeid)
+    deadline = _FixturegenDeadline(request.node)
     deadline.arm()
     try:
         yield
@@ -79,7 +79,7 @@ class _FixturegenLateImport(UserWarning):
 class _FixturegenDeadline:
     """One armed deadline: its timer, its signal handler and the imports it saw.
 
-    The settings below come from "fixturegen.toml"; change them there.
+    The settings below come from the spec named by SPEC; change them there.
     """
 
     FIXTURE = "recovery_deadline"
@@ -93,13 +93,19 @@ class _FixturegenDeadline:
     LATE_IMPORTS = "warn"
     IMPORT_GRACE = 60
     # Once the deadline has passed, the alarm fires again every REFIRE seconds
-    # until the test returns, so a retry loop that catches Exception still ends.
+    # until the test function returns, so a retry loop that catches Exception
+    # still ends, and a deadline that passes before the test function starts
+    # fails it as soon as it does.
     REFIRE = 0.05
     # The shortest wait handed to setitimer: zero would disarm it.
     TICK = 0.001
 
-    def __init__(self, nodeid):
-        self.nodeid = nodeid
+    def __init__(self, item):
+        self.nodeid = item.nodeid
+        # The alarm raises only while the test function runs (while this code
+        # is on the stack): raising in pytest's own machinery, as it reports
+        # or tears down, would break the session instead of failing the test.
+        self.test_code = getattr(getattr(item, "obj", None), "__code__", None)
         self.clock = time.monotonic
         self.main = threading.main_thread()
         self.armed = False
@@ -110,6 +116,7 @@ class _FixturegenDeadline:
         self.importing = None
         self.import_start = 0.0
         self.passed_in = None
+        self.detail = ""
         self.previous = None
         self.outer = None
         self.outer_fired = False
@@ -175,7 +182,7 @@ class _FixturegenDeadline:
             wait = self.import_start + self.IMPORT_GRACE - now
             if self.ON_IMPORT == "defer" and self.passed_in is None:
                 wait = min(wait, self.due - now)
-        elif self.raised:
+        elif self.raised or now >= self.due:
             wait = self.REFIRE
         else:
             wait = self.due - now
@@ -194,22 +201,34 @@ class _FixturegenDeadline:
             return
         if self.depth and self.ON_IMPORT != "raise":
             if now - self.import_start >= self.IMPORT_GRACE:
-                self._fire(
+                self.detail = (
                     f"; importing {self.importing} took longer than import_grace "
                     f"({self.IMPORT_GRACE} s), so the alarm interrupted it and it "
                     f"may be left half imported on this worker"
                 )
+                self._fire()
             # Under "exclude" the clock stopped when the import started.
             charged = self.import_start if self.ON_IMPORT == "exclude" else now
             if charged >= self.due:
                 self.passed_in = self.importing
             self._rearm()
             return
-        if self.raised or now >= self.due:
-            self._fire("")
+        if (self.raised or now >= self.due) and self._in_test(frame):
+            self._fire()
         self._rearm()
 
-    def _fire(self, detail):
+    def _in_test(self, frame):
+        """Tell whether the test function is running (is on frame's stack)."""
+        if self.test_code is None:
+            return True
+        while frame is not None:
+            if frame.f_code is self.test_code:
+                return True
+            frame = frame.f_back
+        return False
+
+    def _fire(self):
+        detail, self.detail = self.detail, ""
         error = AssertionError(f"{self.MESSAGE} ({self.SECONDS} s, {self.TIMER}){detail}")
         self.raised.append(error)
         self._rearm()
@@ -261,9 +280,11 @@ class _FixturegenDeadline:
                 self.due += took
             passed_in, self.passed_in = self.passed_in, None
             if passed_in is not None:
-                self._fire(
+                self.detail = (
                     f"; the deadline passed while {passed_in} was being imported, "
                     f"so the failure waited until the import completed"
                 )
+                if self._in_test(sys._getframe()):
+                    self._fire()
             self._rearm()
 # fixturegen:end
