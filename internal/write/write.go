@@ -32,19 +32,7 @@ func File(path string, content []byte) error {
 	// Remove the temporary file on every failure path; after a successful
 	// rename the name no longer exists and Remove is a no-op.
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(content); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
+	if err := finish(tmp, content, mode); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
