@@ -101,7 +101,7 @@ func (c *Change) read() error {
 
 // generatedNames are the module-level names the conftest region defines
 // besides the two fixtures.
-var generatedNames = []string{"pytest_configure", "_FixturegenDeadline", "_FixturegenLateImport"}
+var generatedNames = []string{"pytest_configure", "_FixturegenDeadline", "_FixturegenLateImport", "_FixturegenDeadlineExceeded"}
 
 func (c *Change) spliceRegion(spec *schema.Spec, content []byte) error {
 	if !utf8.Valid(c.Old) {

@@ -76,6 +76,14 @@ class _FixturegenLateImport(UserWarning):
     """A module was imported for the first time while the deadline's alarm was armed."""
 
 
+class _FixturegenDeadlineExceeded(BaseException):
+    """The deadline fired again after the code under test caught its AssertionError.
+
+    It derives from BaseException so that a retry loop's ``except Exception``
+    cannot catch it: the deadline ends the test even then.
+    """
+
+
 class _FixturegenDeadline:
     """One armed deadline: its timer, its signal handler and the imports it saw.
 
@@ -156,11 +164,14 @@ class _FixturegenDeadline:
 
     def check(self):
         """Fail a test that swallowed the deadline, and report late imports."""
-        if self.raised and getattr(sys, "last_value", None) is None:
+        # pytest keeps the exception that ended the test function in
+        # sys.last_value; a deadline that fired once while the test function
+        # still returned was swallowed by the code under test.
+        if len(self.raised) == 1 and getattr(sys, "last_value", None) is None:
             pytest.fail(
-                f"{self.MESSAGE}: the deadline fired {len(self.raised)} time(s), "
-                f"but the code under test caught its AssertionError and returned. "
-                f"Let AssertionError propagate out of retry loops.",
+                f"{self.MESSAGE}: the deadline fired, but the code under test "
+                f"caught its AssertionError and returned. Let AssertionError "
+                f"propagate out of retry loops.",
                 pytrace=False,
             )
         if self.late and self.LATE_IMPORTS != "off":
@@ -229,7 +240,15 @@ class _FixturegenDeadline:
 
     def _fire(self):
         detail, self.detail = self.detail, ""
-        error = AssertionError(f"{self.MESSAGE} ({self.SECONDS} s, {self.TIMER}){detail}")
+        message = f"{self.MESSAGE} ({self.SECONDS} s, {self.TIMER}){detail}"
+        if self.raised:
+            error = _FixturegenDeadlineExceeded(
+                f"{message}; the code under test caught the deadline's "
+                f"AssertionError, so it is raised again as an exception that "
+                f"`except Exception` does not catch"
+            )
+        else:
+            error = AssertionError(message)
         self.raised.append(error)
         self._rearm()
         raise error
