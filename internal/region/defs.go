@@ -2,7 +2,9 @@ package region
 
 import (
 	"bytes"
-	"regexp"
+	"sort"
+
+	"github.com/fixturegen/fixturegen/internal/pyscan"
 )
 
 // Def is a top-level name the user's code defines outside the region.
@@ -11,69 +13,44 @@ type Def struct {
 	Line int // 1-based
 }
 
-// topLevelDef matches a module-level def, class or assignment at column 0.
-var topLevelDef = regexp.MustCompile(`^(?:async\s+def|def|class)\s+([A-Za-z_][A-Za-z0-9_]*)|^([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=]*)?=[^=]`)
-
 // UserDefs returns the module-level names that src defines outside its
-// fixturegen region and that appear in names. A generated fixture or hook
-// and a user's definition of the same name would silently replace one
-// another, so generate refuses to write until one of them is renamed.
+// fixturegen region and that appear in names, in source order. A generated
+// fixture or hook and a user's definition of the same name would silently
+// replace one another, so generate refuses to write until one of them is
+// renamed.
 //
-// The scan is line based: it skips the region and the insides of
-// triple-quoted strings, which is enough for the definitions that matter.
+// Definitions are def and class statements and assignments at module
+// level, read with pyscan, so a "def" inside a string or a nested block
+// does not count.
 func UserDefs(src []byte, names []string) []Def {
 	want := map[string]bool{}
 	for _, n := range names {
 		want[n] = true
 	}
-	b, _ := Find(src)
+	first, last := Lines(src)
+	outside := func(line int) bool { return first == 0 || line < first || line > last }
+	m := pyscan.Scan(src)
 	var defs []Def
-	var inString []byte // the open triple quote, if any
-	line := 0
-	for off := 0; off < len(src); {
-		line++
-		lineEnd := len(src)
-		if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
-			lineEnd = off + i + 1
+	for _, d := range m.Defs {
+		if d.Parent < 0 && want[d.Name] && outside(d.Pos.Line) {
+			defs = append(defs, Def{d.Name, d.Pos.Line})
 		}
-		text := src[off:lineEnd]
-		inRegion := b.Found && off >= b.Start && off < b.End
-		if !inRegion && inString == nil {
-			if m := topLevelDef.FindSubmatch(text); m != nil {
-				name := string(m[1]) + string(m[2])
-				if want[name] {
-					defs = append(defs, Def{name, line})
-				}
-			}
-		}
-		if !inRegion {
-			inString = trackTripleQuotes(text, inString)
-		}
-		off = lineEnd
 	}
+	for _, a := range m.Assigns {
+		if a.Scope < 0 && want[a.Name] && outside(a.Pos.Line) {
+			defs = append(defs, Def{a.Name, a.Pos.Line})
+		}
+	}
+	sort.SliceStable(defs, func(i, j int) bool { return defs[i].Line < defs[j].Line })
 	return defs
 }
 
-// trackTripleQuotes returns the triple quote still open after text, given
-// the one open before it.
-func trackTripleQuotes(text, open []byte) []byte {
-	for i := 0; i+3 <= len(text); i++ {
-		if open == nil && text[i] == '#' {
-			return nil
-		}
-		q := text[i : i+3]
-		if string(q) != `"""` && string(q) != `'''` {
-			continue
-		}
-		switch {
-		case open == nil:
-			open = q
-		case bytes.Equal(open, q):
-			open = nil
-		default:
-			continue
-		}
-		i += 2
+// Lines returns the 1-based lines of the begin and end markers of the
+// region in src, or 0, 0 when src has no region or its markers are broken.
+func Lines(src []byte) (first, last int) {
+	b, err := Find(src)
+	if err != nil || !b.Found {
+		return 0, 0
 	}
-	return open
+	return b.BeginLine, b.BeginLine + bytes.Count(src[b.Start:b.InnerEnd], []byte("\n"))
 }

@@ -1,0 +1,526 @@
+// Package pyscan reads Python source the way the Python tokenizer does and
+// extracts the facts fixturegen's checks need: definitions with their
+// decorators and parameters, calls with their literal arguments, simple
+// assignments and imports.
+//
+// It runs no Python and builds no syntax tree. It is exact about what is
+// code and what is not: a "signal.setitimer(" inside a string, a comment or
+// a docstring is never a call, brackets and backslashes join lines as they
+// do in Python, and indentation decides which class or function a statement
+// belongs to. Source that Python would reject still yields the facts around
+// the mistake, plus a Problem that names it; pyscan never panics.
+package pyscan
+
+import "unicode/utf8"
+
+// Kind is the kind of a Token.
+type Kind uint8
+
+// Token kinds. Comments, blank lines and the insides of brackets produce
+// none: they are not code.
+const (
+	EOF     Kind = iota
+	Name         // an identifier or a keyword
+	Number       // a numeric literal
+	String       // a string or bytes literal, with its prefix and quotes
+	Op           // an operator or delimiter
+	Newline      // the end of a logical line
+	Indent       // the start of a more indented block
+	Dedent       // the end of a block
+)
+
+// Token is one token of Python source. Text is a slice of the source, not
+// a copy, so it is valid only while the source is.
+type Token struct {
+	Kind Kind
+	Text []byte
+	Off  int // byte offset of the token's first byte
+	Line int // 1-based line of the token's first byte
+	// LineStart is the byte offset at which Line starts, so the column can
+	// be computed when it is needed (see Lexer.Pos).
+	LineStart int
+}
+
+// Pos is a position in a source file. Line and Col are 1-based; Col counts
+// characters (not bytes), as editors and CI annotations do.
+type Pos struct {
+	Line, Col int
+}
+
+// Problem is a piece of source the tokenizer could not read as Python.
+type Problem struct {
+	Pos Pos
+	Msg string
+}
+
+// Lexer turns Python source into tokens, one Next call at a time.
+type Lexer struct {
+	src       []byte
+	off       int
+	line      int
+	lineStart int
+	depth     int   // open brackets
+	indents   []int // indentation columns of the open blocks, innermost last
+	dedents   int   // Dedent tokens still to emit
+	bol       bool  // at the beginning of a logical line
+	lineHas   bool  // the current logical line has produced a token
+	done      bool
+	Problems  []Problem
+}
+
+// NewLexer returns a Lexer over src. A UTF-8 byte order mark is skipped.
+func NewLexer(src []byte) *Lexer {
+	l := &Lexer{src: src, line: 1, bol: true, indents: []int{0}}
+	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		l.off, l.lineStart = 3, 3
+	}
+	return l
+}
+
+// Pos returns the position of a token of this lexer's source.
+func (l *Lexer) Pos(t Token) Pos {
+	return Pos{Line: t.Line, Col: utf8.RuneCount(l.src[t.LineStart:t.Off]) + 1}
+}
+
+func (l *Lexer) posAt(off, line, lineStart int) Pos {
+	return Pos{Line: line, Col: utf8.RuneCount(l.src[lineStart:off]) + 1}
+}
+
+func (l *Lexer) problem(off, line, lineStart int, msg string) {
+	l.Problems = append(l.Problems, Problem{Pos: l.posAt(off, line, lineStart), Msg: msg})
+}
+
+func (l *Lexer) tok(k Kind, start, line, lineStart int) Token {
+	l.lineHas = true
+	return Token{Kind: k, Text: l.src[start:l.off], Off: start, Line: line, LineStart: lineStart}
+}
+
+// newline consumes one line ending ("\n", "\r\n" or "\r") at l.off.
+func (l *Lexer) newline() {
+	if l.src[l.off] == '\r' && l.off+1 < len(l.src) && l.src[l.off+1] == '\n' {
+		l.off++
+	}
+	l.off++
+	l.line++
+	l.lineStart = l.off
+}
+
+// Next returns the next token; after the end of the source it returns EOF
+// tokens forever.
+func (l *Lexer) Next() Token {
+	for {
+		if l.dedents > 0 {
+			l.dedents--
+			return Token{Kind: Dedent, Off: l.off, Line: l.line, LineStart: l.lineStart}
+		}
+		if l.done {
+			return Token{Kind: EOF, Off: l.off, Line: l.line, LineStart: l.lineStart}
+		}
+		if l.bol && l.depth == 0 {
+			if t, ok := l.indentation(); ok {
+				return t
+			}
+			if l.dedents > 0 || l.done {
+				continue
+			}
+		}
+		if l.off >= len(l.src) {
+			return l.end()
+		}
+		c := l.src[l.off]
+		switch {
+		case c == ' ' || c == '\t' || c == '\f':
+			l.off++
+		case c == '\\':
+			// A backslash joins the next line to this one, except at the
+			// very end of the file.
+			next := l.off + 1
+			if next < len(l.src) && (l.src[next] == '\n' || l.src[next] == '\r') {
+				l.off = next
+				l.newline()
+				continue
+			}
+			if next >= len(l.src) {
+				l.off = next
+				continue
+			}
+			l.problem(l.off, l.line, l.lineStart, "unexpected character after line continuation character")
+			start := l.off
+			l.off++
+			return l.tok(Op, start, l.line, l.lineStart)
+		case c == '#':
+			for l.off < len(l.src) && l.src[l.off] != '\n' && l.src[l.off] != '\r' {
+				l.off++
+			}
+		case c == '\n' || c == '\r':
+			start, line, ls := l.off, l.line, l.lineStart
+			l.newline()
+			if l.depth > 0 {
+				continue
+			}
+			l.bol = true
+			if !l.lineHas {
+				continue
+			}
+			l.lineHas = false
+			return Token{Kind: Newline, Text: l.src[start:l.off], Off: start, Line: line, LineStart: ls}
+		case isNameStart(c):
+			return l.name()
+		case isDigit(c) || c == '.' && l.off+1 < len(l.src) && isDigit(l.src[l.off+1]):
+			return l.number()
+		case c == '"' || c == '\'':
+			return l.str(l.off, false)
+		default:
+			return l.op()
+		}
+	}
+}
+
+// end emits the Newline that closes the last logical line, then the Dedent
+// tokens that close every open block, then EOF.
+func (l *Lexer) end() Token {
+	if l.depth > 0 {
+		l.problem(l.off, l.line, l.lineStart, "unexpected end of file inside brackets")
+		l.depth = 0
+	}
+	l.done = true
+	l.dedents = len(l.indents) - 1
+	l.indents = l.indents[:1]
+	if l.lineHas {
+		l.lineHas = false
+		return Token{Kind: Newline, Off: l.off, Line: l.line, LineStart: l.lineStart}
+	}
+	return l.Next()
+}
+
+// indentation measures the indentation of the line at l.off. It skips lines
+// that hold only blanks or a comment, as Python does, and returns an Indent
+// token when the line is more indented than the block it is in; a less
+// indented line queues Dedent tokens.
+func (l *Lexer) indentation() (Token, bool) {
+	for {
+		col := 0
+		start := l.off
+		for l.off < len(l.src) {
+			switch l.src[l.off] {
+			case ' ':
+				col++
+			case '\t':
+				col = (col/8 + 1) * 8
+			case '\f':
+				col = 0
+			default:
+				goto measured
+			}
+			l.off++
+		}
+	measured:
+		if l.off >= len(l.src) {
+			return Token{}, false
+		}
+		switch l.src[l.off] {
+		case '#':
+			for l.off < len(l.src) && l.src[l.off] != '\n' && l.src[l.off] != '\r' {
+				l.off++
+			}
+			if l.off < len(l.src) {
+				l.newline()
+			}
+			continue
+		case '\n', '\r':
+			l.newline()
+			continue
+		case '\\':
+			// A line that starts with a continuation belongs to no block of
+			// its own; its indentation is that of the joined line.
+			if l.off+1 < len(l.src) && (l.src[l.off+1] == '\n' || l.src[l.off+1] == '\r') {
+				l.off++
+				l.newline()
+				continue
+			}
+		}
+		l.bol = false
+		top := l.indents[len(l.indents)-1]
+		switch {
+		case col > top:
+			l.indents = append(l.indents, col)
+			l.lineHas = false
+			return Token{Kind: Indent, Text: l.src[start:l.off], Off: start, Line: l.line, LineStart: l.lineStart}, true
+		case col < top:
+			for len(l.indents) > 1 && l.indents[len(l.indents)-1] > col {
+				l.indents = l.indents[:len(l.indents)-1]
+				l.dedents++
+			}
+			if l.indents[len(l.indents)-1] != col {
+				l.problem(l.off, l.line, l.lineStart, "unindent does not match any outer indentation level")
+			}
+		}
+		return Token{}, false
+	}
+}
+
+func isNameStart(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+func isNameByte(c byte) bool { return isNameStart(c) || isDigit(c) }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// name reads an identifier, or a string prefix and the string it starts.
+func (l *Lexer) name() Token {
+	start, line, ls := l.off, l.line, l.lineStart
+	for l.off < len(l.src) && isNameByte(l.src[l.off]) {
+		l.off++
+	}
+	if l.off < len(l.src) && (l.src[l.off] == '"' || l.src[l.off] == '\'') {
+		if fmt, ok := stringPrefix(l.src[start:l.off]); ok {
+			return l.str(start, fmt)
+		}
+	}
+	return l.tok(Name, start, line, ls)
+}
+
+// stringPrefix reports whether p is a string prefix (r, b, u, f, t and
+// their combinations, in any case) and whether it makes a formatted string,
+// whose replacement fields hold code.
+func stringPrefix(p []byte) (formatted, ok bool) {
+	if len(p) > 2 {
+		return false, false
+	}
+	var r, b, u, f int
+	for _, c := range p {
+		switch c | 0x20 {
+		case 'r':
+			r++
+		case 'b':
+			b++
+		case 'u':
+			u++
+		case 'f', 't':
+			f++
+		default:
+			return false, false
+		}
+	}
+	if r > 1 || b > 1 || u > 1 || f > 1 || u == 1 && len(p) > 1 || b == 1 && f == 1 {
+		return false, false
+	}
+	return f == 1, true
+}
+
+func (l *Lexer) number() Token {
+	start, line, ls := l.off, l.line, l.lineStart
+	hex := len(l.src) > l.off+1 && l.src[l.off] == '0' && (l.src[l.off+1]|0x20 == 'x')
+	for l.off < len(l.src) {
+		c := l.src[l.off]
+		switch {
+		case isNameByte(c) || c == '.':
+			l.off++
+		case (c == '+' || c == '-') && !hex && l.off > start && l.src[l.off-1]|0x20 == 'e':
+			l.off++
+		default:
+			return l.tok(Number, start, line, ls)
+		}
+	}
+	return l.tok(Number, start, line, ls)
+}
+
+// str reads a string literal whose prefix starts at start and whose opening
+// quote is at l.off.
+func (l *Lexer) str(start int, formatted bool) Token {
+	line, ls := l.line, l.lineStart
+	l.skipString(formatted)
+	return l.tok(String, start, line, ls)
+}
+
+// skipString moves past the string literal whose opening quote is at l.off.
+// An unterminated string is a Problem; a one-line string then ends at the
+// end of its line, a triple-quoted one at the end of the file.
+func (l *Lexer) skipString(formatted bool) {
+	q := l.src[l.off]
+	triple := l.off+2 < len(l.src) && l.src[l.off+1] == q && l.src[l.off+2] == q
+	open, line, ls := l.off, l.line, l.lineStart
+	if triple {
+		l.off += 3
+	} else {
+		l.off++
+	}
+	for l.off < len(l.src) {
+		c := l.src[l.off]
+		switch {
+		case c == '\\':
+			l.off++
+			if l.off < len(l.src) {
+				if l.src[l.off] == '\n' || l.src[l.off] == '\r' {
+					l.newline()
+				} else {
+					l.off++
+				}
+			}
+		case c == q:
+			if !triple {
+				l.off++
+				return
+			}
+			if l.off+2 < len(l.src) && l.src[l.off+1] == q && l.src[l.off+2] == q {
+				l.off += 3
+				return
+			}
+			l.off++
+		case c == '\n' || c == '\r':
+			if !triple {
+				l.problem(open, line, ls, "unterminated string literal")
+				return
+			}
+			l.newline()
+		case c == '{' && formatted:
+			if l.off+1 < len(l.src) && l.src[l.off+1] == '{' {
+				l.off += 2
+				continue
+			}
+			l.off++
+			l.skipField(q, triple)
+		default:
+			l.off++
+		}
+	}
+	if triple {
+		l.problem(open, line, ls, "unterminated triple-quoted string literal")
+	} else {
+		l.problem(open, line, ls, "unterminated string literal")
+	}
+}
+
+// skipField moves past a replacement field of a formatted string, from just
+// after its "{" to just after its "}". The field is code, so it may hold
+// brackets and strings, even (since Python 3.12) strings in the same quotes
+// as the formatted string; its format spec, after a top-level ":", is text
+// that may hold nested fields.
+func (l *Lexer) skipField(q byte, triple bool) {
+	depth := 0
+	for l.off < len(l.src) {
+		c := l.src[l.off]
+		switch {
+		case c == '\'' || c == '"':
+			// A quote inside the field opens a nested string when it is
+			// not the closing quote of the enclosing one (before 3.12 it
+			// could not be, so this reads old and new code alike).
+			if c == q && !triple && !l.nestedQuoteAllowed() {
+				return
+			}
+			l.skipString(l.prefixFormatted())
+		case c == '\n' || c == '\r':
+			if !triple && depth == 0 {
+				return
+			}
+			l.newline()
+		case c == '(' || c == '[' || c == '{':
+			depth++
+			l.off++
+		case c == ')' || c == ']':
+			depth = max(depth-1, 0)
+			l.off++
+		case c == '}':
+			l.off++
+			if depth == 0 {
+				return
+			}
+			depth--
+		case c == ':' && depth == 0:
+			l.off++
+			l.skipFormatSpec(q, triple)
+			return
+		default:
+			l.off++
+		}
+	}
+}
+
+// nestedQuoteAllowed reports whether the quote at l.off, inside a
+// replacement field of a one-line string in the same quotes, starts a
+// nested string: it does when the string it would start ends on this line
+// before the field does, which is how Python 3.12 reads it.
+func (l *Lexer) nestedQuoteAllowed() bool {
+	q := l.src[l.off]
+	for i := l.off + 1; i < len(l.src); i++ {
+		switch l.src[i] {
+		case '\\':
+			i++
+		case q:
+			return true
+		case '\n', '\r':
+			return false
+		}
+	}
+	return false
+}
+
+// prefixFormatted reports whether the string whose quote is at l.off has a
+// prefix that makes it formatted.
+func (l *Lexer) prefixFormatted() bool {
+	i := l.off
+	for i > 0 && isNameByte(l.src[i-1]) && l.off-i < 2 {
+		i--
+	}
+	f, ok := stringPrefix(l.src[i:l.off])
+	return ok && f
+}
+
+// skipFormatSpec moves past a format spec up to and including the "}" that
+// closes its field.
+func (l *Lexer) skipFormatSpec(q byte, triple bool) {
+	for l.off < len(l.src) {
+		c := l.src[l.off]
+		switch {
+		case c == '}':
+			l.off++
+			return
+		case c == '{':
+			l.off++
+			l.skipField(q, triple)
+		case c == q && !triple:
+			return
+		case c == '\n' || c == '\r':
+			if !triple {
+				return
+			}
+			l.newline()
+		default:
+			l.off++
+		}
+	}
+}
+
+// threeByteOps and twoByteOps are the operators longer than one byte; an
+// "=" inside them is not an assignment.
+var (
+	threeByteOps = []string{"**=", "//=", ">>=", "<<=", "..."}
+	twoByteOps   = []string{"**", "//", "->", ":=", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", "<<", ">>"}
+)
+
+func (l *Lexer) op() Token {
+	start, line, ls := l.off, l.line, l.lineStart
+	rest := l.src[l.off:]
+	for _, set := range [][]string{threeByteOps, twoByteOps} {
+		for _, o := range set {
+			if len(rest) >= len(o) && string(rest[:len(o)]) == o {
+				l.off += len(o)
+				return l.tok(Op, start, line, ls)
+			}
+		}
+	}
+	switch rest[0] {
+	case '(', '[', '{':
+		l.depth++
+	case ')', ']', '}':
+		if l.depth == 0 {
+			l.problem(start, line, ls, "unmatched '"+string(rest[0])+"'")
+		} else {
+			l.depth--
+		}
+	}
+	_, size := utf8.DecodeRune(rest)
+	l.off += max(size, 1)
+	return l.tok(Op, start, line, ls)
+}
