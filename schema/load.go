@@ -52,6 +52,22 @@ func readFile(path string) ([]byte, error) {
 	return src, err
 }
 
+// fileNameProblem says why the spec's file name cannot be used, or "".
+// The name (without its folder) is written into comments of the generated
+// files, "generated from NAME", so a newline in it would end the comment
+// and put the rest of the name into the code, and bytes that are not UTF-8
+// would make the generated file undecodable for Python.
+func fileNameProblem(file string) string {
+	base := filepath.Base(file)
+	switch {
+	case !utf8.ValidString(base):
+		return fmt.Sprintf("the spec's file name %q is not UTF-8; fixturegen writes it into the generated files, which are UTF-8, so rename the spec", base)
+	case strings.IndexFunc(base, unicode.IsControl) >= 0:
+		return fmt.Sprintf("the spec's file name %q contains a control character; fixturegen writes it into comments of the generated files, so rename the spec", base)
+	}
+	return ""
+}
+
 const emptyMessage = "spec is empty; it needs at least version = 1"
 
 // Parse parses and validates a spec held in memory. file names it in
@@ -65,6 +81,9 @@ func Parse(src []byte, file, dir string) (*Spec, error) {
 // Keys outside the table are ignored, and positions point into the whole
 // document.
 func ParseTable(src []byte, file, dir string, prefix []string) (*Spec, error) {
+	if p := fileNameProblem(file); p != "" {
+		return nil, &Error{File: file, Msg: p}
+	}
 	if len(bytes.TrimFunc(src, unicode.IsSpace)) == 0 {
 		return nil, &Error{File: file, Msg: emptyMessage}
 	}
