@@ -1,0 +1,51 @@
+package pyscan
+
+import "testing"
+
+func TestIsFixture(t *testing.T) {
+	src := `import pytest
+import pytest as pt
+from pytest import fixture
+
+
+@pytest.fixture
+def plain(): pass
+
+
+@pytest.fixture(autouse=True, scope="module")
+def called(): pass
+
+
+@pt.fixture
+def aliased(): pass
+
+
+@fixture
+def imported(): pass
+
+
+@pytest.mark.usefixtures("plain")
+def test_marked(): pass
+
+
+@pytest.fixture
+class NotAFunction: pass
+
+
+def undecorated(): pass
+`
+	m := Scan([]byte(src))
+	want := map[string]bool{
+		"plain": true, "called": true, "aliased": true, "imported": true,
+		"test_marked": false, "NotAFunction": false, "undecorated": false,
+	}
+	for i, d := range m.Defs {
+		if got := m.IsFixture(i); got != want[d.Name] {
+			t.Errorf("IsFixture(%s) = %v, want %v", d.Name, got, want[d.Name])
+		}
+		delete(want, d.Name)
+	}
+	if len(want) > 0 {
+		t.Errorf("definitions not found: %v", want)
+	}
+}
