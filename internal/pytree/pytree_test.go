@@ -1,0 +1,100 @@
+package pytree
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func walk(t *testing.T, root string) (files, problems []string) {
+	t.Helper()
+	w := &Walker{
+		NoRecurse: DefaultNoRecurse,
+		Visit: func(p string) {
+			rel, _ := filepath.Rel(root, p)
+			files = append(files, filepath.ToSlash(rel))
+		},
+		Problem: func(p Problem) {
+			rel, _ := filepath.Rel(root, p.Path)
+			problems = append(problems, fmt.Sprintf("%s %s", filepath.ToSlash(rel), p.Kind))
+		},
+	}
+	if err := w.Walk(root); err != nil {
+		t.Fatal(err)
+	}
+	return files, problems
+}
+
+func touch(t *testing.T, root string, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		p := filepath.Join(root, n)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestWalkSkipsWhatPytestSkips(t *testing.T) {
+	root := t.TempDir()
+	touch(t, root, "a/test_a.py", "a/data.txt", "a/__pycache__/x.py", ".hidden/test_h.py",
+		"node_modules/m.py", "env/pyvenv.cfg", "env/lib/site.py", "b/c/conftest.py", "z.py")
+	files, problems := walk(t, root)
+	if got, want := strings.Join(files, " "), "a/test_a.py b/c/conftest.py z.py"; got != want {
+		t.Errorf("files = %s, want %s", got, want)
+	}
+	if len(problems) != 0 {
+		t.Errorf("problems = %v", problems)
+	}
+}
+
+func TestWalkReportsLoopsAndDanglingLinks(t *testing.T) {
+	root := t.TempDir()
+	touch(t, root, "a/test_a.py", "b/test_b.py")
+	must(t, os.Symlink("..", filepath.Join(root, "a", "up")))
+	must(t, os.Symlink(filepath.Join(root, "b"), filepath.Join(root, "a", "b_again")))
+	must(t, os.Symlink("missing.py", filepath.Join(root, "a", "test_gone.py")))
+	files, problems := walk(t, root)
+	// b is reached once, through the link a/b_again, which comes first.
+	if got, want := strings.Join(files, " "), "a/b_again/test_b.py a/test_a.py"; got != want {
+		t.Errorf("files = %s, want %s", got, want)
+	}
+	if got, want := strings.Join(problems, ", "), "a/test_gone.py dangling-symlink, a/up symlink-loop"; got != want {
+		t.Errorf("problems = %s, want %s", got, want)
+	}
+}
+
+func TestWalkReportsUnreadableFolders(t *testing.T) {
+	root := t.TempDir()
+	touch(t, root, "locked/test_x.py", "open/test_y.py")
+	var files, problems []string
+	w := &Walker{
+		NoRecurse: DefaultNoRecurse,
+		Visit:     func(p string) { files = append(files, filepath.Base(p)) },
+		Problem:   func(p Problem) { problems = append(problems, filepath.Base(p.Path)+" "+p.Kind+": "+p.Msg) },
+		// A root user reads every folder whatever its mode, so the refusal
+		// is simulated where the walker asks for the entries.
+		readDir: func(dir string) ([]os.DirEntry, error) {
+			if filepath.Base(dir) == "locked" {
+				return nil, &os.PathError{Op: "open", Path: dir, Err: os.ErrPermission}
+			}
+			return os.ReadDir(dir)
+		},
+	}
+	must(t, w.Walk(root))
+	if strings.Join(files, " ") != "test_y.py" || strings.Join(problems, " ") != "locked unreadable: cannot read folder: permission denied" {
+		t.Errorf("files %v, problems %v", files, problems)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
