@@ -7,6 +7,8 @@ package region
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/fixturegen/fixturegen/internal/pyquote"
 )
 
 // The marker lines. A line is a marker when, without its line ending and
@@ -16,9 +18,10 @@ const (
 	End   = "# fixturegen:end"
 )
 
-// BeginLine returns the full begin marker line for a region generated from spec.
+// BeginLine returns the full begin marker line for a region generated from
+// spec. The spec's name is quoted, so no file name can end the comment.
 func BeginLine(spec string) string {
-	return fmt.Sprintf("%s -- generated from %s; edit the spec and run `fixturegen generate`, not this region", Begin, spec)
+	return fmt.Sprintf("%s -- generated from %s; edit the spec and run `fixturegen generate`, not this region", Begin, pyquote.String(spec))
 }
 
 // Error is a problem with the markers in a file, at a 1-based line.

@@ -36,26 +36,39 @@ var tmpl = template.Must(template.New("").
 // Render returns the files spec plans, conftest region first.
 func Render(spec *schema.Spec) ([]File, error) {
 	v := newView(spec)
-	files := []File{{Path: spec.Paths.Conftest, Region: true}}
-	if spec.Paths.ProbePlugin != "" {
-		files = append(files, File{Path: spec.Paths.ProbePlugin})
-	}
-	if spec.Paths.ProbeTests != "" {
-		files = append(files, File{Path: spec.Paths.ProbeTests})
-	}
-	names := map[string]string{
-		spec.Paths.Conftest:    "conftest_region.py.tmpl",
-		spec.Paths.ProbePlugin: "probe_plugin.py.tmpl",
-		spec.Paths.ProbeTests:  "probe_tests.py.tmpl",
-	}
-	for i := range files {
-		var buf bytes.Buffer
-		if err := tmpl.ExecuteTemplate(&buf, names[files[i].Path], v); err != nil {
-			return nil, fmt.Errorf("render %s: %w", files[i].Path, err)
+	var files []File
+	for _, f := range []struct {
+		path, template string
+		region         bool
+	}{
+		{spec.Paths.Conftest, "conftest_region.py.tmpl", true},
+		{spec.Paths.ProbePlugin, "probe_plugin.py.tmpl", false},
+		{spec.Paths.ProbeTests, "probe_tests.py.tmpl", false},
+	} {
+		if f.path == "" {
+			continue
 		}
-		files[i].Content = buf.Bytes()
+		content, err := execute(f.template, v)
+		if err != nil {
+			return nil, fmt.Errorf("render %s: %w", f.path, err)
+		}
+		files = append(files, File{Path: f.path, Region: f.region, Content: content})
 	}
 	return files, nil
+}
+
+// ProbePlugin renders the recording probe plugin, whether or not the spec
+// places it in the project: fixturegen probe loads it from a folder of its own.
+func ProbePlugin(spec *schema.Spec) ([]byte, error) {
+	return execute("probe_plugin.py.tmpl", newView(spec))
+}
+
+func execute(name string, v view) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&buf, name, v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // view is what the templates see: the spec plus the Python spellings

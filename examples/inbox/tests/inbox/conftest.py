@@ -13,7 +13,7 @@ def channel():
     return Channel(toyredis.FakeRedis())
 
 
-# fixturegen:begin -- generated from fixturegen.toml; edit the spec and run `fixturegen generate`, not this region
+# fixturegen:begin -- generated from "fixturegen.toml"; edit the spec and run `fixturegen generate`, not this region
 import signal
 import sys
 import threading

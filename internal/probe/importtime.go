@@ -1,0 +1,93 @@
+package probe
+
+import (
+	"bufio"
+	"fmt"
+	"os/exec"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// ImportTime is one preload module's cold import, measured alone in a
+// fresh interpreter.
+type ImportTime struct {
+	Module  string
+	Seconds float64
+	// Heaviest names the costliest module the import pulled in (by its own
+	// time), to say where the time goes; "" when it is Module itself.
+	Heaviest        string
+	HeaviestSeconds float64
+}
+
+// marker separates the interpreter's start-up imports from the measured one
+// in -X importtime's output.
+const marker = "fixturegen-importtime-start"
+
+// ImportTimes measures each preload module's cold import with
+// python -X importtime, from the spec's folder, and returns them slowest
+// first.
+func ImportTimes(spec *schema.Spec, python string) ([]ImportTime, error) {
+	var times []ImportTime
+	for _, module := range spec.Preload.Modules {
+		code := fmt.Sprintf("import sys; sys.stderr.write(%q + '\\n'); import %s", marker, module)
+		cmd := exec.Command(python, "-X", "importtime", "-c", code)
+		cmd.Dir = spec.Dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return nil, fmt.Errorf("import %s failed in a fresh %s:\n%s", module, python, out)
+		}
+		t, err := parseImportTime(module, string(out))
+		if err != nil {
+			return nil, err
+		}
+		times = append(times, t)
+	}
+	sort.SliceStable(times, func(i, j int) bool { return times[i].Seconds > times[j].Seconds })
+	return times, nil
+}
+
+// parseImportTime reads lines "import time: self [us] | cumulative | name"
+// after the marker. The top-level entries (names without indentation) add
+// up to the whole import's cost.
+func parseImportTime(module, out string) (ImportTime, error) {
+	t := ImportTime{Module: module}
+	started := false
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		line := sc.Text()
+		if line == marker {
+			started = true
+			continue
+		}
+		rest, ok := strings.CutPrefix(line, "import time:")
+		if !started || !ok {
+			continue
+		}
+		fields := strings.SplitN(rest, "|", 3)
+		if len(fields) != 3 {
+			continue
+		}
+		self, err1 := strconv.Atoi(strings.TrimSpace(fields[0]))
+		cumulative, err2 := strconv.Atoi(strings.TrimSpace(fields[1]))
+		if err1 != nil || err2 != nil {
+			continue // the header line
+		}
+		name := strings.TrimPrefix(fields[2], " ")
+		if !strings.HasPrefix(name, " ") {
+			t.Seconds += float64(cumulative) / 1e6
+		}
+		if s := float64(self) / 1e6; s > t.HeaviestSeconds {
+			t.Heaviest, t.HeaviestSeconds = strings.TrimSpace(name), s
+		}
+	}
+	if !started {
+		return t, fmt.Errorf("python -X importtime printed no import times for %s", module)
+	}
+	if t.Heaviest == module {
+		t.Heaviest = ""
+	}
+	return t, nil
+}
