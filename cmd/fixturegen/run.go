@@ -173,8 +173,12 @@ Usage:
 
 Commands:
 `)
-	for _, cmd := range commands {
-		fmt.Fprintf(w, "  %-10s %s\n", cmd.name, cmd.summary)
+	// Commands register themselves from their files' init functions, in
+	// file-name order; list them in the order a user meets them.
+	for _, name := range []string{"generate", "check", "probe", "init", "scaffold", "docs", "version"} {
+		if cmd := lookup(name); cmd != nil {
+			fmt.Fprintf(w, "  %-10s %s\n", cmd.name, cmd.summary)
+		}
 	}
 	fmt.Fprint(w, `
 Global flags:
