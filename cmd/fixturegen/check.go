@@ -1,0 +1,156 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/fixturegen/fixturegen/internal/contract"
+	"github.com/fixturegen/fixturegen/internal/drift"
+	"github.com/fixturegen/fixturegen/internal/finding"
+	"github.com/fixturegen/fixturegen/internal/plan"
+	"github.com/fixturegen/fixturegen/internal/pytestcfg"
+)
+
+func init() {
+	var (
+		showDiff  bool
+		format    string
+		scanDirs  []string
+		listGroup bool
+	)
+	commands = append(commands, &command{
+		name:    "check",
+		summary: "report drift from the spec and breaches of the contract",
+		help: `
+Checks, without running Python or writing anything:
+
+  - drift: the files generate writes, compared with what the spec renders
+    now (missing, modified or orphaned generated files; a conftest region
+    that is missing, hand-edited or has broken markers);
+  - the contract, over the Python test tree: code that arms its own timer
+    without the deadline fixture, deadline users outside the xdist group,
+    fixtures that shadow the generated ones, a deadline fixture that lost
+    its preload parameter, probe cases naming missing tests, first-party
+    preload modules that do not exist, and pytest-xdist without
+    --dist loadgroup in the pytest configuration.
+
+The tree is the top folder of each file the spec names (usually tests/),
+or the folders given with --scan. Each finding is printed as
+"path:line:col: RULE message" with its fix; docs/check.md lists the rules.
+
+Exit status: 0 when all is well, 1 when there is a finding (warnings about
+files check could not read do not count), 2 for usage, spec or internal
+errors.
+
+Examples:
+  fixturegen check
+  fixturegen check --diff
+  fixturegen check --format github
+  fixturegen check --scan tests --scan integration
+  fixturegen check --list-group`,
+		flags: func(fs *pflag.FlagSet) {
+			fs.BoolVar(&showDiff, "diff", false, "print the unified diff generate would apply for each drifted file")
+			fs.StringVar(&format, "format", "text", "output `FORMAT`: text, json or github (workflow annotations)")
+			fs.StringArrayVar(&scanDirs, "scan", nil, "scan `DIR` for the contract rules instead of the spec's test folders (repeatable)")
+			fs.BoolVar(&listGroup, "list-group", false, "list the modules in the xdist group and why each is there, instead of checking")
+		},
+		run: func(c *context, args []string) error {
+			if len(args) > 0 {
+				return usageError{fmt.Sprintf("check takes no arguments, got %q; name folders with --scan", args[0])}
+			}
+			if format != "text" && format != "json" && format != "github" {
+				return usageError{fmt.Sprintf("--format must be text, json or github, not %q", format)}
+			}
+			for _, d := range scanDirs {
+				if _, err := os.Stat(d); err != nil {
+					return usageError{fmt.Sprintf("--scan %s: no such file or folder", d)}
+				}
+			}
+			spec, err := c.loadSpec()
+			if err != nil {
+				return err
+			}
+			changes, err := plan.Survey(spec)
+			if err != nil {
+				return err
+			}
+			cfg, err := pytestcfg.Find(spec.Dir)
+			if err != nil {
+				return err
+			}
+			opts := contract.Options{
+				Spec:           spec,
+				Roots:          scanDirs,
+				Planned:        map[string]bool{},
+				GeneratedNames: plan.GeneratedNames(spec),
+				Config:         cfg,
+				ListGroup:      listGroup,
+			}
+			for _, ch := range changes {
+				if ch.Region {
+					opts.Conftest = ch.Abs
+				} else {
+					opts.Planned[ch.Abs] = true
+				}
+			}
+			if len(opts.Roots) == 0 {
+				for _, r := range contract.DefaultRoots(spec) {
+					if _, err := os.Stat(r); err == nil {
+						opts.Roots = append(opts.Roots, r)
+					}
+				}
+			}
+			res, err := contract.Check(opts)
+			if err != nil {
+				return err
+			}
+			d := drift.Find(spec, changes, res.Generated, showDiff)
+			report := &finding.Report{Spec: spec.File, Findings: append(d.Findings, res.Findings...)}
+			finding.Sort(report.Findings)
+			if d.Generate {
+				report.FixCommand = c.commandLine("generate")
+			}
+			if listGroup {
+				report.Listing, report.Group, report.Members = true, spec.Group.Name, res.Members
+			}
+			switch format {
+			case "json":
+				if err := report.JSON(c.stdout); err != nil {
+					return err
+				}
+			case "github":
+				report.GitHub(c.stdout)
+			default:
+				report.Text(c.stdout)
+			}
+			if errs, _ := report.Counts(); errs > 0 && !listGroup {
+				return errFindings
+			}
+			return nil
+		},
+	})
+}
+
+// commandLine is the fixturegen command line that runs sub with the same
+// -C and --spec as this run, so the fix it names works when pasted.
+func (c *context) commandLine(sub string) string {
+	parts := []string{"fixturegen"}
+	if c.dir != "" {
+		parts = append(parts, "-C", shellQuote(c.dir))
+	}
+	if c.spec != "" {
+		parts = append(parts, "--spec", shellQuote(c.spec))
+	}
+	return strings.Join(append(parts, sub), " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+=:,@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

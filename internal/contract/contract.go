@@ -1,0 +1,301 @@
+// Package contract checks a Python test tree against the alarm-preload
+// contract a spec describes, without running Python: every module that
+// arms a timer goes through the deadline fixture, every module that uses
+// the deadline is in the xdist group, nothing shadows the generated
+// fixtures, the probe cases and preload modules exist, and pytest-xdist
+// honours the group.
+//
+// Each rule reads the facts package pyscan extracts; the tree is read by
+// package pytree, on every core, and only files that hold a word a rule
+// looks for are tokenized.
+package contract
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/finding"
+	"github.com/fixturegen/fixturegen/internal/pyscan"
+	"github.com/fixturegen/fixturegen/internal/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/pytree"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// Options is what one check needs.
+type Options struct {
+	Spec *schema.Spec
+	// Roots are the folders (or files) to scan, as the user reaches them.
+	Roots []string
+	// Planned holds the absolute paths of the whole files generate writes;
+	// they are compared with the spec, so the rules skip them.
+	Planned map[string]bool
+	// Conftest is the absolute path of the conftest holding the region.
+	Conftest string
+	// GeneratedNames are the names the region defines (plan.GeneratedNames).
+	GeneratedNames []string
+	// Config is the project's pytest configuration, or nil.
+	Config *pytestcfg.Config
+	// ListGroup asks for the modules of the xdist group.
+	ListGroup bool
+	// Workers is the number of files read at once; 0 means one per core.
+	Workers int
+
+	// Forced holds files tokenized whatever they contain: the probe
+	// cases' test files. Check fills it.
+	Forced map[string]bool
+}
+
+// Result is what Check found.
+type Result struct {
+	Findings []finding.Finding
+	// Generated lists the files under the roots that carry fixturegen's
+	// generated header but are not planned: orphans, for the drift report.
+	Generated []string
+	Members   []finding.Member
+}
+
+// Rule ids, as printed. They are part of fixturegen's interface.
+const (
+	RuleOwnTimer        = "own-timer"
+	RuleMissingGroup    = "missing-group"
+	RuleShadowFixture   = "shadow-fixture"
+	RuleNameClash       = "name-clash"
+	RuleDeadlinePreload = "deadline-without-preload"
+	RuleProbeNode       = "probe-node"
+	RulePreloadMissing  = "preload-missing"
+	RuleDistLoadgroup   = "dist-loadgroup"
+)
+
+// Check scans the roots and applies every rule.
+func Check(opts Options) (*Result, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	spec := opts.Spec
+	opts.Forced = map[string]bool{}
+	for _, c := range spec.Probe.Cases {
+		file, _, _ := strings.Cut(c.Node, "::")
+		opts.Forced[filepath.Join(spec.Dir, filepath.FromSlash(file))] = true
+	}
+	s := &scan{opts: &opts, cwd: cwd}
+	s.needles = opts.needles()
+	noRecurse := pytree.DefaultNoRecurse
+	if opts.Config != nil {
+		if args, ok := opts.Config.Options["norecursedirs"]; ok {
+			noRecurse = []string{"__pycache__"}
+			for _, a := range args {
+				noRecurse = append(noRecurse, a.Text)
+			}
+		}
+	}
+	if err := s.run(opts.Roots, noRecurse); err != nil {
+		return nil, err
+	}
+	ix := newIndex(&opts, s.sources)
+	if carriers, autouse := ix.carriers(); len(carriers) > 0 {
+		var needles [][]byte
+		for _, c := range carriers {
+			needles = append(needles, []byte(c.name))
+		}
+		s.again(needles, func(abs string) (bool, bool) {
+			look, all := false, false
+			for _, c := range carriers {
+				if under(abs, c.src.dir) {
+					look = true
+					all = all || autouse[c] && opts.isTestFile(filepath.Base(abs))
+				}
+			}
+			return look, all
+		})
+		ix = newIndex(&opts, s.sources)
+	}
+	s.probeFiles()
+	ix = newIndex(&opts, s.sources)
+
+	r := &rules{ix: ix, opts: &opts, spec: spec, cwd: cwd}
+	r.specPositions()
+	sort.Slice(s.sources, func(i, j int) bool { return s.sources[i].path < s.sources[j].path })
+	for _, src := range s.sources {
+		r.ownTimer(src)
+		r.missingGroup(src)
+		r.shadows(src)
+		r.deadlinePreload(src)
+		if opts.ListGroup {
+			r.member(src)
+		}
+	}
+	r.probeNodes(s)
+	r.preloadModules()
+	r.distLoadgroup()
+
+	res := &Result{Findings: append(r.findings, s.warnings...), Generated: s.generated, Members: r.members}
+	sort.Strings(res.Generated)
+	finding.Sort(res.Findings)
+	return res, nil
+}
+
+// needles are the words without which a file cannot matter to a rule: the
+// calls that arm a timer, the two fixture names, and for --list-group the
+// mark.
+func (o *Options) needles() [][]byte {
+	words := []string{"setitimer", "alarm", "ALRM", o.Spec.Deadline.Fixture, o.Spec.Preload.Fixture}
+	if o.ListGroup {
+		words = append(words, "xdist_group")
+	}
+	var out [][]byte
+	for _, w := range words {
+		if w != "" {
+			out = append(out, []byte(w))
+		}
+	}
+	return out
+}
+
+// carriers are the conftest fixtures other than the deadline fixture that
+// depend on it: a test that asks for one of them uses the deadline without
+// naming it, so files naming them need a second look. autouse marks those
+// that reach every test below their conftest.
+func (ix *index) carriers() ([]*fixture, map[*fixture]bool) {
+	var out []*fixture
+	autouse := map[*fixture]bool{}
+	target := ix.opts.Spec.Deadline.Fixture
+	for _, c := range ix.conftests {
+		for _, fx := range ix.facts[c].fixtures[-1] {
+			if fx.name == target || c.inRegion(fx.pos().Line) {
+				continue
+			}
+			rs := ix.requests(c, fx.def, false)
+			if _, ok := ix.reaches(c, -1, rs, target); ok {
+				out = append(out, fx)
+				autouse[fx] = fx.autouse
+			}
+		}
+	}
+	return out, autouse
+}
+
+// probeFiles reads the probe cases' files that lie outside the roots.
+func (s *scan) probeFiles() {
+	have := map[string]bool{}
+	for _, src := range s.sources {
+		have[src.abs] = true
+	}
+	for abs := range s.opts.Forced {
+		if have[abs] {
+			continue
+		}
+		data, err := readFile(abs, nil)
+		if err != nil {
+			continue // the probe-node rule reports a missing file
+		}
+		if prob := pyscan.CheckEncoding(data); prob != nil {
+			s.warn(display(s.cwd, abs), prob.Pos.Line, prob.Pos.Col, "undecodable", prob.Msg, "save the file as UTF-8, as Python expects")
+			continue
+		}
+		s.tokenize(display(s.cwd, abs), abs, data)
+	}
+}
+
+// under reports whether path lies in folder dir or below it.
+func under(path, dir string) bool {
+	return strings.HasPrefix(path, dir+string(filepath.Separator))
+}
+
+// isTestFile matches a file name against python_files.
+func (o *Options) isTestFile(base string) bool {
+	patterns := []string{"test_*.py", "*_test.py"}
+	if o.Config != nil {
+		if args, ok := o.Config.Options["python_files"]; ok {
+			patterns = patterns[:0]
+			for _, a := range args {
+				patterns = append(patterns, a.Text)
+			}
+		}
+	}
+	for _, p := range patterns {
+		if ok, _ := filepath.Match(p, base); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (o *Options) functionPatterns() []string { return o.patterns("python_functions", "test") }
+func (o *Options) classPatterns() []string    { return o.patterns("python_classes", "Test") }
+
+func (o *Options) patterns(key, def string) []string {
+	if o.Config != nil {
+		if args, ok := o.Config.Options[key]; ok {
+			var out []string
+			for _, a := range args {
+				out = append(out, a.Text)
+			}
+			return out
+		}
+	}
+	return []string{def}
+}
+
+// DefaultRoots are the folders check scans when none is named: for each
+// file the spec names (the conftest, the probe files and the probe cases'
+// test files), the first folder of its path under the spec's folder, as
+// the user reaches it. A file at the top of the spec's folder makes the
+// whole folder the root.
+func DefaultRoots(spec *schema.Spec) []string {
+	files := []string{spec.Paths.Conftest, spec.Paths.ProbePlugin, spec.Paths.ProbeTests}
+	for _, c := range spec.Probe.Cases {
+		file, _, _ := strings.Cut(c.Node, "::")
+		files = append(files, file)
+	}
+	base := filepath.Dir(spec.File)
+	var roots []string
+	for _, f := range files {
+		if f == "" {
+			continue
+		}
+		first, _, nested := strings.Cut(f, "/")
+		root := base
+		if nested {
+			root = filepath.Join(base, first)
+		}
+		if !slices.Contains(roots, root) {
+			roots = append(roots, root)
+		}
+	}
+	// A root inside another is scanned with it.
+	var out []string
+	for _, r := range roots {
+		inner := false
+		for _, o := range roots {
+			if o != r && (o == "." || under(r, o)) {
+				inner = true
+			}
+		}
+		if !inner {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// display makes an absolute path relative to the working directory when it
+// lies below it, as the user would type it.
+func display(cwd, abs string) string {
+	if rel, err := filepath.Rel(cwd, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return abs
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}

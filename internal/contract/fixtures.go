@@ -1,0 +1,293 @@
+package contract
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/pyscan"
+)
+
+// fixture is a function decorated with pytest.fixture.
+type fixture struct {
+	name    string // the fixture's name: its function's, or name="..."
+	src     *source
+	def     int // index in src.mod.Defs
+	class   int // index of the class that holds it, or -1
+	autouse bool
+}
+
+func (f *fixture) pos() pyscan.Pos { return f.src.mod.Defs[f.def].Pos }
+
+func (f *fixture) params() []pyscan.Param { return f.src.mod.Defs[f.def].Params }
+
+// where names a fixture for messages: "watchdog (tests/conftest.py:12)".
+func (f *fixture) where() string {
+	return fmt.Sprintf("%s (%s:%d)", f.name, f.src.path, f.pos().Line)
+}
+
+// facts is the per-module index the rules query.
+type facts struct {
+	src *source
+	// fixtures by class (-1 for module level), then by name.
+	fixtures map[int]map[string]*fixture
+	// decorates lists the calls in each def's decorators; pytestmark the
+	// calls in each scope's "pytestmark = ..." (scope -1 is the module).
+	decorates  map[int][]int
+	pytestmark map[int][]int
+}
+
+// index holds every module read, and how pytest makes fixtures visible
+// across them: a module sees its own, then those of the conftest.py in its
+// folder and in every folder above.
+type index struct {
+	opts      *Options
+	facts     map[*source]*facts
+	conftests map[string]*source // by absolute folder
+}
+
+func newIndex(opts *Options, sources []*source) *index {
+	ix := &index{opts: opts, facts: map[*source]*facts{}, conftests: map[string]*source{}}
+	for _, s := range sources {
+		ix.facts[s] = newFacts(s)
+		if s.conftest {
+			ix.conftests[s.dir] = s
+		}
+	}
+	return ix
+}
+
+var fixtureDecorators = map[string]bool{"pytest.fixture": true, "pytest.yield_fixture": true, "pytest_asyncio.fixture": true}
+
+func newFacts(s *source) *facts {
+	f := &facts{src: s, fixtures: map[int]map[string]*fixture{}, decorates: map[int][]int{}, pytestmark: map[int][]int{}}
+	m := s.mod
+	for i, c := range m.Calls {
+		if c.Decorates >= 0 {
+			f.decorates[c.Decorates] = append(f.decorates[c.Decorates], i)
+		}
+		if c.Target == "pytestmark" && (c.Scope < 0 || m.Defs[c.Scope].Kind == pyscan.Class) {
+			f.pytestmark[c.Scope] = append(f.pytestmark[c.Scope], i)
+		}
+	}
+	for i, d := range m.Defs {
+		if d.Kind != pyscan.Function {
+			continue
+		}
+		class := -1
+		if d.Parent >= 0 {
+			if m.Defs[d.Parent].Kind != pyscan.Class {
+				continue // a fixture defined inside a function is not collected
+			}
+			class = d.Parent
+		}
+		for _, dec := range d.Decorators {
+			if !fixtureDecorators[m.Resolve(dec.Name)] {
+				continue
+			}
+			fx := &fixture{name: d.Name, src: s, def: i, class: class}
+			if dec.Call >= 0 {
+				for _, a := range m.Calls[dec.Call].Args {
+					switch {
+					case a.Keyword == "name" && a.Kind == pyscan.ArgString:
+						fx.name = a.Value
+					case a.Keyword == "autouse" && a.Kind == pyscan.ArgName && a.Value == "True":
+						fx.autouse = true
+					}
+				}
+			}
+			if f.fixtures[class] == nil {
+				f.fixtures[class] = map[string]*fixture{}
+			}
+			f.fixtures[class][fx.name] = fx
+		}
+	}
+	return f
+}
+
+// level is one place where fixtures are looked up: a class of a module,
+// or a module (class -1).
+type level struct {
+	src   *source
+	class int
+}
+
+// levels lists where a name used at (src, class) is looked up, nearest
+// first: the enclosing classes, the module, then the conftests from the
+// module's folder up.
+func (ix *index) levels(src *source, class int) []level {
+	var ls []level
+	m := src.mod
+	for c := class; c >= 0; c = m.Defs[c].Parent {
+		if m.Defs[c].Kind == pyscan.Class {
+			ls = append(ls, level{src, c})
+		}
+	}
+	ls = append(ls, level{src, -1})
+	for dir := src.dir; ; {
+		if c, ok := ix.conftests[dir]; ok && c != src {
+			ls = append(ls, level{c, -1})
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return ls
+}
+
+func (ix *index) lookup(name string, ls []level) (*fixture, []level) {
+	for i, l := range ls {
+		if fx := ix.facts[l.src].fixtures[l.class][name]; fx != nil {
+			return fx, ls[i+1:]
+		}
+	}
+	return nil, nil
+}
+
+// request is how a test or fixture asks for a fixture.
+type request struct {
+	name string
+	how  string // "parameter", "usefixtures", "autouse"
+	pos  pyscan.Pos
+	// autouse is the fixture that asks, for "autouse"; nil otherwise.
+	autouse *fixture
+}
+
+// requests lists what the test or fixture def in src asks for directly:
+// its parameters, the usefixtures marks on it, its classes and its module
+// (for tests), and every autouse fixture it can see.
+func (ix *index) requests(src *source, def int, isTest bool) []request {
+	f := ix.facts[src]
+	m := src.mod
+	d := m.Defs[def]
+	var rs []request
+	for _, p := range d.Params {
+		if p.Name == "self" || p.Name == "cls" {
+			continue
+		}
+		rs = append(rs, request{name: p.Name, how: "parameter", pos: p.Pos})
+	}
+	if !isTest {
+		return rs
+	}
+	for _, ci := range f.marks(def) {
+		c := m.Calls[ci]
+		if m.Resolve(c.Callee) != "pytest.mark.usefixtures" {
+			continue
+		}
+		for _, a := range c.Args {
+			if a.Kind == pyscan.ArgString && a.Keyword == "" {
+				rs = append(rs, request{name: a.Value, how: "usefixtures", pos: a.Pos})
+			}
+		}
+	}
+	for _, l := range ix.levels(src, d.Parent) {
+		for _, fx := range ix.facts[l.src].fixtures[l.class] {
+			if fx.autouse {
+				rs = append(rs, request{name: fx.name, how: "autouse", pos: d.Pos, autouse: fx})
+			}
+		}
+	}
+	return rs
+}
+
+// marks returns the calls in the marks that apply to def: its decorators,
+// and the decorators and pytestmark of each class around it and of the
+// module.
+func (f *facts) marks(def int) []int {
+	m := f.src.mod
+	out := append([]int(nil), f.decorates[def]...)
+	for c := m.Defs[def].Parent; c >= 0; c = m.Defs[c].Parent {
+		if m.Defs[c].Kind == pyscan.Class {
+			out = append(out, f.decorates[c]...)
+			out = append(out, f.pytestmark[c]...)
+		}
+	}
+	return append(out, f.pytestmark[-1]...)
+}
+
+// reaches reports whether the requests, followed through the fixtures they
+// name, reach a fixture named target, and through which request.
+func (ix *index) reaches(src *source, class int, rs []request, target string) (request, bool) {
+	type item struct {
+		name   string
+		from   []level
+		origin request
+	}
+	var queue []item
+	start := ix.levels(src, class)
+	for _, r := range rs {
+		queue = append(queue, item{r.name, start, r})
+	}
+	seen := map[*fixture]bool{}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		if it.name == target {
+			return it.origin, true
+		}
+		fx, rest := ix.lookup(it.name, it.from)
+		if fx == nil || seen[fx] {
+			continue
+		}
+		seen[fx] = true
+		own := ix.levels(fx.src, fx.class)
+		for _, p := range fx.params() {
+			from := own
+			if p.Name == fx.name {
+				from = rest // a fixture that overrides one of its own name asks for the outer one
+			}
+			queue = append(queue, item{p.Name, from, it.origin})
+		}
+	}
+	return request{}, false
+}
+
+// isTest reports whether def in src is a test pytest collects: a function
+// named by python_functions at module level, or in a class named by
+// python_classes, in a module named by python_files.
+func (ix *index) isTest(src *source, def int) bool {
+	if !src.test {
+		return false
+	}
+	m := src.mod
+	d := m.Defs[def]
+	if d.Kind != pyscan.Function || !matchName(ix.opts.functionPatterns(), d.Name) {
+		return false
+	}
+	for p := d.Parent; p >= 0; p = m.Defs[p].Parent {
+		if m.Defs[p].Kind != pyscan.Class || !matchName(ix.opts.classPatterns(), m.Defs[p].Name) {
+			return false
+		}
+	}
+	return true
+}
+
+// tests lists the tests of a module.
+func (ix *index) tests(src *source) []int {
+	var out []int
+	for i := range src.mod.Defs {
+		if ix.isTest(src, i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// matchName matches a name as pytest matches python_functions and
+// python_classes: a pattern with glob characters is a glob, any other is a
+// prefix.
+func matchName(patterns []string, name string) bool {
+	for _, p := range patterns {
+		if strings.ContainsAny(p, "*?[") {
+			if ok, _ := filepath.Match(p, name); ok {
+				return true
+			}
+		} else if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}

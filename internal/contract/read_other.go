@@ -1,0 +1,36 @@
+//go:build !unix
+
+package contract
+
+import (
+	"io"
+	"os"
+)
+
+// readFile reads the file at path into buf, growing it as needed.
+func readFile(path string, buf []byte) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return buf[:0], err
+	}
+	defer f.Close()
+	n := 0
+	buf = buf[:cap(buf)]
+	for {
+		if n == len(buf) {
+			if n >= maxFileSize {
+				return buf[:0], errTooLarge
+			}
+			buf = append(buf, make([]byte, len(buf))...)
+			buf = buf[:cap(buf)]
+		}
+		m, err := f.Read(buf[n:])
+		n += m
+		if err == io.EOF {
+			return buf[:n], nil
+		}
+		if err != nil {
+			return buf[:0], err
+		}
+	}
+}

@@ -1,0 +1,231 @@
+package contract
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/fixturegen/fixturegen/internal/finding"
+	"github.com/fixturegen/fixturegen/internal/pyscan"
+	"github.com/fixturegen/fixturegen/internal/pytree"
+	"github.com/fixturegen/fixturegen/internal/region"
+)
+
+// maxFileSize bounds one file in memory. A test module of 16 MiB is not a
+// test module; such a file is reported and skipped rather than read.
+const maxFileSize = 16 << 20
+
+var errTooLarge = fmt.Errorf("is larger than %d MiB; not read", maxFileSize>>20)
+
+// source is one Python file that check read and tokenized.
+type source struct {
+	path     string // as the user reaches it, for messages
+	abs      string
+	dir      string // absolute folder
+	conftest bool
+	test     bool // its name makes it a test module (python_files)
+	mod      *pyscan.Module
+	// regionFirst and regionLast are the lines of the generated region's
+	// markers, in the conftest that holds it; 0 elsewhere.
+	regionFirst, regionLast int
+}
+
+// inRegion reports whether line lies in the generated region, whose code
+// is checked by comparing it with the spec, not by the rules.
+func (s *source) inRegion(line int) bool {
+	return s.regionFirst > 0 && line >= s.regionFirst && line <= s.regionLast
+}
+
+// scan is one walk over the test tree.
+type scan struct {
+	opts    *Options
+	cwd     string
+	needles [][]byte // a file that holds none of them cannot matter to a rule
+
+	mu        sync.Mutex
+	sources   []*source
+	skipped   []string // files read but not tokenized, for a second look
+	generated []string
+	warnings  []finding.Finding
+}
+
+// abs returns the absolute form of a path from the walk without asking the
+// system: the working directory is known.
+func (s *scan) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(s.cwd, p)
+}
+
+func (s *scan) warn(path string, line, col int, rule, msg, fix string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.warnings = append(s.warnings, finding.Finding{Rule: rule, Severity: finding.Warning, Path: path,
+		Line: max(line, 1), Col: max(col, 1), Message: msg, Fix: fix})
+}
+
+// run reads every file under the roots on all cores. The walk feeds the
+// readers through a channel, so reading starts with the first file found,
+// and each reader keeps one buffer, so memory does not grow with the tree.
+func (s *scan) run(roots []string, noRecurse []string) error {
+	paths := make(chan string, 512)
+	var walkErr error
+	go func() {
+		defer close(paths)
+		w := &pytree.Walker{
+			NoRecurse: noRecurse,
+			Visit:     func(p string) { paths <- p },
+			Problem: func(p pytree.Problem) {
+				s.warn(p.Path, 1, 1, p.Kind, p.Msg, problemFix[p.Kind])
+			},
+		}
+		for _, root := range roots {
+			if err := w.Walk(root); err != nil {
+				walkErr = err
+				return
+			}
+		}
+	}()
+	s.parallel(paths, s.first)
+	return walkErr
+}
+
+var problemFix = map[string]string{
+	"unreadable":       "make it readable (chmod), or leave it out of --scan",
+	"symlink-loop":     "remove the link, or point it outside the tree",
+	"dangling-symlink": "remove the link, or restore the file it points to",
+}
+
+// parallel runs look on every path from paths, on one goroutine per core.
+func (s *scan) parallel(paths <-chan string, look func(p string, buf []byte) []byte) {
+	workers := s.opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 0, 64<<10)
+			for p := range paths {
+				buf = look(p, buf)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// first is the first look at a file: read it, note a generated header,
+// check its encoding, and tokenize it only when it can matter to a rule.
+func (s *scan) first(p string, buf []byte) []byte {
+	abs := s.abs(p)
+	base := filepath.Base(p)
+	data, err := readFile(abs, buf)
+	if err != nil {
+		s.readError(p, err)
+		return buf
+	}
+	if s.opts.Planned[abs] {
+		return data // generated: compared with the spec, not scanned
+	}
+	if bytes.HasPrefix(data, generatedHeader) {
+		s.mu.Lock()
+		s.generated = append(s.generated, p)
+		s.mu.Unlock()
+		return data
+	}
+	// Every file's encoding is checked, not only the ones the rules read:
+	// Python cannot import a file it cannot decode, wherever it is.
+	if prob := pyscan.CheckEncoding(data); prob != nil {
+		s.warn(p, prob.Pos.Line, prob.Pos.Col, "undecodable", prob.Msg, "save the file as UTF-8, as Python expects")
+		return data
+	}
+	conftest := base == "conftest.py"
+	if !conftest && !s.opts.Forced[abs] && !containsAny(data, s.needles) {
+		s.mu.Lock()
+		s.skipped = append(s.skipped, p)
+		s.mu.Unlock()
+		return data
+	}
+	s.tokenize(p, abs, data)
+	return data
+}
+
+// tokenize scans data, whose encoding was checked, and keeps its facts.
+func (s *scan) tokenize(p, abs string, data []byte) {
+	src := &source{path: p, abs: abs, dir: filepath.Dir(abs), conftest: filepath.Base(p) == "conftest.py", test: s.opts.isTestFile(filepath.Base(p))}
+	src.mod = pyscan.Scan(data)
+	if abs == s.opts.Conftest {
+		src.regionFirst, src.regionLast = region.Lines(data)
+	}
+	for _, prob := range src.mod.Problems {
+		s.warn(p, prob.Pos.Line, prob.Pos.Col, "syntax", prob.Msg+"; the rules may miss code after it", "fix the syntax error (python -m py_compile "+p+" shows it)")
+		break
+	}
+	s.mu.Lock()
+	s.sources = append(s.sources, src)
+	s.mu.Unlock()
+}
+
+func (s *scan) readError(p string, err error) {
+	msg := "cannot read: "
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, errTooLarge):
+		msg = ""
+	case errors.As(err, &pe):
+		err = pe.Err
+	}
+	s.warn(p, 1, 1, "unreadable", msg+err.Error(), "make it readable, or leave it out of --scan")
+}
+
+// again takes a second look at the files the first look skipped, for the
+// needles only known once every conftest was read: names of conftest
+// fixtures that depend on the deadline fixture. want says which files to
+// look at again; all reports whether a file in it must be tokenized whatever
+// it holds (an autouse fixture reaches every test under its conftest).
+func (s *scan) again(needles [][]byte, want func(abs string) (look, all bool)) {
+	paths := make(chan string, 512)
+	go func() {
+		defer close(paths)
+		for _, p := range s.skipped {
+			if look, _ := want(s.abs(p)); look {
+				paths <- p
+			}
+		}
+	}()
+	s.parallel(paths, func(p string, buf []byte) []byte {
+		abs := s.abs(p)
+		data, err := readFile(abs, buf)
+		if err != nil {
+			s.readError(p, err)
+			return buf
+		}
+		if pyscan.CheckEncoding(data) != nil {
+			return data // reported by the first look
+		}
+		if _, all := want(abs); all || containsAny(data, needles) {
+			s.tokenize(p, abs, data)
+		}
+		return data
+	})
+}
+
+var generatedHeader = []byte("# Code generated by fixturegen")
+
+// containsAny reports whether data holds one of the needles. bytes.Index
+// runs at memory speed, so this costs far less than tokenizing.
+func containsAny(data []byte, needles [][]byte) bool {
+	for _, n := range needles {
+		if bytes.Contains(data, n) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,156 @@
+// Package drift turns a plan (what the spec renders next to what is on
+// disk) into check's findings: generated files that are missing, modified
+// or orphaned, and a conftest whose region is missing, hand-edited or has
+// broken markers.
+package drift
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/diff"
+	"github.com/fixturegen/fixturegen/internal/finding"
+	"github.com/fixturegen/fixturegen/internal/plan"
+	"github.com/fixturegen/fixturegen/internal/region"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// Rule ids, as printed. They are part of fixturegen's interface.
+const (
+	RuleMissingFile    = "missing-file"
+	RuleStaleFile      = "stale-file"
+	RuleOrphanedFile   = "orphaned-file"
+	RuleForeignFile    = "foreign-file"
+	RuleRegionMissing  = "region-missing"
+	RuleRegionEdited   = "region-edited"
+	RuleRegionMarkers  = "region-markers"
+	RuleRegionEncoding = "region-encoding"
+)
+
+// Result is the drift between the plan and the disk.
+type Result struct {
+	Findings []finding.Finding
+	// Generate reports that fixturegen generate repairs some of them.
+	Generate bool
+}
+
+// Find reports the drift in changes (from plan.Survey) and the orphaned
+// generated files found by the scan. With diffs, each finding generate
+// repairs carries the unified diff generate would apply.
+func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs bool) *Result {
+	r := &Result{}
+	keys := specKeys(spec)
+	add := func(rule, path string, line, col int, msg, fix string) *finding.Finding {
+		r.Findings = append(r.Findings, finding.Finding{Rule: rule, Severity: finding.Error, Path: path,
+			Line: max(line, 1), Col: max(col, 1), Message: msg, Fix: fix})
+		return &r.Findings[len(r.Findings)-1]
+	}
+	regen := "run fixturegen generate"
+	for _, ch := range changes {
+		var f *finding.Finding
+		switch {
+		case ch.Problem != nil:
+			switch ch.Problem.Kind {
+			case plan.NotUTF8:
+				add(RuleRegionEncoding, ch.Display, ch.Problem.Line, 1,
+					"is not UTF-8, so fixturegen cannot update its region",
+					"save the file as UTF-8, then "+regen)
+			case plan.BrokenMarkers:
+				add(RuleRegionMarkers, ch.Display, ch.Problem.Line, 1,
+					ch.Problem.Detail+"; generate will not guess which region to keep",
+					fmt.Sprintf("keep one %q line and one %q line by hand, then %s", region.Begin, region.End, regen))
+			case plan.NotGenerated:
+				add(RuleForeignFile, ch.Display, 1, 1,
+					fmt.Sprintf("is planned by %s (%s) but lacks fixturegen's generated header, so generate will not overwrite it", spec.File, keys[ch.Path].name),
+					fmt.Sprintf("move the file away, or point %s elsewhere", keys[ch.Path].name))
+			}
+			continue
+		case !ch.Exists:
+			k := keys[ch.Path]
+			f = add(RuleMissingFile, spec.File, k.line, k.col,
+				fmt.Sprintf("%s plans %s, which does not exist", k.name, ch.Display), regen)
+			r.Generate = true
+		case !ch.Changed():
+			continue
+		case ch.Region:
+			if b, err := region.Find(ch.Old); err == nil && !b.Found {
+				f = add(RuleRegionMissing, ch.Display, 1, 1,
+					fmt.Sprintf("has no fixturegen region (no %q line), so the fixtures of %s are not in it", region.Begin, spec.File),
+					regen+" (it appends the region; the rest of the file is kept)")
+			} else {
+				f = add(RuleRegionEdited, ch.Display, firstDifference(ch.Old, ch.New), 1,
+					fmt.Sprintf("fixturegen's region differs from what %s renders: it was edited by hand, or the spec changed since the last generate", spec.File),
+					"move hand edits into the spec or outside the markers, then "+regen)
+			}
+			r.Generate = true
+		default:
+			f = add(RuleStaleFile, ch.Display, firstDifference(ch.Old, ch.New), 1,
+				fmt.Sprintf("differs from what %s renders: it was edited by hand, or the spec changed since the last generate", spec.File),
+				"move hand edits into the spec, then "+regen)
+			r.Generate = true
+		}
+		if diffs {
+			f.Diff = string(diff.Unified(ch.Display, ch.Old, ch.New))
+		}
+	}
+	for _, o := range orphans {
+		f := add(RuleOrphanedFile, o, 1, 1,
+			fmt.Sprintf("carries fixturegen's generated header, but %s no longer plans it", spec.File),
+			fmt.Sprintf("delete it (rm %s), or point the spec's [paths] at it again", o))
+		if diffs {
+			if old, err := os.ReadFile(o); err == nil {
+				f.Diff = string(diff.Unified(o, old, nil))
+			}
+		}
+	}
+	return r
+}
+
+type specKey struct {
+	name      string
+	line, col int
+}
+
+// specKeys maps each planned path to the spec key that plans it and that
+// key's position.
+func specKeys(spec *schema.Spec) map[string]specKey {
+	var spans map[string]schema.Span
+	if src, err := os.ReadFile(spec.File); err == nil {
+		spans = schema.Locate(src)
+	}
+	prefix := strings.Join(schema.TablePrefix(spec.File), ".")
+	if prefix != "" {
+		prefix += "."
+	}
+	out := map[string]specKey{}
+	for key, p := range map[string]string{
+		"conftest":     spec.Paths.Conftest,
+		"probe_plugin": spec.Paths.ProbePlugin,
+		"probe_tests":  spec.Paths.ProbeTests,
+	} {
+		sp := spans[prefix+"paths."+key]
+		out[p] = specKey{name: "paths." + key, line: sp.Line, col: sp.Col}
+	}
+	return out
+}
+
+// firstDifference returns the first line (1-based) of old that new does
+// not have in the same place.
+func firstDifference(old, new []byte) int {
+	line := 1
+	for len(old) > 0 && len(new) > 0 {
+		i := bytes.IndexByte(old, '\n')
+		j := bytes.IndexByte(new, '\n')
+		if i < 0 || j < 0 || !bytes.Equal(old[:i], new[:j]) {
+			return line
+		}
+		old, new = old[i+1:], new[j+1:]
+		line++
+	}
+	if len(old) == 0 && line > 1 {
+		return line - 1 // new only adds lines at the end: point at the last line
+	}
+	return line
+}
