@@ -30,3 +30,18 @@ func TestFileNameReachesNoGeneratedCode(t *testing.T) {
 		}
 	}
 }
+
+// TestSyntaxErrorPosition pins TOML syntax errors to the character at
+// fault, including a newline, which the decoder counts on the next line.
+func TestSyntaxErrorPosition(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"version = 1\n[group\n\nname = 'x'\n", "spec.toml:2:7: invalid TOML: expected '.' or ']' to end table name, but got '\\n' instead"},
+		{"version = 1 1\n", "spec.toml:1:12: invalid TOML: expected a top-level item to end with a newline, comment, or EOF, but got '1' instead"},
+		{"version = 1\nmessage = \"two\nlines\"\n", "spec.toml:2:15: invalid TOML: strings cannot contain newlines"},
+	} {
+		_, err := Parse([]byte(tc.src), "spec.toml", "/project")
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("Parse(%q) = %v, want %s", tc.src, err, tc.want)
+		}
+	}
+}

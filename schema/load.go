@@ -44,6 +44,11 @@ func readFile(path string) ([]byte, error) {
 	if err == nil && info.IsDir() {
 		return nil, errors.New("it is a folder, not a file")
 	}
+	// A named pipe or a device would block the read, possibly forever, and
+	// the spec's folder is the project's root, which only a real file has.
+	if err == nil && !info.Mode().IsRegular() {
+		return nil, errors.New("it is not a regular file")
+	}
 	src, err := os.ReadFile(path)
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
@@ -98,7 +103,7 @@ func ParseTable(src []byte, file, dir string, prefix []string) (*Spec, error) {
 	var doc map[string]any
 	md, err := toml.Decode(string(src), &doc)
 	if err != nil {
-		return nil, syntaxError(file, err)
+		return nil, syntaxError(file, src, err)
 	}
 
 	c := &checker{file: file, src: src, spans: spans}
@@ -160,13 +165,21 @@ func recordOrder(md toml.MetaData, prefix []string) []string {
 
 // syntaxError turns a decoder error into an *Error at its position, in the
 // lower-case style of every other message.
-func syntaxError(file string, err error) *Error {
+//
+// The position comes from the decoder's byte offset: its line number is one
+// too far when the offending character is a newline ("[group" followed by
+// a line break is reported on the next line, at a column that line lacks).
+func syntaxError(file string, src []byte, err error) *Error {
 	var pe toml.ParseError
 	if !errors.As(err, &pe) {
 		return &Error{File: file, Msg: "invalid TOML: " + lowerFirst(err.Error())}
 	}
 	msg := strings.TrimSuffix(strings.TrimSpace(pe.Message), ".")
-	return &Error{File: file, Line: pe.Position.Line, Col: pe.Position.Col, Msg: "invalid TOML: " + lowerFirst(msg)}
+	line, col := pe.Position.Line, pe.Position.Col
+	if pe.Position.Start >= 0 && pe.Position.Start <= len(src) {
+		line, col = lineColOf(src, pe.Position.Start)
+	}
+	return &Error{File: file, Line: line, Col: col, Msg: "invalid TOML: " + lowerFirst(msg)}
 }
 
 func lowerFirst(s string) string {
