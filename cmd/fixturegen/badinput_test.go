@@ -144,7 +144,9 @@ var badInputs = []struct {
 		want: `^tests/inbox/conftest.py:10:1: is not UTF-8; fixturegen edits only UTF-8 Python files`},
 	{name: "empty spec", spoil: func(t *testing.T, dir string) { writeFile(t, filepath.Join(dir, "fixturegen.toml"), "") },
 		want: `^fixturegen.toml: spec is empty; it needs at least version = 1\n$`},
-	{name: "blank spec", spoil: func(t *testing.T, dir string) { writeFile(t, filepath.Join(dir, "fixturegen.toml"), "\n  \n# only a comment\n") },
+	{name: "blank spec", spoil: func(t *testing.T, dir string) {
+		writeFile(t, filepath.Join(dir, "fixturegen.toml"), "\n  \n# only a comment\n")
+	},
 		want: `^fixturegen.toml: spec is empty; it needs at least version = 1\n$`},
 	{name: "spec is a folder", args: []string{"--spec", "tests", "generate"},
 		want: `^tests: cannot read spec: it is a folder, not a file\n$`},
