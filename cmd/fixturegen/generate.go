@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	var dryRun bool
+	var dryRun, adopting bool
 	commands = append(commands, &command{
 		name:    "generate",
 		summary: "write the conftest region, the probe plugin and the probe tests",
@@ -29,11 +29,19 @@ no byte and no modification time. A bad spec, broken markers, or a user
 definition that clashes with a generated fixture stop the run before any
 file is written.
 
+With --adopt, hand-written definitions of the preload and deadline fixtures
+in the conftest (each a module-level function decorated with
+pytest.fixture, as fixturegen init found them) are removed along with their
+decorators, and the region takes the place of the first of them. Nothing
+else in the conftest changes. Preview it with --adopt --dry-run.
+
 Examples:
   fixturegen generate
-  fixturegen -C examples/inbox generate --dry-run`,
+  fixturegen -C examples/inbox generate --dry-run
+  fixturegen generate --adopt`,
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVarP(&dryRun, "dry-run", "n", false, "print a unified diff of what would change and write nothing")
+			fs.BoolVar(&adopting, "adopt", false, "replace the conftest's hand-written preload and deadline fixtures with the region")
 		},
 		run: func(c *context, args []string) error {
 			if len(args) > 0 {
@@ -43,7 +51,11 @@ Examples:
 			if err != nil {
 				return err
 			}
-			changes, err := plan.Make(spec)
+			makePlan := plan.Make
+			if adopting {
+				makePlan = plan.Adopt
+			}
+			changes, err := makePlan(spec)
 			if err != nil {
 				return err
 			}
@@ -59,6 +71,9 @@ Examples:
 					return fmt.Errorf("write %s: %w", ch.Display, err)
 				}
 				fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
+				for _, d := range ch.Adopted {
+					fmt.Fprintf(c.stdout, "  replaced the hand-written %s (lines %d-%d) with the generated one\n", d.Name, d.First, d.Last)
+				}
 			}
 			return nil
 		},

@@ -1,0 +1,186 @@
+// Package adopt takes a conftest's hand-written preload and deadline
+// fixtures out, so that fixturegen's region can take their place.
+//
+// It is what generate --adopt runs on the conftest before splicing the
+// region: the module-level function definitions of the named fixtures, each
+// with its decorators, are removed, and every other byte stays. When the
+// conftest has no region yet, empty marker lines go where the first removed
+// fixture was, so the generated fixtures appear where the hand-written
+// ones stood rather than at the end of the file.
+package adopt
+
+import (
+	"bytes"
+
+	"github.com/fixturegen/fixturegen/internal/pyscan"
+	"github.com/fixturegen/fixturegen/internal/region"
+)
+
+// Def is a hand-written fixture that Remove took out.
+type Def struct {
+	Name        string
+	First, Last int // 1-based lines, from the first decorator to the end of the body
+}
+
+// Remove returns src without the module-level fixtures named in names, and
+// the fixtures it removed, in source order. placeholder (the marker lines of
+// an empty region) takes the place of the first of them when src has no
+// region. Blank lines after a removed fixture go with it; comments stay.
+//
+// Definitions inside the region are fixturegen's and stay. When src has
+// broken markers, or defines none of names, it is returned unchanged.
+func Remove(src []byte, names []string, placeholder []byte) ([]byte, []Def) {
+	bounds, err := region.Find(src)
+	if err != nil {
+		return src, nil
+	}
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	m := pyscan.Scan(src)
+	extents := topLevel(src)
+	var cuts []extent
+	var defs []Def
+	for i, d := range m.Defs {
+		if d.Parent >= 0 || !want[d.Name] || !m.IsFixture(i) {
+			continue
+		}
+		e, ok := extents[d.Pos.Line]
+		if !ok || bounds.Found && e.start < bounds.End && e.end > bounds.Start {
+			continue
+		}
+		cuts = append(cuts, e)
+		defs = append(defs, Def{Name: d.Name, First: e.firstLine, Last: e.lastLine})
+	}
+	if len(cuts) == 0 {
+		return src, nil
+	}
+
+	var out bytes.Buffer
+	prev := 0
+	placed := false // the placeholder took the place of the last cut
+	for i, e := range cuts {
+		out.Write(src[prev:e.start])
+		prev = skipBlankLines(src, e.end)
+		placed = i == 0 && !bounds.Found
+		if placed {
+			out.Write(placeholder)
+			if len(bytes.TrimSpace(rest(src, cuts[1:], prev))) > 0 {
+				out.WriteString("\n\n")
+			}
+		}
+	}
+	out.Write(src[prev:])
+	result := out.Bytes()
+	// A file that ended with a removed fixture keeps one line ending, not
+	// the blank lines that separated the fixture from what came before.
+	if prev == len(src) && !placed {
+		if trimmed := bytes.TrimRight(result, " \t\r\n"); len(trimmed) > 0 {
+			result = append(trimmed, '\n')
+		}
+	}
+	return result, defs
+}
+
+// rest returns what is left of src after offset from once every cut is
+// taken out.
+func rest(src []byte, cuts []extent, from int) []byte {
+	var out []byte
+	for _, e := range cuts {
+		if e.start >= from {
+			out = append(out, src[from:e.start]...)
+			from = skipBlankLines(src, e.end)
+		}
+	}
+	return append(out, src[from:]...)
+}
+
+// skipBlankLines moves off past the lines that hold only blanks.
+func skipBlankLines(src []byte, off int) int {
+	for off < len(src) {
+		i := bytes.IndexByte(src[off:], '\n')
+		line := src[off:]
+		if i >= 0 {
+			line = src[off : off+i+1]
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			break
+		}
+		off += len(line)
+	}
+	return off
+}
+
+// extent is the byte span of one module-level def statement, from the
+// start of its first decorator line to the end of its body's last line.
+type extent struct {
+	start, end          int
+	firstLine, lastLine int
+}
+
+// topLevel returns the extent of every module-level def and async def, by
+// the line of its name. It walks pyscan's tokens: a def ends with the last
+// logical line before the next statement at module level (or the end of
+// the file), whether its body is indented or on its header line.
+func topLevel(src []byte) map[int]extent {
+	out := map[int]extent{}
+	lx := pyscan.NewLexer(src)
+	level := 0
+	decoStart, decoLine := -1, 0
+	var open *extent // the def being read, if any
+	nameLine := 0
+	atLineStart := true
+	var last pyscan.Token // the latest Newline
+	closeOpen := func() {
+		if open != nil {
+			open.end = min(last.Off+len(last.Text), len(src))
+			open.lastLine = last.Line
+			out[nameLine] = *open
+			open = nil
+		}
+	}
+	for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
+		switch t.Kind {
+		case pyscan.Indent:
+			level++
+			continue
+		case pyscan.Dedent:
+			level--
+			continue
+		case pyscan.Newline:
+			last, atLineStart = t, true
+			continue
+		}
+		if !atLineStart {
+			continue
+		}
+		atLineStart = false
+		if level != 0 {
+			continue
+		}
+		closeOpen()
+		text := string(t.Text)
+		switch {
+		case t.Kind == pyscan.Op && text == "@":
+			if decoStart < 0 {
+				decoStart, decoLine = t.LineStart, t.Line
+			}
+		case t.Kind == pyscan.Name && (text == "def" || text == "async"):
+			open = &extent{start: t.LineStart, firstLine: t.Line}
+			if decoStart >= 0 {
+				open.start, open.firstLine = decoStart, decoLine
+			}
+			decoStart = -1
+			name := lx.Next()
+			if text == "async" {
+				name = lx.Next()
+			}
+			nameLine = name.Line
+		default:
+			decoStart = -1
+		}
+	}
+	closeOpen()
+	return out
+}
