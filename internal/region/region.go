@@ -82,11 +82,14 @@ func Find(src []byte) (Bounds, error) {
 }
 
 // Block returns the region as written to disk: marker lines around content.
+// Two blank lines come before the end marker, as ruff format and black put
+// them before a module-level comment that follows a class or function.
 func Block(spec string, content []byte) []byte {
 	var out bytes.Buffer
 	out.WriteString(BeginLine(spec))
 	out.WriteByte('\n')
 	out.Write(content)
+	out.WriteString("\n\n")
 	out.WriteString(End)
 	out.WriteByte('\n')
 	return out.Bytes()

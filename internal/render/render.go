@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"strings"
 	"text/template"
 
 	"github.com/fixturegen/fixturegen/internal/pyquote"
@@ -76,9 +77,38 @@ func execute(name string, v view) ([]byte, error) {
 type view struct {
 	Spec     string // the spec's path relative to the project folder
 	Deadline deadlineView
-	Preload  schema.Preload
+	Preload  preloadView
 	Group    string
 	Probe    probeView
+}
+
+type preloadView struct {
+	Fixture string
+	Imports []preloadImport
+}
+
+// preloadImport is one import statement of the preload fixture. NoQA marks
+// the imports that pyflakes (and ruff's F401) would report as unused: only
+// the last import of each top-level package, since each later "import a.x"
+// rebinds the name "a". A noqa on the others would itself be reported as
+// unused (RUF100).
+type preloadImport struct {
+	Module string
+	NoQA   bool
+}
+
+func newPreloadView(p schema.Preload) preloadView {
+	last := map[string]int{}
+	for i, m := range p.Modules {
+		top, _, _ := strings.Cut(m, ".")
+		last[top] = i
+	}
+	v := preloadView{Fixture: p.Fixture}
+	for i, m := range p.Modules {
+		top, _, _ := strings.Cut(m, ".")
+		v.Imports = append(v.Imports, preloadImport{Module: m, NoQA: last[top] == i})
+	}
+	return v
 }
 
 type deadlineView struct {
@@ -112,7 +142,7 @@ func newView(spec *schema.Spec) view {
 			Signal:      t.signal,
 			Clock:       t.clock,
 		},
-		Preload: spec.Preload,
+		Preload: newPreloadView(spec.Preload),
 		Group:   spec.Group.Name,
 		Probe:   newProbeView(spec),
 	}

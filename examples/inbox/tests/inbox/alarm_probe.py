@@ -111,7 +111,8 @@ class _Probe:
             self.depth -= 1
             if late:
                 took = round(time.perf_counter() - start, 3)
-                self.imports.append({"node": self.node, "module": name, "seconds": took})
+                record = {"node": self.node, "module": name, "seconds": took}
+                self.imports.append(record)
 
 
 def _state():

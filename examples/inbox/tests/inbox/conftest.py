@@ -45,8 +45,8 @@ def toy_sdk():
     worker pays the cold imports; later tests find the modules in sys.modules.
     """
     import toyredis  # noqa: F401
-    import toysdk.server.lowlevel  # noqa: F401
-    import toysdk.server.stdio  # noqa: F401
+    import toysdk.server.lowlevel
+    import toysdk.server.stdio
     import toysdk.shared.message  # noqa: F401
 
     yield
@@ -306,4 +306,6 @@ class _FixturegenDeadline:
                 if self._in_test(sys._getframe()):
                     self._fire()
             self._rearm()
+
+
 # fixturegen:end

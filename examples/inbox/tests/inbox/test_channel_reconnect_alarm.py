@@ -39,7 +39,13 @@ def _probe(node, delays):
     command = [sys.executable, "-m", "pytest", "-p", PLUGIN, "-o", "addopts="]
     command += ["-p", "no:cacheprovider", "-q", node]
     run = subprocess.run(
-        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=TIMEOUT
+        command,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
     )
     for line in run.stdout.splitlines():
         if line.startswith('{"code"'):
@@ -71,12 +77,14 @@ def test_the_channel_reconnect_alarm_is_armed_only_after_the_sdk_is_loaded():
         {},
     )
 
+
 def test_a_slow_cold_toyredis_import_is_not_charged_to_the_reconnect_alarm():
     """The alarm is armed only after every recorded module is loaded, even when the first import of toyredis takes 2 s."""
     _expect_contract(
         "tests/inbox/test_channel_reconnect.py::test_pending_items",
         {"PLANTED_DELAY": "2", "PLANTED_DELAY_MODULE": "toyredis"},
     )
+
 
 def test_the_subscriber_case_imports_nothing_while_its_reconnect_alarm_is_armed():
     """The alarm is armed only after every recorded module is loaded, and no import starts while it is armed."""
