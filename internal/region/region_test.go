@@ -1,32 +1,55 @@
 package region
 
 import (
-	"fmt"
+	"strings"
 	"testing"
 )
 
-func TestUserDefs(t *testing.T) {
-	block := string(Block("fixturegen.toml", []byte("def deadline(preload):\n    pass\n")))
-	src := "import pytest\n" +
-		"deadline = 1\n" + // line 2: a module-level assignment clashes
-		"'''\ndef deadline():\n'''\n" + // lines 3-5: inside a string, not a definition
-		"class Helper:\n    def deadline(self):\n        pass\n" + // line 7: a method, not module level
-		block + // lines 9-12: the region's own definition
-		"@pytest.fixture\nasync def preload():\n    pass\n" + // line 14
-		"if True:\n    def preload(): pass\n" // line 17: an if block at module level binds a module-level name
-	got := fmt.Sprint(UserDefs([]byte(src), []string{"deadline", "preload"}))
-	want := "[{deadline 2} {preload 14} {preload 17}]"
-	if got != want {
-		t.Errorf("UserDefs = %s, want %s", got, want)
+func TestSplice(t *testing.T) {
+	block := string(Block("s.toml", []byte("x = 1\n")))
+	for _, tc := range []struct {
+		name, src, want, err string
+	}{
+		{name: "empty file", src: "", want: block},
+		{name: "appended", src: "a = 1\n", want: "a = 1\n\n\n" + block},
+		{name: "appended without final newline", src: "a = 1", want: "a = 1\n\n\n" + block},
+		{name: "replaced in the middle",
+			src:  "a\n# fixturegen:begin old\nold\n# fixturegen:end\nb\n",
+			want: "a\n" + block + "b\n"},
+		{name: "markers with CRLF and trailing blanks",
+			src:  "a\r\n# fixturegen:begin\r\nold\r\n# fixturegen:end  \r\nb\r\n",
+			want: "a\r\n" + block + "b\r\n"},
+		{name: "duplicated", src: "# fixturegen:begin\n# fixturegen:end\n# fixturegen:begin\n# fixturegen:end\n",
+			err: "3:1: a second fixturegen region; the first starts on line 1, and a conftest holds one"},
+		{name: "nested", src: "# fixturegen:begin\n# fixturegen:begin\n# fixturegen:end\n",
+			err: `2:1: a second "# fixturegen:begin" marker before the region that starts on line 1 ends`},
+		{name: "begin only", src: "x\n# fixturegen:begin\n",
+			err: `2:1: "# fixturegen:begin" marker without a matching "# fixturegen:end" marker after it`},
+		{name: "end only", src: "# fixturegen:end\n",
+			err: `1:1: "# fixturegen:end" marker without a matching "# fixturegen:begin" marker before it`},
+		{name: "indented markers are not markers", src: "    # fixturegen:end\n", want: "    # fixturegen:end\n\n\n" + block},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Splice([]byte(tc.src), []byte(block))
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.want {
+				t.Errorf("got:\n%q\nwant:\n%q", got, tc.want)
+			}
+		})
 	}
 }
 
-func TestLines(t *testing.T) {
-	src := []byte("a = 1\n\n" + string(Block("s.toml", []byte("x = 1\ny = 2\n"))) + "b = 2\n")
-	if first, last := Lines(src); first != 3 || last != 6 {
-		t.Errorf("Lines = %d, %d; want 3, 6", first, last)
-	}
-	if first, last := Lines([]byte(Begin + "\n" + Begin + "\n")); first != 0 || last != 0 {
-		t.Errorf("Lines of broken markers = %d, %d; want 0, 0", first, last)
+func TestBeginLineQuotesTheSpecName(t *testing.T) {
+	line := BeginLine("evil\nimport os.toml")
+	if strings.Contains(line, "\n") {
+		t.Errorf("the spec name broke the marker line: %q", line)
 	}
 }
