@@ -55,17 +55,26 @@ func newInPlace(path string, content []byte) error {
 
 // finish writes content to f, sets its mode, syncs and closes it.
 func finish(f *os.File, content []byte, mode fs.FileMode) error {
-	if _, err := f.Write(content); err != nil {
-		f.Close()
+	steps := []struct {
+		name string
+		do   func() error
+	}{
+		{"write", func() error { _, err := f.Write(content); return err }},
+		{"chmod", func() error { return f.Chmod(mode) }},
+		{"sync", f.Sync},
+	}
+	for _, s := range steps {
+		err := s.do()
+		if err == nil {
+			err = fail(s.name)
+		}
+		if err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := f.Close(); err != nil {
 		return err
 	}
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return fail("close")
 }
