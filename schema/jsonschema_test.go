@@ -155,6 +155,9 @@ func (s *jsonSchema) tables(node map[string]any, path string) map[string][]strin
 
 func TestSchemaDescribesEveryKey(t *testing.T) {
 	s := loadJSONSchema(t)
+	if s.root["$id"] != URL {
+		t.Errorf("$id is %v; the #:schema comments fixturegen writes name %s", s.root["$id"], URL)
+	}
 	var walk func(node map[string]any, where string)
 	walk = func(node map[string]any, where string) {
 		if props, ok := node["properties"].(map[string]any); ok {

@@ -12,6 +12,10 @@ const Version = 1
 // DefaultFile is the spec file name looked up in the working directory.
 const DefaultFile = "fixturegen.toml"
 
+// URL is where TOML editors fetch fixturegen.schema.json, the JSON Schema
+// of the spec; specs that fixturegen writes name it in a #:schema comment.
+const URL = "https://raw.githubusercontent.com/fixturegen/fixturegen/main/schema/fixturegen.schema.json"
+
 // Spec is a loaded and validated spec.
 type Spec struct {
 	Version  int

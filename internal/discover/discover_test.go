@@ -1,0 +1,185 @@
+package discover
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// handwritten is a conftest shaped like the reference's: a preload fixture
+// that imports the SDK, and a deadline fixture that takes it and arms a
+// one second ITIMER_REAL alarm from a handler that raises AssertionError.
+const handwritten = `"""Fixtures for the inbox channel tests."""
+
+import signal
+
+import pytest
+
+
+@pytest.fixture
+def channel():
+    # signal.setitimer(signal.ITIMER_REAL, 99) in a comment is not a call.
+    return "signal.alarm(7) in a string is not a call either"
+
+
+@pytest.fixture
+def toy_sdk():
+    import toyredis  # noqa: F401
+    import toysdk.server.lowlevel  # noqa: F401
+    import toysdk.server.stdio  # noqa: F401
+    import toysdk.shared.message  # noqa: F401
+
+    yield
+
+
+@pytest.fixture
+def recovery_deadline(toy_sdk):
+    def on_alarm(signum, frame):
+        raise AssertionError("recovery loop exceeded its deadline")
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, 1)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+`
+
+const reconnect = `import pytest
+
+pytestmark = [
+    pytest.mark.xdist_group("toy-sdk"),
+    pytest.mark.usefixtures("toy_sdk", "recovery_deadline"),
+]
+
+
+def test_a():
+    pass
+`
+
+const byParameter = `import pytest
+
+
+@pytest.mark.xdist_group(name="toy-sdk")
+def test_b(recovery_deadline):
+    pass
+`
+
+// other marks a group but uses neither fixture: its group does not count.
+const other = `import pytest
+
+pytestmark = pytest.mark.xdist_group("elsewhere")
+`
+
+const plugin = `import signal
+
+_original = signal.setitimer
+
+
+def pytest_configure(config):
+    signal.setitimer = _original
+`
+
+const probeTests = `PLUGIN = "alarm_probe"
+`
+
+func tree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func TestFind(t *testing.T) {
+	root := tree(t, map[string]string{
+		"tests/inbox/conftest.py":                 handwritten,
+		"tests/inbox/test_channel_reconnect.py":   reconnect,
+		"tests/inbox/test_waker.py":               byParameter,
+		"tests/inbox/test_other.py":               other,
+		"tests/inbox/alarm_probe.py":              plugin,
+		"tests/inbox/test_alarm.py":               probeTests,
+		".venv/lib/conftest.py":                   handwritten, // never read
+		"tests/conftest_helpers/not_conftest.py":  handwritten,
+		"tests/inbox/test_outside_the_group_x.py": "x = 1\n",
+	})
+	c, err := Find(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c == nil {
+		t.Fatal("no contract found")
+	}
+	want := &Contract{
+		Conftest:  "tests/inbox/conftest.py",
+		Deadline:  Fixture{"recovery_deadline", "tests/inbox/conftest.py:25:5", 24},
+		Preload:   &Fixture{"toy_sdk", "tests/inbox/conftest.py:15:5", 14},
+		Seconds:   1,
+		Timer:     "real",
+		TimerAt:   "tests/inbox/conftest.py:30:5",
+		Message:   "recovery loop exceeded its deadline",
+		MessageAt: "tests/inbox/conftest.py:27:30",
+		Modules:   []string{"toyredis", "toysdk.server.lowlevel", "toysdk.server.stdio", "toysdk.shared.message"},
+		Group:     "toy-sdk",
+		GroupUses: []Use{
+			{"toy-sdk", "tests/inbox/test_channel_reconnect.py:4:29"},
+			{"toy-sdk", "tests/inbox/test_waker.py:4:31"},
+		},
+		Probe: &Probe{Plugin: "tests/inbox/alarm_probe.py", Tests: []string{"tests/inbox/test_alarm.py"}},
+	}
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("got\n%+v\nwant\n%+v", c, want)
+	}
+}
+
+func TestFindNothing(t *testing.T) {
+	root := tree(t, map[string]string{
+		"tests/conftest.py": "import pytest\n\n\n@pytest.fixture\ndef x():\n    return 'signal.setitimer(1, 2)'\n",
+		"tests/test_x.py":   reconnect,
+	})
+	c, err := Find(root)
+	if err != nil || c != nil {
+		t.Errorf("Find = %+v, %v; want nothing", c, err)
+	}
+}
+
+// What cannot be read as a literal is left to the user, with a note at
+// its position.
+func TestFindNotes(t *testing.T) {
+	src := strings.NewReplacer(
+		"signal.setitimer(signal.ITIMER_REAL, 1)", "signal.setitimer(WHICH, DEADLINE)",
+		`raise AssertionError("recovery loop exceeded its deadline")`, `raise AssertionError(f"over {DEADLINE}")`,
+		"    import toysdk.shared.message  # noqa: F401\n", "    from toysdk.shared import message  # noqa: F401\n",
+	).Replace(handwritten)
+	root := tree(t, map[string]string{"conftest.py": src})
+	c, err := Find(root)
+	if err != nil || c == nil {
+		t.Fatalf("Find = %+v, %v", c, err)
+	}
+	if c.Seconds != 0 || c.Message != "" || c.Group != "" || c.Timer != "real" {
+		t.Errorf("unexpected contract %+v", c)
+	}
+	if want := []string{"toyredis", "toysdk.server.lowlevel", "toysdk.server.stdio", "toysdk.shared"}; !reflect.DeepEqual(c.Modules, want) {
+		t.Errorf("modules %v, want %v", c.Modules, want)
+	}
+	for _, want := range []string{
+		"conftest.py:19:31: from toysdk.shared import message preloads toysdk.shared; if message is a submodule, add toysdk.shared.message",
+		"conftest.py:27:15: the deadline's message is not a plain string",
+		"conftest.py:30:22: the timer is not one of signal.ITIMER_REAL",
+		"conftest.py:30:29: the seconds are not a number literal",
+	} {
+		if !strings.Contains(strings.Join(c.Notes, "\n"), want) {
+			t.Errorf("notes\n%s\nlack\n%s", strings.Join(c.Notes, "\n"), want)
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package starter
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// Every spec Text writes loads as written, says what its values say, and
+// starts with the #:schema line editors read.
+func TestTextLoads(t *testing.T) {
+	found := Defaults("tests/inbox")
+	found.Deadline = schema.Deadline{Fixture: "recovery_deadline", Seconds: 0.5, Timer: schema.TimerProf, Message: `say "when" \ now`}
+	found.Preload = schema.Preload{Fixture: "toy_sdk", Modules: []string{"toyredis", "toysdk.server.stdio"}}
+	found.Group = "toy-sdk"
+	found.From = "tests/inbox/conftest.py"
+	found.Origin = map[string]string{"seconds": "tests/inbox/conftest.py:33:42"}
+	found.HandProbe = "tests/inbox/alarm_probe.py, loaded by tests/inbox/test_alarm.py"
+	generatedProbe := found
+	generatedProbe.Paths.ProbePlugin, generatedProbe.Paths.ProbeTests = "tests/inbox/alarm_probe.py", "tests/inbox/test_alarm.py"
+
+	for name, v := range map[string]Values{
+		"starter":            Defaults("."),
+		"starter with tests": Defaults("tests"),
+		"found":              found,
+		"generated probe":    generatedProbe,
+	} {
+		for _, prefix := range [][]string{nil, schema.PyprojectTable} {
+			t.Run(name+" "+strings.Join(prefix, "."), func(t *testing.T) {
+				text := Text(v, prefix)
+				if prefix == nil && !strings.HasPrefix(string(text), "#:schema "+schema.URL+"\n") {
+					t.Errorf("does not start with the #:schema line:\n%s", text)
+				}
+				s, err := schema.ParseTable(text, "spec.toml", "/project", prefix)
+				if err != nil {
+					t.Fatalf("%v\n%s", err, text)
+				}
+				if s.Deadline.Fixture != v.Deadline.Fixture || s.Deadline.Seconds != v.Deadline.Seconds ||
+					s.Deadline.Timer != v.Deadline.Timer || s.Deadline.Message != v.Deadline.Message ||
+					!reflect.DeepEqual(s.Preload, v.Preload) || s.Group.Name != v.Group || s.Paths != v.Paths {
+					t.Errorf("the spec says\n%+v\nnot\n%+v\n%s", s, v, text)
+				}
+				if at := v.Origin["seconds"]; at != "" && !strings.Contains(string(text), "# Found at "+at+".\nseconds = 0.5\n") {
+					t.Errorf("the seconds lack their origin:\n%s", text)
+				}
+			})
+		}
+	}
+}
