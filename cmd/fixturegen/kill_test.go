@@ -217,4 +217,3 @@ func extra(t *testing.T, dir string, baseline map[string]bool) []string {
 	}
 	return found
 }
-
