@@ -41,6 +41,8 @@ type Options struct {
 	Config *pytestcfg.Config
 	// ListGroup asks for the modules of the xdist group.
 	ListGroup bool
+	// ListUsers asks for the modules whose tests use the deadline fixture.
+	ListUsers bool
 	// Workers is the number of files read at once; 0 means one per core.
 	Workers int
 
@@ -56,6 +58,7 @@ type Result struct {
 	// generated header but are not planned: orphans, for the drift report.
 	Generated []string
 	Members   []finding.Member
+	Users     []User // with Options.ListUsers
 }
 
 // Rule ids, as printed. They are part of fixturegen's interface.
@@ -128,12 +131,15 @@ func Check(opts Options) (*Result, error) {
 		if opts.ListGroup {
 			r.member(src)
 		}
+		if opts.ListUsers {
+			r.user(src)
+		}
 	}
 	r.probeNodes(s)
 	r.preloadModules()
 	r.distLoadgroup()
 
-	res := &Result{Findings: append(r.findings, s.warnings...), Generated: s.generated, Members: r.members}
+	res := &Result{Findings: append(r.findings, s.warnings...), Generated: s.generated, Members: r.members, Users: r.users}
 	sort.Strings(res.Generated)
 	finding.Sort(res.Findings)
 	return res, nil

@@ -21,6 +21,7 @@ type rules struct {
 	spec     *schema.Spec
 	findings []finding.Finding
 	members  []finding.Member
+	users    []User
 	cwd      string
 	spans    map[string]schema.Span // positions in the spec
 	prefix   string                 // key prefix of the spec's table in its file
