@@ -86,7 +86,7 @@ func Check(opts Options) (*Result, error) {
 		opts.Forced[filepath.Join(spec.Dir, filepath.FromSlash(file))] = true
 	}
 	s := &scan{opts: &opts, cwd: cwd}
-	s.needles = opts.needles()
+	s.needles = newMatcher(opts.needles())
 	noRecurse := pytree.DefaultNoRecurse
 	if opts.Config != nil {
 		if args, ok := opts.Config.Options["norecursedirs"]; ok {
@@ -105,7 +105,7 @@ func Check(opts Options) (*Result, error) {
 		for _, c := range carriers {
 			needles = append(needles, []byte(c.name))
 		}
-		s.again(needles, func(abs string) (bool, bool) {
+		s.again(newMatcher(needles), func(abs string) (bool, bool) {
 			look, all := false, false
 			for _, c := range carriers {
 				if under(abs, c.src.dir) {

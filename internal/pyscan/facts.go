@@ -131,7 +131,9 @@ func (m *Module) Resolve(dotted string) string {
 
 // Scan tokenizes src and extracts its facts.
 func Scan(src []byte) *Module {
-	p := &parser{lx: NewLexer(src), m: &Module{}}
+	// One copy of the source as a string lets every name and string the
+	// facts keep be a substring of it, instead of an allocation of its own.
+	p := &parser{lx: NewLexer(src), m: &Module{}, text: string(src)}
 	p.run()
 	p.m.Problems = p.lx.Problems
 	for _, im := range p.m.Imports {
@@ -160,6 +162,7 @@ type scope struct {
 
 type parser struct {
 	lx     *Lexer
+	text   string // the source
 	m      *Module
 	level  int // indentation level: Indent tokens minus Dedent tokens
 	scopes []scope
@@ -197,6 +200,9 @@ func (p *parser) run() {
 		}
 	}
 }
+
+// str returns a token's text as a substring of the source.
+func (p *parser) str(t Token) string { return p.text[t.Off : t.Off+len(t.Text)] }
 
 func (p *parser) scope() int {
 	if len(p.scopes) == 0 {
@@ -248,7 +254,7 @@ func (p *parser) dropDecorators() {
 func (p *parser) decorator(toks []Token) {
 	d := Decorator{Pos: p.lx.Pos(toks[min(1, len(toks)-1)]), Call: -1}
 	end := 1
-	if name, n := chain(toks, 1); n > 0 {
+	if name, n := p.chain(toks, 1); n > 0 {
 		end = 1 + n
 		if end == len(toks) || isOp(toks[end], "(") {
 			d.Name = name
@@ -274,7 +280,7 @@ func (p *parser) def(toks []Token, at int, kind DefKind) {
 		return
 	}
 	name := toks[at+1]
-	d := Def{Kind: kind, Name: string(name.Text), Pos: p.lx.Pos(name), Parent: outer, Decorators: p.decorators}
+	d := Def{Kind: kind, Name: p.str(name), Pos: p.lx.Pos(name), Parent: outer, Decorators: p.decorators}
 	idx := len(p.m.Defs)
 	for _, c := range p.decoCalls {
 		p.m.Calls[c].Decorates = idx
@@ -310,7 +316,7 @@ func (p *parser) params(toks []Token) []Param {
 		if len(seg) == 0 || seg[0].Kind != Name {
 			continue // *args, **kwargs, a bare * or /
 		}
-		params = append(params, Param{Name: string(seg[0].Text), Pos: p.lx.Pos(seg[0])})
+		params = append(params, Param{Name: p.str(seg[0]), Pos: p.lx.Pos(seg[0])})
 	}
 	return params
 }
@@ -326,7 +332,7 @@ func (p *parser) simple(toks []Token) {
 	}
 	target := ""
 	i := 0
-	for i+1 < len(toks) && toks[i].Kind == Name && !keywords[string(toks[i].Text)] {
+	for i+1 < len(toks) && toks[i].Kind == Name && !isKeyword(toks[i].Text) {
 		op := toks[i+1]
 		isAssign := isOp(op, "=") || op.Kind == Op && len(op.Text) >= 2 && op.Text[len(op.Text)-1] == '=' && !isOp(op, "==") && !isOp(op, "!=") && !isOp(op, "<=") && !isOp(op, ">=")
 		annotated := isOp(op, ":") && i == 0
@@ -334,10 +340,10 @@ func (p *parser) simple(toks []Token) {
 			break
 		}
 		if target == "" {
-			target = string(toks[i].Text)
+			target = p.str(toks[i])
 		}
 		if !p.inFunction() {
-			p.m.Assigns = append(p.m.Assigns, Assign{Name: string(toks[i].Text), Pos: p.lx.Pos(toks[i]), Scope: p.scope()})
+			p.m.Assigns = append(p.m.Assigns, Assign{Name: p.str(toks[i]), Pos: p.lx.Pos(toks[i]), Scope: p.scope()})
 		}
 		if annotated {
 			break
@@ -351,13 +357,13 @@ func (p *parser) importStmt(toks []Token) {
 	s := p.scope()
 	if isName(toks[0], "import") {
 		for _, seg := range split(toks[1:]) {
-			mod, n := dottedModule(seg)
+			mod, n := p.dottedModule(seg)
 			if n == 0 {
 				continue
 			}
 			bound, _, _ := strings.Cut(mod, ".")
 			if n+1 < len(seg) && isName(seg[n], "as") && seg[n+1].Kind == Name {
-				bound = string(seg[n+1].Text)
+				bound = p.str(seg[n+1])
 			}
 			p.m.Imports = append(p.m.Imports, Import{Module: mod, Bound: bound, Pos: p.lx.Pos(seg[0]), Scope: s})
 		}
@@ -365,7 +371,7 @@ func (p *parser) importStmt(toks []Token) {
 	}
 	// from MODULE import NAMES
 	rest := toks[1:]
-	mod, n := dottedModule(rest)
+	mod, n := p.dottedModule(rest)
 	if n == 0 || n >= len(rest) || !isName(rest[n], "import") {
 		return
 	}
@@ -377,10 +383,10 @@ func (p *parser) importStmt(toks []Token) {
 		if len(seg) == 0 || seg[0].Kind != Name {
 			continue // "*" binds nothing that can be named here
 		}
-		name := string(seg[0].Text)
+		name := p.str(seg[0])
 		bound := name
 		if len(seg) > 2 && isName(seg[1], "as") && seg[2].Kind == Name {
-			bound = string(seg[2].Text)
+			bound = p.str(seg[2])
 		}
 		p.m.Imports = append(p.m.Imports, Import{Module: mod, Name: name, Bound: bound, Pos: p.lx.Pos(seg[0]), Scope: s})
 	}
@@ -388,7 +394,7 @@ func (p *parser) importStmt(toks []Token) {
 
 // dottedModule reads a module name, with the leading dots of a relative
 // import, and returns it with the number of tokens it took.
-func dottedModule(toks []Token) (string, int) {
+func (p *parser) dottedModule(toks []Token) (string, int) {
 	var b strings.Builder
 	i := 0
 	for i < len(toks) && toks[i].Kind == Op && (isOp(toks[i], ".") || isOp(toks[i], "...")) {
@@ -396,8 +402,8 @@ func dottedModule(toks []Token) (string, int) {
 		i++
 	}
 	name, n := "", 0
-	if i < len(toks) && !keywords[string(toks[i].Text)] {
-		name, n = chain(toks, i)
+	if i < len(toks) && !isKeyword(toks[i].Text) {
+		name, n = p.chain(toks, i)
 	}
 	b.WriteString(name)
 	if b.Len() == 0 {
@@ -410,10 +416,10 @@ func dottedModule(toks []Token) (string, int) {
 func (p *parser) calls(toks []Token, scope int, target string) {
 	for k := 0; k < len(toks); k++ {
 		t := toks[k]
-		if t.Kind != Name || keywords[string(t.Text)] || k > 0 && isOp(toks[k-1], ".") {
+		if t.Kind != Name || isKeyword(t.Text) || k > 0 && isOp(toks[k-1], ".") {
 			continue
 		}
-		name, n := chain(toks, k)
+		name, n := p.chain(toks, k)
 		open := k + n
 		if open >= len(toks) || !isOp(toks[open], "(") {
 			k = open - 1
@@ -434,7 +440,7 @@ func (p *parser) calls(toks []Token, scope int, target string) {
 func (p *parser) arg(seg []Token) Arg {
 	var a Arg
 	if len(seg) > 2 && seg[0].Kind == Name && isOp(seg[1], "=") {
-		a.Keyword = string(seg[0].Text)
+		a.Keyword = p.str(seg[0])
 		seg = seg[2:]
 	}
 	a.Pos = p.lx.Pos(seg[0])
@@ -442,7 +448,7 @@ func (p *parser) arg(seg []Token) Arg {
 	case seg[0].Kind == String:
 		var b strings.Builder
 		for _, t := range seg {
-			s, ok := stringValue(t.Text)
+			s, ok := stringValue(p.str(t))
 			if t.Kind != String || !ok {
 				return a
 			}
@@ -450,9 +456,9 @@ func (p *parser) arg(seg []Token) Arg {
 		}
 		a.Kind, a.Value = ArgString, b.String()
 	case len(seg) == 1 && seg[0].Kind == Number:
-		a.Kind, a.Value = ArgNumber, string(seg[0].Text)
+		a.Kind, a.Value = ArgNumber, p.str(seg[0])
 	case seg[0].Kind == Name:
-		if name, n := chain(seg, 0); n == len(seg) {
+		if name, n := p.chain(seg, 0); n == len(seg) {
 			a.Kind, a.Value = ArgName, name
 		}
 	}
@@ -461,7 +467,7 @@ func (p *parser) arg(seg []Token) Arg {
 
 // stringValue returns the text of a string literal token, or false for a
 // formatted string, whose text is known only when it runs.
-func stringValue(tok []byte) (string, bool) {
+func stringValue(tok string) (string, bool) {
 	i := 0
 	raw := false
 	for i < len(tok) && tok[i] != '"' && tok[i] != '\'' {
@@ -483,16 +489,16 @@ func stringValue(tok []byte) (string, bool) {
 	}
 	body = body[q : len(body)-q]
 	if raw {
-		return string(body), true
+		return body, true
 	}
 	return unescape(body), true
 }
 
 // unescape decodes the escape sequences of a non-raw string body. Unknown
 // escapes keep their backslash, as in Python.
-func unescape(s []byte) string {
-	if !strings.ContainsRune(string(s), '\\') {
-		return string(s)
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -519,7 +525,7 @@ func unescape(s []byte) string {
 		case 'x', 'u', 'U':
 			width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
 			if i+width < len(s) {
-				if v, err := strconv.ParseUint(string(s[i+1:i+1+width]), 16, 32); err == nil && utf8.ValidRune(rune(v)) {
+				if v, err := strconv.ParseUint(s[i+1:i+1+width], 16, 32); err == nil && utf8.ValidRune(rune(v)) {
 					b.WriteRune(rune(v))
 					i += width
 					continue
@@ -537,7 +543,7 @@ func unescape(s []byte) string {
 
 // chain reads a dotted name (NAME(.NAME)*) starting at toks[i] and returns
 // it with the number of tokens it took; 0 when toks[i] is not a name.
-func chain(toks []Token, i int) (string, int) {
+func (p *parser) chain(toks []Token, i int) (string, int) {
 	if i >= len(toks) || toks[i].Kind != Name {
 		return "", 0
 	}
@@ -545,8 +551,11 @@ func chain(toks []Token, i int) (string, int) {
 	for j+2 < len(toks) && isOp(toks[j+1], ".") && toks[j+2].Kind == Name {
 		j += 2
 	}
-	if j == i {
-		return string(toks[i].Text), 1
+	first, last := toks[i], toks[j]
+	if end := last.Off + len(last.Text); end-first.Off == sumLen(toks[i:j+1]) {
+		// Written without spaces, as dotted names almost always are:
+		// the name is a substring of the source.
+		return p.text[first.Off:end], j - i + 1
 	}
 	var b strings.Builder
 	for k := i; k <= j; k++ {
@@ -624,13 +633,24 @@ func indexOp(toks []Token, text string) int {
 func isOp(t Token, text string) bool   { return t.Kind == Op && string(t.Text) == text }
 func isName(t Token, text string) bool { return t.Kind == Name && string(t.Text) == text }
 
-// keywords are Python's hard keywords: none of them is a callable name.
-var keywords = map[string]bool{
-	"False": true, "None": true, "True": true, "and": true, "as": true,
-	"assert": true, "async": true, "await": true, "break": true, "class": true,
-	"continue": true, "def": true, "del": true, "elif": true, "else": true,
-	"except": true, "finally": true, "for": true, "from": true, "global": true,
-	"if": true, "import": true, "in": true, "is": true, "lambda": true,
-	"nonlocal": true, "not": true, "or": true, "pass": true, "raise": true,
-	"return": true, "try": true, "while": true, "with": true, "yield": true,
+// isKeyword reports whether b is one of Python's hard keywords: none of
+// them is a callable or assignable name.
+func isKeyword(b []byte) bool {
+	switch string(b) {
+	case "False", "None", "True", "and", "as", "assert", "async", "await",
+		"break", "class", "continue", "def", "del", "elif", "else", "except",
+		"finally", "for", "from", "global", "if", "import", "in", "is",
+		"lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",
+		"while", "with", "yield":
+		return true
+	}
+	return false
+}
+
+func sumLen(toks []Token) int {
+	n := 0
+	for _, t := range toks {
+		n += len(t.Text)
+	}
+	return n
 }

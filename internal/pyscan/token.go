@@ -11,7 +11,10 @@
 // the mistake, plus a Problem that names it; pyscan never panics.
 package pyscan
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Kind is the kind of a Token.
 type Kind uint8
@@ -492,23 +495,33 @@ func (l *Lexer) skipFormatSpec(q byte, triple bool) {
 	}
 }
 
-// threeByteOps and twoByteOps are the operators longer than one byte; an
-// "=" inside them is not an assignment.
-var (
-	threeByteOps = []string{"**=", "//=", ">>=", "<<=", "..."}
-	twoByteOps   = []string{"**", "//", "->", ":=", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", "<<", ">>"}
-)
+// opLen returns the length of the operator at the start of rest: three
+// or two bytes for the longer operators, so that the "=" of "==" or "+=" is
+// never taken for an assignment, else one.
+func opLen(rest []byte) int {
+	if len(rest) >= 3 {
+		switch string(rest[:3]) {
+		case "**=", "//=", ">>=", "<<=", "...":
+			return 3
+		}
+	}
+	if len(rest) >= 2 {
+		switch a, b := rest[0], rest[1]; {
+		case b == '=' && strings.IndexByte("=!<>:+-*/%&|^@", a) >= 0,
+			a == b && strings.IndexByte("*/<>", a) >= 0,
+			a == '-' && b == '>':
+			return 2
+		}
+	}
+	return 1
+}
 
 func (l *Lexer) op() Token {
 	start, line, ls := l.off, l.line, l.lineStart
 	rest := l.src[l.off:]
-	for _, set := range [][]string{threeByteOps, twoByteOps} {
-		for _, o := range set {
-			if len(rest) >= len(o) && string(rest[:len(o)]) == o {
-				l.off += len(o)
-				return l.tok(Op, start, line, ls)
-			}
-		}
+	if n := opLen(rest); n > 1 {
+		l.off += n
+		return l.tok(Op, start, line, ls)
 	}
 	switch rest[0] {
 	case '(', '[', '{':
