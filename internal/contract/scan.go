@@ -143,7 +143,9 @@ func (s *scan) first(p string, buf []byte) []byte {
 	// Every file's encoding is checked, not only the ones the rules read:
 	// Python cannot import a file it cannot decode, wherever it is.
 	if prob := pyscan.CheckEncoding(data); prob != nil {
-		s.warn(p, prob.Pos.Line, prob.Pos.Col, "undecodable", prob.Msg, "save the file as UTF-8, as Python expects")
+		if abs != s.opts.Conftest { // the drift report covers the planned conftest
+			s.warn(p, prob.Pos.Line, prob.Pos.Col, "undecodable", prob.Msg, "save the file as UTF-8, as Python expects")
+		}
 		return data
 	}
 	conftest := base == "conftest.py"
