@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -69,6 +70,12 @@ Examples:
 					return usageError{fmt.Sprintf("--scan %s: no such file or folder", d)}
 				}
 			}
+			// check is a short run with a small live heap that allocates
+			// quickly while it tokenizes; collecting at every doubling of
+			// that heap would cost more than the scan. A memory limit keeps
+			// the peak well under 64 MiB however large the tree.
+			debug.SetGCPercent(800)
+			debug.SetMemoryLimit(40 << 20)
 			spec, err := c.loadSpec()
 			if err != nil {
 				return err
@@ -108,6 +115,12 @@ Examples:
 				return err
 			}
 			d := drift.Find(spec, changes, res.Generated, showDiff)
+			stale, err := docsDrift(spec, showDiff)
+			if err != nil {
+				return err
+			}
+			d.Findings = append(d.Findings, stale...)
+			d.Generate = d.Generate || len(stale) > 0
 			report := &finding.Report{Spec: spec.File, Findings: append(d.Findings, res.Findings...)}
 			finding.Sort(report.Findings)
 			if d.Generate {
