@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fixturegen/fixturegen/internal/finding"
 	"github.com/fixturegen/fixturegen/internal/pyscan"
@@ -69,21 +70,59 @@ func (s *scan) warn(path string, line, col int, rule, msg, fix string) {
 		Line: max(line, 1), Col: max(col, 1), Message: msg, Fix: fix})
 }
 
+// job is one file to read: its path, and the open folder that holds it
+// with its name there, when the system lets files be opened that way.
+type job struct {
+	path string
+	dir  *dirHandle
+	name string
+}
+
+// dirHandle is an open folder shared by the jobs of its files; the last
+// one to finish closes it.
+type dirHandle struct {
+	fd   int
+	refs atomic.Int32
+}
+
+func (h *dirHandle) release() {
+	if h != nil && h.refs.Add(-1) == 0 {
+		closeDir(h.fd)
+	}
+}
+
 // run reads every file under the roots on all cores. The walk feeds the
 // readers through a channel, so reading starts with the first file found,
 // and each reader keeps one buffer, so memory does not grow with the tree.
 func (s *scan) run(roots []string, noRecurse []string) error {
-	paths := make(chan string, 512)
+	jobs := make(chan job, 512)
 	var walkErr error
 	go func() {
-		defer close(paths)
+		defer close(jobs)
+		var cur *dirHandle
+		curDir := ""
 		w := &pytree.Walker{
 			NoRecurse: noRecurse,
-			Visit:     func(p string) { paths <- p },
+			Visit: func(p string) {
+				dir, name := filepath.Split(p)
+				if dir != curDir || cur == nil {
+					cur.release()
+					cur, curDir = nil, dir
+					if fd := openDir(s.abs(dir)); fd >= 0 {
+						cur = &dirHandle{fd: fd}
+						cur.refs.Store(1) // the walk's own hold, until it moves on
+					}
+				}
+				if cur != nil {
+					cur.refs.Add(1)
+				}
+				jobs <- job{path: p, dir: cur, name: name}
+			},
 			Problem: func(p pytree.Problem) {
 				s.warn(p.Path, 1, 1, p.Kind, p.Msg, problemFix[p.Kind])
 			},
 		}
+		defer func() { cur.release() }()
 		for _, root := range roots {
 			if err := w.Walk(root); err != nil {
 				walkErr = err
@@ -91,7 +130,7 @@ func (s *scan) run(roots []string, noRecurse []string) error {
 			}
 		}
 	}()
-	s.parallel(paths, s.first)
+	s.parallel(jobs, s.first)
 	return walkErr
 }
 
@@ -101,8 +140,8 @@ var problemFix = map[string]string{
 	"dangling-symlink": "remove the link, or restore the file it points to",
 }
 
-// parallel runs look on every path from paths, on one goroutine per core.
-func (s *scan) parallel(paths <-chan string, look func(p string, buf []byte) []byte) {
+// parallel runs look on every job, on one goroutine per core.
+func (s *scan) parallel(jobs <-chan job, look func(j job, buf []byte) []byte) {
 	workers := s.opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -113,8 +152,9 @@ func (s *scan) parallel(paths <-chan string, look func(p string, buf []byte) []b
 		go func() {
 			defer wg.Done()
 			buf := make([]byte, 0, 64<<10)
-			for p := range paths {
-				buf = look(p, buf)
+			for j := range jobs {
+				buf = look(j, buf)
+				j.dir.release()
 			}
 		}()
 	}
@@ -123,10 +163,15 @@ func (s *scan) parallel(paths <-chan string, look func(p string, buf []byte) []b
 
 // first is the first look at a file: read it, note a generated header,
 // check its encoding, and tokenize it only when it can matter to a rule.
-func (s *scan) first(p string, buf []byte) []byte {
+func (s *scan) first(j job, buf []byte) []byte {
+	p := j.path
 	abs := s.abs(p)
 	base := filepath.Base(p)
-	data, err := readFile(abs, buf)
+	fd := -1
+	if j.dir != nil {
+		fd = j.dir.fd
+	}
+	data, err := readFileAt(fd, j.name, abs, buf)
 	if err != nil {
 		s.readError(p, err)
 		return buf
@@ -193,16 +238,17 @@ func (s *scan) readError(p string, err error) {
 // look at again; all reports whether a file in it must be tokenized whatever
 // it holds (an autouse fixture reaches every test under its conftest).
 func (s *scan) again(needles *matcher, want func(abs string) (look, all bool)) {
-	paths := make(chan string, 512)
+	jobs := make(chan job, 512)
 	go func() {
-		defer close(paths)
+		defer close(jobs)
 		for _, p := range s.skipped {
 			if look, _ := want(s.abs(p)); look {
-				paths <- p
+				jobs <- job{path: p}
 			}
 		}
 	}()
-	s.parallel(paths, func(p string, buf []byte) []byte {
+	s.parallel(jobs, func(j job, buf []byte) []byte {
+		p := j.path
 		abs := s.abs(p)
 		data, err := readFile(abs, buf)
 		if err != nil {

@@ -9,10 +9,17 @@ import "syscall"
 // thousand small files is mostly system calls, so the usual os.ReadFile,
 // which adds two stats and a poller registration, would cost a third more.
 func readFile(path string, buf []byte) ([]byte, error) {
+	return readFileAt(-1, "", path, buf)
+}
+
+// readFileAt is readFile for the file name in the open folder dirfd, which
+// spares the system resolving the whole path again (as grep does); with
+// dirfd -1, or where the system lacks openat, it opens path.
+func readFileAt(dirfd int, name, path string, buf []byte) ([]byte, error) {
 	var fd int
 	var err error
 	for {
-		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		fd, err = openAt(dirfd, name, path)
 		if err != syscall.EINTR {
 			break
 		}
@@ -42,5 +49,24 @@ func readFile(path string, buf []byte) ([]byte, error) {
 			return buf[:n], nil
 		}
 		n += m
+	}
+}
+
+// openDir opens a folder for readFileAt, or returns -1 where openat is not
+// used.
+func openDir(path string) int {
+	if !haveOpenat {
+		return -1
+	}
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return -1
+	}
+	return fd
+}
+
+func closeDir(fd int) {
+	if fd >= 0 {
+		syscall.Close(fd)
 	}
 }
