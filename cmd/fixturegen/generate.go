@@ -59,6 +59,9 @@ Examples:
 			if err != nil {
 				return err
 			}
+			if changes, err = withDocs(spec, changes); err != nil {
+				return err
+			}
 			for _, ch := range changes {
 				if !ch.Changed() {
 					continue

@@ -29,6 +29,7 @@ type Change struct {
 	Display string // Path as the user reaches it from the working directory
 	Abs     string
 	Region  bool   // the file is a conftest holding a generated region
+	Docs    bool   // the file is Markdown holding the docs block (see Docs)
 	Exists  bool   // the file exists on disk
 	Old     []byte // the current content; nil when the file is missing
 	New     []byte // the content after generate; nil when Problem is set

@@ -1,0 +1,57 @@
+package plan
+
+import (
+	"errors"
+	"path/filepath"
+	"unicode/utf8"
+
+	"github.com/fixturegen/fixturegen/internal/mdblock"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// Docs plans the Markdown file at abs (shown to the user as display): the
+// docs block (package docs renders it, markers included) spliced between
+// the file's markers, or appended when it has none, or the whole file when
+// it does not exist. A file that generate must not write (broken markers,
+// not UTF-8, read-only) is an error, as in Make.
+func Docs(spec *schema.Spec, abs, display string, block []byte) (*Change, error) {
+	c, err := SurveyDocs(spec, abs, display, block)
+	if err != nil {
+		return nil, err
+	}
+	if c.readOnly {
+		return nil, &schema.Error{File: c.Display, Msg: "is read-only; make it writable (chmod u+w) so fixturegen can update it"}
+	}
+	if c.Problem != nil {
+		return nil, c.fail(c.Problem.Line, "%s", c.Problem.msg)
+	}
+	return c, nil
+}
+
+// SurveyDocs is Docs for check: a file generate must not write keeps its
+// Problem instead.
+func SurveyDocs(spec *schema.Spec, abs, display string, block []byte) (*Change, error) {
+	c := &Change{Display: display, Abs: abs, Docs: true}
+	if rel, err := filepath.Rel(spec.Dir, abs); err == nil {
+		c.Path = filepath.ToSlash(rel)
+	}
+	if err := c.read(); err != nil {
+		return nil, err
+	}
+	if !utf8.Valid(c.Old) {
+		c.Problem = &Problem{Kind: NotUTF8, Line: firstInvalidLine(c.Old), msg: "is not UTF-8; fixturegen edits only UTF-8 Markdown files"}
+		return c, nil
+	}
+	out, err := mdblock.Splice(c.Old, block)
+	var me *mdblock.MarkerError
+	if errors.As(err, &me) {
+		c.Problem = &Problem{Kind: BrokenMarkers, Line: me.Line, Detail: me.Msg,
+			msg: me.Msg + "; fix the markers by hand (fixturegen will not guess which block to keep)"}
+		return c, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.New = out
+	return c, nil
+}
