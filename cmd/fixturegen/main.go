@@ -1,7 +1,8 @@
 // Fixturegen generates and checks the fixtures that keep a SIGALRM deadline
 // from interrupting a module's first import in a pytest suite.
 //
-// A project describes its contract in fixturegen.toml: the deadline fixture
+// A project describes its contract in fixturegen.toml (or in the
+// [tool.fixturegen] table of its pyproject.toml): the deadline fixture
 // and its seconds, the preload fixture and the modules it imports before the
 // alarm is armed, the pytest-xdist worker group, and the probe cases that
 // prove the contract holds. Fixturegen writes the fixtures into a marked
@@ -17,6 +18,9 @@
 //	generate   write the conftest region, the probe plugin and the probe tests
 //	check      report drift from the spec and breaches of the contract
 //	probe      run tests with the recording probe and list every late import
+//	init       write a spec: from a hand-written contract, or a starter
+//	scaffold   create a new test module that runs under the deadline
+//	docs       write the contract's reference tables into a Markdown file
 //	version    print fixturegen's version
 //
 // Exit status: 0 when all is well, 1 when check finds drift or a contract
