@@ -86,7 +86,7 @@ func Check(opts Options) (*Result, error) {
 		opts.Forced[filepath.Join(spec.Dir, filepath.FromSlash(file))] = true
 	}
 	s := &scan{opts: &opts, cwd: cwd}
-	s.needles = newMatcher(opts.needles())
+	s.needles = newPrefilter(opts.names())
 	noRecurse := pytree.DefaultNoRecurse
 	if opts.Config != nil {
 		if args, ok := opts.Config.Options["norecursedirs"]; ok {
@@ -101,11 +101,11 @@ func Check(opts Options) (*Result, error) {
 	}
 	ix := newIndex(&opts, s.sources)
 	if carriers, autouse := ix.carriers(); len(carriers) > 0 {
-		var needles [][]byte
+		var names []string
 		for _, c := range carriers {
-			needles = append(needles, []byte(c.name))
+			names = append(names, c.name)
 		}
-		s.again(newMatcher(needles), func(abs string) (bool, bool) {
+		s.again(&prefilter{names: newMatcher(words(names))}, func(abs string) (bool, bool) {
 			look, all := false, false
 			for _, c := range carriers {
 				if under(abs, c.src.dir) {
@@ -145,21 +145,14 @@ func Check(opts Options) (*Result, error) {
 	return res, nil
 }
 
-// needles are the words without which a file cannot matter to a rule: the
-// calls that arm a timer, the two fixture names, and for --list-group the
-// mark.
-func (o *Options) needles() [][]byte {
-	words := []string{"setitimer", "alarm", "ALRM", o.Spec.Deadline.Fixture, o.Spec.Preload.Fixture}
+// names are the words besides the timer calls without which a file cannot
+// matter to a rule: the two fixture names, and for --list-group the mark.
+func (o *Options) names() []string {
+	names := []string{o.Spec.Deadline.Fixture, o.Spec.Preload.Fixture}
 	if o.ListGroup {
-		words = append(words, "xdist_group")
+		names = append(names, "xdist_group")
 	}
-	var out [][]byte
-	for _, w := range words {
-		if w != "" {
-			out = append(out, []byte(w))
-		}
-	}
-	return out
+	return names
 }
 
 // carriers are the conftest fixtures other than the deadline fixture that

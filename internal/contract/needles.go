@@ -1,6 +1,11 @@
 package contract
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+
+	"github.com/fixturegen/fixturegen/internal/pyscan"
+)
 
 // matcher finds whether any of a few words occurs in a file. It is the
 // first thing check does with every file, so it must cost far less than
@@ -64,8 +69,8 @@ func newMatcher(words [][]byte) *matcher {
 	return m
 }
 
-// any reports whether data holds one of the words.
-func (m *matcher) any(data []byte) bool {
+// hits appends the offset of every occurrence of every word in data.
+func (m *matcher) hits(data []byte, dst []int) []int {
 	for _, p := range m.passes {
 		for off := 0; ; {
 			i := bytes.IndexByte(data[off:], p.b)
@@ -76,11 +81,81 @@ func (m *matcher) any(data []byte) bool {
 			for _, a := range p.words {
 				start := hit - a.at
 				if start >= 0 && start+len(a.word) <= len(data) && bytes.Equal(data[start:start+len(a.word)], a.word) {
-					return true
+					dst = append(dst, start)
 				}
 			}
 			off = hit + 1
 		}
 	}
-	return false
+	return dst
+}
+
+// prefilter decides, from a file's bytes, whether the rules could find
+// anything in it, so that only those files are tokenized. It is exact: a
+// file it rejects holds none of the words the rules look for, or holds
+// them only where no rule reads (a fixture name only in comments, a timer
+// call only in comments or strings).
+type prefilter struct {
+	// names are fixture names and marks, which count in code and in
+	// strings (usefixtures("deadline")).
+	names *matcher
+	// A timer can only be armed by a module that names the signal module
+	// in its code, so the timer words are looked for only when "signal"
+	// is there. Both are nil in a filter for names only.
+	signal *matcher
+	timers *matcher
+}
+
+func newPrefilter(names []string) *prefilter {
+	return &prefilter{
+		names:  newMatcher(words(names)),
+		signal: newMatcher(words([]string{"signal"})),
+		timers: newMatcher(words([]string{"setitimer", "alarm", "ALRM", "SIGPROF"})),
+	}
+}
+
+func words(ws []string) [][]byte {
+	var out [][]byte
+	for _, w := range ws {
+		if w != "" {
+			out = append(out, []byte(w))
+		}
+	}
+	return out
+}
+
+// match reports whether data can matter to a rule.
+func (f *prefilter) match(data []byte) bool {
+	if hits := f.names.hits(data, nil); len(hits) > 0 {
+		slices.Sort(hits)
+		for _, p := range pyscan.Places(data, hits) {
+			if p != pyscan.InComment {
+				return true
+			}
+		}
+	}
+	if f.signal == nil {
+		return false // a filter for names only
+	}
+	sig := f.signal.hits(data, nil)
+	if len(sig) == 0 {
+		return false
+	}
+	tim := f.timers.hits(data, nil)
+	if len(tim) == 0 {
+		return false
+	}
+	all := append(sig, tim...)
+	slices.Sort(all)
+	places := pyscan.Places(data, all)
+	inCode := func(offs []int) bool {
+		for _, o := range offs {
+			i, _ := slices.BinarySearch(all, o)
+			if places[i] == pyscan.InCode {
+				return true
+			}
+		}
+		return false
+	}
+	return inCode(sig) && inCode(tim)
 }

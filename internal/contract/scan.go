@@ -45,7 +45,7 @@ func (s *source) inRegion(line int) bool {
 type scan struct {
 	opts    *Options
 	cwd     string
-	needles *matcher // a file that holds none of its words cannot matter to a rule
+	needles *prefilter // the files it rejects cannot matter to a rule
 
 	mu        sync.Mutex
 	sources   []*source
@@ -194,7 +194,7 @@ func (s *scan) first(j job, buf []byte) []byte {
 		return data
 	}
 	conftest := base == "conftest.py"
-	if !conftest && !s.opts.Forced[abs] && !s.needles.any(data) {
+	if !conftest && !s.opts.Forced[abs] && !s.needles.match(data) {
 		s.mu.Lock()
 		s.skipped = append(s.skipped, p)
 		s.mu.Unlock()
@@ -237,7 +237,7 @@ func (s *scan) readError(p string, err error) {
 // fixtures that depend on the deadline fixture. want says which files to
 // look at again; all reports whether a file in it must be tokenized whatever
 // it holds (an autouse fixture reaches every test under its conftest).
-func (s *scan) again(needles *matcher, want func(abs string) (look, all bool)) {
+func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool)) {
 	jobs := make(chan job, 512)
 	go func() {
 		defer close(jobs)
@@ -258,7 +258,7 @@ func (s *scan) again(needles *matcher, want func(abs string) (look, all bool)) {
 		if pyscan.CheckEncoding(data) != nil {
 			return data // reported by the first look
 		}
-		if _, all := want(abs); all || needles.any(data) {
+		if _, all := want(abs); all || needles.match(data) {
 			s.tokenize(p, abs, data)
 		}
 		return data

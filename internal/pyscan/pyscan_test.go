@@ -239,3 +239,21 @@ func TestCheckEncoding(t *testing.T) {
 		}
 	}
 }
+
+func TestPlaces(t *testing.T) {
+	src := "x = deadline  # deadline\ny = 'deadline' + f\"{deadline}\"\n\"\"\"\ndeadline\n\"\"\"\nrb'deadline'\n"
+	var offs []int
+	for i := 0; ; {
+		j := strings.Index(src[i:], "deadline")
+		if j < 0 {
+			break
+		}
+		offs = append(offs, i+j)
+		i += j + 1
+	}
+	got := fmt.Sprint(Places([]byte(src), offs))
+	want := fmt.Sprint([]Place{InCode, InComment, InString, InString, InString, InString})
+	if got != want {
+		t.Errorf("Places = %s, want %s", got, want)
+	}
+}
