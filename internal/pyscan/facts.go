@@ -1,6 +1,7 @@
 package pyscan
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -134,6 +135,12 @@ func Scan(src []byte) *Module {
 	// One copy of the source as a string lets every name and string the
 	// facts keep be a substring of it, instead of an allocation of its own.
 	p := &parser{lx: NewLexer(src), m: &Module{}, text: string(src)}
+	// Every call has a "(" and every argument a "(" or ",", so counting
+	// them sizes the slices once instead of growing them call by call.
+	parens := bytes.Count(src, []byte("("))
+	p.m.Calls = make([]Call, 0, parens)
+	p.args = make([]Arg, 0, parens+bytes.Count(src, []byte(",")))
+	p.toks = make([]Token, 0, 64)
 	p.run()
 	p.m.Problems = p.lx.Problems
 	for _, im := range p.m.Imports {
@@ -163,6 +170,7 @@ type scope struct {
 type parser struct {
 	lx     *Lexer
 	text   string // the source
+	args   []Arg  // the backing array of every Call.Args
 	m      *Module
 	level  int // indentation level: Indent tokens minus Dedent tokens
 	scopes []scope
@@ -427,11 +435,13 @@ func (p *parser) calls(toks []Token, scope int, target string) {
 		}
 		close := matching(toks, open)
 		c := Call{Callee: name, Pos: p.lx.Pos(t), Scope: scope, Decorates: -1, Target: target}
-		for _, seg := range split(toks[open+1 : close]) {
-			if len(seg) > 0 {
-				c.Args = append(c.Args, p.arg(seg))
-			}
-		}
+		// The arguments of all calls share one array; each call's Args
+		// is its part of it.
+		start := len(p.args)
+		p.eachArg(toks[open+1:close], func(seg []Token) {
+			p.args = append(p.args, p.arg(seg))
+		})
+		c.Args = p.args[start:len(p.args):len(p.args)]
 		p.m.Calls = append(p.m.Calls, c)
 		k = open // the arguments may hold calls of their own
 	}
@@ -583,6 +593,33 @@ func matching(toks []Token, open int) int {
 		}
 	}
 	return len(toks)
+}
+
+// eachArg calls f with each non-empty part of toks between the commas
+// outside brackets, without allocating.
+func (p *parser) eachArg(toks []Token, f func([]Token)) {
+	depth, start := 0, 0
+	for i, t := range toks {
+		if t.Kind != Op || len(t.Text) != 1 {
+			continue
+		}
+		switch t.Text[0] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				if i > start {
+					f(toks[start:i])
+				}
+				start = i + 1
+			}
+		}
+	}
+	if len(toks) > start {
+		f(toks[start:])
+	}
 }
 
 // split splits toks at the commas outside brackets.
