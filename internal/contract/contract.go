@@ -87,6 +87,12 @@ func Check(opts Options) (*Result, error) {
 	}
 	s := &scan{opts: &opts, cwd: cwd}
 	s.needles = newPrefilter(opts.names())
+	s.specialNames = map[string]bool{filepath.Base(opts.Conftest): true}
+	for _, set := range []map[string]bool{opts.Planned, opts.Forced} {
+		for abs := range set {
+			s.specialNames[filepath.Base(abs)] = true
+		}
+	}
 	noRecurse := pytree.DefaultNoRecurse
 	if opts.Config != nil {
 		if args, ok := opts.Config.Options["norecursedirs"]; ok {

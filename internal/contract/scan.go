@@ -46,6 +46,8 @@ type scan struct {
 	opts    *Options
 	cwd     string
 	needles *prefilter // the files it rejects cannot matter to a rule
+	// specialNames are the base names of the files the scan treats apart.
+	specialNames map[string]bool
 
 	mu        sync.Mutex
 	sources   []*source
@@ -140,68 +142,90 @@ var problemFix = map[string]string{
 	"dangling-symlink": "remove the link, or restore the file it points to",
 }
 
+// worker is one reader's own state: its buffer, and the files it skipped,
+// kept apart from the other readers' so that no lock is taken per file.
+type worker struct {
+	buf     []byte
+	skipped []string
+}
+
 // parallel runs look on every job, on one goroutine per core.
-func (s *scan) parallel(jobs <-chan job, look func(j job, buf []byte) []byte) {
-	workers := s.opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+func (s *scan) parallel(jobs <-chan job, look func(j job, w *worker)) {
+	n := s.opts.Workers
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
 	}
+	workers := make([]*worker, n)
 	var wg sync.WaitGroup
-	for range workers {
+	for i := range workers {
+		w := &worker{buf: make([]byte, 0, 64<<10)}
+		workers[i] = w
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := make([]byte, 0, 64<<10)
 			for j := range jobs {
-				buf = look(j, buf)
+				look(j, w)
 				j.dir.release()
 			}
 		}()
 	}
 	wg.Wait()
+	for _, w := range workers {
+		s.skipped = append(s.skipped, w.skipped...)
+	}
+}
+
+// special reports whether a file's name is that of a file the scan treats
+// apart (a planned file, the conftest, a probe case's file), so that only
+// those need their absolute path worked out before reading.
+func (s *scan) special(base string) bool {
+	return s.specialNames[base]
 }
 
 // first is the first look at a file: read it, note a generated header,
 // check its encoding, and tokenize it only when it can matter to a rule.
-func (s *scan) first(j job, buf []byte) []byte {
+func (s *scan) first(j job, w *worker) {
 	p := j.path
-	abs := s.abs(p)
 	base := filepath.Base(p)
+	abs := ""
+	if s.special(base) {
+		abs = s.abs(p)
+	}
 	fd := -1
 	if j.dir != nil {
 		fd = j.dir.fd
 	}
-	data, err := readFileAt(fd, j.name, abs, buf)
+	data, err := readFileAt(fd, j.name, p, w.buf)
+	w.buf = data[:0]
 	if err != nil {
 		s.readError(p, err)
-		return buf
+		return
 	}
-	if s.opts.Planned[abs] {
-		return data // generated: compared with the spec, not scanned
+	if abs != "" && s.opts.Planned[abs] {
+		return // generated: compared with the spec, not scanned
 	}
 	if bytes.HasPrefix(data, generatedHeader) {
 		s.mu.Lock()
 		s.generated = append(s.generated, p)
 		s.mu.Unlock()
-		return data
+		return
 	}
 	// Every file's encoding is checked, not only the ones the rules read:
 	// Python cannot import a file it cannot decode, wherever it is.
 	if prob := pyscan.CheckEncoding(data); prob != nil {
-		if abs != s.opts.Conftest { // the drift report covers the planned conftest
+		if abs == "" || abs != s.opts.Conftest { // the drift report covers the planned conftest
 			s.warn(p, prob.Pos.Line, prob.Pos.Col, "undecodable", prob.Msg, "save the file as UTF-8, as Python expects")
 		}
-		return data
+		return
 	}
-	conftest := base == "conftest.py"
-	if !conftest && !s.opts.Forced[abs] && !s.needles.match(data) {
-		s.mu.Lock()
-		s.skipped = append(s.skipped, p)
-		s.mu.Unlock()
-		return data
+	if base != "conftest.py" && !(abs != "" && s.opts.Forced[abs]) && !s.needles.match(data) {
+		w.skipped = append(w.skipped, p)
+		return
+	}
+	if abs == "" {
+		abs = s.abs(p)
 	}
 	s.tokenize(p, abs, data)
-	return data
 }
 
 // tokenize scans data, whose encoding was checked, and keeps its facts.
@@ -238,31 +262,36 @@ func (s *scan) readError(p string, err error) {
 // look at again; all reports whether a file in it must be tokenized whatever
 // it holds (an autouse fixture reaches every test under its conftest).
 func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool)) {
+	// The files are looked at again, not skipped again: parallel adds
+	// the workers' skipped files to s.skipped, so it starts empty here.
+	skipped := s.skipped
+	s.skipped = nil
 	jobs := make(chan job, 512)
 	go func() {
 		defer close(jobs)
-		for _, p := range s.skipped {
+		for _, p := range skipped {
 			if look, _ := want(s.abs(p)); look {
 				jobs <- job{path: p}
 			}
 		}
 	}()
-	s.parallel(jobs, func(j job, buf []byte) []byte {
+	s.parallel(jobs, func(j job, w *worker) {
 		p := j.path
 		abs := s.abs(p)
-		data, err := readFile(abs, buf)
+		data, err := readFile(abs, w.buf)
+		w.buf = data[:0]
 		if err != nil {
 			s.readError(p, err)
-			return buf
+			return
 		}
 		if pyscan.CheckEncoding(data) != nil {
-			return data // reported by the first look
+			return // reported by the first look
 		}
 		if _, all := want(abs); all || needles.match(data) {
 			s.tokenize(p, abs, data)
 		}
-		return data
 	})
+	s.skipped = skipped
 }
 
 var generatedHeader = []byte("# Code generated by fixturegen")
