@@ -102,7 +102,11 @@ func mustWrite(spec *schema.Spec, adopting bool) ([]*Change, error) {
 		if c.readOnly {
 			return nil, &schema.Error{File: c.Display, Msg: "is read-only; make it writable (chmod u+w) so fixturegen can update it"}
 		}
-		if c.Problem != nil && c.Problem.Kind == NotUTF8 {
+		// A file generate must not write is reported before any clash:
+		// with broken markers the region cannot be told apart from the
+		// user's code, so the region's own definitions would be reported
+		// as the user's.
+		if c.Problem != nil {
 			return nil, c.fail(c.Problem.Line, "%s", c.Problem.msg)
 		}
 		if c.Region && c.Exists {
@@ -114,9 +118,6 @@ func mustWrite(spec *schema.Spec, adopting bool) ([]*Change, error) {
 				}
 				return nil, c.fail(d.Line, "%s is defined here, outside fixturegen's region, and the region defines it too; one would replace the other, so rename or remove this one (the region's is generated from %s)%s", d.Name, spec.File, hint)
 			}
-		}
-		if c.Problem != nil {
-			return nil, c.fail(c.Problem.Line, "%s", c.Problem.msg)
 		}
 	}
 	return changes, nil
