@@ -44,10 +44,13 @@ type index struct {
 	opts      *Options
 	facts     map[*source]*facts
 	conftests map[string]*source // by absolute folder
+	// above caches, per folder, the conftests in it and above it, nearest
+	// first: every test of a folder looks them up.
+	above map[string][]*source
 }
 
 func newIndex(opts *Options, sources []*source) *index {
-	ix := &index{opts: opts, facts: map[*source]*facts{}, conftests: map[string]*source{}}
+	ix := &index{opts: opts, facts: map[*source]*facts{}, conftests: map[string]*source{}, above: map[string][]*source{}}
 	for _, s := range sources {
 		ix.facts[s] = newFacts(s)
 		if s.conftest {
@@ -124,17 +127,29 @@ func (ix *index) levels(src *source, class int) []level {
 		}
 	}
 	ls = append(ls, level{src, -1})
-	for dir := src.dir; ; {
-		if c, ok := ix.conftests[dir]; ok && c != src {
+	for _, c := range ix.conftestsAbove(src.dir) {
+		if c != src {
 			ls = append(ls, level{c, -1})
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
 	}
 	return ls
+}
+
+// conftestsAbove lists the conftests in dir and in every folder above it,
+// nearest first.
+func (ix *index) conftestsAbove(dir string) []*source {
+	if cs, ok := ix.above[dir]; ok {
+		return cs
+	}
+	var cs []*source
+	if c, ok := ix.conftests[dir]; ok {
+		cs = append(cs, c)
+	}
+	if parent := filepath.Dir(dir); parent != dir {
+		cs = append(cs, ix.conftestsAbove(parent)...)
+	}
+	ix.above[dir] = cs
+	return cs
 }
 
 func (ix *index) lookup(name string, ls []level) (*fixture, []level) {

@@ -23,6 +23,7 @@ type rules struct {
 	members  []finding.Member
 	users    []User
 	cwd      string
+	uses     map[defKey]use
 	spans    map[string]schema.Span // positions in the spec
 	prefix   string                 // key prefix of the spec's table in its file
 }
@@ -140,9 +141,30 @@ func (r *rules) fixtureAt(src *source, def int) *fixture {
 // usesDeadline reports whether the test or fixture def reaches the
 // deadline fixture, and how.
 func (r *rules) usesDeadline(src *source, def int) (request, bool) {
+	key := defKey{src, def}
+	if u, ok := r.uses[key]; ok {
+		return u.via, u.ok
+	}
 	isTest := r.ix.isTest(src, def)
 	rs := r.ix.requests(src, def, isTest)
-	return r.ix.reaches(src, src.mod.Defs[def].Parent, rs, r.spec.Deadline.Fixture)
+	via, ok := r.ix.reaches(src, src.mod.Defs[def].Parent, rs, r.spec.Deadline.Fixture)
+	if r.uses == nil {
+		r.uses = map[defKey]use{}
+	}
+	r.uses[key] = use{via, ok}
+	return via, ok
+}
+
+// defKey names a def of a module, and use caches whether it reaches the
+// deadline fixture: several rules ask it of every test.
+type defKey struct {
+	src *source
+	def int
+}
+
+type use struct {
+	via request
+	ok  bool
 }
 
 // ownTimer: code that arms a timer must run under the deadline fixture, so
