@@ -80,8 +80,8 @@ type job struct {
 	name string
 }
 
-// dirHandle is an open folder shared by the jobs of its files; the last
-// one to finish closes it.
+// dirHandle is an open folder shared by the batches of its files; the
+// last one to finish closes it.
 type dirHandle struct {
 	fd   int
 	refs atomic.Int32
@@ -93,21 +93,38 @@ func (h *dirHandle) release() {
 	}
 }
 
-// run reads every file under the roots on all cores. The walk feeds the
-// readers through a channel, so reading starts with the first file found,
-// and each reader keeps one buffer, so memory does not grow with the tree.
+// batchSize bounds the files handed to a reader at once: large enough that
+// handing them over costs little, small enough that a folder of thousands
+// of files is still shared among the readers.
+const batchSize = 64
+
+// run reads every file under the roots on all cores. The walk hands the
+// readers batches of files of one folder through a channel, so reading
+// starts with the first folder found, and each reader keeps one buffer, so
+// memory does not grow with the tree.
 func (s *scan) run(roots []string, noRecurse []string) error {
-	jobs := make(chan job, 512)
+	batches := make(chan []job, 64)
 	var walkErr error
 	go func() {
-		defer close(jobs)
+		defer close(batches)
 		var cur *dirHandle
 		curDir := ""
+		var batch []job
+		flush := func() {
+			if len(batch) > 0 {
+				if cur != nil {
+					cur.refs.Add(1)
+				}
+				batches <- batch
+				batch = nil
+			}
+		}
 		w := &pytree.Walker{
 			NoRecurse: noRecurse,
 			Visit: func(p string) {
 				dir, name := filepath.Split(p)
-				if dir != curDir || cur == nil {
+				if dir != curDir || cur == nil && batch == nil {
+					flush()
 					cur.release()
 					cur, curDir = nil, dir
 					if fd := openDir(s.abs(dir)); fd >= 0 {
@@ -115,16 +132,19 @@ func (s *scan) run(roots []string, noRecurse []string) error {
 						cur.refs.Store(1) // the walk's own hold, until it moves on
 					}
 				}
-				if cur != nil {
-					cur.refs.Add(1)
+				batch = append(batch, job{path: p, dir: cur, name: name})
+				if len(batch) == batchSize {
+					flush()
 				}
-				jobs <- job{path: p, dir: cur, name: name}
 			},
 			Problem: func(p pytree.Problem) {
 				s.warn(p.Path, 1, 1, p.Kind, p.Msg, problemFix[p.Kind])
 			},
 		}
-		defer func() { cur.release() }()
+		defer func() {
+			flush()
+			cur.release()
+		}()
 		for _, root := range roots {
 			if err := w.Walk(root); err != nil {
 				walkErr = err
@@ -132,7 +152,7 @@ func (s *scan) run(roots []string, noRecurse []string) error {
 			}
 		}
 	}()
-	s.parallel(jobs, s.first)
+	s.parallel(batches, s.first)
 	return walkErr
 }
 
@@ -150,7 +170,7 @@ type worker struct {
 }
 
 // parallel runs look on every job, on one goroutine per core.
-func (s *scan) parallel(jobs <-chan job, look func(j job, w *worker)) {
+func (s *scan) parallel(batches <-chan []job, look func(j job, w *worker)) {
 	n := s.opts.Workers
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
@@ -163,9 +183,11 @@ func (s *scan) parallel(jobs <-chan job, look func(j job, w *worker)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range jobs {
-				look(j, w)
-				j.dir.release()
+			for batch := range batches {
+				for _, j := range batch {
+					look(j, w)
+				}
+				batch[0].dir.release()
 			}
 		}()
 	}
@@ -266,16 +288,24 @@ func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool))
 	// the workers' skipped files to s.skipped, so it starts empty here.
 	skipped := s.skipped
 	s.skipped = nil
-	jobs := make(chan job, 512)
+	batches := make(chan []job, 64)
 	go func() {
-		defer close(jobs)
+		defer close(batches)
+		var batch []job
 		for _, p := range skipped {
 			if look, _ := want(s.abs(p)); look {
-				jobs <- job{path: p}
+				batch = append(batch, job{path: p})
+			}
+			if len(batch) == batchSize {
+				batches <- batch
+				batch = nil
 			}
 		}
+		if len(batch) > 0 {
+			batches <- batch
+		}
 	}()
-	s.parallel(jobs, func(j job, w *worker) {
+	s.parallel(batches, func(j job, w *worker) {
 		p := j.path
 		abs := s.abs(p)
 		data, err := readFile(abs, w.buf)

@@ -134,6 +134,9 @@ func (l *Lexer) Next() Token {
 		switch {
 		case c == ' ' || c == '\t' || c == '\f':
 			l.off++
+			for l.off < len(l.src) && (l.src[l.off] == ' ' || l.src[l.off] == '\t' || l.src[l.off] == '\f') {
+				l.off++
+			}
 		case c == '\\':
 			// A backslash joins the next line to this one, except at the
 			// very end of the file.
@@ -262,11 +265,19 @@ func (l *Lexer) indentation() (Token, bool) {
 	}
 }
 
-func isNameStart(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
+// nameBytes marks the bytes that can continue a name: ASCII letters,
+// digits, "_", and every byte of a non-ASCII character (Python allows
+// non-ASCII letters in names).
+var nameBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+	}
+	return t
+}()
 
-func isNameByte(c byte) bool { return isNameStart(c) || isDigit(c) }
+func isNameStart(c byte) bool { return nameBytes[c] && !isDigit(c) }
+
+func isNameByte(c byte) bool { return nameBytes[c] }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
@@ -519,6 +530,15 @@ func opLen(rest []byte) int {
 func (l *Lexer) op() Token {
 	start, line, ls := l.off, l.line, l.lineStart
 	rest := l.src[l.off:]
+	switch rest[0] {
+	case '(', '[', '{':
+		l.depth++
+		l.off++
+		return l.tok(Op, start, line, ls)
+	case ',', ';':
+		l.off++
+		return l.tok(Op, start, line, ls)
+	}
 	if n := opLen(rest); n > 1 {
 		l.off += n
 		return l.tok(Op, start, line, ls)
