@@ -75,11 +75,12 @@ func execute(name string, v view) ([]byte, error) {
 // view is what the templates see: the spec plus the Python spellings
 // derived from it, so the templates hold no logic beyond layout.
 type view struct {
-	Spec     string // the spec's path relative to the project folder
-	Deadline deadlineView
-	Preload  preloadView
-	Group    string
-	Probe    probeView
+	Spec       string // the spec's path relative to the project folder
+	ModulesKey string // how the preload's module list is named in the spec
+	Deadline   deadlineView
+	Preload    preloadView
+	Group      string
+	Probe      probeView
 }
 
 type preloadView struct {
@@ -133,7 +134,8 @@ func newView(spec *schema.Spec) view {
 		seconds = "1 second"
 	}
 	return view{
-		Spec: path.Base(spec.File),
+		Spec:       path.Base(spec.File),
+		ModulesKey: "[" + strings.Join(append(schema.TablePrefix(spec.File), "preload"), ".") + "].modules",
 		Deadline: deadlineView{
 			Deadline:    spec.Deadline,
 			SecondsText: seconds,

@@ -92,6 +92,7 @@ class _FixturegenDeadline:
 
     FIXTURE = "recovery_deadline"
     SPEC = "fixturegen.toml"
+    MODULES_KEY = "[preload].modules"
     SECONDS = 1
     TIMER = "real time"
     WHICH = signal.ITIMER_REAL
@@ -178,7 +179,7 @@ class _FixturegenDeadline:
             modules = ", ".join(f"{name} ({took:.2f} s)" for name, took in self.late)
             message = (
                 f"{self.nodeid} imported {modules} for the first time while "
-                f"{self.FIXTURE} was armed. Add the module(s) to [preload].modules "
+                f"{self.FIXTURE} was armed. Add the module(s) to {self.MODULES_KEY} "
                 f"in {self.SPEC} and run `fixturegen generate`, or run "
                 f"`fixturegen probe --fix`."
             )
