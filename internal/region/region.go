@@ -1,4 +1,5 @@
-// Package region finds and replaces fixturegen's region in a conftest.py.
+// Package region finds and replaces fixturegen's region in a conftest.py, and,
+// with other Markers, any generated block between marker lines.
 //
 // The region is the block between a begin marker line and an end marker
 // line. Everything outside it belongs to the user and is kept byte for byte.
@@ -42,9 +43,28 @@ type Bounds struct {
 	InnerStart, InnerEnd int
 }
 
-// Find locates the one region in src. Markers that are duplicated, nested
+// Markers describe one kind of generated block: its marker lines, what it
+// is called in messages, and how an appended block is set apart.
+type Markers struct {
+	Begin, End string // a marker line starts with Begin, or equals End
+	Noun       string // "region"
+	Holder     string // "a conftest"
+	Gap        string // written between a file's content and an appended block
+}
+
+// Conftest are the markers of the region in a conftest.py. Two blank lines
+// set an appended region apart, as PEP 8 sets apart top-level code.
+var Conftest = Markers{Begin: Begin, End: End, Noun: "region", Holder: "a conftest", Gap: "\n\n"}
+
+// Find locates the one region in src, with Conftest's markers.
+func Find(src []byte) (Bounds, error) { return Conftest.Find(src) }
+
+// Splice is Conftest.Splice.
+func Splice(src, block []byte) ([]byte, error) { return Conftest.Splice(src, block) }
+
+// Find locates the one block in src. Markers that are duplicated, nested
 // or unpaired are an *Error naming the offending line.
-func Find(src []byte) (Bounds, error) {
+func (m Markers) Find(src []byte) (Bounds, error) {
 	var b Bounds
 	begins, ends := 0, 0
 	line := 0
@@ -57,26 +77,26 @@ func Find(src []byte) (Bounds, error) {
 		}
 		text := bytes.TrimRight(src[off:lineEnd], " \t\r\n")
 		switch {
-		case bytes.HasPrefix(text, []byte(Begin)):
+		case bytes.HasPrefix(text, []byte(m.Begin)):
 			begins++
 			if begins > 1 {
 				if ends == 0 {
-					return Bounds{}, &Error{line, fmt.Sprintf("a second %q marker before the region that starts on line %d ends", Begin, b.BeginLine)}
+					return Bounds{}, &Error{line, fmt.Sprintf("a second %q marker before the %s that starts on line %d ends", m.Begin, m.Noun, b.BeginLine)}
 				}
-				return Bounds{}, &Error{line, fmt.Sprintf("a second fixturegen region; the first starts on line %d, and a conftest holds one", b.BeginLine)}
+				return Bounds{}, &Error{line, fmt.Sprintf("a second fixturegen %s; the first starts on line %d, and %s holds one", m.Noun, b.BeginLine, m.Holder)}
 			}
 			b.Found, b.Start, b.BeginLine, b.InnerStart = true, off, line, lineEnd
-		case string(text) == End:
+		case string(text) == m.End:
 			ends++
 			if begins == 0 || ends > 1 {
-				return Bounds{}, &Error{line, fmt.Sprintf("%q marker without a matching %q marker before it", End, Begin)}
+				return Bounds{}, &Error{line, fmt.Sprintf("%q marker without a matching %q marker before it", m.End, m.Begin)}
 			}
 			b.InnerEnd, b.End = off, lineEnd
 		}
 		off = lineEnd
 	}
 	if begins == 1 && ends == 0 {
-		return Bounds{}, &Error{b.BeginLine, fmt.Sprintf("%q marker without a matching %q marker after it", Begin, End)}
+		return Bounds{}, &Error{b.BeginLine, fmt.Sprintf("%q marker without a matching %q marker after it", m.Begin, m.End)}
 	}
 	return b, nil
 }
@@ -95,11 +115,11 @@ func Block(spec string, content []byte) []byte {
 	return out.Bytes()
 }
 
-// Splice returns src with its region replaced by block, or with block
-// appended (after a blank-line separation) when src has none. The bytes
-// outside the region are unchanged.
-func Splice(src, block []byte) ([]byte, error) {
-	b, err := Find(src)
+// Splice returns src with its block replaced by block, or with block
+// appended (set apart by m.Gap) when src has none. The bytes outside the
+// block are unchanged.
+func (m Markers) Splice(src, block []byte) ([]byte, error) {
+	b, err := m.Find(src)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +135,7 @@ func Splice(src, block []byte) ([]byte, error) {
 		if !bytes.HasSuffix(src, []byte("\n")) {
 			out.WriteByte('\n')
 		}
-		out.WriteString("\n\n")
+		out.WriteString(m.Gap)
 	}
 	out.Write(block)
 	return out.Bytes(), nil
