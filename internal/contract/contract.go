@@ -11,7 +11,6 @@
 package contract
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -295,12 +294,4 @@ func display(cwd, abs string) string {
 		return rel
 	}
 	return abs
-}
-
-func quoteList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = fmt.Sprintf("%q", n)
-	}
-	return strings.Join(q, ", ")
 }

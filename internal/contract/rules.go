@@ -127,17 +127,6 @@ func (r *rules) isFixtureDef(src *source, def int) bool {
 	return false
 }
 
-func (r *rules) fixtureAt(src *source, def int) *fixture {
-	for _, byClass := range r.ix.facts[src].fixtures {
-		for _, fx := range byClass {
-			if fx.def == def {
-				return fx
-			}
-		}
-	}
-	return nil
-}
-
 // usesDeadline reports whether the test or fixture def reaches the
 // deadline fixture, and how.
 func (r *rules) usesDeadline(src *source, def int) (request, bool) {

@@ -1,0 +1,73 @@
+package finding
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestGitHubEscapesWhatWouldEndTheCommand(t *testing.T) {
+	r := &Report{Spec: "fixturegen.toml", Findings: []Finding{{
+		Rule: "own-timer", Severity: Error, Path: "tests/a,b:c%.py", Line: 3, Col: 5,
+		Message: "50% of it\nis wrong", Fix: "do: this",
+	}, {
+		Rule: "undecodable", Severity: Warning, Path: "x.py", Line: 1, Col: 1, Message: "m",
+	}}}
+	var out bytes.Buffer
+	r.GitHub(&out)
+	lines := strings.Split(out.String(), "\n")
+	want := "::error file=tests/a%2Cb%3Ac%25.py,line=3,col=5,title=fixturegen own-timer::50%25 of it%0Ais wrong%0Afix: do: this"
+	if lines[0] != want {
+		t.Errorf("annotation\n got %s\nwant %s", lines[0], want)
+	}
+	if !strings.HasPrefix(lines[1], "::warning file=x.py,line=1,col=1,") {
+		t.Errorf("warning annotation = %s", lines[1])
+	}
+}
+
+func TestJSONIsOneDocumentWithStableFields(t *testing.T) {
+	r := &Report{Spec: "s.toml", FixCommand: "fixturegen generate", Findings: []Finding{{Rule: "stale-file", Severity: Error, Path: "p", Line: 1, Col: 1, Message: "m", Fix: "f"}}}
+	var out bytes.Buffer
+	if err := r.JSON(&out); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatalf("not one JSON document: %v\n%s", err, out.String())
+	}
+	for _, k := range []string{"spec", "findings", "errors", "warnings", "fix_command"} {
+		if _, ok := doc[k]; !ok {
+			t.Errorf("missing field %q", k)
+		}
+	}
+	if _, ok := doc["group"]; ok {
+		t.Errorf("group present without --list-group")
+	}
+	f := doc["findings"].([]any)[0].(map[string]any)
+	for _, k := range []string{"rule", "severity", "path", "line", "col", "message", "fix"} {
+		if _, ok := f[k]; !ok {
+			t.Errorf("finding lacks field %q", k)
+		}
+	}
+	if _, ok := f["diff"]; ok {
+		t.Errorf("diff present without --diff")
+	}
+}
+
+func TestTextEndsWithTheFixCommand(t *testing.T) {
+	r := &Report{Spec: "s.toml", FixCommand: "fixturegen -C x generate", Findings: []Finding{
+		{Rule: "b", Severity: Error, Path: "z.py", Line: 2, Col: 1, Message: "m2"},
+		{Rule: "a", Severity: Warning, Path: "a.py", Line: 1, Col: 1, Message: "m1"},
+	}}
+	Sort(r.Findings)
+	var out bytes.Buffer
+	r.Text(&out)
+	got := out.String()
+	if !strings.HasPrefix(got, "a.py:1:1: a warning: m1\n") {
+		t.Errorf("findings not sorted by path:\n%s", got)
+	}
+	if !strings.HasSuffix(got, "fixturegen check: 1 finding, 1 warning\nfix the drift with: fixturegen -C x generate\n") {
+		t.Errorf("summary:\n%s", got)
+	}
+}
