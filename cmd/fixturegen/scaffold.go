@@ -116,15 +116,29 @@ func runScaffold(c *context, target string, probe bool) error {
 		return fmt.Errorf("create %s: %w", display, err)
 	}
 	fmt.Fprintf(c.stdout, "created %s\n", display)
+	if probe {
+		if err := write.File(specPath, specText); err != nil {
+			return fmt.Errorf("write %s: %w", specPath, err)
+		}
+		fmt.Fprintf(c.stdout, "added probe case %s to %s\n", m.ProbeCase().Test, specPath)
+		if err := writeChanges(c, changes); err != nil {
+			return err
+		}
+	}
+	// The docs block, when the spec keeps one, lists the modules that use
+	// the alarm: it changes with the new module, and is refreshed now so
+	// that the module passes fixturegen check as created.
+	docs, err := withDocs(spec, nil)
+	if err != nil {
+		return err
+	}
+	if err := writeChanges(c, docs); err != nil {
+		return err
+	}
 	if !probe {
 		noteStale(c, spec)
-		return nil
 	}
-	if err := write.File(specPath, specText); err != nil {
-		return fmt.Errorf("write %s: %w", specPath, err)
-	}
-	fmt.Fprintf(c.stdout, "added probe case %s to %s\n", m.ProbeCase().Test, specPath)
-	return writeChanges(c, changes)
+	return nil
 }
 
 // noteStale tells the user when the generated files lag behind the spec,
