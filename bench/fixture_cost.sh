@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# What the generated deadline fixture costs a suite of trivial tests.
+#
+#   bash bench/fixture_cost.sh [RUNS]      (default 7)
+#
+# Two copies of one suite of 2,000 trivial tests (20 files of 100), each
+# test using the deadline fixture through its module's pytestmark:
+#
+#   empty      the conftest defines the preload and deadline fixtures as two
+#              empty yield fixtures, the second depending on the first;
+#   generated  the conftest holds the region fixturegen generates
+#              (on_import = "exclude", late_imports = "warn").
+#
+# Each run is a whole `pytest -q` process; the runs alternate, and the
+# medians are compared. Target: generated/empty at most 1.10.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+runs=${1:-7}
+python=$(bash "$root/scripts/venv")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/fixturegen" "$root/cmd/fixturegen"
+
+mkdir -p "$work/generated/tests" "$work/empty/tests"
+for f in $(seq -w 0 19); do
+  {
+    printf 'import pytest\n\npytestmark = pytest.mark.usefixtures("deadline")\n'
+    for t in $(seq -w 0 99); do printf '\n\ndef test_%s():\n    pass\n' "$t"; done
+  } >"$work/generated/tests/test_$f.py"
+done
+cp "$work"/generated/tests/test_*.py "$work/empty/tests/"
+
+cat >"$work/generated/fixturegen.toml" <<'TOML'
+version = 1
+
+[deadline]
+fixture = "deadline"
+seconds = 30
+on_import = "exclude"
+late_imports = "warn"
+
+[preload]
+fixture = "preload"
+modules = []
+
+[group]
+name = "bench"
+
+[paths]
+conftest = "tests/conftest.py"
+TOML
+"$work/fixturegen" -C "$work/generated" generate >/dev/null
+
+cat >"$work/empty/tests/conftest.py" <<'PY'
+import pytest
+
+
+@pytest.fixture
+def preload():
+    yield
+
+
+@pytest.fixture
+def deadline(preload):
+    yield
+PY
+
+pytest="$python -m pytest -q -p no:cacheprovider -p no:xdist -p no:rerunfailures tests"
+for project in empty generated; do
+  out=$(cd "$work/$project" && $pytest 2>&1 | tail -1)
+  case $out in
+    *"2000 passed"*) ;;
+    *) echo "the $project suite does not pass: $out" >&2; exit 1 ;;
+  esac
+done
+echo "2,000 trivial tests, each using the deadline fixture; whole pytest runs:"
+"$python" "$root/bench/median_ratio.py" "$runs" 1.10 \
+  "empty=cd $work/empty && $pytest" \
+  "generated=cd $work/generated && $pytest"

@@ -1,0 +1,73 @@
+"""Run two measurements interleaved and print their medians and ratios.
+
+Usage: python3 bench/median_ratio.py [--self-timed] RUNS TARGET BASE=COMMAND NAME=COMMAND
+
+Each COMMAND runs through the shell and is measured twice: wall time, and
+CPU time (user + system, the command and all its children). With
+--self-timed, each command instead appends its own measurement to the file
+named by $BENCH_OUT, one line of "WALL CPU" seconds, so that a benchmark
+can time just the part it is about.
+
+The two commands alternate (A, B, A, B, ...) after one warm-up run each,
+so a noisy neighbour slows both alike. The verdict is on the ratio of the
+wall-time medians, NAME/BASE, against TARGET; the CPU-time ratio is printed
+beside it because on a shared machine it is the steadier of the two.
+"""
+
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def measure(command, self_timed):
+    with tempfile.NamedTemporaryFile("r", suffix=".txt") as out:
+        env = dict(os.environ, BENCH_OUT=out.name)
+        cpu, start = children_cpu(), time.perf_counter()
+        subprocess.run(command, shell=True, check=True, capture_output=True, env=env)
+        wall, cpu = time.perf_counter() - start, children_cpu() - cpu
+        lines = out.read().split("\n")
+    if not self_timed:
+        return wall, cpu
+    pairs = [tuple(float(x) for x in line.split()) for line in lines if line.strip()]
+    if not pairs:
+        sys.exit(f"--self-timed, but this command wrote no measurement: {command}")
+    return sum(p[0] for p in pairs), sum(p[1] for p in pairs)
+
+
+def main(argv):
+    self_timed = argv[1] == "--self-timed"
+    if self_timed:
+        argv = argv[1:]
+    runs, target = int(argv[1]), float(argv[2])
+    (base, base_cmd), (name, cmd) = (arg.split("=", 1) for arg in argv[3:5])
+    samples = {base: [], name: []}
+    measure(base_cmd, self_timed)
+    measure(cmd, self_timed)
+    for _ in range(runs):
+        samples[base].append(measure(base_cmd, self_timed))
+        samples[name].append(measure(cmd, self_timed))
+    wall = {k: statistics.median(s[0] for s in v) for k, v in samples.items()}
+    cpu = {k: statistics.median(s[1] for s in v) for k, v in samples.items()}
+    for k, v in samples.items():
+        walls = [s[0] for s in v]
+        print(
+            f"{k:<10} wall median {wall[k] * 1000:9.1f} ms (min {min(walls) * 1000:.1f}, "
+            f"max {max(walls) * 1000:.1f}; {runs} runs)   cpu median {cpu[k] * 1000:9.1f} ms"
+        )
+    ratio, cpu_ratio = wall[name] / wall[base], cpu[name] / cpu[base]
+    verdict = "within" if ratio <= target else "MISSES"
+    print(f"ratio {name}/{base}: wall {ratio:.3f} ({verdict} the target {target}), cpu {cpu_ratio:.3f}")
+    return 0 if ratio <= target else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
