@@ -11,6 +11,6 @@ trap 'rm -rf "$work"' EXIT
 go build -o "$work/fixturegen" "$root/cmd/fixturegen"
 cp -r "$root/examples/inbox" "$work/inbox"
 "$work/fixturegen" -C "$work/inbox" generate
-python3 "$root/bench/timeit.py" "${1:-100}" \
-  "generate-no-change=$work/fixturegen -C $work/inbox generate" \
-  "true=true"
+python3 "$root/bench/median_ratio.py" "${1:-100}" 20ms \
+  "true=true" \
+  "generate=$work/fixturegen -C $work/inbox generate"

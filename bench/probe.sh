@@ -13,6 +13,6 @@ python=$(bash "$root/scripts/venv")
 cd "$root/examples/inbox"
 node=tests/inbox/test_channel_reconnect.py::test_pending_items
 common="TOYSDK_COLD_SECONDS=0 PYTHONDONTWRITEBYTECODE=1 $python -m pytest -o addopts= -p no:cacheprovider -q"
-python3 "$root/bench/timeit.py" "${1:-20}" \
-  "bare-pytest=$common $node" \
-  "probe-case=PYTHONPATH=tests/inbox $common -p alarm_probe $node"
+python3 "$root/bench/median_ratio.py" "${1:-20}" 1.2 \
+  "bare=$common $node" \
+  "probe=PYTHONPATH=tests/inbox $common -p alarm_probe $node"

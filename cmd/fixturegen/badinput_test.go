@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/fixturegen/fixturegen/internal/testtree"
 )
 
 // badInputs is the bad-input table of docs/hardening.md: each row is a
@@ -178,7 +180,7 @@ func TestBadInputs(t *testing.T) {
 				}
 			}
 			dir := t.TempDir()
-			if err := copyTree(example, dir); err != nil {
+			if err := testtree.Copy(example, dir); err != nil {
 				t.Fatal(err)
 			}
 			t.Chdir(dir)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fixturegen/fixturegen/internal/testtree"
 	"github.com/fixturegen/fixturegen/internal/write"
 )
 
@@ -51,7 +52,7 @@ func TestGenerateSurvivesKill(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	if err := copyTree(example, dir); err != nil {
+	if err := testtree.Copy(example, dir); err != nil {
 		t.Fatal(err)
 	}
 	conftest := filepath.Join(dir, killTargets[0])

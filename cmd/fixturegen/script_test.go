@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/fixturegen/fixturegen/internal/pyenv"
+	"github.com/fixturegen/fixturegen/internal/testtree"
 )
 
 func TestMain(m *testing.M) {
@@ -36,7 +36,7 @@ func TestScripts(t *testing.T) {
 			// The example's pytest runs must not write bytecode into the
 			// copy, so "unchanged" checks see only what fixturegen wrote.
 			env.Setenv("PYTHONDONTWRITEBYTECODE", "1")
-			return copyTree(example, filepath.Join(env.WorkDir, "inbox"))
+			return testtree.Copy(example, filepath.Join(env.WorkDir, "inbox"))
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"mtime":   cmdMtime,
@@ -74,26 +74,4 @@ func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("replace: %q does not occur in %s", args[1], args[0])
 	}
 	ts.Check(os.WriteFile(file, []byte(strings.ReplaceAll(string(data), oldText, newText)), 0o644))
-}
-
-// copyTree copies the regular files under src to dst, skipping caches.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "__pycache__" || d.Name() == ".pytest_cache") {
-			return filepath.SkipDir
-		}
-		rel, _ := filepath.Rel(src, path)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
 }

@@ -1,7 +1,6 @@
 package render_test
 
 import (
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/internal/pyenv"
+	"github.com/fixturegen/fixturegen/internal/testtree"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -46,7 +46,7 @@ func TestGeneratedCodeQuality(t *testing.T) {
 	var all []string
 	for name, src := range variants {
 		dir := filepath.Join(root, name)
-		if err := copyDir(example, dir); err != nil {
+		if err := testtree.Copy(example, dir); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(filepath.Join(dir, "fixturegen.toml"), []byte(src), 0o644); err != nil {
@@ -110,26 +110,4 @@ func setKeys(t *testing.T, spec string, kv ...string) string {
 		spec = strings.Replace(spec, "[deadline]\n", "[deadline]\n"+line+"\n", 1)
 	}
 	return spec
-}
-
-// copyDir copies the regular files under src to dst, without caches.
-func copyDir(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "__pycache__" || d.Name() == ".pytest_cache") {
-			return filepath.SkipDir
-		}
-		rel, _ := filepath.Rel(src, path)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
 }
