@@ -15,6 +15,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/pysyntax"
 	"github.com/fixturegen/fixturegen/internal/region"
+	"github.com/fixturegen/fixturegen/internal/specedit"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -109,7 +110,7 @@ var hostile = []string{
 // loader refuses control characters in names, paths and node ids, so there
 // h stands only when it has none; the message takes anything.
 func hostileSpec(h string) string {
-	q := tomlString
+	q := specedit.String
 	name := h
 	if strings.IndexFunc(h, unicode.IsControl) >= 0 {
 		name = "plain"
@@ -156,27 +157,6 @@ func safePath(h string) string {
 		return "d" + s
 	}
 	return "d"
-}
-
-// tomlString writes s as a TOML basic string.
-func tomlString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
 
 // checkRendered checks every file rendered from spec:
