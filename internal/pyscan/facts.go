@@ -121,7 +121,9 @@ type Import struct {
 func (m *Module) Resolve(dotted string) string {
 	head, rest, _ := strings.Cut(dotted, ".")
 	full, ok := m.bound[head]
-	if !ok {
+	if !ok || full == head {
+		// Most names are bound by a plain import of themselves ("import
+		// json"): the name is already resolved, and needs no new string.
 		return dotted
 	}
 	if rest == "" {
