@@ -122,8 +122,9 @@ func Check(opts Options) (*Result, error) {
 		})
 		ix = newIndex(&opts, s.sources)
 	}
-	s.probeFiles()
-	ix = newIndex(&opts, s.sources)
+	if s.probeFiles() {
+		ix = newIndex(&opts, s.sources)
+	}
 
 	r := &rules{ix: ix, opts: &opts, spec: spec, cwd: cwd}
 	r.specPositions()
@@ -183,8 +184,10 @@ func (ix *index) carriers() ([]*fixture, map[*fixture]bool) {
 	return out, autouse
 }
 
-// probeFiles reads the probe cases' files that lie outside the roots.
-func (s *scan) probeFiles() {
+// probeFiles reads the probe cases' files that lie outside the roots, and
+// reports whether it added any to the sources.
+func (s *scan) probeFiles() bool {
+	n := len(s.sources)
 	have := map[string]bool{}
 	for _, src := range s.sources {
 		have[src.abs] = true
@@ -203,6 +206,7 @@ func (s *scan) probeFiles() {
 		}
 		s.tokenize(display(s.cwd, abs), abs, data)
 	}
+	return len(s.sources) > n
 }
 
 // under reports whether path lies in folder dir or below it.

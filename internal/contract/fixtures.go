@@ -3,6 +3,7 @@ package contract
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/pyscan"
@@ -35,6 +36,22 @@ type facts struct {
 	// calls in each scope's "pytestmark = ..." (scope -1 is the module).
 	decorates  map[int][]int
 	pytestmark map[int][]int
+	// autouse lists the autouse fixtures of each class (-1 for module
+	// level) in the order they are defined, so that every test asks for
+	// them in the same order and without walking a map.
+	autouse map[int][]*fixture
+	// isFixture marks the defs that are fixtures, by index in Defs.
+	isFixture []bool
+	// tests lists the module's tests, once the index has worked it out
+	// (testsKnown): several rules ask for them.
+	tests      []int
+	testsKnown bool
+	// isTest caches index.isTest by def: 0 unknown, 1 yes, 2 no.
+	isTest []uint8
+	// uses caches rules.usesDeadline by def.
+	uses []use
+	// levels caches index.levels for module level (class -1).
+	levels []level
 }
 
 // index holds every module read, and how pytest makes fixtures visible
@@ -47,10 +64,31 @@ type index struct {
 	// above caches, per folder, the conftests in it and above it, nearest
 	// first: every test of a folder looks them up.
 	above map[string][]*source
+	// levelsOf caches levels, which every test and every fixture it
+	// reaches asks for.
+	levelsOf map[level][]level
+	// funcPatterns and classPatterns are python_functions and
+	// python_classes, read once from the configuration.
+	funcPatterns, classPatterns []namePattern
+	// The rules ask for the requests of thousands of tests, one at a
+	// time; these buffers are reused from one to the next.
+	reqBuf   []request
+	markBuf  []int
+	queueBuf []reachItem
+	seenBuf  []*fixture
+}
+
+// reachItem is a fixture name that reaches looks up, where it looks it up,
+// and the request that led there.
+type reachItem struct {
+	name   string
+	from   []level
+	origin request
 }
 
 func newIndex(opts *Options, sources []*source) *index {
-	ix := &index{opts: opts, facts: map[*source]*facts{}, conftests: map[string]*source{}, above: map[string][]*source{}}
+	ix := &index{opts: opts, facts: map[*source]*facts{}, conftests: map[string]*source{}, above: map[string][]*source{},
+		levelsOf: map[level][]level{}, funcPatterns: namePatterns(opts.functionPatterns()), classPatterns: namePatterns(opts.classPatterns())}
 	for _, s := range sources {
 		ix.facts[s] = newFacts(s)
 		if s.conftest {
@@ -63,8 +101,9 @@ func newIndex(opts *Options, sources []*source) *index {
 var fixtureDecorators = map[string]bool{"pytest.fixture": true, "pytest.yield_fixture": true, "pytest_asyncio.fixture": true}
 
 func newFacts(s *source) *facts {
-	f := &facts{src: s, fixtures: map[int]map[string]*fixture{}, decorates: map[int][]int{}, pytestmark: map[int][]int{}}
 	m := s.mod
+	f := &facts{src: s, fixtures: map[int]map[string]*fixture{}, decorates: map[int][]int{}, pytestmark: map[int][]int{},
+		isFixture: make([]bool, len(m.Defs)), isTest: make([]uint8, len(m.Defs))}
 	for i, c := range m.Calls {
 		if c.Decorates >= 0 {
 			f.decorates[c.Decorates] = append(f.decorates[c.Decorates], i)
@@ -105,6 +144,29 @@ func newFacts(s *source) *facts {
 			f.fixtures[class][fx.name] = fx
 		}
 	}
+	// A later definition of a name replaces an earlier one, as in Python,
+	// so only the fixtures the maps kept count.
+	var kept []*fixture
+	for _, byName := range f.fixtures {
+		for _, fx := range byName {
+			kept = append(kept, fx)
+			f.isFixture[fx.def] = true
+		}
+	}
+	slices.SortFunc(kept, func(a, b *fixture) int {
+		if a.def != b.def {
+			return a.def - b.def
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	for _, fx := range kept {
+		if fx.autouse {
+			if f.autouse == nil {
+				f.autouse = map[int][]*fixture{}
+			}
+			f.autouse[fx.class] = append(f.autouse[fx.class], fx)
+		}
+	}
 	return f
 }
 
@@ -118,7 +180,17 @@ type level struct {
 // levels lists where a name used at (src, class) is looked up, nearest
 // first: the enclosing classes, the module, then the conftests from the
 // module's folder up.
+//
+// The slice is shared: callers must not change it.
 func (ix *index) levels(src *source, class int) []level {
+	key := level{src, class}
+	f := ix.facts[src]
+	if class < 0 && f.levels != nil {
+		return f.levels
+	}
+	if ls, ok := ix.levelsOf[key]; class >= 0 && ok {
+		return ls
+	}
 	var ls []level
 	m := src.mod
 	for c := class; c >= 0; c = m.Defs[c].Parent {
@@ -131,6 +203,12 @@ func (ix *index) levels(src *source, class int) []level {
 		if c != src {
 			ls = append(ls, level{c, -1})
 		}
+	}
+	ls = ls[:len(ls):len(ls)] // an append by a caller copies
+	if class < 0 {
+		f.levels = ls
+	} else {
+		ix.levelsOf[key] = ls
 	}
 	return ls
 }
@@ -177,7 +255,8 @@ func (ix *index) requests(src *source, def int, isTest bool) []request {
 	f := ix.facts[src]
 	m := src.mod
 	d := m.Defs[def]
-	var rs []request
+	rs := ix.reqBuf[:0]
+	defer func() { ix.reqBuf = rs[:0] }()
 	for _, p := range d.Params {
 		if p.Name == "self" || p.Name == "cls" {
 			continue
@@ -187,7 +266,8 @@ func (ix *index) requests(src *source, def int, isTest bool) []request {
 	if !isTest {
 		return rs
 	}
-	for _, ci := range f.marks(def) {
+	ix.markBuf = f.marks(def, ix.markBuf[:0])
+	for _, ci := range ix.markBuf {
 		c := m.Calls[ci]
 		if m.Resolve(c.Callee) != "pytest.mark.usefixtures" {
 			continue
@@ -199,21 +279,19 @@ func (ix *index) requests(src *source, def int, isTest bool) []request {
 		}
 	}
 	for _, l := range ix.levels(src, d.Parent) {
-		for _, fx := range ix.facts[l.src].fixtures[l.class] {
-			if fx.autouse {
-				rs = append(rs, request{name: fx.name, how: "autouse", pos: d.Pos, autouse: fx})
-			}
+		for _, fx := range ix.facts[l.src].autouse[l.class] {
+			rs = append(rs, request{name: fx.name, how: "autouse", pos: d.Pos, autouse: fx})
 		}
 	}
 	return rs
 }
 
-// marks returns the calls in the marks that apply to def: its decorators,
-// and the decorators and pytestmark of each class around it and of the
-// module.
-func (f *facts) marks(def int) []int {
+// marks appends to out the calls in the marks that apply to def: its
+// decorators, and the decorators and pytestmark of each class around it and
+// of the module.
+func (f *facts) marks(def int, out []int) []int {
 	m := f.src.mod
-	out := append([]int(nil), f.decorates[def]...)
+	out = append(out, f.decorates[def]...)
 	for c := m.Defs[def].Parent; c >= 0; c = m.Defs[c].Parent {
 		if m.Defs[c].Kind == pyscan.Class {
 			out = append(out, f.decorates[c]...)
@@ -226,35 +304,33 @@ func (f *facts) marks(def int) []int {
 // reaches reports whether the requests, followed through the fixtures they
 // name, reach a fixture named target, and through which request.
 func (ix *index) reaches(src *source, class int, rs []request, target string) (request, bool) {
-	type item struct {
-		name   string
-		from   []level
-		origin request
-	}
-	var queue []item
+	queue := ix.queueBuf[:0]
+	// A test reaches few fixtures, so a list is cheaper than a map.
+	seen := ix.seenBuf[:0]
+	defer func() { ix.queueBuf, ix.seenBuf = queue[:0], seen[:0] }()
 	start := ix.levels(src, class)
 	for _, r := range rs {
-		queue = append(queue, item{r.name, start, r})
+		queue = append(queue, reachItem{r.name, start, r})
 	}
-	seen := map[*fixture]bool{}
-	for len(queue) > 0 {
-		it := queue[0]
-		queue = queue[1:]
+	// The queue is walked by index, not sliced from the front, so that
+	// the buffer keeps its capacity for the next call.
+	for next := 0; next < len(queue); next++ {
+		it := queue[next]
 		if it.name == target {
 			return it.origin, true
 		}
 		fx, rest := ix.lookup(it.name, it.from)
-		if fx == nil || seen[fx] {
+		if fx == nil || slices.Contains(seen, fx) {
 			continue
 		}
-		seen[fx] = true
+		seen = append(seen, fx)
 		own := ix.levels(fx.src, fx.class)
 		for _, p := range fx.params() {
 			from := own
 			if p.Name == fx.name {
 				from = rest // a fixture that overrides one of its own name asks for the outer one
 			}
-			queue = append(queue, item{p.Name, from, it.origin})
+			queue = append(queue, reachItem{p.Name, from, it.origin})
 		}
 	}
 	return request{}, false
@@ -267,26 +343,59 @@ func (ix *index) isTest(src *source, def int) bool {
 	if !src.test {
 		return false
 	}
+	f := ix.facts[src]
+	if f.isTest[def] == 0 {
+		f.isTest[def] = 2
+		if ix.collects(src, def) {
+			f.isTest[def] = 1
+		}
+	}
+	return f.isTest[def] == 1
+}
+
+// collects is isTest without the cache.
+func (ix *index) collects(src *source, def int) bool {
 	m := src.mod
 	d := m.Defs[def]
-	if d.Kind != pyscan.Function || !matchName(ix.opts.functionPatterns(), d.Name) {
+	if d.Kind != pyscan.Function || !matchName(ix.funcPatterns, d.Name) {
 		return false
 	}
 	for p := d.Parent; p >= 0; p = m.Defs[p].Parent {
-		if m.Defs[p].Kind != pyscan.Class || !matchName(ix.opts.classPatterns(), m.Defs[p].Name) {
+		if m.Defs[p].Kind != pyscan.Class || !matchName(ix.classPatterns, m.Defs[p].Name) {
 			return false
 		}
 	}
 	return true
 }
 
-// tests lists the tests of a module.
+// tests lists the tests of a module. The slice is shared: callers must not
+// change it.
 func (ix *index) tests(src *source) []int {
+	f := ix.facts[src]
+	if f.testsKnown {
+		return f.tests
+	}
 	var out []int
 	for i := range src.mod.Defs {
 		if ix.isTest(src, i) {
 			out = append(out, i)
 		}
+	}
+	f.tests, f.testsKnown = out[:len(out):len(out)], true
+	return f.tests
+}
+
+// namePattern is a pattern of python_functions or python_classes: a glob
+// when it has glob characters, a prefix otherwise.
+type namePattern struct {
+	text string
+	glob bool
+}
+
+func namePatterns(patterns []string) []namePattern {
+	out := make([]namePattern, len(patterns))
+	for i, p := range patterns {
+		out[i] = namePattern{p, strings.ContainsAny(p, "*?[")}
 	}
 	return out
 }
@@ -294,13 +403,13 @@ func (ix *index) tests(src *source) []int {
 // matchName matches a name as pytest matches python_functions and
 // python_classes: a pattern with glob characters is a glob, any other is a
 // prefix.
-func matchName(patterns []string, name string) bool {
+func matchName(patterns []namePattern, name string) bool {
 	for _, p := range patterns {
-		if strings.ContainsAny(p, "*?[") {
-			if ok, _ := filepath.Match(p, name); ok {
+		if p.glob {
+			if ok, _ := filepath.Match(p.text, name); ok {
 				return true
 			}
-		} else if strings.HasPrefix(name, p) {
+		} else if strings.HasPrefix(name, p.text) {
 			return true
 		}
 	}

@@ -23,7 +23,6 @@ type rules struct {
 	members  []finding.Member
 	users    []User
 	cwd      string
-	uses     map[defKey]use
 	spans    map[string]schema.Span // positions in the spec
 	prefix   string                 // key prefix of the spec's table in its file
 }
@@ -62,6 +61,15 @@ var timerSignals = map[string]bool{"signal.SIGALRM": true, "signal.SIGVTALRM": t
 // signal's handler, and describes it. Disarming (a zero delay, the default
 // or ignoring handler) does not count.
 func armsTimer(m *pyscan.Module, c pyscan.Call) (string, bool) {
+	// Resolving keeps the last part of a dotted name, so most calls
+	// (json.dumps) are ruled out before their name is resolved.
+	if i := strings.LastIndexByte(c.Callee, '.'); i >= 0 {
+		switch c.Callee[i+1:] {
+		case "setitimer", "alarm", "signal":
+		default:
+			return "", false
+		}
+	}
 	callee := m.Resolve(c.Callee)
 	arg := func(i int) (pyscan.Arg, bool) {
 		if i < len(c.Args) && c.Args[i].Keyword == "" {
@@ -117,43 +125,32 @@ func (r *rules) owner(src *source, def int) int {
 }
 
 func (r *rules) isFixtureDef(src *source, def int) bool {
-	for _, byClass := range r.ix.facts[src].fixtures {
-		for _, fx := range byClass {
-			if fx.def == def {
-				return true
-			}
-		}
-	}
-	return false
+	return r.ix.facts[src].isFixture[def]
 }
 
 // usesDeadline reports whether the test or fixture def reaches the
-// deadline fixture, and how.
+// deadline fixture, and how. Several rules ask it of every test, so the
+// answer is kept with the module's facts.
 func (r *rules) usesDeadline(src *source, def int) (request, bool) {
-	key := defKey{src, def}
-	if u, ok := r.uses[key]; ok {
+	f := r.ix.facts[src]
+	if f.uses == nil {
+		f.uses = make([]use, len(src.mod.Defs))
+	}
+	if u := f.uses[def]; u.known {
 		return u.via, u.ok
 	}
 	isTest := r.ix.isTest(src, def)
 	rs := r.ix.requests(src, def, isTest)
 	via, ok := r.ix.reaches(src, src.mod.Defs[def].Parent, rs, r.spec.Deadline.Fixture)
-	if r.uses == nil {
-		r.uses = map[defKey]use{}
-	}
-	r.uses[key] = use{via, ok}
+	f.uses[def] = use{via, ok, true}
 	return via, ok
 }
 
-// defKey names a def of a module, and use caches whether it reaches the
-// deadline fixture: several rules ask it of every test.
-type defKey struct {
-	src *source
-	def int
-}
-
+// use is whether a def reaches the deadline fixture, once known.
 type use struct {
-	via request
-	ok  bool
+	via   request
+	ok    bool
+	known bool
 }
 
 // ownTimer: code that arms a timer must run under the deadline fixture, so
@@ -243,8 +240,8 @@ func (r *rules) groupMarks(src *source, calls []int) []groupMark {
 // other names the group it is in instead, if any.
 func (r *rules) inGroup(src *source, test int) (in bool, other string) {
 	f := r.ix.facts[src]
-	var calls []int
-	calls = append(calls, f.marks(test)...)
+	r.ix.markBuf = f.marks(test, r.ix.markBuf[:0])
+	calls := r.ix.markBuf
 	// Marks inside pytest.param(...) in the test's decorators apply to
 	// its parametrized cases; they are among the decorator's calls.
 	for _, gm := range r.groupMarks(src, calls) {
