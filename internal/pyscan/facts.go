@@ -1,7 +1,6 @@
 package pyscan
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -134,34 +133,86 @@ func (m *Module) Resolve(dotted string) string {
 
 // Scan tokenizes src and extracts its facts.
 func Scan(src []byte) *Module {
+	var s Scanner
+	return s.Scan(src)
+}
+
+// Scanner scans one module after another, reusing the memory it works in,
+// so that scanning many modules allocates little more than the facts they
+// keep. The zero Scanner is ready to use; it is not safe for concurrent
+// use.
+type Scanner struct {
+	lx Lexer
+	p  parser
+}
+
+// Scan tokenizes src and extracts its facts, as the function Scan does.
+// The Module shares no memory with the Scanner.
+func (s *Scanner) Scan(src []byte) *Module {
+	s.lx.reset(src)
+	old := &s.p
 	// One copy of the source as a string lets every name and string the
 	// facts keep be a substring of it, instead of an allocation of its own.
-	p := &parser{lx: NewLexer(src), m: &Module{}, text: string(src)}
-	// Every call has a "(" and every argument a "(" or ",", so counting
-	// them sizes the slices once instead of growing them call by call.
-	parens := bytes.Count(src, []byte("("))
-	p.m.Calls = make([]Call, 0, parens)
-	p.args = make([]Arg, 0, parens+bytes.Count(src, []byte(",")))
-	p.toks = make([]Token, 0, 64)
+	// The facts are gathered in the Scanner's arrays and copied out at
+	// their final size.
+	p := &parser{lx: &s.lx, text: string(src), m: &Module{
+		Defs: old.m0.Defs[:0], Calls: old.m0.Calls[:0], Assigns: old.m0.Assigns[:0], Imports: old.m0.Imports[:0]},
+		args: old.args[:0], paramBuf: old.paramBuf[:0], decos: old.decos[:0],
+		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0]}
 	p.run()
-	p.m.Problems = p.lx.Problems
-	for _, im := range p.m.Imports {
-		if p.m.bound == nil {
-			p.m.bound = map[string]string{}
+	*old = parser{m0: *p.m, args: p.args, paramBuf: p.paramBuf, decos: p.decos,
+		scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls}
+	m := &Module{Problems: p.lx.Problems,
+		Defs: exact(p.m.Defs), Calls: exact(p.m.Calls), Assigns: exact(p.m.Assigns), Imports: exact(p.m.Imports)}
+	// Each call's arguments, each def's parameters and decorators lie in
+	// the working arrays one after the other, in the order of the calls
+	// and defs, so they move to their copies in one pass.
+	args, params, decos := exact(p.args), exact(p.paramBuf), exact(p.decos)
+	off := 0
+	for i := range m.Calls {
+		c := &m.Calls[i]
+		n := len(c.Args)
+		c.Args = args[off : off+n : off+n]
+		off += n
+	}
+	po, do := 0, 0
+	for i := range m.Defs {
+		d := &m.Defs[i]
+		if n := len(d.Params); n > 0 {
+			d.Params = params[po : po+n : po+n]
+			po += n
+		}
+		if n := len(d.Decorators); n > 0 {
+			d.Decorators = decos[do : do+n : do+n]
+			do += n
+		}
+	}
+	s.lx = Lexer{indents: s.lx.indents[:0]} // the source is not the Scanner's to keep
+	for _, im := range m.Imports {
+		if m.bound == nil {
+			m.bound = map[string]string{}
 		}
 		switch {
 		case strings.HasSuffix(im.Module, "."):
-			p.m.bound[im.Bound] = im.Module + im.Name // from . import x
+			m.bound[im.Bound] = im.Module + im.Name // from . import x
 		case im.Name != "":
-			p.m.bound[im.Bound] = im.Module + "." + im.Name
+			m.bound[im.Bound] = im.Module + "." + im.Name
 		default:
-			p.m.bound[im.Bound] = im.Module
+			m.bound[im.Bound] = im.Module
 			if head, _, _ := strings.Cut(im.Module, "."); head == im.Bound {
-				p.m.bound[im.Bound] = head
+				m.bound[im.Bound] = head
 			}
 		}
 	}
-	return p.m
+	return m
+}
+
+// exact returns a copy of s that holds nothing more, or nil for an empty s.
+func exact[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
 }
 
 type scope struct {
@@ -170,23 +221,31 @@ type scope struct {
 }
 
 type parser struct {
-	lx     *Lexer
-	text   string // the source
-	args   []Arg  // the backing array of every Call.Args
-	m      *Module
-	level  int // indentation level: Indent tokens minus Dedent tokens
-	scopes []scope
-	toks   []Token
-	// The decorators read so far for the next def or class, and the
-	// indices of the calls in their lines.
-	decorators []Decorator
-	decoCalls  []int
+	lx   *Lexer
+	text string // the source
+	m    *Module
+	// args, paramBuf and decos hold every call's arguments and every
+	// def's parameters and decorators, one after the other.
+	args     []Arg
+	paramBuf []Param
+	decos    []Decorator
+	// decoStart is where the decorators read so far for the next def or
+	// class start in decos; decoCalls are the indices of the calls in
+	// their lines.
+	decoStart int
+	decoCalls []int
+	level     int // indentation level: Indent tokens minus Dedent tokens
+	scopes    []scope
+	toks      []tok
+	// m0 keeps the arrays of the last module's facts, for the next.
+	m0 Module
 }
 
 func (p *parser) run() {
+	var t tok
 	for {
-		t := p.lx.Next()
-		switch t.Kind {
+		p.lx.next(&t)
+		switch t.kind {
 		case EOF:
 			return
 		case Indent:
@@ -197,22 +256,47 @@ func (p *parser) run() {
 			continue
 		}
 		p.toks = p.toks[:0]
-		for t.Kind != Newline && t.Kind != EOF {
+		for t.kind != Newline && t.kind != EOF {
 			p.toks = append(p.toks, t)
-			t = p.lx.Next()
+			p.lx.next(&t)
 		}
 		for len(p.scopes) > 0 && p.scopes[len(p.scopes)-1].body > p.level {
 			p.scopes = p.scopes[:len(p.scopes)-1]
 		}
 		p.statement(p.toks)
-		if t.Kind == EOF {
+		if t.kind == EOF {
 			return
 		}
 	}
 }
 
 // str returns a token's text as a substring of the source.
-func (p *parser) str(t Token) string { return p.text[t.Off : t.Off+len(t.Text)] }
+func (p *parser) str(t *tok) string { return p.text[t.off:t.end] }
+
+// is reports whether t is a token of kind k with the given text.
+func (p *parser) is(t *tok, k Kind, text string) bool {
+	return t.kind == k && int(t.end-t.off) == len(text) && p.text[t.off:t.end] == text
+}
+
+func (p *parser) isOp(t *tok, text string) bool   { return p.is(t, Op, text) }
+func (p *parser) isName(t *tok, text string) bool { return p.is(t, Name, text) }
+
+// first is the first byte of a token's text, or 0 for an empty token.
+func (p *parser) first(t *tok) byte {
+	if t.end == t.off {
+		return 0
+	}
+	return p.text[t.off]
+}
+
+// bracket returns the bracket or comma a token is, or 0 for any other
+// token.
+func (p *parser) bracket(t *tok) byte {
+	if t.kind != Op || t.end-t.off != 1 {
+		return 0
+	}
+	return p.text[t.off]
+}
 
 func (p *parser) scope() int {
 	if len(p.scopes) == 0 {
@@ -228,24 +312,24 @@ func (p *parser) inFunction() bool {
 	return s >= 0 && p.m.Defs[s].Kind == Function
 }
 
-func (p *parser) statement(toks []Token) {
+func (p *parser) statement(toks []tok) {
 	if len(toks) == 0 {
 		return
 	}
 	switch {
-	case isOp(toks[0], "@"):
+	case p.isOp(&toks[0], "@"):
 		p.decorator(toks)
 		return
-	case isName(toks[0], "def"):
+	case p.isName(&toks[0], "def"):
 		p.def(toks, 0, Function)
-	case isName(toks[0], "async") && len(toks) > 1 && isName(toks[1], "def"):
+	case p.isName(&toks[0], "async") && len(toks) > 1 && p.isName(&toks[1], "def"):
 		p.def(toks, 1, Function)
-	case isName(toks[0], "class"):
+	case p.isName(&toks[0], "class"):
 		p.def(toks, 0, Class)
 	default:
 		p.dropDecorators()
 		for len(toks) > 0 {
-			end := indexOp(toks, ";")
+			end := p.indexOp(toks, ";")
 			if end < 0 {
 				end = len(toks)
 			}
@@ -258,15 +342,15 @@ func (p *parser) statement(toks []Token) {
 // dropDecorators forgets decorators not followed by a def or class, which
 // only a syntax error leaves behind.
 func (p *parser) dropDecorators() {
-	p.decorators, p.decoCalls = nil, nil
+	p.decos, p.decoCalls = p.decos[:p.decoStart], p.decoCalls[:0]
 }
 
-func (p *parser) decorator(toks []Token) {
-	d := Decorator{Pos: p.lx.Pos(toks[min(1, len(toks)-1)]), Call: -1}
+func (p *parser) decorator(toks []tok) {
+	d := Decorator{Pos: p.lx.pos(&toks[min(1, len(toks)-1)]), Call: -1}
 	end := 1
 	if name, n := p.chain(toks, 1); n > 0 {
 		end = 1 + n
-		if end == len(toks) || isOp(toks[end], "(") {
+		if end == len(toks) || p.isOp(&toks[end], "(") {
 			d.Name = name
 		}
 	}
@@ -278,27 +362,31 @@ func (p *parser) decorator(toks []Token) {
 	if d.Name != "" && end < len(toks) && first < len(p.m.Calls) && p.m.Calls[first].Pos == d.Pos {
 		d.Call = first
 	}
-	p.decorators = append(p.decorators, d)
+	p.decos = append(p.decos, d)
 }
 
 // def reads a def (at toks[at]) or class statement header.
-func (p *parser) def(toks []Token, at int, kind DefKind) {
+func (p *parser) def(toks []tok, at int, kind DefKind) {
 	outer := p.scope()
-	if at+1 >= len(toks) || toks[at+1].Kind != Name {
+	if at+1 >= len(toks) || toks[at+1].kind != Name {
 		p.dropDecorators()
 		p.calls(toks, outer, "")
 		return
 	}
-	name := toks[at+1]
-	d := Def{Kind: kind, Name: p.str(name), Pos: p.lx.Pos(name), Parent: outer, Decorators: p.decorators}
+	name := &toks[at+1]
+	d := Def{Kind: kind, Name: p.str(name), Pos: p.lx.pos(name), Parent: outer}
+	if len(p.decos) > p.decoStart {
+		d.Decorators = p.decos[p.decoStart:]
+	}
+	p.decoStart = len(p.decos)
 	idx := len(p.m.Defs)
 	for _, c := range p.decoCalls {
 		p.m.Calls[c].Decorates = idx
 	}
 	p.dropDecorators()
 	rest := toks[at+2:]
-	if len(rest) > 0 && isOp(rest[0], "(") {
-		close := matching(rest, 0)
+	if len(rest) > 0 && p.isOp(&rest[0], "(") {
+		close := p.matching(rest, 0)
 		inner := rest[1:close]
 		if kind == Function {
 			d.Params = p.params(inner)
@@ -307,7 +395,7 @@ func (p *parser) def(toks []Token, at int, kind DefKind) {
 		rest = rest[min(close+1, len(rest)):]
 	}
 	p.m.Defs = append(p.m.Defs, d)
-	colon := indexOp(rest, ":")
+	colon := p.indexOp(rest, ":")
 	if colon < 0 {
 		p.calls(rest, outer, "")
 		return
@@ -320,40 +408,43 @@ func (p *parser) def(toks []Token, at int, kind DefKind) {
 	p.scopes = append(p.scopes, scope{def: idx, body: p.level + 1})
 }
 
-func (p *parser) params(toks []Token) []Param {
-	var params []Param
-	for _, seg := range split(toks) {
-		if len(seg) == 0 || seg[0].Kind != Name {
-			continue // *args, **kwargs, a bare * or /
+func (p *parser) params(toks []tok) []Param {
+	start := len(p.paramBuf)
+	p.eachSeg(toks, false, func(seg []tok) {
+		if len(seg) == 0 || seg[0].kind != Name {
+			return // *args, **kwargs, a bare * or /
 		}
-		params = append(params, Param{Name: p.str(seg[0]), Pos: p.lx.Pos(seg[0])})
+		p.paramBuf = append(p.paramBuf, Param{Name: p.str(&seg[0]), Pos: p.lx.pos(&seg[0])})
+	})
+	if len(p.paramBuf) == start {
+		return nil
 	}
-	return params
+	return p.paramBuf[start:]
 }
 
 // simple reads a statement that is not a def, class or decorator.
-func (p *parser) simple(toks []Token) {
+func (p *parser) simple(toks []tok) {
 	if len(toks) == 0 {
 		return
 	}
-	if isName(toks[0], "import") || isName(toks[0], "from") {
+	if p.isName(&toks[0], "import") || p.isName(&toks[0], "from") {
 		p.importStmt(toks)
 		return
 	}
 	target := ""
 	i := 0
-	for i+1 < len(toks) && toks[i].Kind == Name && !isKeyword(toks[i].Text) {
-		op := toks[i+1]
-		isAssign := isOp(op, "=") || op.Kind == Op && len(op.Text) >= 2 && op.Text[len(op.Text)-1] == '=' && !isOp(op, "==") && !isOp(op, "!=") && !isOp(op, "<=") && !isOp(op, ">=")
-		annotated := isOp(op, ":") && i == 0
+	for i+1 < len(toks) && toks[i].kind == Name && !isKeyword(p.str(&toks[i])) {
+		op := &toks[i+1]
+		isAssign := p.isOp(op, "=") || op.kind == Op && op.end-op.off >= 2 && p.text[op.end-1] == '=' && !p.isOp(op, "==") && !p.isOp(op, "!=") && !p.isOp(op, "<=") && !p.isOp(op, ">=")
+		annotated := p.isOp(op, ":") && i == 0
 		if !isAssign && !annotated {
 			break
 		}
 		if target == "" {
-			target = p.str(toks[i])
+			target = p.str(&toks[i])
 		}
 		if !p.inFunction() {
-			p.m.Assigns = append(p.m.Assigns, Assign{Name: p.str(toks[i]), Pos: p.lx.Pos(toks[i]), Scope: p.scope()})
+			p.m.Assigns = append(p.m.Assigns, Assign{Name: p.str(&toks[i]), Pos: p.lx.pos(&toks[i]), Scope: p.scope()})
 		}
 		if annotated {
 			break
@@ -363,56 +454,56 @@ func (p *parser) simple(toks []Token) {
 	p.calls(toks, p.scope(), target)
 }
 
-func (p *parser) importStmt(toks []Token) {
+func (p *parser) importStmt(toks []tok) {
 	s := p.scope()
-	if isName(toks[0], "import") {
-		for _, seg := range split(toks[1:]) {
+	if p.isName(&toks[0], "import") {
+		p.eachSeg(toks[1:], false, func(seg []tok) {
 			mod, n := p.dottedModule(seg)
 			if n == 0 {
-				continue
+				return
 			}
 			bound, _, _ := strings.Cut(mod, ".")
-			if n+1 < len(seg) && isName(seg[n], "as") && seg[n+1].Kind == Name {
-				bound = p.str(seg[n+1])
+			if n+1 < len(seg) && p.isName(&seg[n], "as") && seg[n+1].kind == Name {
+				bound = p.str(&seg[n+1])
 			}
-			p.m.Imports = append(p.m.Imports, Import{Module: mod, Bound: bound, Pos: p.lx.Pos(seg[0]), Scope: s})
-		}
+			p.m.Imports = append(p.m.Imports, Import{Module: mod, Bound: bound, Pos: p.lx.pos(&seg[0]), Scope: s})
+		})
 		return
 	}
 	// from MODULE import NAMES
 	rest := toks[1:]
 	mod, n := p.dottedModule(rest)
-	if n == 0 || n >= len(rest) || !isName(rest[n], "import") {
+	if n == 0 || n >= len(rest) || !p.isName(&rest[n], "import") {
 		return
 	}
 	names := rest[n+1:]
-	if len(names) > 0 && isOp(names[0], "(") {
-		names = names[1:matching(names, 0)]
+	if len(names) > 0 && p.isOp(&names[0], "(") {
+		names = names[1:p.matching(names, 0)]
 	}
-	for _, seg := range split(names) {
-		if len(seg) == 0 || seg[0].Kind != Name {
-			continue // "*" binds nothing that can be named here
+	p.eachSeg(names, false, func(seg []tok) {
+		if len(seg) == 0 || seg[0].kind != Name {
+			return // "*" binds nothing that can be named here
 		}
-		name := p.str(seg[0])
+		name := p.str(&seg[0])
 		bound := name
-		if len(seg) > 2 && isName(seg[1], "as") && seg[2].Kind == Name {
-			bound = p.str(seg[2])
+		if len(seg) > 2 && p.isName(&seg[1], "as") && seg[2].kind == Name {
+			bound = p.str(&seg[2])
 		}
-		p.m.Imports = append(p.m.Imports, Import{Module: mod, Name: name, Bound: bound, Pos: p.lx.Pos(seg[0]), Scope: s})
-	}
+		p.m.Imports = append(p.m.Imports, Import{Module: mod, Name: name, Bound: bound, Pos: p.lx.pos(&seg[0]), Scope: s})
+	})
 }
 
 // dottedModule reads a module name, with the leading dots of a relative
 // import, and returns it with the number of tokens it took.
-func (p *parser) dottedModule(toks []Token) (string, int) {
+func (p *parser) dottedModule(toks []tok) (string, int) {
 	var b strings.Builder
 	i := 0
-	for i < len(toks) && toks[i].Kind == Op && (isOp(toks[i], ".") || isOp(toks[i], "...")) {
-		b.Write(toks[i].Text)
+	for i < len(toks) && toks[i].kind == Op && (p.isOp(&toks[i], ".") || p.isOp(&toks[i], "...")) {
+		b.WriteString(p.str(&toks[i]))
 		i++
 	}
 	name, n := "", 0
-	if i < len(toks) && !isKeyword(toks[i].Text) {
+	if i < len(toks) && !isKeyword(p.str(&toks[i])) {
 		name, n = p.chain(toks, i)
 	}
 	b.WriteString(name)
@@ -423,24 +514,24 @@ func (p *parser) dottedModule(toks []Token) (string, int) {
 }
 
 // calls records every call of a dotted name in toks.
-func (p *parser) calls(toks []Token, scope int, target string) {
+func (p *parser) calls(toks []tok, scope int, target string) {
 	for k := 0; k < len(toks); k++ {
-		t := toks[k]
-		if t.Kind != Name || isKeyword(t.Text) || k > 0 && isOp(toks[k-1], ".") {
+		t := &toks[k]
+		if t.kind != Name || k > 0 && p.isOp(&toks[k-1], ".") || isKeyword(p.str(t)) {
 			continue
 		}
 		name, n := p.chain(toks, k)
 		open := k + n
-		if open >= len(toks) || !isOp(toks[open], "(") {
+		if open >= len(toks) || !p.isOp(&toks[open], "(") {
 			k = open - 1
 			continue
 		}
-		close := matching(toks, open)
-		c := Call{Callee: name, Pos: p.lx.Pos(t), Scope: scope, Decorates: -1, Target: target}
+		close := p.matching(toks, open)
+		c := Call{Callee: name, Pos: p.lx.pos(t), Scope: scope, Decorates: -1, Target: target}
 		// The arguments of all calls share one array; each call's Args
 		// is its part of it.
 		start := len(p.args)
-		p.eachArg(toks[open+1:close], func(seg []Token) {
+		p.eachSeg(toks[open+1:close], true, func(seg []tok) {
 			p.args = append(p.args, p.arg(seg))
 		})
 		c.Args = p.args[start:len(p.args):len(p.args)]
@@ -449,27 +540,36 @@ func (p *parser) calls(toks []Token, scope int, target string) {
 	}
 }
 
-func (p *parser) arg(seg []Token) Arg {
+func (p *parser) arg(seg []tok) Arg {
 	var a Arg
-	if len(seg) > 2 && seg[0].Kind == Name && isOp(seg[1], "=") {
-		a.Keyword = p.str(seg[0])
+	if len(seg) > 2 && seg[0].kind == Name && p.isOp(&seg[1], "=") {
+		a.Keyword = p.str(&seg[0])
 		seg = seg[2:]
 	}
-	a.Pos = p.lx.Pos(seg[0])
+	a.Pos = p.lx.pos(&seg[0])
 	switch {
-	case seg[0].Kind == String:
+	case seg[0].kind == String:
+		if len(seg) == 1 {
+			// One literal, the usual case: its value is a substring of
+			// the source unless it has escapes.
+			if s, ok := stringValue(p.str(&seg[0])); ok {
+				a.Kind, a.Value = ArgString, s
+			}
+			return a
+		}
 		var b strings.Builder
-		for _, t := range seg {
+		for i := range seg {
+			t := &seg[i]
 			s, ok := stringValue(p.str(t))
-			if t.Kind != String || !ok {
+			if t.kind != String || !ok {
 				return a
 			}
 			b.WriteString(s)
 		}
 		a.Kind, a.Value = ArgString, b.String()
-	case len(seg) == 1 && seg[0].Kind == Number:
-		a.Kind, a.Value = ArgNumber, p.str(seg[0])
-	case seg[0].Kind == Name:
+	case len(seg) == 1 && seg[0].kind == Number:
+		a.Kind, a.Value = ArgNumber, p.str(&seg[0])
+	case seg[0].kind == Name:
 		if name, n := p.chain(seg, 0); n == len(seg) {
 			a.Kind, a.Value = ArgName, name
 		}
@@ -555,36 +655,33 @@ func unescape(s string) string {
 
 // chain reads a dotted name (NAME(.NAME)*) starting at toks[i] and returns
 // it with the number of tokens it took; 0 when toks[i] is not a name.
-func (p *parser) chain(toks []Token, i int) (string, int) {
-	if i >= len(toks) || toks[i].Kind != Name {
+func (p *parser) chain(toks []tok, i int) (string, int) {
+	if i >= len(toks) || toks[i].kind != Name {
 		return "", 0
 	}
 	j := i
-	for j+2 < len(toks) && isOp(toks[j+1], ".") && toks[j+2].Kind == Name {
+	for j+2 < len(toks) && p.isOp(&toks[j+1], ".") && toks[j+2].kind == Name {
 		j += 2
 	}
-	first, last := toks[i], toks[j]
-	if end := last.Off + len(last.Text); end-first.Off == sumLen(toks[i:j+1]) {
+	first, last := toks[i].off, toks[j].end
+	if int(last-first) == sumLen(toks[i:j+1]) {
 		// Written without spaces, as dotted names almost always are:
 		// the name is a substring of the source.
-		return p.text[first.Off:end], j - i + 1
+		return p.text[first:last], j - i + 1
 	}
 	var b strings.Builder
 	for k := i; k <= j; k++ {
-		b.Write(toks[k].Text)
+		b.WriteString(p.str(&toks[k]))
 	}
 	return b.String(), j - i + 1
 }
 
 // matching returns the index of the bracket that closes toks[open], or
 // len(toks) when it is not closed.
-func matching(toks []Token, open int) int {
+func (p *parser) matching(toks []tok, open int) int {
 	depth := 0
 	for i := open; i < len(toks); i++ {
-		if toks[i].Kind != Op || len(toks[i].Text) != 1 {
-			continue
-		}
-		switch toks[i].Text[0] {
+		switch p.bracket(&toks[i]) {
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':
@@ -597,85 +694,55 @@ func matching(toks []Token, open int) int {
 	return len(toks)
 }
 
-// eachArg calls f with each non-empty part of toks between the commas
-// outside brackets, without allocating.
-func (p *parser) eachArg(toks []Token, f func([]Token)) {
+// eachSeg calls f with each part of toks between the commas outside
+// brackets, without allocating; with nonEmpty, empty parts are left out.
+func (p *parser) eachSeg(toks []tok, nonEmpty bool, f func([]tok)) {
 	depth, start := 0, 0
-	for i, t := range toks {
-		if t.Kind != Op || len(t.Text) != 1 {
-			continue
-		}
-		switch t.Text[0] {
+	for i := range toks {
+		switch p.bracket(&toks[i]) {
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':
 			depth--
 		case ',':
 			if depth == 0 {
-				if i > start {
+				if i > start || !nonEmpty {
 					f(toks[start:i])
 				}
 				start = i + 1
 			}
 		}
 	}
-	if len(toks) > start {
+	if len(toks) > start || !nonEmpty {
 		f(toks[start:])
 	}
 }
 
-// split splits toks at the commas outside brackets.
-func split(toks []Token) [][]Token {
-	var segs [][]Token
-	depth, start := 0, 0
-	for i, t := range toks {
-		if t.Kind != Op || len(t.Text) != 1 {
+// indexOp returns the index of the first op token text outside brackets, or -1.
+func (p *parser) indexOp(toks []tok, text string) int {
+	depth := 0
+	for i := range toks {
+		t := &toks[i]
+		if t.kind != Op {
 			continue
 		}
-		switch t.Text[0] {
+		if depth == 0 && p.str(t) == text {
+			return i
+		}
+		switch p.bracket(t) {
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':
 			depth--
-		case ',':
-			if depth == 0 {
-				segs = append(segs, toks[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(segs, toks[start:])
-}
-
-// indexOp returns the index of the first op token text outside brackets, or -1.
-func indexOp(toks []Token, text string) int {
-	depth := 0
-	for i, t := range toks {
-		if t.Kind != Op {
-			continue
-		}
-		if depth == 0 && string(t.Text) == text {
-			return i
-		}
-		if len(t.Text) == 1 {
-			switch t.Text[0] {
-			case '(', '[', '{':
-				depth++
-			case ')', ']', '}':
-				depth--
-			}
 		}
 	}
 	return -1
 }
 
-func isOp(t Token, text string) bool   { return t.Kind == Op && string(t.Text) == text }
-func isName(t Token, text string) bool { return t.Kind == Name && string(t.Text) == text }
-
-// isKeyword reports whether b is one of Python's hard keywords: none of
+// isKeyword reports whether s is one of Python's hard keywords: none of
 // them is a callable or assignable name.
-func isKeyword(b []byte) bool {
-	switch string(b) {
+func isKeyword(s string) bool {
+	switch s {
 	case "False", "None", "True", "and", "as", "assert", "async", "await",
 		"break", "class", "continue", "def", "del", "elif", "else", "except",
 		"finally", "for", "from", "global", "if", "import", "in", "is",
@@ -686,10 +753,10 @@ func isKeyword(b []byte) bool {
 	return false
 }
 
-func sumLen(toks []Token) int {
+func sumLen(toks []tok) int {
 	n := 0
-	for _, t := range toks {
-		n += len(t.Text)
+	for i := range toks {
+		n += int(toks[i].end - toks[i].off)
 	}
 	return n
 }

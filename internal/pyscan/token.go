@@ -12,6 +12,7 @@
 package pyscan
 
 import (
+	"math"
 	"strings"
 	"unicode/utf8"
 )
@@ -44,6 +45,22 @@ type Token struct {
 	LineStart int
 }
 
+// tok is the parser's own form of a token: the same facts as a Token in
+// under half the space and without the slice, which the parser reads from
+// the source. Scan handles about a thousand tokens per 4 KB module, and
+// copying Tokens around cost more than reading them.
+type tok struct {
+	off, end  int32 // the token's bytes are src[off:end]
+	line      int32
+	lineStart int32
+	kind      Kind
+}
+
+// maxSource is the largest source a Lexer reads, so that offsets fit a
+// tok. Python files of 2 GiB do not exist; the rest of a larger one is
+// reported and left unread.
+const maxSource = math.MaxInt32
+
 // Pos is a position in a source file. Line and Col are 1-based; Col counts
 // characters (not bytes), as editors and CI annotations do.
 type Pos struct {
@@ -73,16 +90,32 @@ type Lexer struct {
 
 // NewLexer returns a Lexer over src. A UTF-8 byte order mark is skipped.
 func NewLexer(src []byte) *Lexer {
-	l := &Lexer{src: src, line: 1, bol: true, indents: []int{0}}
+	l := &Lexer{}
+	l.reset(src)
+	return l
+}
+
+// reset makes l a new Lexer over src, keeping its indentation stack's
+// array.
+func (l *Lexer) reset(src []byte) {
+	*l = Lexer{src: src, line: 1, bol: true, indents: append(l.indents[:0], 0)}
+	if len(src) > maxSource {
+		l.src = src[:maxSource]
+		l.Problems = append(l.Problems, Problem{Pos: Pos{1, 1}, Msg: "is larger than 2 GiB; read only up to there"})
+	}
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		l.off, l.lineStart = 3, 3
 	}
-	return l
 }
 
 // Pos returns the position of a token of this lexer's source.
 func (l *Lexer) Pos(t Token) Pos {
 	return Pos{Line: t.Line, Col: utf8.RuneCount(l.src[t.LineStart:t.Off]) + 1}
+}
+
+// pos is Pos for a tok.
+func (l *Lexer) pos(t *tok) Pos {
+	return Pos{Line: int(t.line), Col: utf8.RuneCount(l.src[t.lineStart:t.off]) + 1}
 }
 
 func (l *Lexer) posAt(off, line, lineStart int) Pos {
@@ -93,9 +126,16 @@ func (l *Lexer) problem(off, line, lineStart int, msg string) {
 	l.Problems = append(l.Problems, Problem{Pos: l.posAt(off, line, lineStart), Msg: msg})
 }
 
-func (l *Lexer) tok(k Kind, start, line, lineStart int) Token {
+// tok sets t to a token of kind k from start to the current offset.
+func (l *Lexer) tok(t *tok, k Kind, start, line, lineStart int) {
 	l.lineHas = true
-	return Token{Kind: k, Text: l.src[start:l.off], Off: start, Line: line, LineStart: lineStart}
+	*t = tok{off: int32(start), end: int32(l.off), line: int32(line), lineStart: int32(lineStart), kind: k}
+}
+
+// mark sets t to a token of kind k that takes no part of the line: it
+// does not count as the line's code.
+func (l *Lexer) mark(t *tok, k Kind, start, end, line, lineStart int) {
+	*t = tok{off: int32(start), end: int32(end), line: int32(line), lineStart: int32(lineStart), kind: k}
 }
 
 // newline consumes one line ending ("\n", "\r\n" or "\r") at l.off.
@@ -111,24 +151,38 @@ func (l *Lexer) newline() {
 // Next returns the next token; after the end of the source it returns EOF
 // tokens forever.
 func (l *Lexer) Next() Token {
+	var t tok
+	l.next(&t)
+	out := Token{Kind: t.kind, Off: int(t.off), Line: int(t.line), LineStart: int(t.lineStart)}
+	if t.end > t.off {
+		out.Text = l.src[t.off:t.end]
+	}
+	return out
+}
+
+// next reads the next token into t.
+func (l *Lexer) next(t *tok) {
 	for {
 		if l.dedents > 0 {
 			l.dedents--
-			return Token{Kind: Dedent, Off: l.off, Line: l.line, LineStart: l.lineStart}
+			l.mark(t, Dedent, l.off, l.off, l.line, l.lineStart)
+			return
 		}
 		if l.done {
-			return Token{Kind: EOF, Off: l.off, Line: l.line, LineStart: l.lineStart}
+			l.mark(t, EOF, l.off, l.off, l.line, l.lineStart)
+			return
 		}
 		if l.bol && l.depth == 0 {
-			if t, ok := l.indentation(); ok {
-				return t
+			if l.indentation(t) {
+				return
 			}
 			if l.dedents > 0 || l.done {
 				continue
 			}
 		}
 		if l.off >= len(l.src) {
-			return l.end()
+			l.end(t)
+			return
 		}
 		c := l.src[l.off]
 		switch {
@@ -153,7 +207,8 @@ func (l *Lexer) Next() Token {
 			l.problem(l.off, l.line, l.lineStart, "unexpected character after line continuation character")
 			start := l.off
 			l.off++
-			return l.tok(Op, start, l.line, l.lineStart)
+			l.tok(t, Op, start, l.line, l.lineStart)
+			return
 		case c == '#':
 			for l.off < len(l.src) && l.src[l.off] != '\n' && l.src[l.off] != '\r' {
 				l.off++
@@ -169,22 +224,27 @@ func (l *Lexer) Next() Token {
 				continue
 			}
 			l.lineHas = false
-			return Token{Kind: Newline, Text: l.src[start:l.off], Off: start, Line: line, LineStart: ls}
+			l.mark(t, Newline, start, l.off, line, ls)
+			return
 		case isNameStart(c):
-			return l.name()
+			l.name(t)
+			return
 		case isDigit(c) || c == '.' && l.off+1 < len(l.src) && isDigit(l.src[l.off+1]):
-			return l.number()
+			l.number(t)
+			return
 		case c == '"' || c == '\'':
-			return l.str(l.off, false)
+			l.str(t, l.off, false)
+			return
 		default:
-			return l.op()
+			l.op(t)
+			return
 		}
 	}
 }
 
 // end emits the Newline that closes the last logical line, then the Dedent
 // tokens that close every open block, then EOF.
-func (l *Lexer) end() Token {
+func (l *Lexer) end(t *tok) {
 	if l.depth > 0 {
 		l.problem(l.off, l.line, l.lineStart, "unexpected end of file inside brackets")
 		l.depth = 0
@@ -194,16 +254,17 @@ func (l *Lexer) end() Token {
 	l.indents = l.indents[:1]
 	if l.lineHas {
 		l.lineHas = false
-		return Token{Kind: Newline, Off: l.off, Line: l.line, LineStart: l.lineStart}
+		l.mark(t, Newline, l.off, l.off, l.line, l.lineStart)
+		return
 	}
-	return l.Next()
+	l.next(t)
 }
 
 // indentation measures the indentation of the line at l.off. It skips lines
-// that hold only blanks or a comment, as Python does, and returns an Indent
-// token when the line is more indented than the block it is in; a less
-// indented line queues Dedent tokens.
-func (l *Lexer) indentation() (Token, bool) {
+// that hold only blanks or a comment, as Python does, and sets t to an
+// Indent token (and returns true) when the line is more indented than the
+// block it is in; a less indented line queues Dedent tokens.
+func (l *Lexer) indentation(t *tok) bool {
 	for {
 		col := 0
 		start := l.off
@@ -222,7 +283,7 @@ func (l *Lexer) indentation() (Token, bool) {
 		}
 	measured:
 		if l.off >= len(l.src) {
-			return Token{}, false
+			return false
 		}
 		switch l.src[l.off] {
 		case '#':
@@ -251,7 +312,8 @@ func (l *Lexer) indentation() (Token, bool) {
 		case col > top:
 			l.indents = append(l.indents, col)
 			l.lineHas = false
-			return Token{Kind: Indent, Text: l.src[start:l.off], Off: start, Line: l.line, LineStart: l.lineStart}, true
+			l.mark(t, Indent, start, l.off, l.line, l.lineStart)
+			return true
 		case col < top:
 			for len(l.indents) > 1 && l.indents[len(l.indents)-1] > col {
 				l.indents = l.indents[:len(l.indents)-1]
@@ -261,7 +323,7 @@ func (l *Lexer) indentation() (Token, bool) {
 				l.problem(l.off, l.line, l.lineStart, "unindent does not match any outer indentation level")
 			}
 		}
-		return Token{}, false
+		return false
 	}
 }
 
@@ -282,17 +344,18 @@ func isNameByte(c byte) bool { return nameBytes[c] }
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // name reads an identifier, or a string prefix and the string it starts.
-func (l *Lexer) name() Token {
+func (l *Lexer) name(t *tok) {
 	start, line, ls := l.off, l.line, l.lineStart
 	for l.off < len(l.src) && isNameByte(l.src[l.off]) {
 		l.off++
 	}
 	if l.off < len(l.src) && (l.src[l.off] == '"' || l.src[l.off] == '\'') {
 		if fmt, ok := stringPrefix(l.src[start:l.off]); ok {
-			return l.str(start, fmt)
+			l.str(t, start, fmt)
+			return
 		}
 	}
-	return l.tok(Name, start, line, ls)
+	l.tok(t, Name, start, line, ls)
 }
 
 // stringPrefix reports whether p is a string prefix (r, b, u, f, t and
@@ -323,7 +386,7 @@ func stringPrefix(p []byte) (formatted, ok bool) {
 	return f == 1, true
 }
 
-func (l *Lexer) number() Token {
+func (l *Lexer) number(t *tok) {
 	start, line, ls := l.off, l.line, l.lineStart
 	hex := len(l.src) > l.off+1 && l.src[l.off] == '0' && (l.src[l.off+1]|0x20 == 'x')
 	for l.off < len(l.src) {
@@ -334,18 +397,19 @@ func (l *Lexer) number() Token {
 		case (c == '+' || c == '-') && !hex && l.off > start && l.src[l.off-1]|0x20 == 'e':
 			l.off++
 		default:
-			return l.tok(Number, start, line, ls)
+			l.tok(t, Number, start, line, ls)
+			return
 		}
 	}
-	return l.tok(Number, start, line, ls)
+	l.tok(t, Number, start, line, ls)
 }
 
 // str reads a string literal whose prefix starts at start and whose opening
 // quote is at l.off.
-func (l *Lexer) str(start int, formatted bool) Token {
+func (l *Lexer) str(t *tok, start int, formatted bool) {
 	line, ls := l.line, l.lineStart
 	l.skipString(formatted)
-	return l.tok(String, start, line, ls)
+	l.tok(t, String, start, line, ls)
 }
 
 // skipString moves past the string literal whose opening quote is at l.off.
@@ -527,21 +591,24 @@ func opLen(rest []byte) int {
 	return 1
 }
 
-func (l *Lexer) op() Token {
+func (l *Lexer) op(t *tok) {
 	start, line, ls := l.off, l.line, l.lineStart
 	rest := l.src[l.off:]
 	switch rest[0] {
 	case '(', '[', '{':
 		l.depth++
 		l.off++
-		return l.tok(Op, start, line, ls)
+		l.tok(t, Op, start, line, ls)
+		return
 	case ',', ';':
 		l.off++
-		return l.tok(Op, start, line, ls)
+		l.tok(t, Op, start, line, ls)
+		return
 	}
 	if n := opLen(rest); n > 1 {
 		l.off += n
-		return l.tok(Op, start, line, ls)
+		l.tok(t, Op, start, line, ls)
+		return
 	}
 	switch rest[0] {
 	case '(', '[', '{':
@@ -555,5 +622,5 @@ func (l *Lexer) op() Token {
 	}
 	_, size := utf8.DecodeRune(rest)
 	l.off += max(size, 1)
-	return l.tok(Op, start, line, ls)
+	l.tok(t, Op, start, line, ls)
 }
