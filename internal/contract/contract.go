@@ -204,7 +204,7 @@ func (s *scan) probeFiles() bool {
 			s.warn(display(s.cwd, abs), prob.Pos.Line, prob.Pos.Col, "undecodable", prob.Msg, "save the file as UTF-8, as Python expects")
 			continue
 		}
-		s.tokenize(display(s.cwd, abs), abs, data)
+		s.tokenize(display(s.cwd, abs), abs, data, new(pyscan.Scanner))
 	}
 	return len(s.sources) > n
 }

@@ -167,6 +167,7 @@ var problemFix = map[string]string{
 type worker struct {
 	buf     []byte
 	skipped []string
+	scanner pyscan.Scanner // reuses its working memory from file to file
 }
 
 // parallel runs look on every job, on one goroutine per core.
@@ -247,13 +248,13 @@ func (s *scan) first(j job, w *worker) {
 	if abs == "" {
 		abs = s.abs(p)
 	}
-	s.tokenize(p, abs, data)
+	s.tokenize(p, abs, data, &w.scanner)
 }
 
 // tokenize scans data, whose encoding was checked, and keeps its facts.
-func (s *scan) tokenize(p, abs string, data []byte) {
+func (s *scan) tokenize(p, abs string, data []byte, sc *pyscan.Scanner) {
 	src := &source{path: p, abs: abs, dir: filepath.Dir(abs), conftest: filepath.Base(p) == "conftest.py", test: s.opts.isTestFile(filepath.Base(p))}
-	src.mod = pyscan.Scan(data)
+	src.mod = sc.Scan(data)
 	if abs == s.opts.Conftest {
 		src.regionFirst, src.regionLast = region.Lines(data)
 	}
@@ -318,7 +319,7 @@ func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool))
 			return // reported by the first look
 		}
 		if _, all := want(abs); all || needles.match(data) {
-			s.tokenize(p, abs, data)
+			s.tokenize(p, abs, data, &w.scanner)
 		}
 	})
 	s.skipped = skipped
