@@ -87,8 +87,9 @@ func DefaultPython(spec *schema.Spec) string {
 }
 
 // Run runs nodes in one inner pytest, cold, from the spec's folder, with
-// the probe plugin and no planted delays. PYTEST_ADDOPTS and the ini
-// addopts do not reach the inner run, as in the generated probe tests.
+// the probe plugin and no planted delays. PYTEST_ADDOPTS, the ini addopts
+// and pytest-timeout do not reach the inner run, as in the generated probe
+// tests.
 func Run(spec *schema.Spec, python string, nodes []string) (*Report, error) {
 	plugin, err := render.ProbePlugin(spec)
 	if err != nil {
@@ -103,7 +104,7 @@ func Run(spec *schema.Spec, python string, nodes []string) (*Report, error) {
 		return nil, err
 	}
 
-	args := []string{"-m", "pytest", "-p", pluginModule, "-o", "addopts=", "-p", "no:cacheprovider", "-q"}
+	args := []string{"-m", "pytest", "-p", pluginModule, "-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:timeout", "-q"}
 	cmd := exec.Command(python, append(args, nodes...)...)
 	cmd.Dir = spec.Dir
 	cmd.Env = probeEnv(os.Environ(), dir)
@@ -129,7 +130,7 @@ func probeEnv(environ []string, pluginDir string) []string {
 	for _, kv := range environ {
 		name, value, _ := strings.Cut(kv, "=")
 		switch {
-		case name == "PYTEST_ADDOPTS" || strings.HasPrefix(name, "PYTEST_XDIST"),
+		case name == "PYTEST_ADDOPTS" || name == "PYTEST_TIMEOUT" || strings.HasPrefix(name, "PYTEST_XDIST"),
 			name == "PLANTED_DELAY" || name == "PLANTED_DELAY_MODULE" || name == "ARMED_DELAY":
 			continue
 		case name == "PYTHONPATH":

@@ -117,6 +117,7 @@ class _FixturegenDeadline:
         self.test_code = getattr(getattr(item, "obj", None), "__code__", None)
         self.clock = time.monotonic
         self.main = threading.main_thread()
+        self.main_ident = self.main.ident
         self.armed = False
         self.due = 0.0
         self.raised = []
@@ -124,6 +125,7 @@ class _FixturegenDeadline:
         self.depth = 0
         self.importing = None
         self.import_start = 0.0
+        self.rang = False
         self.passed_in = None
         self.detail = ""
         self.previous = None
@@ -206,12 +208,10 @@ class _FixturegenDeadline:
         """Raise the deadline's AssertionError, unless an import is running."""
         now = self.clock()
         if self.outer is not None and not self.outer_fired and now >= self.outer[0]:
-            self.outer_fired = True
-            self._rearm()
-            if callable(self.previous):
-                self.previous(signum, frame)
+            self._outer_due(signum, frame, now)
             return
         if self.depth and self.ON_IMPORT != "raise":
+            self.rang = True
             if now - self.import_start >= self.IMPORT_GRACE:
                 self.detail = (
                     f"; importing {self.importing} took longer than import_grace "
@@ -228,6 +228,25 @@ class _FixturegenDeadline:
         if (self.raised or now >= self.due) and self._in_test(frame):
             self._fire()
         self._rearm()
+
+    def _outer_due(self, signum, frame, now):
+        """Hand the signal to the timer that was running before the deadline."""
+        due, interval = self.outer
+        if interval > 0:
+            # A periodic timer fires again every interval: keep it going.
+            while due <= now:
+                due += interval
+            self.outer = (due, interval)
+        else:
+            self.outer_fired = True
+        self._rearm()
+        if self.previous is signal.SIG_DFL:
+            # The signal's default action ends the process, as it would have
+            # without the deadline: let it.
+            signal.signal(signum, signal.SIG_DFL)
+            signal.raise_signal(signum)
+        elif callable(self.previous):
+            self.previous(signum, frame)
 
     def _in_test(self, frame):
         """Tell whether the test function is running (is on frame's stack)."""
@@ -262,7 +281,7 @@ class _FixturegenDeadline:
             return
 
         def find_and_load(name, *args, **kwargs):
-            if not self.armed or threading.current_thread() is not self.main:
+            if not self.armed or threading.get_ident() != self.main_ident:
                 return original(name, *args, **kwargs)
             return self._import(original, name, args, kwargs)
 
@@ -287,7 +306,13 @@ class _FixturegenDeadline:
         self.importing = name
         self.import_start = self.clock()
         self.depth = 1
-        self._rearm()
+        self.rang = False
+        # The timer stays set for the deadline: if it rings during the
+        # import, the handler defers it. Only a deadline further away than
+        # the grace needs the timer brought forward, to bound a hung import.
+        far = self.due - self.import_start > self.IMPORT_GRACE
+        if far and self.ON_IMPORT != "raise":
+            self._rearm()
         try:
             return original(name, *args, **kwargs)
         finally:
@@ -306,7 +331,11 @@ class _FixturegenDeadline:
                 )
                 if self._in_test(sys._getframe()):
                     self._fire()
-            self._rearm()
+            # Without a ring during the import, the timer is still set for
+            # the deadline as it was, no later than it is now: if it rings
+            # early, the handler sets it again.
+            if self.rang:
+                self._rearm()
 
 
 # fixturegen:end

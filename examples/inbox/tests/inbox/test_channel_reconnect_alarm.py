@@ -5,7 +5,8 @@ Each test runs one test of the suite under real pytest in a fresh interpreter,
 cold as on a new CI worker, with the recording plugin alarm_probe, and
 compares the plugin's report with the one the contract promises: every recorded
 module is loaded whenever the alarm is armed. PYTEST_ADDOPTS and the ini addopts
-do not reach the inner run, so reruns, -n and --timeout cannot change it.
+do not reach the inner run, and pytest-timeout is left out of it (with its
+PYTEST_TIMEOUT and ini setting), so reruns, -n and timeouts cannot change it.
 """
 
 import json
@@ -31,13 +32,14 @@ def _probe(node, delays):
     env = {
         name: value
         for name, value in os.environ.items()
-        if name != "PYTEST_ADDOPTS" and not name.startswith("PYTEST_XDIST")
+        if name not in ("PYTEST_ADDOPTS", "PYTEST_TIMEOUT")
+        and not name.startswith("PYTEST_XDIST")
     }
     paths = [str(PLUGIN_DIR), env.get("PYTHONPATH", "")]
     env["PYTHONPATH"] = os.pathsep.join(path for path in paths if path)
     env.update(delays)
     command = [sys.executable, "-m", "pytest", "-p", PLUGIN, "-o", "addopts="]
-    command += ["-p", "no:cacheprovider", "-q", node]
+    command += ["-p", "no:cacheprovider", "-p", "no:timeout", "-q", node]
     run = subprocess.run(
         command,
         cwd=ROOT,
