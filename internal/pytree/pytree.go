@@ -32,6 +32,16 @@ type Walker struct {
 	NoRecurse []string
 	// Visit is called with each .py file, its path joined onto its root.
 	Visit func(path string)
+	// Folder, when set, is called instead of Visit for the .py files of
+	// each folder below a root, all at once and before the walk goes into
+	// the folder's subfolders: with the folder's path joined onto its root
+	// (the files' paths are filepath.Join(dir, name)), the files' names in
+	// lexical order, and an open descriptor of the folder, or -1 where the
+	// system gives none. The descriptor lets the caller open the files
+	// relative to the folder, as grep does, without opening the folder a
+	// second time; the caller owns it and must close it. A root that is a
+	// file still goes to Visit.
+	Folder func(dir string, fd int, names []string)
 	// Problem is called for each place the walk could not go into.
 	Problem func(Problem)
 
@@ -41,6 +51,42 @@ type Walker struct {
 
 	seen     map[fileID]bool // folders entered, to enter each once
 	seenList []os.FileInfo   // the same, where files have no ID
+	buf      []byte          // for listDir
+	// With Folder, a folder's entries and files are done with before its
+	// subfolders are walked, so their arrays serve every folder.
+	entries []entry
+	files   []string
+}
+
+// entry is a name in a folder and its type, as the folder's listing gives
+// it (fs.ModeDir, fs.ModeSymlink, 0 for a regular file, fs.ModeIrregular
+// for anything else).
+type entry struct {
+	name string
+	typ  fs.FileMode
+}
+
+// list returns a folder's entries sorted by name, as os.ReadDir does, and,
+// when keep is set, a descriptor of the folder left open for the caller
+// (or -1).
+func (w *Walker) list(dir string, keep bool) ([]entry, int, error) {
+	if w.readDir == nil {
+		var reuse []entry
+		if w.Folder != nil {
+			reuse = w.entries[:0]
+		}
+		entries, fd, err := w.listDir(dir, keep, reuse)
+		if w.Folder != nil {
+			w.entries = entries
+		}
+		return entries, fd, err
+	}
+	des, err := w.readDir(dir)
+	entries := make([]entry, len(des))
+	for i, e := range des {
+		entries[i] = entry{e.Name(), e.Type()}
+	}
+	return entries, -1, err
 }
 
 // Walk visits the .py files under root, in lexical order; a root that is
@@ -62,27 +108,50 @@ func (w *Walker) Walk(root string) error {
 
 // dir walks one folder; ancestors holds the folders above it and itself.
 func (w *Walker) dir(dir string, ancestors []os.FileInfo) {
-	readDir := w.readDir
-	if readDir == nil {
-		readDir = os.ReadDir
-	}
-	entries, err := readDir(dir)
+	entries, fd, err := w.list(dir, w.Folder != nil)
 	if err != nil {
 		w.Problem(Problem{Path: dir, Kind: "unreadable", Msg: "cannot read folder: " + reason(err)})
 		if len(entries) == 0 {
+			closeFD(fd)
 			return
 		}
 	}
 	// pytest skips a virtual environment wherever it sits.
 	for _, e := range entries {
-		if e.Name() == "pyvenv.cfg" && len(ancestors) > 1 {
+		if e.name == "pyvenv.cfg" && len(ancestors) > 1 {
+			closeFD(fd)
 			return
 		}
 	}
+	// With Folder, the folder's files are gathered and handed over before
+	// its subfolders are walked, so that the caller can start on them.
+	var files []string
+	if w.Folder != nil {
+		files = w.files[:0]
+	}
+	var subdirs []subdir
+	visit := func(p, name string) {
+		if w.Folder == nil {
+			w.Visit(p)
+		} else {
+			files = append(files, name)
+		}
+	}
+	enter := func(p string, info os.FileInfo) {
+		next := append(ancestors[:len(ancestors):len(ancestors)], info)
+		if w.Folder == nil {
+			w.dir(p, next)
+		} else {
+			subdirs = append(subdirs, subdir{p, next})
+		}
+	}
 	for _, e := range entries {
-		name := e.Name()
+		name := e.name
+		typ := e.typ
+		if typ.IsRegular() && !strings.HasSuffix(name, ".py") {
+			continue // most of a tree: spared the path below
+		}
 		p := filepath.Join(dir, name)
-		typ := e.Type()
 		if typ&fs.ModeSymlink != 0 {
 			info, err := os.Stat(p)
 			if err != nil {
@@ -106,11 +175,11 @@ func (w *Walker) dir(dir string, ancestors []os.FileInfo) {
 				if w.seenBefore(info) {
 					continue
 				}
-				w.dir(p, append(ancestors[:len(ancestors):len(ancestors)], info))
+				enter(p, info)
 				continue
 			}
 			if info.Mode().IsRegular() && strings.HasSuffix(name, ".py") {
-				w.Visit(p)
+				visit(p, name)
 			}
 			continue
 		}
@@ -119,7 +188,7 @@ func (w *Walker) dir(dir string, ancestors []os.FileInfo) {
 			if w.skip(name) {
 				continue
 			}
-			info, err := e.Info()
+			info, err := os.Lstat(p)
 			if err != nil {
 				w.Problem(Problem{Path: p, Kind: "unreadable", Msg: "cannot read folder: " + reason(err)})
 				continue
@@ -127,11 +196,30 @@ func (w *Walker) dir(dir string, ancestors []os.FileInfo) {
 			if w.seenBefore(info) {
 				continue
 			}
-			w.dir(p, append(ancestors[:len(ancestors):len(ancestors)], info))
+			enter(p, info)
 		case typ.IsRegular() && strings.HasSuffix(name, ".py"):
-			w.Visit(p)
+			visit(p, name)
 		}
 	}
+	if w.Folder == nil {
+		closeFD(fd)
+		return
+	}
+	if len(files) > 0 {
+		w.Folder(dir, fd, files)
+	} else {
+		closeFD(fd)
+	}
+	w.files = files
+	for _, d := range subdirs {
+		w.dir(d.path, d.ancestors)
+	}
+}
+
+// subdir is a folder to walk once its parent's files are handed over.
+type subdir struct {
+	path      string
+	ancestors []os.FileInfo
 }
 
 func (w *Walker) skip(name string) bool {
