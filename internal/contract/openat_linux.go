@@ -2,8 +2,6 @@ package contract
 
 import "syscall"
 
-const haveOpenat = true
-
 func openAt(dirfd int, name, path string) (int, error) {
 	if dirfd >= 0 {
 		return syscall.Openat(dirfd, name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)

@@ -40,6 +40,4 @@ func readFileAt(_ int, _, path string, buf []byte) ([]byte, error) {
 	return readFile(path, buf)
 }
 
-func openDir(string) int { return -1 }
-
 func closeDir(int) {}

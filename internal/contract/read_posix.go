@@ -52,19 +52,7 @@ func readFileAt(dirfd int, name, path string, buf []byte) ([]byte, error) {
 	}
 }
 
-// openDir opens a folder for readFileAt, or returns -1 where openat is not
-// used.
-func openDir(path string) int {
-	if !haveOpenat {
-		return -1
-	}
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return -1
-	}
-	return fd
-}
-
+// closeDir closes a folder the walk opened for readFileAt.
 func closeDir(fd int) {
 	if fd >= 0 {
 		syscall.Close(fd)

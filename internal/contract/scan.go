@@ -49,9 +49,11 @@ type scan struct {
 	// specialNames are the base names of the files the scan treats apart.
 	specialNames map[string]bool
 
-	mu        sync.Mutex
-	sources   []*source
-	skipped   []string // files read but not tokenized, for a second look
+	mu      sync.Mutex
+	sources []*source
+	// done holds the batches the readers finished; the files in them that
+	// were read but not tokenized are marked skipped, for a second look.
+	done      [][]job
 	generated []string
 	warnings  []finding.Finding
 }
@@ -72,12 +74,25 @@ func (s *scan) warn(path string, line, col int, rule, msg, fix string) {
 		Line: max(line, 1), Col: max(col, 1), Message: msg, Fix: fix})
 }
 
-// job is one file to read: its path, and the open folder that holds it
-// with its name there, when the system lets files be opened that way.
+// job is one file to read: the folder that holds it, as the walk reached
+// it, and its name there, with the open folder when the system lets files
+// be opened relative to it. A root that is a file has only its path.
 type job struct {
-	path string
-	dir  *dirHandle
-	name string
+	dir     string
+	name    string
+	h       *dirHandle
+	whole   string // the path of a root that is a file
+	skipped bool   // read, and found not to matter
+}
+
+// path is the file's path as the user reaches it. It is worked out only
+// where it is needed: most files are read, found not to matter, and never
+// named.
+func (j *job) path() string {
+	if j.whole != "" {
+		return j.whole
+	}
+	return filepath.Join(j.dir, j.name)
 }
 
 // dirHandle is an open folder shared by the batches of its files; the
@@ -99,52 +114,45 @@ func (h *dirHandle) release() {
 const batchSize = 64
 
 // run reads every file under the roots on all cores. The walk hands the
-// readers batches of files of one folder through a channel, so reading
-// starts with the first folder found, and each reader keeps one buffer, so
-// memory does not grow with the tree.
+// readers batches of files of one folder through a channel, each folder's
+// files before its subfolders are walked, so reading starts with the first
+// folder; the readers open the files relative to the folder the walk
+// listed; and each reader keeps one buffer, so memory does not grow with
+// the tree.
 func (s *scan) run(roots []string, noRecurse []string) error {
 	batches := make(chan []job, 64)
 	var walkErr error
 	go func() {
 		defer close(batches)
-		var cur *dirHandle
-		curDir := ""
-		var batch []job
-		flush := func() {
-			if len(batch) > 0 {
-				if cur != nil {
-					cur.refs.Add(1)
-				}
-				batches <- batch
-				batch = nil
-			}
-		}
 		w := &pytree.Walker{
 			NoRecurse: noRecurse,
 			Visit: func(p string) {
-				dir, name := filepath.Split(p)
-				if dir != curDir || cur == nil && batch == nil {
-					flush()
-					cur.release()
-					cur, curDir = nil, dir
-					if fd := openDir(s.abs(dir)); fd >= 0 {
-						cur = &dirHandle{fd: fd}
-						cur.refs.Store(1) // the walk's own hold, until it moves on
+				batches <- []job{{whole: p, name: filepath.Base(p)}}
+			},
+			Folder: func(dir string, fd int, names []string) {
+				var h *dirHandle
+				if fd >= 0 {
+					h = &dirHandle{fd: fd}
+					h.refs.Store(1) // the walk's own hold, until every batch is sent
+				}
+				for len(names) > 0 {
+					n := min(len(names), batchSize)
+					batch := make([]job, n)
+					for i, name := range names[:n] {
+						batch[i] = job{dir: dir, name: name, h: h}
 					}
+					if h != nil {
+						h.refs.Add(1)
+					}
+					batches <- batch
+					names = names[n:]
 				}
-				batch = append(batch, job{path: p, dir: cur, name: name})
-				if len(batch) == batchSize {
-					flush()
-				}
+				h.release()
 			},
 			Problem: func(p pytree.Problem) {
 				s.warn(p.Path, 1, 1, p.Kind, p.Msg, problemFix[p.Kind])
 			},
 		}
-		defer func() {
-			flush()
-			cur.release()
-		}()
 		for _, root := range roots {
 			if err := w.Walk(root); err != nil {
 				walkErr = err
@@ -162,16 +170,17 @@ var problemFix = map[string]string{
 	"dangling-symlink": "remove the link, or restore the file it points to",
 }
 
-// worker is one reader's own state: its buffer, and the files it skipped,
-// kept apart from the other readers' so that no lock is taken per file.
+// worker is one reader's own state: its buffer, and the batches it
+// finished, kept apart from the other readers' so that no lock is taken per
+// file.
 type worker struct {
 	buf     []byte
-	skipped []string
+	done    [][]job
 	scanner pyscan.Scanner // reuses its working memory from file to file
 }
 
 // parallel runs look on every job, on one goroutine per core.
-func (s *scan) parallel(batches <-chan []job, look func(j job, w *worker)) {
+func (s *scan) parallel(batches <-chan []job, look func(j *job, w *worker)) {
 	n := s.opts.Workers
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
@@ -185,16 +194,17 @@ func (s *scan) parallel(batches <-chan []job, look func(j job, w *worker)) {
 		go func() {
 			defer wg.Done()
 			for batch := range batches {
-				for _, j := range batch {
-					look(j, w)
+				for i := range batch {
+					look(&batch[i], w)
 				}
-				batch[0].dir.release()
+				batch[0].h.release()
+				w.done = append(w.done, batch)
 			}
 		}()
 	}
 	wg.Wait()
 	for _, w := range workers {
-		s.skipped = append(s.skipped, w.skipped...)
+		s.done = append(s.done, w.done...)
 	}
 }
 
@@ -207,21 +217,23 @@ func (s *scan) special(base string) bool {
 
 // first is the first look at a file: read it, note a generated header,
 // check its encoding, and tokenize it only when it can matter to a rule.
-func (s *scan) first(j job, w *worker) {
-	p := j.path
-	base := filepath.Base(p)
-	abs := ""
+func (s *scan) first(j *job, w *worker) {
+	base := j.name
+	p, abs := "", ""
 	if s.special(base) {
+		p = j.path()
 		abs = s.abs(p)
 	}
 	fd := -1
-	if j.dir != nil {
-		fd = j.dir.fd
+	if j.h != nil {
+		fd = j.h.fd
+	} else if p == "" {
+		p = j.path()
 	}
 	data, err := readFileAt(fd, j.name, p, w.buf)
 	w.buf = data[:0]
 	if err != nil {
-		s.readError(p, err)
+		s.readError(j.path(), err)
 		return
 	}
 	if abs != "" && s.opts.Planned[abs] {
@@ -229,7 +241,7 @@ func (s *scan) first(j job, w *worker) {
 	}
 	if bytes.HasPrefix(data, generatedHeader) {
 		s.mu.Lock()
-		s.generated = append(s.generated, p)
+		s.generated = append(s.generated, j.path())
 		s.mu.Unlock()
 		return
 	}
@@ -237,13 +249,16 @@ func (s *scan) first(j job, w *worker) {
 	// Python cannot import a file it cannot decode, wherever it is.
 	if prob := pyscan.CheckEncoding(data); prob != nil {
 		if abs == "" || abs != s.opts.Conftest { // the drift report covers the planned conftest
-			s.warn(p, prob.Pos.Line, prob.Pos.Col, "undecodable", prob.Msg, "save the file as UTF-8, as Python expects")
+			s.warn(j.path(), prob.Pos.Line, prob.Pos.Col, "undecodable", prob.Msg, "save the file as UTF-8, as Python expects")
 		}
 		return
 	}
 	if base != "conftest.py" && !(abs != "" && s.opts.Forced[abs]) && !s.needles.match(data) {
-		w.skipped = append(w.skipped, p)
+		j.skipped = true
 		return
+	}
+	if p == "" {
+		p = j.path()
 	}
 	if abs == "" {
 		abs = s.abs(p)
@@ -285,29 +300,35 @@ func (s *scan) readError(p string, err error) {
 // look at again; all reports whether a file in it must be tokenized whatever
 // it holds (an autouse fixture reaches every test under its conftest).
 func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool)) {
-	// The files are looked at again, not skipped again: parallel adds
-	// the workers' skipped files to s.skipped, so it starts empty here.
-	skipped := s.skipped
-	s.skipped = nil
+	// parallel adds the batches it runs to s.done; those of the first
+	// look are kept apart meanwhile.
+	done := s.done
+	s.done = nil
 	batches := make(chan []job, 64)
 	go func() {
 		defer close(batches)
 		var batch []job
-		for _, p := range skipped {
-			if look, _ := want(s.abs(p)); look {
-				batch = append(batch, job{path: p})
-			}
-			if len(batch) == batchSize {
-				batches <- batch
-				batch = nil
+		for _, b := range done {
+			for i := range b {
+				j := &b[i]
+				if !j.skipped {
+					continue
+				}
+				if look, _ := want(s.abs(j.path())); look {
+					batch = append(batch, job{whole: j.path(), name: j.name})
+				}
+				if len(batch) == batchSize {
+					batches <- batch
+					batch = nil
+				}
 			}
 		}
 		if len(batch) > 0 {
 			batches <- batch
 		}
 	}()
-	s.parallel(batches, func(j job, w *worker) {
-		p := j.path
+	s.parallel(batches, func(j *job, w *worker) {
+		p := j.path()
 		abs := s.abs(p)
 		data, err := readFile(abs, w.buf)
 		w.buf = data[:0]
@@ -322,7 +343,7 @@ func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool))
 			s.tokenize(p, abs, data, &w.scanner)
 		}
 	})
-	s.skipped = skipped
+	s.done = done
 }
 
 var generatedHeader = []byte("# Code generated by fixturegen")
