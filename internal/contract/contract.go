@@ -170,7 +170,7 @@ func (ix *index) carriers() ([]*fixture, map[*fixture]bool) {
 	autouse := map[*fixture]bool{}
 	target := ix.opts.Spec.Deadline.Fixture
 	for _, c := range ix.conftests {
-		for _, fx := range ix.facts[c].fixtures[-1] {
+		for _, fx := range c.facts.fixtures[-1] {
 			if fx.name == target || c.inRegion(fx.pos().Line) {
 				continue
 			}

@@ -57,9 +57,12 @@ type facts struct {
 // index holds every module read, and how pytest makes fixtures visible
 // across them: a module sees its own, then those of the conftest.py in its
 // folder and in every folder above.
+//
+// Each source's facts hang from the source itself (source.facts), set
+// anew by each index: the rules look them up for every test and every
+// fixture it reaches.
 type index struct {
 	opts      *Options
-	facts     map[*source]*facts
 	conftests map[string]*source // by absolute folder
 	// above caches, per folder, the conftests in it and above it, nearest
 	// first: every test of a folder looks them up.
@@ -87,10 +90,10 @@ type reachItem struct {
 }
 
 func newIndex(opts *Options, sources []*source) *index {
-	ix := &index{opts: opts, facts: map[*source]*facts{}, conftests: map[string]*source{}, above: map[string][]*source{},
+	ix := &index{opts: opts, conftests: map[string]*source{}, above: map[string][]*source{},
 		levelsOf: map[level][]level{}, funcPatterns: namePatterns(opts.functionPatterns()), classPatterns: namePatterns(opts.classPatterns())}
 	for _, s := range sources {
-		ix.facts[s] = newFacts(s)
+		s.facts = newFacts(s)
 		if s.conftest {
 			ix.conftests[s.dir] = s
 		}
@@ -184,7 +187,7 @@ type level struct {
 // The slice is shared: callers must not change it.
 func (ix *index) levels(src *source, class int) []level {
 	key := level{src, class}
-	f := ix.facts[src]
+	f := src.facts
 	if class < 0 && f.levels != nil {
 		return f.levels
 	}
@@ -232,7 +235,7 @@ func (ix *index) conftestsAbove(dir string) []*source {
 
 func (ix *index) lookup(name string, ls []level) (*fixture, []level) {
 	for i, l := range ls {
-		if fx := ix.facts[l.src].fixtures[l.class][name]; fx != nil {
+		if fx := l.src.facts.fixtures[l.class][name]; fx != nil {
 			return fx, ls[i+1:]
 		}
 	}
@@ -252,7 +255,7 @@ type request struct {
 // its parameters, the usefixtures marks on it, its classes and its module
 // (for tests), and every autouse fixture it can see.
 func (ix *index) requests(src *source, def int, isTest bool) []request {
-	f := ix.facts[src]
+	f := src.facts
 	m := src.mod
 	d := m.Defs[def]
 	rs := ix.reqBuf[:0]
@@ -279,7 +282,7 @@ func (ix *index) requests(src *source, def int, isTest bool) []request {
 		}
 	}
 	for _, l := range ix.levels(src, d.Parent) {
-		for _, fx := range ix.facts[l.src].autouse[l.class] {
+		for _, fx := range l.src.facts.autouse[l.class] {
 			rs = append(rs, request{name: fx.name, how: "autouse", pos: d.Pos, autouse: fx})
 		}
 	}
@@ -343,7 +346,7 @@ func (ix *index) isTest(src *source, def int) bool {
 	if !src.test {
 		return false
 	}
-	f := ix.facts[src]
+	f := src.facts
 	if f.isTest[def] == 0 {
 		f.isTest[def] = 2
 		if ix.collects(src, def) {
@@ -371,7 +374,7 @@ func (ix *index) collects(src *source, def int) bool {
 // tests lists the tests of a module. The slice is shared: callers must not
 // change it.
 func (ix *index) tests(src *source) []int {
-	f := ix.facts[src]
+	f := src.facts
 	if f.testsKnown {
 		return f.tests
 	}

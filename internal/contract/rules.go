@@ -125,14 +125,14 @@ func (r *rules) owner(src *source, def int) int {
 }
 
 func (r *rules) isFixtureDef(src *source, def int) bool {
-	return r.ix.facts[src].isFixture[def]
+	return src.facts.isFixture[def]
 }
 
 // usesDeadline reports whether the test or fixture def reaches the
 // deadline fixture, and how. Several rules ask it of every test, so the
 // answer is kept with the module's facts.
 func (r *rules) usesDeadline(src *source, def int) (request, bool) {
-	f := r.ix.facts[src]
+	f := src.facts
 	if f.uses == nil {
 		f.uses = make([]use, len(src.mod.Defs))
 	}
@@ -239,7 +239,7 @@ func (r *rules) groupMarks(src *source, calls []int) []groupMark {
 // inGroup reports whether the marks on a test put it in the spec's group;
 // other names the group it is in instead, if any.
 func (r *rules) inGroup(src *source, test int) (in bool, other string) {
-	f := r.ix.facts[src]
+	f := src.facts
 	r.ix.markBuf = f.marks(test, r.ix.markBuf[:0])
 	calls := r.ix.markBuf
 	// Marks inside pytest.param(...) in the test's decorators apply to
@@ -308,7 +308,7 @@ func (r *rules) missingGroup(src *source) {
 
 // shadows: no definition may replace the generated fixtures or helpers.
 func (r *rules) shadows(src *source) {
-	f := r.ix.facts[src]
+	f := src.facts
 	names := []string{r.spec.Preload.Fixture, r.spec.Deadline.Fixture}
 	reported := map[int]bool{}
 	for _, byClass := range f.fixtures {
@@ -347,7 +347,7 @@ func (r *rules) clash(src *source, name string, pos pyscan.Pos) {
 // deadlinePreload: every deadline fixture must depend on the preload
 // fixture, or a cold import can run under the alarm again.
 func (r *rules) deadlinePreload(src *source) {
-	f := r.ix.facts[src]
+	f := src.facts
 	for _, byClass := range f.fixtures {
 		for _, fx := range byClass {
 			if fx.name != r.spec.Deadline.Fixture {

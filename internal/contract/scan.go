@@ -33,6 +33,8 @@ type source struct {
 	// regionFirst and regionLast are the lines of the generated region's
 	// markers, in the conftest that holds it; 0 elsewhere.
 	regionFirst, regionLast int
+	// facts is what the latest index knows of the module.
+	facts *facts
 }
 
 // inRegion reports whether line lies in the generated region, whose code

@@ -33,7 +33,7 @@ type Use struct {
 func (r *rules) user(src *source) {
 	tests := r.ix.tests(src)
 	u := User{Path: src.path, Tests: len(tests)}
-	f := r.ix.facts[src]
+	f := src.facts
 	for _, t := range tests {
 		via, ok := r.usesDeadline(src, t)
 		if !ok {
