@@ -202,7 +202,7 @@ class _FixturegenDeadline:
             wait = self.due - now
         if self.outer is not None and not self.outer_fired:
             wait = min(wait, self.outer[0] - now)
-        signal.setitimer(self.WHICH, max(wait, self.TICK))
+        signal.setitimer(self.WHICH, min(max(wait, self.TICK), self.IMPORT_GRACE))
 
     def _on_signal(self, signum, frame):
         """Raise the deadline's AssertionError, unless an import is running."""
@@ -306,13 +306,11 @@ class _FixturegenDeadline:
         self.importing = name
         self.import_start = self.clock()
         self.depth = 1
+        # The timer stays as it is: if it rings during the import, the
+        # handler puts the alarm off until the import completes, or until
+        # the import grace runs out. It is never set further away than the
+        # grace, so it rings in time to bound an import that hangs.
         self.rang = False
-        # The timer stays set for the deadline: if it rings during the
-        # import, the handler defers it. Only a deadline further away than
-        # the grace needs the timer brought forward, to bound a hung import.
-        far = self.due - self.import_start > self.IMPORT_GRACE
-        if far and self.ON_IMPORT != "raise":
-            self._rearm()
         try:
             return original(name, *args, **kwargs)
         finally:
