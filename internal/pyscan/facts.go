@@ -242,10 +242,10 @@ type parser struct {
 }
 
 func (p *parser) run() {
-	var t tok
 	for {
-		p.lx.next(&t)
-		switch t.kind {
+		p.toks = p.toks[:0]
+		k := p.push()
+		switch k {
 		case EOF:
 			return
 		case Indent:
@@ -255,19 +255,32 @@ func (p *parser) run() {
 			p.level--
 			continue
 		}
-		p.toks = p.toks[:0]
-		for t.kind != Newline && t.kind != EOF {
-			p.toks = append(p.toks, t)
-			p.lx.next(&t)
+		for k != Newline && k != EOF {
+			k = p.push()
 		}
+		p.toks = p.toks[:len(p.toks)-1] // the Newline or EOF
 		for len(p.scopes) > 0 && p.scopes[len(p.scopes)-1].body > p.level {
 			p.scopes = p.scopes[:len(p.scopes)-1]
 		}
 		p.statement(p.toks)
-		if t.kind == EOF {
+		if k == EOF {
 			return
 		}
 	}
+}
+
+// push reads the next token into a new place at the end of p.toks and
+// returns its kind. The lexer writes the token where it stays: a token
+// built elsewhere and copied in was read back wider than it was written,
+// which stalled the processor on every token.
+func (p *parser) push() Kind {
+	if len(p.toks) == cap(p.toks) {
+		p.toks = append(p.toks, tok{})[:len(p.toks)]
+	}
+	p.toks = p.toks[:len(p.toks)+1]
+	t := &p.toks[len(p.toks)-1]
+	p.lx.next(t)
+	return t.kind
 }
 
 // str returns a token's text as a substring of the source.

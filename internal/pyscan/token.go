@@ -129,13 +129,21 @@ func (l *Lexer) problem(off, line, lineStart int, msg string) {
 // tok sets t to a token of kind k from start to the current offset.
 func (l *Lexer) tok(t *tok, k Kind, start, line, lineStart int) {
 	l.lineHas = true
-	*t = tok{off: int32(start), end: int32(l.off), line: int32(line), lineStart: int32(lineStart), kind: k}
+	l.mark(t, k, start, l.off, line, lineStart)
 }
 
 // mark sets t to a token of kind k that takes no part of the line: it
 // does not count as the line's code.
+//
+// The fields are set one by one: a whole struct built on the stack and
+// copied to *t is read back wider than it was written, which stalls the
+// processor on every token.
 func (l *Lexer) mark(t *tok, k Kind, start, end, line, lineStart int) {
-	*t = tok{off: int32(start), end: int32(end), line: int32(line), lineStart: int32(lineStart), kind: k}
+	t.off = int32(start)
+	t.end = int32(end)
+	t.line = int32(line)
+	t.lineStart = int32(lineStart)
+	t.kind = k
 }
 
 // newline consumes one line ending ("\n", "\r\n" or "\r") at l.off.
@@ -180,18 +188,39 @@ func (l *Lexer) next(t *tok) {
 				continue
 			}
 		}
+		// Blanks between tokens are skipped here rather than by another
+		// turn of the loop: they change none of the state checked above.
+		src, i := l.src, l.off
+		for i < len(src) && class[src[i]] == cBlank {
+			i++
+		}
+		l.off = i
 		if l.off >= len(l.src) {
 			l.end(t)
 			return
 		}
 		c := l.src[l.off]
-		switch {
-		case c == ' ' || c == '\t' || c == '\f':
-			l.off++
-			for l.off < len(l.src) && (l.src[l.off] == ' ' || l.src[l.off] == '\t' || l.src[l.off] == '\f') {
-				l.off++
+		switch class[c] {
+		case cName:
+			l.name(t)
+			return
+		case cOp:
+			l.op(t)
+			return
+		case cQuote:
+			l.str(t, l.off, false)
+			return
+		case cDigit:
+			l.number(t)
+			return
+		case cDot:
+			if l.off+1 < len(l.src) && isDigit(l.src[l.off+1]) {
+				l.number(t)
+			} else {
+				l.op(t)
 			}
-		case c == '\\':
+			return
+		case cBackslash:
 			// A backslash joins the next line to this one, except at the
 			// very end of the file.
 			next := l.off + 1
@@ -209,11 +238,12 @@ func (l *Lexer) next(t *tok) {
 			l.off++
 			l.tok(t, Op, start, l.line, l.lineStart)
 			return
-		case c == '#':
-			for l.off < len(l.src) && l.src[l.off] != '\n' && l.src[l.off] != '\r' {
-				l.off++
+		case cHash:
+			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+				i++
 			}
-		case c == '\n' || c == '\r':
+			l.off = i
+		case cNewline:
 			start, line, ls := l.off, l.line, l.lineStart
 			l.newline()
 			if l.depth > 0 {
@@ -226,21 +256,46 @@ func (l *Lexer) next(t *tok) {
 			l.lineHas = false
 			l.mark(t, Newline, start, l.off, line, ls)
 			return
-		case isNameStart(c):
-			l.name(t)
-			return
-		case isDigit(c) || c == '.' && l.off+1 < len(l.src) && isDigit(l.src[l.off+1]):
-			l.number(t)
-			return
-		case c == '"' || c == '\'':
-			l.str(t, l.off, false)
-			return
-		default:
-			l.op(t)
-			return
 		}
 	}
 }
+
+// Classes of the byte that starts a token, for next's dispatch.
+const (
+	cOp        = iota // an operator or delimiter, or a byte no token starts with
+	cBlank            // space, tab, form feed
+	cBackslash        // a line continuation
+	cHash             // a comment
+	cNewline          // \n or \r
+	cName             // a letter, "_" or a byte of a non-ASCII character
+	cDigit
+	cDot // a number or the operator "."
+	cQuote
+)
+
+var class = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c == ' ' || c == '\t' || c == '\f':
+			t[c] = cBlank
+		case c == '\\':
+			t[c] = cBackslash
+		case c == '#':
+			t[c] = cHash
+		case c == '\n' || c == '\r':
+			t[c] = cNewline
+		case isNameStart(byte(c)):
+			t[c] = cName
+		case isDigit(byte(c)):
+			t[c] = cDigit
+		case c == '.':
+			t[c] = cDot
+		case c == '"' || c == '\'':
+			t[c] = cQuote
+		}
+	}
+	return t
+}()
 
 // end emits the Newline that closes the last logical line, then the Dedent
 // tokens that close every open block, then EOF.
@@ -346,9 +401,11 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // name reads an identifier, or a string prefix and the string it starts.
 func (l *Lexer) name(t *tok) {
 	start, line, ls := l.off, l.line, l.lineStart
-	for l.off < len(l.src) && isNameByte(l.src[l.off]) {
-		l.off++
+	src, i := l.src, l.off
+	for i < len(src) && nameBytes[src[i]] {
+		i++
 	}
+	l.off = i
 	if l.off < len(l.src) && (l.src[l.off] == '"' || l.src[l.off] == '\'') {
 		if fmt, ok := stringPrefix(l.src[start:l.off]); ok {
 			l.str(t, start, fmt)
@@ -424,8 +481,18 @@ func (l *Lexer) skipString(formatted bool) {
 	} else {
 		l.off++
 	}
-	for l.off < len(l.src) {
-		c := l.src[l.off]
+	for {
+		// Most of a string is bytes that need no thought, skipped in a loop
+		// that keeps its offset in a register.
+		src, i := l.src, l.off
+		for i < len(src) && !stringStop[src[i]] {
+			i++
+		}
+		l.off = i
+		if i >= len(src) {
+			break
+		}
+		c := src[i]
 		switch {
 		case c == '\\':
 			l.off++
@@ -469,6 +536,15 @@ func (l *Lexer) skipString(formatted bool) {
 		l.problem(open, line, ls, "unterminated string literal")
 	}
 }
+
+// stringStop marks the bytes skipString must look at: quotes, backslashes,
+// line endings and the braces of formatted strings.
+var stringStop = func() (t [256]bool) {
+	for _, c := range []byte("\\'\"\n\r{") {
+		t[c] = true
+	}
+	return t
+}()
 
 // skipField moves past a replacement field of a formatted string, from just
 // after its "{" to just after its "}". The field is code, so it may hold
@@ -620,7 +696,10 @@ func (l *Lexer) op(t *tok) {
 			l.depth--
 		}
 	}
-	_, size := utf8.DecodeRune(rest)
+	size := 1
+	if rest[0] >= utf8.RuneSelf {
+		_, size = utf8.DecodeRune(rest)
+	}
 	l.off += max(size, 1)
 	l.tok(t, Op, start, line, ls)
 }
