@@ -36,8 +36,10 @@ func readFile(path string, buf []byte) ([]byte, error) {
 }
 
 // readFileAt opens path: folders are not opened where this file builds.
-func readFileAt(_ int, _, path string, buf []byte) ([]byte, error) {
+func readFileAt(_ int, _, path string, buf []byte, _ bool) ([]byte, error) {
 	return readFile(path, buf)
 }
 
 func closeDir(int) {}
+
+func shortReadIsEOF(int) bool { return false }

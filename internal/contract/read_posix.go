@@ -9,13 +9,18 @@ import "syscall"
 // thousand small files is mostly system calls, so the usual os.ReadFile,
 // which adds two stats and a poller registration, would cost a third more.
 func readFile(path string, buf []byte) ([]byte, error) {
-	return readFileAt(-1, "", path, buf)
+	return readFileAt(-1, "", path, buf, false)
 }
 
 // readFileAt is readFile for the file name in the open folder dirfd, which
 // spares the system resolving the whole path again (as grep does); with
 // dirfd -1, or where the system lacks openat, it opens path.
-func readFileAt(dirfd int, name, path string, buf []byte) ([]byte, error) {
+//
+// With shortIsEOF, a read that returns less than it was asked for is
+// taken for the end of the file, which spares the read that would return
+// nothing: true of regular files on the file systems shortReadIsEOF
+// names, not of every file system (FUSE, 9p).
+func readFileAt(dirfd int, name, path string, buf []byte, shortIsEOF bool) ([]byte, error) {
 	var fd int
 	var err error
 	for {
@@ -49,6 +54,9 @@ func readFileAt(dirfd int, name, path string, buf []byte) ([]byte, error) {
 			return buf[:n], nil
 		}
 		n += m
+		if shortIsEOF && n < len(buf) {
+			return buf[:n], nil
+		}
 	}
 }
 

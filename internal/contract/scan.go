@@ -102,6 +102,8 @@ func (j *job) path() string {
 type dirHandle struct {
 	fd   int
 	refs atomic.Int32
+	// shortIsEOF is shortReadIsEOF for the folder's file system.
+	shortIsEOF bool
 }
 
 func (h *dirHandle) release() {
@@ -134,7 +136,7 @@ func (s *scan) run(roots []string, noRecurse []string) error {
 			Folder: func(dir string, fd int, names []string) {
 				var h *dirHandle
 				if fd >= 0 {
-					h = &dirHandle{fd: fd}
+					h = &dirHandle{fd: fd, shortIsEOF: shortReadIsEOF(fd)}
 					h.refs.Store(1) // the walk's own hold, until every batch is sent
 				}
 				for len(names) > 0 {
@@ -226,13 +228,13 @@ func (s *scan) first(j *job, w *worker) {
 		p = j.path()
 		abs = s.abs(p)
 	}
-	fd := -1
+	fd, shortIsEOF := -1, false
 	if j.h != nil {
-		fd = j.h.fd
+		fd, shortIsEOF = j.h.fd, j.h.shortIsEOF
 	} else if p == "" {
 		p = j.path()
 	}
-	data, err := readFileAt(fd, j.name, p, w.buf)
+	data, err := readFileAt(fd, j.name, p, w.buf, shortIsEOF)
 	w.buf = data[:0]
 	if err != nil {
 		s.readError(j.path(), err)
