@@ -244,6 +244,7 @@ type parser struct {
 func (p *parser) run() {
 	for {
 		p.toks = p.toks[:0]
+		p.lx.semicolon = false
 		k := p.push()
 		switch k {
 		case EOF:
@@ -341,6 +342,10 @@ func (p *parser) statement(toks []tok) {
 		p.def(toks, 0, Class)
 	default:
 		p.dropDecorators()
+		if !p.lx.semicolon {
+			p.simple(toks) // the usual line: one statement
+			return
+		}
 		for len(toks) > 0 {
 			end := p.indexOp(toks, ";")
 			if end < 0 {
@@ -530,7 +535,18 @@ func (p *parser) dottedModule(toks []tok) (string, int) {
 func (p *parser) calls(toks []tok, scope int, target string) {
 	for k := 0; k < len(toks); k++ {
 		t := &toks[k]
-		if t.kind != Name || k > 0 && p.isOp(&toks[k-1], ".") || isKeyword(p.str(t)) {
+		if t.kind != Name {
+			continue
+		}
+		// Only a name followed by "(" or "." can start a call; most are
+		// not, and need no further look.
+		if k+1 >= len(toks) {
+			continue
+		}
+		if b := p.bracket(&toks[k+1]); b != '(' && b != '.' {
+			continue
+		}
+		if k > 0 && p.isOp(&toks[k-1], ".") || isKeyword(p.str(t)) {
 			continue
 		}
 		name, n := p.chain(toks, k)

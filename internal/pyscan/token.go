@@ -85,6 +85,9 @@ type Lexer struct {
 	bol       bool  // at the beginning of a logical line
 	lineHas   bool  // the current logical line has produced a token
 	done      bool
+	// semicolon is set when a ";" is read; the parser clears it at each
+	// logical line, and splits only the lines that hold one.
+	semicolon bool
 	Problems  []Problem
 }
 
@@ -677,6 +680,7 @@ func (l *Lexer) op(t *tok) {
 		l.tok(t, Op, start, line, ls)
 		return
 	case ',', ';':
+		l.semicolon = l.semicolon || rest[0] == ';'
 		l.off++
 		l.tok(t, Op, start, line, ls)
 		return
