@@ -14,6 +14,7 @@ def channel():
 
 
 # fixturegen:begin -- generated from "fixturegen.toml"; edit the spec and run `fixturegen generate`, not this region
+import os
 import signal
 import sys
 import threading
@@ -53,7 +54,7 @@ def toy_sdk():
 
 
 @pytest.fixture
-def recovery_deadline(toy_sdk, request):
+def recovery_deadline(toy_sdk):
     """Fail the test with AssertionError after 1 second of real time (ITIMER_REAL).
 
     toy_sdk runs first, so no preloaded module is imported under the alarm.
@@ -63,7 +64,7 @@ def recovery_deadline(toy_sdk, request):
     that was already running, and fails the test if the code under test caught the
     deadline's AssertionError and returned anyway.
     """
-    deadline = _FixturegenDeadline(request.node)
+    deadline = _FixturegenDeadline()
     deadline.arm()
     try:
         yield
@@ -109,12 +110,18 @@ class _FixturegenDeadline:
     # The shortest wait handed to setitimer: zero would disarm it.
     TICK = 0.001
 
-    def __init__(self, item):
-        self.nodeid = item.nodeid
-        # The alarm raises only while the test function runs (while this code
-        # is on the stack): raising in pytest's own machinery, as it reports
-        # or tears down, would break the session instead of failing the test.
-        self.test_code = getattr(getattr(item, "obj", None), "__code__", None)
+    # The functions that call a test function: pytest's, and unittest's for
+    # TestCase methods. The alarm raises only below one of them, while the
+    # test function runs: raising in pytest's own machinery, as it sets up
+    # other fixtures, reports or tears down, would break the session
+    # instead of failing the test.
+    TEST_CALLERS = ("pytest_pyfunc_call", "_callTestMethod")
+
+    def __init__(self):
+        # pytest names the running test in PYTEST_CURRENT_TEST, followed by
+        # the phase: "tests/test_x.py::test_y (setup)".
+        current = os.environ.get("PYTEST_CURRENT_TEST", "")
+        self.nodeid = current.rpartition(" ")[0] or "this test"
         self.clock = time.monotonic
         self.main = threading.main_thread()
         self.main_ident = self.main.ident
@@ -250,10 +257,8 @@ class _FixturegenDeadline:
 
     def _in_test(self, frame):
         """Tell whether the test function is running (is on frame's stack)."""
-        if self.test_code is None:
-            return True
         while frame is not None:
-            if frame.f_code is self.test_code:
+            if frame.f_code.co_name in self.TEST_CALLERS:
                 return True
             frame = frame.f_back
         return False
