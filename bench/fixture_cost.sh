@@ -13,6 +13,11 @@
 #
 # Each run is a whole `pytest -q` process; the runs alternate, and the
 # medians are compared. Target: generated/empty at most 1.10.
+#
+# With BENCH_INSTRUCTIONS=1 (and valgrind installed), each suite also runs
+# once under callgrind and the instruction counts are compared: a count does
+# not move with what else the machine is doing, so on a shared machine it is
+# the steadier measure of the same ratio.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-7}
@@ -77,3 +82,16 @@ echo "2,000 trivial tests, each using the deadline fixture; whole pytest runs:"
 "$python" "$root/bench/median_ratio.py" "$runs" 1.10 \
   "empty=cd $work/empty && $pytest" \
   "generated=cd $work/generated && $pytest"
+
+if [ "${BENCH_INSTRUCTIONS:-}" = 1 ]; then
+  echo "instructions executed, one run each under callgrind:"
+  declare -A count
+  for project in empty generated; do
+    count[$project]=$(cd "$work/$project" &&
+      valgrind --tool=callgrind --callgrind-out-file=/dev/null $pytest 2>&1 >/dev/null |
+      sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+    echo "$project ${count[$project]}"
+  done
+  python3 -c "import sys; print(f'ratio generated/empty: instructions {int(sys.argv[2]) / int(sys.argv[1]):.3f} (target 1.10)')" \
+    "${count[empty]}" "${count[generated]}"
+fi
