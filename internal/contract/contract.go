@@ -129,18 +129,7 @@ func Check(opts Options) (*Result, error) {
 	r := &rules{ix: ix, opts: &opts, spec: spec, cwd: cwd}
 	r.specPositions()
 	sort.Slice(s.sources, func(i, j int) bool { return s.sources[i].path < s.sources[j].path })
-	for _, src := range s.sources {
-		r.ownTimer(src)
-		r.missingGroup(src)
-		r.shadows(src)
-		r.deadlinePreload(src)
-		if opts.ListGroup {
-			r.member(src)
-		}
-		if opts.ListUsers {
-			r.user(src)
-		}
-	}
+	r.perModule(s.sources)
 	r.probeNodes(s)
 	r.preloadModules()
 	r.distLoadgroup()
@@ -169,13 +158,14 @@ func (ix *index) carriers() ([]*fixture, map[*fixture]bool) {
 	var out []*fixture
 	autouse := map[*fixture]bool{}
 	target := ix.opts.Spec.Deadline.Fixture
+	var sc scratch
 	for _, c := range ix.conftests {
 		for _, fx := range c.facts.fixtures[-1] {
 			if fx.name == target || c.inRegion(fx.pos().Line) {
 				continue
 			}
-			rs := ix.requests(c, fx.def, false)
-			if _, ok := ix.reaches(c, -1, rs, target); ok {
+			rs := ix.requests(c, fx.def, false, &sc)
+			if _, ok := ix.reaches(c, -1, rs, target, &sc); ok {
 				out = append(out, fx)
 				autouse[fx] = fx.autouse
 			}

@@ -42,6 +42,10 @@ type facts struct {
 	autouse map[int][]*fixture
 	// isFixture marks the defs that are fixtures, by index in Defs.
 	isFixture []bool
+
+	// What follows depends on the index as well as the module; each
+	// index works it out anew (reset).
+
 	// tests lists the module's tests, once the index has worked it out
 	// (testsKnown): several rules ask for them.
 	tests      []int
@@ -52,6 +56,15 @@ type facts struct {
 	uses []use
 	// levels caches index.levels for module level (class -1).
 	levels []level
+}
+
+// reset forgets what an earlier index worked out.
+func (f *facts) reset() {
+	n := len(f.src.mod.Defs)
+	f.tests, f.testsKnown = nil, false
+	f.isTest = make([]uint8, n)
+	f.uses = make([]use, n)
+	f.levels = nil
 }
 
 // index holds every module read, and how pytest makes fixtures visible
@@ -73,8 +86,11 @@ type index struct {
 	// funcPatterns and classPatterns are python_functions and
 	// python_classes, read once from the configuration.
 	funcPatterns, classPatterns []namePattern
-	// The rules ask for the requests of thousands of tests, one at a
-	// time; these buffers are reused from one to the next.
+}
+
+// scratch holds the buffers one goroutine reuses from one test to the
+// next: the rules ask for the requests of thousands of tests.
+type scratch struct {
 	reqBuf   []request
 	markBuf  []int
 	queueBuf []reachItem
@@ -93,20 +109,37 @@ func newIndex(opts *Options, sources []*source) *index {
 	ix := &index{opts: opts, conftests: map[string]*source{}, above: map[string][]*source{},
 		levelsOf: map[level][]level{}, funcPatterns: namePatterns(opts.functionPatterns()), classPatterns: namePatterns(opts.classPatterns())}
 	for _, s := range sources {
-		s.facts = newFacts(s)
+		if s.facts == nil {
+			s.facts = newFacts(s)
+		}
+		s.facts.reset()
 		if s.conftest {
 			ix.conftests[s.dir] = s
 		}
+	}
+	// Every cache but rules.usesDeadline's is filled here, so that the
+	// rules, which run on several goroutines, only read the index: each
+	// module's and class's lookup levels, and each module's tests.
+	for _, s := range sources {
+		ix.levels(s, -1)
+		for i, d := range s.mod.Defs {
+			if d.Kind == pyscan.Class {
+				ix.levels(s, i)
+			}
+		}
+		ix.tests(s)
 	}
 	return ix
 }
 
 var fixtureDecorators = map[string]bool{"pytest.fixture": true, "pytest.yield_fixture": true, "pytest_asyncio.fixture": true}
 
+// newFacts works out what the rules need of one module alone; the readers
+// call it as soon as they have scanned the module.
 func newFacts(s *source) *facts {
 	m := s.mod
 	f := &facts{src: s, fixtures: map[int]map[string]*fixture{}, decorates: map[int][]int{}, pytestmark: map[int][]int{},
-		isFixture: make([]bool, len(m.Defs)), isTest: make([]uint8, len(m.Defs))}
+		isFixture: make([]bool, len(m.Defs))}
 	for i, c := range m.Calls {
 		if c.Decorates >= 0 {
 			f.decorates[c.Decorates] = append(f.decorates[c.Decorates], i)
@@ -254,12 +287,14 @@ type request struct {
 // requests lists what the test or fixture def in src asks for directly:
 // its parameters, the usefixtures marks on it, its classes and its module
 // (for tests), and every autouse fixture it can see.
-func (ix *index) requests(src *source, def int, isTest bool) []request {
+//
+// The slice is sc's, valid until its next use.
+func (ix *index) requests(src *source, def int, isTest bool, sc *scratch) []request {
 	f := src.facts
 	m := src.mod
 	d := m.Defs[def]
-	rs := ix.reqBuf[:0]
-	defer func() { ix.reqBuf = rs[:0] }()
+	rs := sc.reqBuf[:0]
+	defer func() { sc.reqBuf = rs[:0] }()
 	for _, p := range d.Params {
 		if p.Name == "self" || p.Name == "cls" {
 			continue
@@ -269,8 +304,8 @@ func (ix *index) requests(src *source, def int, isTest bool) []request {
 	if !isTest {
 		return rs
 	}
-	ix.markBuf = f.marks(def, ix.markBuf[:0])
-	for _, ci := range ix.markBuf {
+	sc.markBuf = f.marks(def, sc.markBuf[:0])
+	for _, ci := range sc.markBuf {
 		c := m.Calls[ci]
 		if m.Resolve(c.Callee) != "pytest.mark.usefixtures" {
 			continue
@@ -306,11 +341,11 @@ func (f *facts) marks(def int, out []int) []int {
 
 // reaches reports whether the requests, followed through the fixtures they
 // name, reach a fixture named target, and through which request.
-func (ix *index) reaches(src *source, class int, rs []request, target string) (request, bool) {
-	queue := ix.queueBuf[:0]
+func (ix *index) reaches(src *source, class int, rs []request, target string, sc *scratch) (request, bool) {
+	queue := sc.queueBuf[:0]
 	// A test reaches few fixtures, so a list is cheaper than a map.
-	seen := ix.seenBuf[:0]
-	defer func() { ix.queueBuf, ix.seenBuf = queue[:0], seen[:0] }()
+	seen := sc.seenBuf[:0]
+	defer func() { sc.queueBuf, sc.seenBuf = queue[:0], seen[:0] }()
 	start := ix.levels(src, class)
 	for _, r := range rs {
 		queue = append(queue, reachItem{r.name, start, r})

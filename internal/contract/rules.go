@@ -6,8 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/fixturegen/fixturegen/internal/finding"
 	"github.com/fixturegen/fixturegen/internal/pyscan"
@@ -25,6 +28,60 @@ type rules struct {
 	cwd      string
 	spans    map[string]schema.Span // positions in the spec
 	prefix   string                 // key prefix of the spec's table in its file
+	sc       scratch
+}
+
+// perModule applies the rules that look at one module at a time to every
+// module, on every core. Each goroutine has a copy of r with buffers of
+// its own; the index is only read (newIndex filled its caches), but for
+// the deadline answers, which each module keeps for itself. The findings,
+// members and users come out in the modules' order, as one goroutine
+// would find them.
+func (r *rules) perModule(sources []*source) {
+	type out struct {
+		findings []finding.Finding
+		members  []finding.Member
+		users    []User
+	}
+	outs := make([]out, len(sources))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	n := r.opts.Workers
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	for range min(n, len(sources)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := &rules{ix: r.ix, opts: r.opts, spec: r.spec, cwd: r.cwd, spans: r.spans, prefix: r.prefix}
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(sources) {
+					return
+				}
+				src := sources[i]
+				w.ownTimer(src)
+				w.missingGroup(src)
+				w.shadows(src)
+				w.deadlinePreload(src)
+				if w.opts.ListGroup {
+					w.member(src)
+				}
+				if w.opts.ListUsers {
+					w.user(src)
+				}
+				outs[i] = out{w.findings, w.members, w.users}
+				w.findings, w.members, w.users = nil, nil, nil
+			}
+		}()
+	}
+	wg.Wait()
+	for _, o := range outs {
+		r.findings = append(r.findings, o.findings...)
+		r.members = append(r.members, o.members...)
+		r.users = append(r.users, o.users...)
+	}
 }
 
 func (r *rules) add(rule, path string, pos pyscan.Pos, msg, fix string) {
@@ -133,15 +190,12 @@ func (r *rules) isFixtureDef(src *source, def int) bool {
 // answer is kept with the module's facts.
 func (r *rules) usesDeadline(src *source, def int) (request, bool) {
 	f := src.facts
-	if f.uses == nil {
-		f.uses = make([]use, len(src.mod.Defs))
-	}
 	if u := f.uses[def]; u.known {
 		return u.via, u.ok
 	}
 	isTest := r.ix.isTest(src, def)
-	rs := r.ix.requests(src, def, isTest)
-	via, ok := r.ix.reaches(src, src.mod.Defs[def].Parent, rs, r.spec.Deadline.Fixture)
+	rs := r.ix.requests(src, def, isTest, &r.sc)
+	via, ok := r.ix.reaches(src, src.mod.Defs[def].Parent, rs, r.spec.Deadline.Fixture, &r.sc)
 	f.uses[def] = use{via, ok, true}
 	return via, ok
 }
@@ -240,8 +294,8 @@ func (r *rules) groupMarks(src *source, calls []int) []groupMark {
 // other names the group it is in instead, if any.
 func (r *rules) inGroup(src *source, test int) (in bool, other string) {
 	f := src.facts
-	r.ix.markBuf = f.marks(test, r.ix.markBuf[:0])
-	calls := r.ix.markBuf
+	r.sc.markBuf = f.marks(test, r.sc.markBuf[:0])
+	calls := r.sc.markBuf
 	// Marks inside pytest.param(...) in the test's decorators apply to
 	// its parametrized cases; they are among the decorator's calls.
 	for _, gm := range r.groupMarks(src, calls) {
@@ -353,8 +407,8 @@ func (r *rules) deadlinePreload(src *source) {
 			if fx.name != r.spec.Deadline.Fixture {
 				continue
 			}
-			rs := r.ix.requests(src, fx.def, false)
-			if _, ok := r.ix.reaches(src, fx.class, rs, r.spec.Preload.Fixture); ok {
+			rs := r.ix.requests(src, fx.def, false, &r.sc)
+			if _, ok := r.ix.reaches(src, fx.class, rs, r.spec.Preload.Fixture, &r.sc); ok {
 				continue
 			}
 			r.add(RuleDeadlinePreload, src.path, fx.pos(),

@@ -274,6 +274,7 @@ func (s *scan) first(j *job, w *worker) {
 func (s *scan) tokenize(p, abs string, data []byte, sc *pyscan.Scanner) {
 	src := &source{path: p, abs: abs, dir: filepath.Dir(abs), conftest: filepath.Base(p) == "conftest.py", test: s.opts.isTestFile(filepath.Base(p))}
 	src.mod = sc.Scan(data)
+	src.facts = newFacts(src)
 	if abs == s.opts.Conftest {
 		src.regionFirst, src.regionLast = region.Lines(data)
 	}
