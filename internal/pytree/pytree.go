@@ -148,8 +148,20 @@ func (w *Walker) dir(dir string, ancestors []os.FileInfo) {
 	for _, e := range entries {
 		name := e.name
 		typ := e.typ
-		if typ.IsRegular() && !strings.HasSuffix(name, ".py") {
-			continue // most of a tree: spared the path below
+		if typ.IsRegular() {
+			// Most of a tree; a file that goes to Folder needs no path of
+			// its own.
+			if strings.HasSuffix(name, ".py") {
+				if w.Folder != nil {
+					files = append(files, name)
+				} else {
+					w.Visit(filepath.Join(dir, name))
+				}
+			}
+			continue
+		}
+		if !typ.IsDir() && typ&fs.ModeSymlink == 0 {
+			continue // a device, a pipe, a socket
 		}
 		p := filepath.Join(dir, name)
 		if typ&fs.ModeSymlink != 0 {
@@ -183,23 +195,18 @@ func (w *Walker) dir(dir string, ancestors []os.FileInfo) {
 			}
 			continue
 		}
-		switch {
-		case typ.IsDir():
-			if w.skip(name) {
-				continue
-			}
-			info, err := os.Lstat(p)
-			if err != nil {
-				w.Problem(Problem{Path: p, Kind: "unreadable", Msg: "cannot read folder: " + reason(err)})
-				continue
-			}
-			if w.seenBefore(info) {
-				continue
-			}
-			enter(p, info)
-		case typ.IsRegular() && strings.HasSuffix(name, ".py"):
-			visit(p, name)
+		if w.skip(name) {
+			continue
 		}
+		info, err := os.Lstat(p)
+		if err != nil {
+			w.Problem(Problem{Path: p, Kind: "unreadable", Msg: "cannot read folder: " + reason(err)})
+			continue
+		}
+		if w.seenBefore(info) {
+			continue
+		}
+		enter(p, info)
 	}
 	if w.Folder == nil {
 		closeFD(fd)
