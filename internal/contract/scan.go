@@ -243,7 +243,8 @@ func (s *scan) first(j *job, w *worker) {
 	if abs != "" && s.opts.Planned[abs] {
 		return // generated: compared with the spec, not scanned
 	}
-	if bytes.HasPrefix(data, generatedHeader) {
+	// The first byte rules out most files without a call to compare.
+	if len(data) > 0 && data[0] == generatedHeader[0] && bytes.HasPrefix(data, generatedHeader) {
 		s.mu.Lock()
 		s.generated = append(s.generated, j.path())
 		s.mu.Unlock()
