@@ -20,7 +20,11 @@ const (
 // the word is only mentioned in comments.
 func Places(src []byte, offs []int) []Place {
 	out := make([]Place, len(offs))
-	l := NewLexer(src)
+	// A Lexer of its own, on the stack: Places reads strings with the
+	// Lexer's code but keeps no other state.
+	var lx Lexer
+	lx.reset(src)
+	l := &lx
 	k := 0
 	mark := func(end int, p Place) {
 		for k < len(offs) && offs[k] < end {
