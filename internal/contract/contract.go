@@ -86,6 +86,7 @@ func Check(opts Options) (*Result, error) {
 	}
 	s := &scan{opts: &opts, cwd: cwd}
 	s.needles = newPrefilter(opts.names())
+	s.pats = opts.testPatterns()
 	s.specialNames = map[string]bool{filepath.Base(opts.Conftest): true}
 	for _, set := range []map[string]bool{opts.Planned, opts.Forced} {
 		for abs := range set {

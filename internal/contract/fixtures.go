@@ -40,31 +40,29 @@ type facts struct {
 	// level) in the order they are defined, so that every test asks for
 	// them in the same order and without walking a map.
 	autouse map[int][]*fixture
-	// isFixture marks the defs that are fixtures, by index in Defs.
+	// isFixture marks the defs that are fixtures, and isTest those that
+	// are tests pytest collects, by index in Defs; tests lists the latter.
 	isFixture []bool
+	isTest    []bool
+	tests     []int
 
-	// What follows depends on the index as well as the module; each
-	// index works it out anew (reset).
+	// What follows depends on the other modules too: each index works it
+	// out anew (reset), when it is first asked for. Only the goroutine
+	// that applies the rules to this module asks, but for a conftest's,
+	// which newIndex fills before the rules start.
 
-	// tests lists the module's tests, once the index has worked it out
-	// (testsKnown): several rules ask for them.
-	tests      []int
-	testsKnown bool
-	// isTest caches index.isTest by def: 0 unknown, 1 yes, 2 no.
-	isTest []uint8
 	// uses caches rules.usesDeadline by def.
 	uses []use
-	// levels caches index.levels for module level (class -1).
-	levels []level
+	// levels and classLevels cache index.levels, for module level and
+	// by class.
+	levels      []level
+	classLevels [][]level
 }
 
 // reset forgets what an earlier index worked out.
 func (f *facts) reset() {
-	n := len(f.src.mod.Defs)
-	f.tests, f.testsKnown = nil, false
-	f.isTest = make([]uint8, n)
-	f.uses = make([]use, n)
-	f.levels = nil
+	clear(f.uses)
+	f.levels, f.classLevels = nil, nil
 }
 
 // index holds every module read, and how pytest makes fixtures visible
@@ -77,15 +75,18 @@ func (f *facts) reset() {
 type index struct {
 	opts      *Options
 	conftests map[string]*source // by absolute folder
-	// above caches, per folder, the conftests in it and above it, nearest
-	// first: every test of a folder looks them up.
-	above map[string][]*source
-	// levelsOf caches levels, which every test and every fixture it
-	// reaches asks for.
-	levelsOf map[level][]level
-	// funcPatterns and classPatterns are python_functions and
-	// python_classes, read once from the configuration.
-	funcPatterns, classPatterns []namePattern
+	// pats are python_functions and python_classes.
+	pats *testPatterns
+}
+
+// testPatterns are python_functions and python_classes, read once from the
+// configuration.
+type testPatterns struct {
+	funcs, classes []namePattern
+}
+
+func (o *Options) testPatterns() *testPatterns {
+	return &testPatterns{namePatterns(o.functionPatterns()), namePatterns(o.classPatterns())}
 }
 
 // scratch holds the buffers one goroutine reuses from one test to the
@@ -106,28 +107,30 @@ type reachItem struct {
 }
 
 func newIndex(opts *Options, sources []*source) *index {
-	ix := &index{opts: opts, conftests: map[string]*source{}, above: map[string][]*source{},
-		levelsOf: map[level][]level{}, funcPatterns: namePatterns(opts.functionPatterns()), classPatterns: namePatterns(opts.classPatterns())}
+	ix := &index{opts: opts, conftests: map[string]*source{}}
+	var pats *testPatterns
 	for _, s := range sources {
 		if s.facts == nil {
-			s.facts = newFacts(s)
+			if pats == nil {
+				pats = opts.testPatterns()
+			}
+			s.facts = newFacts(s, pats)
 		}
 		s.facts.reset()
 		if s.conftest {
 			ix.conftests[s.dir] = s
 		}
 	}
-	// Every cache but rules.usesDeadline's is filled here, so that the
-	// rules, which run on several goroutines, only read the index: each
-	// module's and class's lookup levels, and each module's tests.
-	for _, s := range sources {
-		ix.levels(s, -1)
-		for i, d := range s.mod.Defs {
+	// The rules, on several goroutines, look up fixtures in other modules
+	// only in conftests: their lookup levels are worked out here, and each
+	// goroutine works out its own modules'.
+	for _, c := range ix.conftests {
+		ix.levels(c, -1)
+		for i, d := range c.mod.Defs {
 			if d.Kind == pyscan.Class {
-				ix.levels(s, i)
+				ix.levels(c, i)
 			}
 		}
-		ix.tests(s)
 	}
 	return ix
 }
@@ -136,10 +139,24 @@ var fixtureDecorators = map[string]bool{"pytest.fixture": true, "pytest.yield_fi
 
 // newFacts works out what the rules need of one module alone; the readers
 // call it as soon as they have scanned the module.
-func newFacts(s *source) *facts {
+func newFacts(s *source, pats *testPatterns) *facts {
 	m := s.mod
 	f := &facts{src: s, fixtures: map[int]map[string]*fixture{}, decorates: map[int][]int{}, pytestmark: map[int][]int{},
-		isFixture: make([]bool, len(m.Defs))}
+		isFixture: make([]bool, len(m.Defs)), isTest: make([]bool, len(m.Defs)), uses: make([]use, len(m.Defs))}
+	// The new array is written before it is read. Fresh memory that is
+	// read first is mapped to the shared zero page, and the write that
+	// follows must then flush that mapping from every core's TLB: an
+	// interrupt to the other core, costly under a hypervisor. The rules
+	// read this array first, on another goroutine.
+	clear(f.uses)
+	if s.test {
+		for i := range m.Defs {
+			if collects(m, i, pats) {
+				f.isTest[i] = true
+				f.tests = append(f.tests, i)
+			}
+		}
+	}
 	for i, c := range m.Calls {
 		if c.Decorates >= 0 {
 			f.decorates[c.Decorates] = append(f.decorates[c.Decorates], i)
@@ -219,13 +236,12 @@ type level struct {
 //
 // The slice is shared: callers must not change it.
 func (ix *index) levels(src *source, class int) []level {
-	key := level{src, class}
 	f := src.facts
 	if class < 0 && f.levels != nil {
 		return f.levels
 	}
-	if ls, ok := ix.levelsOf[key]; class >= 0 && ok {
-		return ls
+	if class >= 0 && f.classLevels != nil && f.classLevels[class] != nil {
+		return f.classLevels[class]
 	}
 	var ls []level
 	m := src.mod
@@ -244,26 +260,29 @@ func (ix *index) levels(src *source, class int) []level {
 	if class < 0 {
 		f.levels = ls
 	} else {
-		ix.levelsOf[key] = ls
+		if f.classLevels == nil {
+			f.classLevels = make([][]level, len(m.Defs))
+		}
+		f.classLevels[class] = ls
 	}
 	return ls
 }
 
 // conftestsAbove lists the conftests in dir and in every folder above it,
-// nearest first.
+// nearest first. Each module asks once (levels keeps the answer), so it
+// is not kept: the index stays read-only for the rules' goroutines.
 func (ix *index) conftestsAbove(dir string) []*source {
-	if cs, ok := ix.above[dir]; ok {
-		return cs
-	}
 	var cs []*source
-	if c, ok := ix.conftests[dir]; ok {
-		cs = append(cs, c)
+	for {
+		if c, ok := ix.conftests[dir]; ok {
+			cs = append(cs, c)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return cs
+		}
+		dir = parent
 	}
-	if parent := filepath.Dir(dir); parent != dir {
-		cs = append(cs, ix.conftestsAbove(parent)...)
-	}
-	ix.above[dir] = cs
-	return cs
 }
 
 func (ix *index) lookup(name string, ls []level) (*fixture, []level) {
@@ -378,28 +397,17 @@ func (ix *index) reaches(src *source, class int, rs []request, target string, sc
 // named by python_functions at module level, or in a class named by
 // python_classes, in a module named by python_files.
 func (ix *index) isTest(src *source, def int) bool {
-	if !src.test {
-		return false
-	}
-	f := src.facts
-	if f.isTest[def] == 0 {
-		f.isTest[def] = 2
-		if ix.collects(src, def) {
-			f.isTest[def] = 1
-		}
-	}
-	return f.isTest[def] == 1
+	return src.facts.isTest[def]
 }
 
-// collects is isTest without the cache.
-func (ix *index) collects(src *source, def int) bool {
-	m := src.mod
+// collects is isTest worked out, for newFacts.
+func collects(m *pyscan.Module, def int, pats *testPatterns) bool {
 	d := m.Defs[def]
-	if d.Kind != pyscan.Function || !matchName(ix.funcPatterns, d.Name) {
+	if d.Kind != pyscan.Function || !matchName(pats.funcs, d.Name) {
 		return false
 	}
 	for p := d.Parent; p >= 0; p = m.Defs[p].Parent {
-		if m.Defs[p].Kind != pyscan.Class || !matchName(ix.classPatterns, m.Defs[p].Name) {
+		if m.Defs[p].Kind != pyscan.Class || !matchName(pats.classes, m.Defs[p].Name) {
 			return false
 		}
 	}
@@ -409,18 +417,7 @@ func (ix *index) collects(src *source, def int) bool {
 // tests lists the tests of a module. The slice is shared: callers must not
 // change it.
 func (ix *index) tests(src *source) []int {
-	f := src.facts
-	if f.testsKnown {
-		return f.tests
-	}
-	var out []int
-	for i := range src.mod.Defs {
-		if ix.isTest(src, i) {
-			out = append(out, i)
-		}
-	}
-	f.tests, f.testsKnown = out[:len(out):len(out)], true
-	return f.tests
+	return src.facts.tests
 }
 
 // namePattern is a pattern of python_functions or python_classes: a glob

@@ -50,6 +50,7 @@ type scan struct {
 	needles *prefilter // the files it rejects cannot matter to a rule
 	// specialNames are the base names of the files the scan treats apart.
 	specialNames map[string]bool
+	pats         *testPatterns
 
 	mu      sync.Mutex
 	sources []*source
@@ -275,7 +276,7 @@ func (s *scan) first(j *job, w *worker) {
 func (s *scan) tokenize(p, abs string, data []byte, sc *pyscan.Scanner) {
 	src := &source{path: p, abs: abs, dir: filepath.Dir(abs), conftest: filepath.Base(p) == "conftest.py", test: s.opts.isTestFile(filepath.Base(p))}
 	src.mod = sc.Scan(data)
-	src.facts = newFacts(src)
+	src.facts = newFacts(src, s.pats)
 	if abs == s.opts.Conftest {
 		src.regionFirst, src.regionLast = region.Lines(data)
 	}
