@@ -20,6 +20,7 @@
 # the steadier measure of the same ratio.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/spec.sh"
 runs=${1:-7}
 python=$(bash "$root/scripts/venv")
 work=$(mktemp -d)
@@ -35,25 +36,7 @@ for f in $(seq -w 0 19); do
 done
 cp "$work"/generated/tests/test_*.py "$work/empty/tests/"
 
-cat >"$work/generated/fixturegen.toml" <<'TOML'
-version = 1
-
-[deadline]
-fixture = "deadline"
-seconds = 30
-on_import = "exclude"
-late_imports = "warn"
-
-[preload]
-fixture = "preload"
-modules = []
-
-[group]
-name = "bench"
-
-[paths]
-conftest = "tests/conftest.py"
-TOML
+bench_spec 30 >"$work/generated/fixturegen.toml"
 "$work/fixturegen" -C "$work/generated" generate >/dev/null
 
 cat >"$work/empty/tests/conftest.py" <<'PY'

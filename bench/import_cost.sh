@@ -17,6 +17,7 @@
 # compared. Target: armed/plain at most 1.05.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/spec.sh"
 runs=${1:-21}
 python=$(bash "$root/scripts/venv")
 work=$(mktemp -d)
@@ -59,25 +60,7 @@ PY
 done
 "$python" -m compileall -q "$project/coldpkg"
 
-cat >"$project/fixturegen.toml" <<'TOML'
-version = 1
-
-[deadline]
-fixture = "deadline"
-seconds = 600
-on_import = "exclude"
-late_imports = "warn"
-
-[preload]
-fixture = "preload"
-modules = []
-
-[group]
-name = "bench"
-
-[paths]
-conftest = "tests/conftest.py"
-TOML
+bench_spec 600 >"$project/fixturegen.toml"
 "$work/fixturegen" -C "$project" generate >/dev/null
 
 cat >"$project/tests/test_import.py" <<'PY'
