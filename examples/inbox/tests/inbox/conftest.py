@@ -37,6 +37,57 @@ def pytest_configure(config):
         )
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """Make sure --dist loadgroup sees each xdist_group test's group.
+
+    On each worker, pytest-xdist appends "@<group>" to a grouped test's node
+    id, and the scheduler keeps tests with the same suffix on one worker.
+    pytest 9.2 derives node ids from a structured id, so the suffix xdist
+    writes never reaches the scheduler and the group spreads over workers.
+    This puts the suffix into the structured id where pytest keeps one, and
+    fails the collection where the node id cannot carry it.
+    """
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        grouped = item.__dict__.get("_nodeid")
+        if grouped is None or item.nodeid == grouped:
+            continue
+        structured = getattr(item, "_id", None)
+        parse = getattr(type(structured), "parse", None)
+        if parse is not None:
+            item._id = parse(grouped)
+        if item.nodeid != grouped:
+            # A worker's exceptions do not reach the terminal; a failed
+            # collection report does, and it stops the session.
+            report = pytest.CollectReport(
+                "", "failed", _fixturegen_void_group(item, grouped), []
+            )
+            config.hook.pytest_collectreport(report=report)
+            items.clear()
+            return
+
+
+def _fixturegen_void_group(item, grouped):
+    """Explain why --dist loadgroup cannot keep this pytest's groups together."""
+    import importlib.metadata
+
+    versions = []
+    for name in ("pytest", "pytest-xdist"):
+        try:
+            versions.append(f"{name} {importlib.metadata.version(name)}")
+        except importlib.metadata.PackageNotFoundError:
+            versions.append(f"{name} (version unknown)")
+    return (
+        f"--dist loadgroup would not keep the xdist_group tests on one worker "
+        f"under {' and '.join(versions)}: {item.nodeid!r} should be scheduled as "
+        f"{grouped!r}, but this pytest does not let pytest-xdist change node ids. "
+        f"Pin pytest below 9.2 or upgrade pytest-xdist to a release that supports "
+        f"this pytest."
+    )
+
+
 @pytest.fixture
 def toy_sdk():
     """Import every module a deadline test would otherwise import under its alarm.
