@@ -1,17 +1,21 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/fixturegen/fixturegen/internal/collect"
 	"github.com/fixturegen/fixturegen/internal/contract"
 	"github.com/fixturegen/fixturegen/internal/drift"
 	"github.com/fixturegen/fixturegen/internal/finding"
 	"github.com/fixturegen/fixturegen/internal/plan"
+	"github.com/fixturegen/fixturegen/internal/probe"
 	"github.com/fixturegen/fixturegen/internal/pytestcfg"
 )
 
@@ -21,6 +25,8 @@ func init() {
 		format    string
 		scanDirs  []string
 		listGroup bool
+		collectOn bool
+		python    string
 	)
 	commands = append(commands, &command{
 		name:    "check",
@@ -42,6 +48,15 @@ The tree is the top folder of each file the spec names (usually tests/),
 or the folders given with --scan. Each finding is printed as
 "path:line:col: RULE message" with its fix; docs/check.md lists the rules.
 
+With --collect, check also asks pytest itself: it runs pytest
+--collect-only with the project's Python and a plugin of its own (nothing
+is written into the project), and judges missing-group,
+deadline-without-preload and probe-node from the tests pytest collects,
+their fixture closures and marks, instead of from its model. It adds
+group-void: group tests whose node id loses its group under --dist
+loadgroup. A last section lists the tests the static model and pytest
+disagree on. A collection error prints pytest's output and exits 2.
+
 Exit status: 0 when all is well, 1 when there is a finding (warnings about
 files check could not read do not count), 2 for usage, spec or internal
 errors.
@@ -51,12 +66,15 @@ Examples:
   fixturegen check --diff
   fixturegen check --format github
   fixturegen check --scan tests --scan integration
-  fixturegen check --list-group`,
+  fixturegen check --list-group
+  fixturegen check --collect`,
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVar(&showDiff, "diff", false, "print the unified diff generate would apply for each drifted file")
 			fs.StringVar(&format, "format", "text", "output `FORMAT`: text, json or github (workflow annotations)")
 			fs.StringArrayVar(&scanDirs, "scan", nil, "scan `DIR` for the contract rules instead of the spec's test folders (repeatable)")
 			fs.BoolVar(&listGroup, "list-group", false, "list the modules in the xdist group and why each is there, instead of checking")
+			fs.BoolVar(&collectOn, "collect", false, "also ask pytest (pytest --collect-only) which tests exist, with which fixtures and groups")
+			fs.StringVar(&python, "python", "", "with --collect, the interpreter to run (default: the project's .venv/bin/python if present, else python3)")
 		},
 		run: func(c *context, args []string) error {
 			if len(args) > 0 {
@@ -64,6 +82,12 @@ Examples:
 			}
 			if format != "text" && format != "json" && format != "github" {
 				return usageError{fmt.Sprintf("--format must be text, json or github, not %q", format)}
+			}
+			if collectOn && listGroup {
+				return usageError{"--collect and --list-group do different jobs; use one"}
+			}
+			if python != "" && !collectOn {
+				return usageError{"--python is for --collect"}
 			}
 			for _, d := range scanDirs {
 				if _, err := os.Stat(d); err != nil {
@@ -95,6 +119,7 @@ Examples:
 				GeneratedNames: plan.GeneratedNames(spec),
 				Config:         cfg,
 				ListGroup:      listGroup,
+				ListTests:      collectOn,
 			}
 			for _, ch := range changes {
 				if ch.Region {
@@ -110,9 +135,41 @@ Examples:
 					}
 				}
 			}
+			// pytest's collection takes far longer than the static check, so
+			// it starts first and runs alongside.
+			var pytestView func() (*collect.View, error)
+			if collectOn {
+				if python == "" {
+					python = probe.DefaultPython(spec)
+				}
+				pytestView = collect.Start(spec, python, scanDirs)
+			}
 			res, err := contract.Check(opts)
 			if err != nil {
 				return err
+			}
+			var model *finding.ModelGap
+			if collectOn {
+				view, err := pytestView()
+				var ce *collect.CollectionError
+				if errors.As(err, &ce) {
+					fmt.Fprint(c.stderr, ce.Output)
+				}
+				if err != nil {
+					return err
+				}
+				cwd, err := os.Getwd()
+				if err != nil {
+					return err
+				}
+				kept := res.Findings[:0]
+				for _, f := range res.Findings {
+					if !slices.Contains(collect.Replaces, f.Rule) {
+						kept = append(kept, f)
+					}
+				}
+				res.Findings = append(kept, collect.Findings(spec, view, cwd)...)
+				model = collect.Compare(view, res.Tests, opts.Planned, cwd)
 			}
 			d := drift.Find(spec, changes, res.Generated, showDiff)
 			stale, err := docsDrift(spec, showDiff)
@@ -121,7 +178,7 @@ Examples:
 			}
 			d.Findings = append(d.Findings, stale...)
 			d.Generate = d.Generate || len(stale) > 0
-			report := &finding.Report{Spec: spec.File, Findings: append(d.Findings, res.Findings...)}
+			report := &finding.Report{Spec: spec.File, Findings: append(d.Findings, res.Findings...), Model: model}
 			finding.Sort(report.Findings)
 			if d.Generate {
 				report.FixCommand = c.commandLine("generate")

@@ -42,6 +42,9 @@ type Options struct {
 	ListGroup bool
 	// ListUsers asks for the modules whose tests use the deadline fixture.
 	ListUsers bool
+	// ListTests asks for every test the model sees, for comparison with
+	// what pytest collects; every test module is then read in full.
+	ListTests bool
 	// Workers is the number of files read at once; 0 means one per core.
 	Workers int
 
@@ -58,6 +61,17 @@ type Result struct {
 	Generated []string
 	Members   []finding.Member
 	Users     []User // with Options.ListUsers
+	Tests     []Test // with Options.ListTests
+}
+
+// Test is one test function as the static model sees it.
+type Test struct {
+	Path string // as the user reaches it
+	Abs  string
+	// Name is the test's name after its classes, as in a pytest node id
+	// without parameters: "TestPump::test_drain".
+	Name string
+	Line int
 }
 
 // Rule ids, as printed. They are part of fixturegen's interface.
@@ -136,9 +150,23 @@ func Check(opts Options) (*Result, error) {
 	r.distLoadgroup()
 
 	res := &Result{Findings: append(r.findings, s.warnings...), Generated: s.generated, Members: r.members, Users: r.users}
+	if opts.ListTests {
+		res.Tests = listTests(s.sources)
+	}
 	sort.Strings(res.Generated)
 	finding.Sort(res.Findings)
 	return res, nil
+}
+
+// listTests lists the tests of every test module read, in path order.
+func listTests(sources []*source) []Test {
+	var out []Test
+	for _, src := range sources {
+		for _, t := range src.facts.tests {
+			out = append(out, Test{Path: src.path, Abs: src.abs, Name: strings.ReplaceAll(qualifiedName(src.mod, t), ".", "::"), Line: src.mod.Defs[t].Pos.Line})
+		}
+	}
+	return out
 }
 
 // names are the words besides the timer calls without which a file cannot

@@ -259,7 +259,7 @@ func (s *scan) first(j *job, w *worker) {
 		}
 		return
 	}
-	if base != "conftest.py" && !(abs != "" && s.opts.Forced[abs]) && !s.needles.match(data) {
+	if base != "conftest.py" && !(abs != "" && s.opts.Forced[abs]) && !(s.opts.ListTests && s.opts.isTestFile(base)) && !s.needles.match(data) {
 		j.skipped = true
 		return
 	}

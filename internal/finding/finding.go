@@ -61,6 +61,21 @@ type Report struct {
 	Group   string
 	Members []Member
 	Listing bool
+	// Model is set by check --collect: where the static model and pytest
+	// disagree on which tests exist.
+	Model *ModelGap
+}
+
+// ModelGap is where the static model of pytest's collection and pytest
+// itself disagree. The JSON field names are stable.
+type ModelGap struct {
+	// Agree counts the test functions both see.
+	Agree int `json:"agree"`
+	// Missed are tests pytest collects that the model did not see;
+	// NotCollected are tests the model saw that pytest does not collect.
+	// Each is "path::Class::test".
+	Missed       []string `json:"missed"`
+	NotCollected []string `json:"not_collected"`
 }
 
 // Sort orders findings by path, position and rule, so output is the same
@@ -107,7 +122,28 @@ func (r *Report) Text(w io.Writer) {
 			fmt.Fprint(w, f.Diff)
 		}
 	}
+	r.modelText(w)
 	r.summary(w)
+}
+
+// modelText prints the short "static model vs pytest" section, after the
+// findings: it informs, and never changes the exit status.
+func (r *Report) modelText(w io.Writer) {
+	g := r.Model
+	if g == nil {
+		return
+	}
+	if len(g.Missed) == 0 && len(g.NotCollected) == 0 {
+		fmt.Fprintf(w, "static model vs pytest: both see the same %s\n", plural(g.Agree, "test"))
+		return
+	}
+	fmt.Fprintf(w, "static model vs pytest: both see %s; they disagree on %d\n", plural(g.Agree, "test"), len(g.Missed)+len(g.NotCollected))
+	for _, t := range g.Missed {
+		fmt.Fprintf(w, "  pytest collects, fixturegen check did not see: %s\n", t)
+	}
+	for _, t := range g.NotCollected {
+		fmt.Fprintf(w, "  fixturegen check saw, pytest does not collect: %s\n", t)
+	}
 }
 
 func (r *Report) summary(w io.Writer) {
@@ -162,6 +198,8 @@ type jsonReport struct {
 	Warnings   int        `json:"warnings"`
 	FixCommand string     `json:"fix_command"`
 	Group      *jsonGroup `json:"group,omitempty"`
+	// StaticModel is set by check --collect.
+	StaticModel *ModelGap `json:"static_model,omitempty"`
 }
 
 type jsonGroup struct {
@@ -171,7 +209,7 @@ type jsonGroup struct {
 
 // JSON prints the report as one JSON document.
 func (r *Report) JSON(w io.Writer) error {
-	doc := jsonReport{Spec: r.Spec, Findings: r.Findings, FixCommand: r.FixCommand}
+	doc := jsonReport{Spec: r.Spec, Findings: r.Findings, FixCommand: r.FixCommand, StaticModel: r.Model}
 	if doc.Findings == nil {
 		doc.Findings = []Finding{}
 	}
@@ -213,6 +251,7 @@ func (r *Report) GitHub(w io.Writer) {
 			fmt.Fprint(w, f.Diff)
 		}
 	}
+	r.modelText(w)
 	r.summary(w)
 }
 

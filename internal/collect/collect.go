@@ -1,0 +1,183 @@
+// Package collect asks pytest itself what fixturegen check otherwise
+// models: it runs pytest --collect-only with the project's Python and a
+// plugin of its own, and reads, for every collected item, its node id and
+// location, its fixture closure as pytest resolved it, its xdist_group
+// marks, and whether its group reaches its node id under --dist loadgroup.
+//
+// The plugin is run with python -c, so nothing is written into the
+// project: its report goes to a temporary file outside it, and bytecode is
+// not written. It is the engine of fixturegen check --collect; Findings
+// turns the view into the contract's findings and Compare sets it against
+// the static model.
+package collect
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+//go:embed plugin.py
+var plugin string
+
+// View is pytest's view of the project's tests.
+type View struct {
+	Pytest  string `json:"pytest"`
+	Xdist   string `json:"xdist"` // "" when pytest-xdist is not installed
+	Rootdir string `json:"rootdir"`
+	Items   []Item `json:"items"`
+	// Deadlines are the deadline fixture's definitions the items use, by
+	// "file:line"; Item.Deadline names one.
+	Deadlines []Deadline `json:"deadlines"`
+	Errors    []Error    `json:"errors"`
+}
+
+// Item is one collected test.
+type Item struct {
+	NodeID string `json:"nodeid"` // as pytest made it
+	Path   string `json:"path"`   // the module's absolute path
+	// File and Line are where the test is defined.
+	File string `json:"file"`
+	Line int    `json:"line"`
+	// Python is true for test functions and methods, the only items the
+	// static model knows.
+	Python bool `json:"python"`
+	// Test is the node id after the module, without parameters:
+	// "TestPump::test_drain".
+	Test     string   `json:"test"`
+	Fixtures []string `json:"fixtures"` // the closure, autouse included
+	Groups   []string `json:"groups"`   // the xdist_group names of its marks
+	// Scheduled is the node id after collection with --dist loadgroup, as
+	// pytest-xdist's worker hands it to the scheduler.
+	Scheduled  string `json:"scheduled"`
+	Deselected bool   `json:"deselected"`
+	Deadline   string `json:"deadline"` // the Deadlines key, or ""
+}
+
+// Group is the xdist group the item is scheduled in, as pytest-xdist names
+// it: its marks' names, sorted and joined with "_"; "" for none.
+func (it *Item) Group() string {
+	return strings.Join(it.Groups, "_")
+}
+
+// GroupReaches reports whether the scheduler sees the item's group.
+func (it *Item) GroupReaches() bool {
+	return len(it.Groups) == 0 || strings.HasSuffix(it.Scheduled, "@"+it.Group())
+}
+
+// Deadline is one definition of the deadline fixture.
+type Deadline struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+	// Preload is whether the fixture, as pytest resolves it, depends on
+	// the preload fixture, directly or through other fixtures.
+	Preload bool `json:"preload"`
+}
+
+// Error is a collection error pytest reported.
+type Error struct {
+	NodeID  string `json:"nodeid"`
+	Message string `json:"message"`
+}
+
+// CollectionError is a pytest run that could not collect the tests.
+// Output is pytest's own, to be shown first.
+type CollectionError struct {
+	Code   int
+	Output string
+}
+
+func (e *CollectionError) Error() string {
+	return fmt.Sprintf("pytest --collect-only exited %d: the tests do not collect; pytest's output above says why", e.Code)
+}
+
+// Run runs pytest --collect-only with python in the spec's folder, on the
+// files and folders in args, as the caller reaches them (none: pytest's own
+// testpaths), and returns its view.
+//
+// PYTEST_ADDOPTS is left out: it carries a CI run's options, not the
+// project's collection. The ini addopts stay, since they can change what
+// is collected (--ignore, -p, --import-mode); pytest's cache goes to a
+// temporary folder, so options such as --lf still work and nothing is
+// written into the project.
+func Run(spec *schema.Spec, python string, args []string) (*View, error) {
+	tmp, err := os.MkdirTemp("", "fixturegen-collect-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	reportPath := tmp + string(os.PathSeparator) + "report.json"
+	settings, err := json.Marshal(map[string]string{"deadline": spec.Deadline.Fixture, "preload": spec.Preload.Fixture})
+	if err != nil {
+		return nil, err
+	}
+	for i, a := range args {
+		if args[i], err = filepath.Abs(a); err != nil {
+			return nil, err
+		}
+	}
+	argv := append([]string{"-c", plugin, "--collect-only", "-q", "-o", "cache_dir=" + tmp + string(os.PathSeparator) + "cache"}, args...)
+	cmd := exec.Command(python, argv...)
+	cmd.Dir = spec.Dir
+	cmd.Env = append(env(os.Environ()), "FIXTUREGEN_COLLECT="+string(settings), "FIXTUREGEN_COLLECT_REPORT="+reportPath, "PYTHONDONTWRITEBYTECODE=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	runErr := cmd.Run()
+	if _, ok := runErr.(*exec.ExitError); runErr != nil && !ok {
+		return nil, fmt.Errorf("cannot run %s: %w", python, runErr)
+	}
+	code := cmd.ProcessState.ExitCode()
+	data, err := os.ReadFile(reportPath)
+	// 0: collected; 5: nothing to collect. Anything else is pytest's error.
+	if err != nil || (code != 0 && code != 5) {
+		return nil, &CollectionError{Code: code, Output: out.String()}
+	}
+	v := &View{}
+	if err := json.Unmarshal(data, v); err != nil {
+		return nil, fmt.Errorf("the collect plugin's report does not parse: %v", err)
+	}
+	if len(v.Errors) > 0 {
+		return nil, &CollectionError{Code: code, Output: out.String()}
+	}
+	return v, nil
+}
+
+// env is the run's environment: the caller's, without the options meant
+// for a whole test run.
+func env(environ []string) []string {
+	var out []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == "PYTEST_ADDOPTS" || strings.HasPrefix(name, "PYTEST_XDIST") || strings.HasPrefix(name, "FIXTUREGEN_COLLECT") || name == "PYTHONDONTWRITEBYTECODE" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// Start starts Run and returns a function that waits for its result, so
+// the caller can work meanwhile.
+func Start(spec *schema.Spec, python string, args []string) func() (*View, error) {
+	type result struct {
+		v   *View
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := Run(spec, python, args)
+		done <- result{v, err}
+	}()
+	return func() (*View, error) {
+		r := <-done
+		return r.v, r.err
+	}
+}

@@ -1,0 +1,58 @@
+package collect
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/contract"
+	"github.com/fixturegen/fixturegen/internal/finding"
+)
+
+// Compare sets the tests the static model sees against the test functions
+// pytest collects, so that users learn the model's blind spots. Files in
+// skip (the generated files, which the model compares instead of reading)
+// are left out on both sides.
+func Compare(v *View, static []contract.Test, skip map[string]bool, cwd string) *finding.ModelGap {
+	gap := &finding.ModelGap{Missed: []string{}, NotCollected: []string{}}
+	seen := map[string]bool{}
+	for _, t := range static {
+		if !skip[t.Abs] {
+			seen[t.Abs+"::"+t.Name] = true
+		}
+	}
+	collected := map[string]bool{}
+	for i := range v.Items {
+		it := &v.Items[i]
+		if !it.Python || skip[it.Path] {
+			continue
+		}
+		key := it.Path + "::" + it.Test
+		if collected[key] {
+			continue // parametrized: one test function
+		}
+		collected[key] = true
+		if seen[key] {
+			gap.Agree++
+		} else {
+			gap.Missed = append(gap.Missed, show(cwd, it.Path)+"::"+it.Test)
+		}
+	}
+	done := map[string]bool{}
+	for _, t := range static {
+		key := t.Abs + "::" + t.Name
+		if skip[t.Abs] || collected[key] || done[key] {
+			continue
+		}
+		done[key] = true
+		gap.NotCollected = append(gap.NotCollected, show(cwd, t.Abs)+"::"+t.Name)
+	}
+	return gap
+}
+
+// show is a path relative to cwd where it lies below it.
+func show(cwd, abs string) string {
+	if rel, err := filepath.Rel(cwd, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return abs
+}

@@ -1,0 +1,156 @@
+package collect
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/contract"
+	"github.com/fixturegen/fixturegen/internal/finding"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// RuleGroupVoid is the rule of group tests whose group does not reach the
+// scheduler under --dist loadgroup. It is part of fixturegen's interface.
+const RuleGroupVoid = "group-void"
+
+// Replaces lists the static rules whose findings pytest's view replaces:
+// they model collection, which pytest knows.
+var Replaces = []string{contract.RuleMissingGroup, contract.RuleDeadlinePreload, contract.RuleProbeNode}
+
+// Findings applies the contract's collection rules to pytest's view:
+// missing-group, group-void, deadline-without-preload and probe-node.
+// Paths are shown relative to cwd where they lie below it.
+func Findings(spec *schema.Spec, v *View, cwd string) []finding.Finding {
+	r := &rules{spec: spec, v: v, cwd: cwd}
+	r.missingGroup()
+	r.groupVoid()
+	r.deadlinePreload()
+	r.probeNodes()
+	finding.Sort(r.findings)
+	return r.findings
+}
+
+type rules struct {
+	spec     *schema.Spec
+	v        *View
+	cwd      string
+	findings []finding.Finding
+}
+
+func (r *rules) add(rule, path string, line, col int, msg, fix string) {
+	r.findings = append(r.findings, finding.Finding{Rule: rule, Severity: finding.Error, Path: path,
+		Line: max(line, 1), Col: max(col, 1), Message: msg, Fix: fix})
+}
+
+func (r *rules) display(abs string) string { return show(r.cwd, abs) }
+
+// missingGroup: every test whose closure holds the deadline fixture must be
+// scheduled in the group.
+func (r *rules) missingGroup() {
+	deadline, group := r.spec.Deadline.Fixture, r.spec.Group.Name
+	for i := range r.v.Items {
+		it := &r.v.Items[i]
+		if it.Deselected || !slices.Contains(it.Fixtures, deadline) || it.Group() == group {
+			continue
+		}
+		msg := fmt.Sprintf("test %s has %s in its fixture closure but is not marked pytest.mark.xdist_group(%q)", it.NodeID, deadline, group)
+		if g := it.Group(); g != "" {
+			msg += fmt.Sprintf("; pytest-xdist schedules it in group %q instead", g)
+		}
+		r.add(contract.RuleMissingGroup, r.display(it.File), it.Line, 1, msg,
+			fmt.Sprintf("add pytest.mark.xdist_group(%q) to the module's pytestmark", group))
+	}
+}
+
+// groupVoid: under --dist loadgroup, each grouped test's node id must carry
+// its group, or the scheduler spreads the group over workers. One cause
+// (the pytest and pytest-xdist in use) makes every group test void, so
+// there is one finding per module, at its first such test.
+func (r *rules) groupVoid() {
+	if r.v.Xdist == "" {
+		return // no pytest-xdist, no loadgroup
+	}
+	var order []string
+	void := map[string][]*Item{}
+	for i := range r.v.Items {
+		it := &r.v.Items[i]
+		if it.Deselected || it.GroupReaches() {
+			continue
+		}
+		if void[it.Path] == nil {
+			order = append(order, it.Path)
+		}
+		void[it.Path] = append(void[it.Path], it)
+	}
+	for _, path := range order {
+		items := void[path]
+		first := items[0]
+		tests := "test " + first.NodeID
+		if len(items) > 1 {
+			tests = fmt.Sprintf("%d tests (%s, ...)", len(items), first.NodeID)
+		}
+		r.add(RuleGroupVoid, r.display(first.File), first.Line, 1,
+			fmt.Sprintf("%s marked pytest.mark.xdist_group(%q) lose the group under --dist loadgroup with pytest %s and pytest-xdist %s: the node id pytest-xdist schedules is %q, without %q, so the group's tests spread over workers",
+				tests, first.Group(), r.v.Pytest, r.v.Xdist, first.Scheduled, "@"+first.Group()),
+			"run fixturegen generate: the generated conftest's loadgroup guard puts the group back into the node ids; or pin pytest below 9.2")
+	}
+}
+
+// deadlinePreload: every deadline fixture the tests use must, as pytest
+// resolves it, depend on the preload fixture.
+func (r *rules) deadlinePreload() {
+	for _, d := range r.v.Deadlines {
+		if d.Preload {
+			continue
+		}
+		r.add(contract.RuleDeadlinePreload, r.display(d.File), d.Line, d.Col,
+			fmt.Sprintf("fixture %s, as pytest resolves it (overrides included), does not depend on %s, so pytest may arm the alarm before the preload imports run", r.spec.Deadline.Fixture, r.spec.Preload.Fixture),
+			fmt.Sprintf("restore def %s(%s, ...): run fixturegen generate, or add the parameter", r.spec.Deadline.Fixture, r.spec.Preload.Fixture))
+	}
+}
+
+// probeNodes: each probe case's node must be among the collected items.
+func (r *rules) probeNodes() {
+	var spans map[string]schema.Span
+	prefix := ""
+	if src, err := os.ReadFile(r.spec.File); err == nil {
+		spans = schema.Locate(src)
+	}
+	if p := schema.TablePrefix(r.spec.File); len(p) > 0 {
+		prefix = strings.Join(p, ".") + "."
+	}
+	for i, c := range r.spec.Probe.Cases {
+		file, rest, _ := strings.Cut(c.Node, "::")
+		abs := filepath.Join(r.spec.Dir, filepath.FromSlash(file))
+		fileSeen, found := false, false
+		for j := range r.v.Items {
+			it := &r.v.Items[j]
+			if it.Path != abs {
+				continue
+			}
+			fileSeen = true
+			_, tail, _ := strings.Cut(it.NodeID, "::")
+			if tail == rest || it.Test == rest {
+				found = true
+				break
+			}
+		}
+		if found {
+			continue
+		}
+		why := fmt.Sprintf("pytest collects no test %s in %s", rest, file)
+		if !fileSeen {
+			why = fmt.Sprintf("pytest collects nothing from %s", file)
+		}
+		sp, ok := spans[prefix+fmt.Sprintf("probe.case[%d].node", i)]
+		if !ok {
+			sp = schema.Span{Line: 1, Col: 1}
+		}
+		r.add(contract.RuleProbeNode, r.spec.File, sp.Line, sp.Col,
+			fmt.Sprintf("probe case %s runs %s, but %s", c.Test, c.Node, why),
+			"point node at a test pytest collects (python -m pytest --collect-only -q lists them)")
+	}
+}
