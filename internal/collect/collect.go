@@ -77,9 +77,11 @@ type Deadline struct {
 	File string `json:"file"`
 	Line int    `json:"line"`
 	Col  int    `json:"col"`
-	// Preload is whether the fixture, as pytest resolves it, depends on
-	// the preload fixture, directly or through other fixtures.
-	Preload bool `json:"preload"`
+	// Preload is whether the fixture, as pytest resolves it for every test
+	// that uses it, depends on the preload fixture, directly or through
+	// other fixtures; Without names a test for which it does not.
+	Preload bool   `json:"preload"`
+	Without string `json:"without"`
 }
 
 // Error is a collection error pytest reported.

@@ -116,22 +116,23 @@ class FixturegenCollect:
         if self.deadline in names:
             defs = item._fixtureinfo.name2fixturedefs.get(self.deadline)
             if defs:
-                entry["deadline"] = self._deadline(session, item, defs[-1], deadlines)
+                entry["deadline"] = self._deadline(session, item, nodeid, defs[-1], deadlines)
         return entry
 
-    def _deadline(self, session, item, fixturedef, deadlines):
-        """Describe the deadline fixture item uses, once per definition."""
+    def _deadline(self, session, item, nodeid, fixturedef, deadlines):
+        """Note the deadline fixture item uses, once per definition."""
         func = getattr(fixturedef, "func", None)
         code = getattr(func, "__code__", None)
         where = _def_position(code, self.deadline) if code else ("", 1, 1)
         key = f"{where[0]}:{where[1]}"
-        if key not in deadlines:
-            deadlines[key] = {
-                "file": where[0],
-                "line": where[1],
-                "col": where[2],
-                "preload": self._reaches(session, item, self.deadline, self.preload),
-            }
+        entry = deadlines.setdefault(
+            key,
+            {"file": where[0], "line": where[1], "col": where[2], "preload": True, "without": ""},
+        )
+        # Fixtures resolve their own requests for the test that runs them, so
+        # one definition can reach the preload for one test and not another.
+        if entry["preload"] and not self._reaches(session, item, self.deadline, self.preload):
+            entry["preload"], entry["without"] = False, nodeid
         return key
 
     def _reaches(self, session, item, start, target):

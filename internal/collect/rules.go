@@ -107,7 +107,7 @@ func (r *rules) deadlinePreload() {
 			continue
 		}
 		r.add(contract.RuleDeadlinePreload, r.display(d.File), d.Line, d.Col,
-			fmt.Sprintf("fixture %s, as pytest resolves it (overrides included), does not depend on %s, so pytest may arm the alarm before the preload imports run", r.spec.Deadline.Fixture, r.spec.Preload.Fixture),
+			fmt.Sprintf("fixture %s, as pytest resolves it for %s (overrides included), does not depend on %s, so pytest may arm the alarm before the preload imports run", r.spec.Deadline.Fixture, d.Without, r.spec.Preload.Fixture),
 			fmt.Sprintf("restore def %s(%s, ...): run fixturegen generate, or add the parameter", r.spec.Deadline.Fixture, r.spec.Preload.Fixture))
 	}
 }
