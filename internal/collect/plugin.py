@@ -8,7 +8,6 @@ closure and xdist_group marks, whether its group reaches its node id under
 --dist loadgroup, and the deadline fixtures those items resolve to.
 """
 
-import importlib.metadata
 import json
 import linecache
 import os
@@ -16,13 +15,6 @@ import re
 import sys
 
 import pytest
-
-
-def _version(name):
-    try:
-        return importlib.metadata.version(name)
-    except importlib.metadata.PackageNotFoundError:
-        return None
 
 
 def _mark_loadgroup(config, items):
@@ -53,11 +45,20 @@ class FixturegenCollect:
     def __init__(self, deadline, preload):
         self.deadline = deadline
         self.preload = preload
-        self.xdist = _version("pytest-xdist")
+        self.xdist = None
         self.seen = []
         self.items = None
         self.deselected = set()
         self.errors = []
+
+    def pytest_configure(self, config):
+        # The modules' own versions: reading the installed distributions'
+        # metadata would cost more than the rest of the plugin.
+        xdist = config.pluginmanager.getplugin("xdist")
+        if xdist is not None:
+            import xdist
+
+            self.xdist = getattr(xdist, "__version__", "unknown")
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(self, config, items):
@@ -82,7 +83,7 @@ class FixturegenCollect:
 
     def pytest_sessionfinish(self, session, exitstatus):
         report = {
-            "pytest": _version("pytest"),
+            "pytest": pytest.__version__,
             "xdist": self.xdist,
             "rootdir": str(session.config.rootpath),
             "items": self.items,
