@@ -98,7 +98,7 @@ type CollectionError struct {
 }
 
 func (e *CollectionError) Error() string {
-	return fmt.Sprintf("pytest --collect-only exited %d: the tests do not collect; pytest's output above says why", e.Code)
+	return fmt.Sprintf("pytest --collect-only exited %d: the tests do not collect; the output above says why", e.Code)
 }
 
 // Run runs pytest --collect-only with python in the spec's folder, on the
