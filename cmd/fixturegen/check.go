@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -158,18 +157,9 @@ Examples:
 				if err != nil {
 					return err
 				}
-				cwd, err := os.Getwd()
-				if err != nil {
+				if res.Findings, model, err = collect.Judge(spec, view, res, opts.Planned); err != nil {
 					return err
 				}
-				kept := res.Findings[:0]
-				for _, f := range res.Findings {
-					if !slices.Contains(collect.Replaces, f.Rule) {
-						kept = append(kept, f)
-					}
-				}
-				res.Findings = append(kept, collect.Findings(spec, view, cwd)...)
-				model = collect.Compare(view, res.Tests, opts.Planned, cwd)
 			}
 			d := drift.Find(spec, changes, res.Generated, showDiff)
 			stale, err := docsDrift(spec, showDiff)

@@ -20,6 +20,25 @@ const RuleGroupVoid = "group-void"
 // they model collection, which pytest knows.
 var Replaces = []string{contract.RuleMissingGroup, contract.RuleDeadlinePreload, contract.RuleProbeNode}
 
+// Judge replaces the static check's findings of the rules that model
+// collection with those of pytest's view, and sets the tests the static
+// model saw against pytest's; planned holds the generated files.
+func Judge(spec *schema.Spec, v *View, static *contract.Result, planned map[string]bool) ([]finding.Finding, *finding.ModelGap, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []finding.Finding
+	for _, f := range static.Findings {
+		if !slices.Contains(Replaces, f.Rule) {
+			out = append(out, f)
+		}
+	}
+	out = append(out, Findings(spec, v, cwd)...)
+	finding.Sort(out)
+	return out, Compare(v, static.Tests, planned, cwd), nil
+}
+
 // Findings applies the contract's collection rules to pytest's view:
 // missing-group, group-void, deadline-without-preload and probe-node.
 // Paths are shown relative to cwd where they lie below it.
