@@ -103,6 +103,16 @@ Examples:
 			if err != nil {
 				return err
 			}
+			// pytest's collection takes far longer than the static check, so
+			// it starts first and runs alongside.
+			var pytestView func() (*collect.View, error)
+			if collectOn {
+				if python == "" {
+					python = probe.DefaultPython(spec)
+				}
+				pytestView = collect.Start(spec, python, scanDirs)
+				defer pytestView()
+			}
 			changes, err := plan.Survey(spec)
 			if err != nil {
 				return err
@@ -133,15 +143,6 @@ Examples:
 						opts.Roots = append(opts.Roots, r)
 					}
 				}
-			}
-			// pytest's collection takes far longer than the static check, so
-			// it starts first and runs alongside.
-			var pytestView func() (*collect.View, error)
-			if collectOn {
-				if python == "" {
-					python = probe.DefaultPython(spec)
-				}
-				pytestView = collect.Start(spec, python, scanDirs)
 			}
 			res, err := contract.Check(opts)
 			if err != nil {

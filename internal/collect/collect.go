@@ -20,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -167,7 +168,8 @@ func env(environ []string) []string {
 }
 
 // Start starts Run and returns a function that waits for its result, so
-// the caller can work meanwhile.
+// the caller can work meanwhile. The function may be called more than
+// once; a caller that returns early calls it to leave no pytest running.
 func Start(spec *schema.Spec, python string, args []string) func() (*View, error) {
 	type result struct {
 		v   *View
@@ -178,8 +180,8 @@ func Start(spec *schema.Spec, python string, args []string) func() (*View, error
 		v, err := Run(spec, python, args)
 		done <- result{v, err}
 	}()
-	return func() (*View, error) {
+	return sync.OnceValues(func() (*View, error) {
 		r := <-done
 		return r.v, r.err
-	}
+	})
 }
