@@ -148,8 +148,12 @@ class FixturegenCollect:
         def definitions(name):
             defs = known.get(name)
             if defs is None:
-                defs = manager.getfixturedefs(name, item) or ()
-            return defs
+                try:
+                    defs = manager.getfixturedefs(name, item)
+                except (AttributeError, TypeError):
+                    # pytest before 8.1 takes the node id.
+                    defs = manager.getfixturedefs(name, item.nodeid)
+            return defs or ()
 
         todo = [(start, len(definitions(start)) - 1)]
         done = set()
