@@ -47,7 +47,8 @@ class FixturegenCollect:
         self.preload = preload
         self.xdist = None
         self.seen = []
-        self.items = None
+        self.items = []
+        self.deadlines = []
         self.deselected = set()
         self.errors = []
 
@@ -74,11 +75,15 @@ class FixturegenCollect:
 
     def pytest_collectreport(self, report):
         if report.failed:
-            self.errors.append({"nodeid": report.nodeid, "message": report.longreprtext})
+            self.errors.append(
+                {"nodeid": report.nodeid, "message": report.longreprtext}
+            )
 
     def pytest_collection_finish(self, session):
         deadlines = {}
-        self.items = [self._item(session, item, nodeid, deadlines) for item, nodeid in self.seen]
+        self.items = [
+            self._item(session, item, nodeid, deadlines) for item, nodeid in self.seen
+        ]
         self.deadlines = list(deadlines.values())
 
     def pytest_sessionfinish(self, session, exitstatus):
@@ -87,20 +92,26 @@ class FixturegenCollect:
             "xdist": self.xdist,
             "rootdir": str(session.config.rootpath),
             "items": self.items,
-            "deadlines": getattr(self, "deadlines", []),
+            "deadlines": self.deadlines,
             "errors": self.errors,
         }
-        with open(os.environ["FIXTUREGEN_COLLECT_REPORT"], "w", encoding="utf-8") as out:
+        with open(
+            os.environ["FIXTUREGEN_COLLECT_REPORT"], "w", encoding="utf-8"
+        ) as out:
             json.dump(report, out)
 
     def _item(self, session, item, nodeid, deadlines):
         rel, line, _ = item.location
-        groups = sorted({_group_name(mark) for mark in item.iter_markers("xdist_group")})
+        groups = sorted(
+            {_group_name(mark) for mark in item.iter_markers("xdist_group")}
+        )
         names = list(getattr(item, "fixturenames", ()))
         _, _, chain = nodeid.partition("::")
         test = chain
         if isinstance(item, pytest.Function):
-            test = chain.rpartition("::")[0] + "::" + item.originalname if "::" in chain else item.originalname
+            # The test without its parameters: "TestPump::test_drain".
+            classes, sep, _ = chain.rpartition("::")
+            test = classes + sep + item.originalname
         entry = {
             "nodeid": nodeid,
             "path": str(item.path),
@@ -117,7 +128,9 @@ class FixturegenCollect:
         if self.deadline in names:
             defs = item._fixtureinfo.name2fixturedefs.get(self.deadline)
             if defs:
-                entry["deadline"] = self._deadline(session, item, nodeid, defs[-1], deadlines)
+                entry["deadline"] = self._deadline(
+                    session, item, nodeid, defs[-1], deadlines
+                )
         return entry
 
     def _deadline(self, session, item, nodeid, fixturedef, deadlines):
@@ -128,11 +141,19 @@ class FixturegenCollect:
         key = f"{where[0]}:{where[1]}"
         entry = deadlines.setdefault(
             key,
-            {"file": where[0], "line": where[1], "col": where[2], "preload": True, "without": ""},
+            {
+                "file": where[0],
+                "line": where[1],
+                "col": where[2],
+                "preload": True,
+                "without": "",
+            },
         )
         # Fixtures resolve their own requests for the test that runs them, so
         # one definition can reach the preload for one test and not another.
-        if entry["preload"] and not self._reaches(session, item, self.deadline, self.preload):
+        if entry["preload"] and not self._reaches(
+            session, item, self.deadline, self.preload
+        ):
             entry["preload"], entry["without"] = False, nodeid
         return key
 
