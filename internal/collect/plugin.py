@@ -42,6 +42,8 @@ def _group_name(mark):
 
 
 class FixturegenCollect:
+    """Note every collected item and the deadline fixtures they resolve to."""
+
     def __init__(self, deadline, preload):
         self.deadline = deadline
         self.preload = preload
@@ -53,10 +55,9 @@ class FixturegenCollect:
         self.errors = []
 
     def pytest_configure(self, config):
-        # The modules' own versions: reading the installed distributions'
+        # The module's own version: reading the installed distributions'
         # metadata would cost more than the rest of the plugin.
-        xdist = config.pluginmanager.getplugin("xdist")
-        if xdist is not None:
+        if config.pluginmanager.hasplugin("xdist"):
             import xdist
 
             self.xdist = getattr(xdist, "__version__", "unknown")
