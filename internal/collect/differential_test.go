@@ -69,13 +69,15 @@ node = "tests/marks/test_marks.py::test_gone"
 `
 
 // treeFiles are the situations of the generated tree, each a few files
-// under tests/. To teach the static model a new one, add an entry: the
-// test then asserts that the model reads it as pytest does.
+// under tests/ and, if it needs them, lines for the [pytest] section of
+// pytest.ini. To teach the static model a new one, add an entry: the test
+// then asserts that the model reads it as pytest does.
 var treeFiles = []struct {
 	what  string
 	files map[string]string
+	ini   []string
 }{
-	{"an autouse conftest fixture that depends on the deadline, with and without the group", map[string]string{
+	{what: "an autouse conftest fixture that depends on the deadline, with and without the group", files: map[string]string{
 		"tests/autouse/conftest.py": `import pytest
 
 
@@ -99,7 +101,7 @@ def test_grouped():
     pass
 `,
 	}},
-	{"an autouse fixture of a class", map[string]string{
+	{what: "an autouse fixture of a class", files: map[string]string{
 		"tests/classes/test_class_autouse.py": `import pytest
 
 
@@ -119,7 +121,7 @@ class TestPlain:
         pass
 `,
 	}},
-	{"a deadline override that wraps the generated one, and one that drops the preload", map[string]string{
+	{what: "a deadline override that wraps the generated one, and one that drops the preload", files: map[string]string{
 		"tests/wrapped/conftest.py": `import pytest
 
 
@@ -146,7 +148,7 @@ def deadline():
     pass
 `,
 	}},
-	{"a fixture that carries the deadline, overridden below by one that does not", map[string]string{
+	{what: "a fixture that carries the deadline, overridden below by one that does not", files: map[string]string{
 		"tests/carrier/conftest.py": `import pytest
 
 
@@ -168,7 +170,7 @@ def armed():
     pass
 `,
 	}},
-	{"usefixtures and group marks on modules, classes and parameters", map[string]string{
+	{what: "usefixtures and group marks on modules, classes and parameters", files: map[string]string{
 		"tests/marks/test_marks.py": `import pytest
 
 pytestmark = pytest.mark.usefixtures("deadline")
@@ -207,17 +209,17 @@ var testDef = regexp.MustCompile(`(?m)^\s*def test_`)
 func TestStaticModelAgreesOnAGeneratedTree(t *testing.T) {
 	python := pyenv.Python(t)
 	dir := t.TempDir()
-	files := map[string]string{
-		"fixturegen.toml": treeSpec,
-		"pytest.ini":      "[pytest]\npythonpath = .\n",
-	}
+	ini := []string{"[pytest]", "pythonpath = ."}
+	files := map[string]string{"fixturegen.toml": treeSpec}
 	tests := 0
 	for _, situation := range treeFiles {
+		ini = append(ini, situation.ini...)
 		for name, text := range situation.files {
 			files[name] = text
 			tests += len(testDef.FindAllString(text, -1))
 		}
 	}
+	files["pytest.ini"] = strings.Join(ini, "\n") + "\n"
 	for name, text := range files {
 		path := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
