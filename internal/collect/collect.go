@@ -122,6 +122,13 @@ func Run(spec *schema.Spec, python string, args []string) (*View, error) {
 	if err != nil {
 		return nil, err
 	}
+	// pytest runs in the spec's folder; a python named by a relative path
+	// is where the caller reaches it.
+	if strings.ContainsRune(python, filepath.Separator) {
+		if python, err = filepath.Abs(python); err != nil {
+			return nil, err
+		}
+	}
 	for i, a := range args {
 		if args[i], err = filepath.Abs(a); err != nil {
 			return nil, err
