@@ -146,8 +146,9 @@ func Run(spec *schema.Spec, python string, args []string) (*View, error) {
 	}
 	code := cmd.ProcessState.ExitCode()
 	data, err := os.ReadFile(reportPath)
-	// 0: collected; 5: nothing to collect. Anything else is pytest's error.
-	if err != nil || (code != 0 && code != 5) {
+	if err != nil {
+		// pytest stopped before the session ended: a usage error, a
+		// broken plugin, or no pytest at all.
 		return nil, &CollectionError{Code: code, Output: out.String()}
 	}
 	v := &View{}
@@ -155,6 +156,20 @@ func Run(spec *schema.Spec, python string, args []string) (*View, error) {
 		return nil, fmt.Errorf("the collect plugin's report does not parse: %v", err)
 	}
 	if len(v.Errors) > 0 {
+		// pytest's own words for each error, without the list of the
+		// tests it did collect that comes before them in its output.
+		var msg strings.Builder
+		for _, e := range v.Errors {
+			where := e.NodeID
+			if where == "" {
+				where = "test session"
+			}
+			fmt.Fprintf(&msg, "ERROR collecting %s\n%s\n", where, strings.TrimRight(e.Message, "\n"))
+		}
+		return nil, &CollectionError{Code: code, Output: msg.String()}
+	}
+	// 0: collected; 5: nothing to collect. Anything else is pytest's error.
+	if code != 0 && code != 5 {
 		return nil, &CollectionError{Code: code, Output: out.String()}
 	}
 	return v, nil
