@@ -71,3 +71,44 @@ func TestTextEndsWithTheFixCommand(t *testing.T) {
 		t.Errorf("summary:\n%s", got)
 	}
 }
+
+func TestTheStaticModelSectionComesAfterTheFindings(t *testing.T) {
+	r := &Report{Spec: "s.toml", FixCommand: "fixturegen generate",
+		Findings: []Finding{{Rule: "missing-group", Severity: Error, Path: "t.py", Line: 2, Col: 1, Message: "m"}},
+		Model:    &ModelGap{Agree: 3, Missed: []string{"t.py::TestCase::test_a"}, NotCollected: []string{"u.py::TestInit::test_b"}}}
+	var out bytes.Buffer
+	r.Text(&out)
+	want := `t.py:2:1: missing-group m
+static model vs pytest: both see 3 tests; they disagree on 2
+  pytest collects, fixturegen check did not see: t.py::TestCase::test_a
+  fixturegen check saw, pytest does not collect: u.py::TestInit::test_b
+fixturegen check: 1 finding
+fix the drift with: fixturegen generate
+`
+	if out.String() != want {
+		t.Errorf("text\n got %q\nwant %q", out.String(), want)
+	}
+
+	out.Reset()
+	if err := r.JSON(&out); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		StaticModel *ModelGap `json:"static_model"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.StaticModel == nil || doc.StaticModel.Agree != 3 || len(doc.StaticModel.Missed) != 1 || len(doc.StaticModel.NotCollected) != 1 {
+		t.Errorf("static_model = %+v", doc.StaticModel)
+	}
+
+	r.Model = &ModelGap{Agree: 9}
+	out.Reset()
+	r.Findings = nil
+	r.FixCommand = ""
+	r.Text(&out)
+	if out.String() != "static model vs pytest: both see the same 9 tests\nfixturegen check: s.toml is in sync and the contract holds\n" {
+		t.Errorf("agreeing text = %q", out.String())
+	}
+}
