@@ -62,10 +62,11 @@ class FixturegenCollect:
 
             self.xdist = getattr(xdist, "__version__", "unknown")
 
-    @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(self, config, items):
-        # Keep each item with its node id as pytest made it, before the
-        # loadgroup step changes it, and before deselection drops any.
+        # A plain hook, as pytest-xdist's worker has: registered before the
+        # conftests and after pytest's own plugins, it runs where the
+        # worker's does, after the conftests' hooks and before -k and -m
+        # deselect. Each item is kept with its node id as pytest made it.
         self.seen = [(item, item.nodeid) for item in items]
         if self.xdist is not None:
             config.option.loadgroup = True
