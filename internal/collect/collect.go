@@ -6,9 +6,9 @@
 //
 // The plugin is run with python -c, so nothing is written into the
 // project: its report goes to a temporary file outside it, and bytecode is
-// not written. It is the engine of fixturegen check --collect; Findings
-// turns the view into the contract's findings and Compare sets it against
-// the static model.
+// not written. It is the engine of fixturegen check --collect: Findings
+// turns the view into the contract's findings, Compare sets the tests it
+// holds against the static model's, and Judge does both for check.
 package collect
 
 import (
