@@ -117,7 +117,7 @@ func Run(spec *schema.Spec, python string, args []string) (*View, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	reportPath := tmp + string(os.PathSeparator) + "report.json"
+	reportPath := filepath.Join(tmp, "report.json")
 	settings, err := json.Marshal(map[string]string{"deadline": spec.Deadline.Fixture, "preload": spec.Preload.Fixture})
 	if err != nil {
 		return nil, err
@@ -129,12 +129,14 @@ func Run(spec *schema.Spec, python string, args []string) (*View, error) {
 			return nil, err
 		}
 	}
-	for i, a := range args {
-		if args[i], err = filepath.Abs(a); err != nil {
+	argv := []string{"-c", plugin, "--collect-only", "-q", "-o", "cache_dir=" + filepath.Join(tmp, "cache")}
+	for _, a := range args {
+		abs, err := filepath.Abs(a)
+		if err != nil {
 			return nil, err
 		}
+		argv = append(argv, abs)
 	}
-	argv := append([]string{"-c", plugin, "--collect-only", "-q", "-o", "cache_dir=" + tmp + string(os.PathSeparator) + "cache"}, args...)
 	cmd := exec.Command(python, argv...)
 	cmd.Dir = spec.Dir
 	cmd.Env = append(env(os.Environ()), "FIXTUREGEN_COLLECT="+string(settings), "FIXTUREGEN_COLLECT_REPORT="+reportPath, "PYTHONDONTWRITEBYTECODE=1")
