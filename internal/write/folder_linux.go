@@ -75,11 +75,17 @@ func openat2Folder(dirFD int, name string) (int, error) {
 	}
 }
 
+// errChanged is why a folder that the check found did not open under the
+// rule beneath.
+var errChanged = errors.New("the folder changed since fixturegen checked it (a link or a file took its place); nothing was written there, so check the project's links and run again")
+
 // changed explains an open that the rule beneath refused: the check found
-// no link there, so the tree changed under fixturegen.
+// a real folder there, with no link on its way, so the tree changed under
+// fixturegen. (O_NOFOLLOW with O_DIRECTORY refuses a link in the last
+// place with ENOTDIR.)
 func changed(path string, err error) error {
-	if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EXDEV) {
-		return &fs.PathError{Op: "open", Path: path, Err: errors.New("a link appeared on the way since fixturegen checked it; nothing was written there, so check the project's links and run again")}
+	if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EXDEV) || errors.Is(err, unix.ENOTDIR) {
+		return &fs.PathError{Op: "open", Path: path, Err: errChanged}
 	}
 	return &fs.PathError{Op: "open", Path: path, Err: err}
 }
