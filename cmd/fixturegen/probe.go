@@ -41,7 +41,9 @@ the tests passed; 1 otherwise; 2 for usage or spec errors.
 With --fix, the late modules are added to [preload].modules in the spec
 (only that array's text changes; comments elsewhere stay), the files are
 regenerated, and the probe runs again to confirm: one command turns red
-into green.
+into green. The spec and every file generate writes are checked first (a
+planned path that a link leads out of the spec's folder is refused, exit
+2), before the tests run.
 
 With --importtime, each preload module's cold import is measured alone in a
 fresh interpreter (python -X importtime) and shown against the deadline,
