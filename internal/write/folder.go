@@ -17,7 +17,6 @@ import (
 type folder interface {
 	path() string
 	lstat(name string) (fs.FileMode, error)
-	readlink(name string) (string, error)
 	// open opens name without following a link there and without
 	// blocking on a FIFO.
 	open(name string, flag int, perm fs.FileMode) (*os.File, error)
@@ -48,10 +47,6 @@ func (d pathFolder) lstat(name string) (fs.FileMode, error) {
 		return 0, err
 	}
 	return info.Mode(), nil
-}
-
-func (d pathFolder) readlink(name string) (string, error) {
-	return os.Readlink(filepath.Join(d.dir, name))
 }
 
 func (d pathFolder) open(name string, flag int, perm fs.FileMode) (*os.File, error) {

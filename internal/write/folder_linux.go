@@ -125,15 +125,6 @@ func (d *fdFolder) lstat(name string) (fs.FileMode, error) {
 	return mode, nil
 }
 
-func (d *fdFolder) readlink(name string) (string, error) {
-	buf := make([]byte, 4096)
-	n, err := unix.Readlinkat(d.fd, name, buf)
-	if err != nil {
-		return "", d.err("readlink", name, err)
-	}
-	return string(buf[:n]), nil
-}
-
 func (d *fdFolder) open(name string, flag int, perm fs.FileMode) (*os.File, error) {
 	fd, err := unix.Openat(d.fd, name, flag|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, uint32(perm.Perm()))
 	if err != nil {
