@@ -59,16 +59,24 @@ Examples:
 				return err
 			}
 			abs, display := docsTarget(spec)
+			// A FILE typed on the command line is written where it is, as
+			// any command writes where it is told; [paths].docs, from the
+			// spec, stays inside the spec's folder.
+			var root *write.Root
 			if len(args) == 1 {
 				if abs, err = filepath.Abs(args[0]); err != nil {
 					return err
 				}
 				display = filepath.Clean(args[0])
+			} else if abs != "" {
+				if root, err = plan.Root(spec); err != nil {
+					return err
+				}
 			}
 			if abs == "" {
 				return usageError{fmt.Sprintf("name the Markdown FILE to write, or set [paths].docs in %s", spec.File)}
 			}
-			ch, err := planDocs(spec, abs, display)
+			ch, err := planDocs(spec, root, abs, display)
 			if err != nil {
 				return err
 			}
@@ -79,7 +87,7 @@ Examples:
 				c.stdout.Write(diff.Unified(ch.Display, ch.Old, ch.New))
 				return nil
 			}
-			if err := write.File(ch.Abs, ch.New); err != nil {
+			if err := ch.Write(); err != nil {
 				return fmt.Errorf("write %s: %w", ch.Display, err)
 			}
 			fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
@@ -99,13 +107,14 @@ func docsTarget(spec *schema.Spec) (abs, display string) {
 }
 
 // planDocs plans the docs block in the Markdown file at abs, from the facts
-// of a fresh scan of the spec's tree.
-func planDocs(spec *schema.Spec, abs, display string) (*plan.Change, error) {
+// of a fresh scan of the spec's tree; root is nil for a file the user
+// named (see plan.Docs).
+func planDocs(spec *schema.Spec, root *write.Root, abs, display string) (*plan.Change, error) {
 	block, err := docsBlock(spec)
 	if err != nil {
 		return nil, err
 	}
-	return plan.Docs(spec, abs, display, block)
+	return plan.Docs(spec, root, abs, display, block)
 }
 
 // docsBlock renders the docs block from a fresh scan of the spec's tree.
@@ -124,7 +133,11 @@ func withDocs(spec *schema.Spec, changes []*plan.Change) ([]*plan.Change, error)
 	if abs == "" {
 		return changes, nil
 	}
-	ch, err := planDocs(spec, abs, display)
+	root, err := plan.Root(spec)
+	if err != nil {
+		return nil, err
+	}
+	ch, err := planDocs(spec, root, abs, display)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +162,11 @@ func docsDrift(spec *schema.Spec, diffs bool) ([]finding.Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	ch, err := plan.SurveyDocs(spec, abs, display, block)
+	root, err := plan.Root(spec)
+	if err != nil {
+		return nil, err
+	}
+	ch, err := plan.SurveyDocs(spec, root, abs, display, block)
 	if err != nil {
 		return nil, err
 	}

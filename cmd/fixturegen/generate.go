@@ -7,7 +7,6 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/diff"
 	"github.com/fixturegen/fixturegen/internal/plan"
-	"github.com/fixturegen/fixturegen/internal/write"
 )
 
 func init() {
@@ -25,9 +24,10 @@ Renders the spec and writes what changed:
 
 Each file is written to a temporary file in its folder and renamed into
 place. A file that would not change is not touched, so a second run changes
-no byte and no modification time. A bad spec, broken markers, or a user
-definition that clashes with a generated fixture stop the run before any
-file is written.
+no byte and no modification time. A bad spec, broken markers, a user
+definition that clashes with a generated fixture, or a planned path that a
+link would lead out of the spec's folder (or that is itself a link) stop
+the run before any file is written.
 
 With --adopt, hand-written definitions of the preload and deadline fixtures
 in the conftest (each a module-level function decorated with
@@ -70,7 +70,7 @@ Examples:
 					c.stdout.Write(diff.Unified(ch.Display, ch.Old, ch.New))
 					continue
 				}
-				if err := write.File(ch.Abs, ch.New); err != nil {
+				if err := ch.Write(); err != nil {
 					return fmt.Errorf("write %s: %w", ch.Display, err)
 				}
 				fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)

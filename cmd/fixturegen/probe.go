@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -12,7 +11,6 @@ import (
 	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/internal/probe"
 	"github.com/fixturegen/fixturegen/internal/specedit"
-	"github.com/fixturegen/fixturegen/internal/write"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -43,7 +41,9 @@ the tests passed; 1 otherwise; 2 for usage or spec errors.
 With --fix, the late modules are added to [preload].modules in the spec
 (only that array's text changes; comments elsewhere stay), the files are
 regenerated, and the probe runs again to confirm: one command turns red
-into green.
+into green. The spec and every file generate writes are checked first (a
+planned path that a link leads out of the spec's folder is refused, exit
+2), before the tests run.
 
 With --importtime, each preload module's cold import is measured alone in a
 fresh interpreter (python -X importtime) and shown against the deadline,
@@ -83,6 +83,16 @@ Examples:
 			}
 			if len(nodes) == 0 {
 				return usageError{fmt.Sprintf("no node ids to probe: name some, or add [[probe.case]] tables to %s", spec.File)}
+			}
+			if fix {
+				// Every file --fix may write is checked before the
+				// project's tests run, so a refusal costs no run.
+				if _, err := plan.SpecText(spec); err != nil {
+					return err
+				}
+				if _, err := plan.Make(spec); err != nil {
+					return err
+				}
 			}
 			fmt.Fprintf(c.stderr, "probing %d node(s) with %s\n", len(nodes), python)
 			report, err := probe.Run(spec, python, nodes)
@@ -124,11 +134,11 @@ func caseNodes(spec *schema.Spec) []string {
 // fixPreload adds modules to the spec's [preload].modules, writes the spec
 // and regenerates, all checked before the first write.
 func fixPreload(c *context, spec *schema.Spec, modules []string) (*schema.Spec, error) {
-	src, err := os.ReadFile(spec.File)
+	specText, err := plan.SpecText(spec)
 	if err != nil {
 		return nil, err
 	}
-	out, fixed, err := specedit.AppendModules(spec, src, modules)
+	out, fixed, err := specedit.AppendModules(spec, specText.Old, modules)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +146,8 @@ func fixPreload(c *context, spec *schema.Spec, modules []string) (*schema.Spec, 
 	if err != nil {
 		return nil, err
 	}
-	if err := write.File(spec.File, out); err != nil {
+	specText.New = out
+	if err := specText.Write(); err != nil {
 		return nil, fmt.Errorf("write %s: %w", spec.File, err)
 	}
 	fmt.Fprintf(c.stdout, "added %s to [preload].modules in %s\n", strings.Join(modules, ", "), spec.File)
@@ -144,7 +155,7 @@ func fixPreload(c *context, spec *schema.Spec, modules []string) (*schema.Spec, 
 		if !ch.Changed() {
 			continue
 		}
-		if err := write.File(ch.Abs, ch.New); err != nil {
+		if err := ch.Write(); err != nil {
 			return nil, fmt.Errorf("write %s: %w", ch.Display, err)
 		}
 		fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
