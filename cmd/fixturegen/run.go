@@ -151,7 +151,7 @@ func (c *context) specPath() (string, error) {
 	if c.spec != "" {
 		return filepath.Clean(c.spec), nil
 	}
-	return schema.Find(".")
+	return schema.FindUp(".")
 }
 
 func lookup(name string) *command {
