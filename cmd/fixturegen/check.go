@@ -57,6 +57,8 @@ Examples:
 			fs.StringVar(&format, "format", "text", "output `FORMAT`: text, json or github (workflow annotations)")
 			fs.StringArrayVar(&scanDirs, "scan", nil, "scan `DIR` for the contract rules instead of the spec's test folders (repeatable)")
 			fs.BoolVar(&listGroup, "list-group", false, "list the modules in the xdist group and why each is there, instead of checking")
+			completeValues(fs, "format", "text", "json", "github")
+			completeDirs(fs, "scan")
 		},
 		run: func(c *context, args []string) error {
 			if len(args) > 0 {

@@ -55,10 +55,12 @@ Examples:
   fixturegen probe --fix
   fixturegen probe --importtime`,
 		flags: func(fs *pflag.FlagSet) {
-			fs.StringVar(&format, "format", "text", "output format: text or json")
-			fs.StringVar(&python, "python", "", "the interpreter to run (default: the project's .venv/bin/python if present, else python3)")
+			fs.StringVar(&format, "format", "text", "output `FORMAT`: text or json")
+			fs.StringVar(&python, "python", "", "the `PYTHON` interpreter to run (default: the project's .venv/bin/python if present, else python3)")
 			fs.BoolVar(&fix, "fix", false, "add the late modules to [preload].modules, regenerate, and probe again")
 			fs.BoolVar(&importTime, "importtime", false, "measure each preload module's cold import against the deadline")
+			completeValues(fs, "format", "text", "json")
+			completeFiles(fs, "python")
 		},
 		run: func(c *context, args []string) error {
 			if format != "text" && format != "json" {

@@ -227,3 +227,40 @@ func escapeData(s string) string {
 func escapeProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
+
+// Problem is an error that stopped a command before it could report
+// findings: a spec error at its position, or one without a place (Path
+// empty, Line and Col 0).
+type Problem struct {
+	Path    string `json:"path,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Col     int    `json:"col,omitempty"`
+	Message string `json:"message"`
+}
+
+// ProblemsJSON prints problems as one JSON document, {"errors": [...]},
+// so a tool that asked for JSON gets JSON even when the spec is bad.
+func ProblemsJSON(w io.Writer, problems []Problem) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(struct {
+		Errors []Problem `json:"errors"`
+	}{problems})
+}
+
+// ProblemsGitHub prints one error workflow command per problem, so GitHub
+// Actions annotates the spec's line in the pull request.
+func ProblemsGitHub(w io.Writer, problems []Problem) {
+	for _, p := range problems {
+		var props []string
+		if p.Path != "" {
+			props = append(props, "file="+escapeProperty(p.Path))
+		}
+		if p.Line > 0 {
+			props = append(props, fmt.Sprintf("line=%d,col=%d", p.Line, p.Col))
+		}
+		props = append(props, "title="+escapeProperty("fixturegen"))
+		fmt.Fprintf(w, "::error %s::%s\n", strings.Join(props, ","), escapeData(p.Message))
+	}
+}
