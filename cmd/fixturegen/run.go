@@ -183,4 +183,3 @@ func (c *context) specPath() (string, error) {
 	}
 	return schema.FindUp(".")
 }
-
