@@ -124,6 +124,9 @@ Examples:
 			d.Findings = append(d.Findings, stale...)
 			d.Generate = d.Generate || len(stale) > 0
 			report := &finding.Report{Spec: spec.File, Findings: append(d.Findings, res.Findings...)}
+			if cwd, err := os.Getwd(); err == nil {
+				report.TidyPaths(cwd)
+			}
 			finding.Sort(report.Findings)
 			if d.Generate {
 				report.FixCommand = c.commandLine("generate")
@@ -139,6 +142,7 @@ Examples:
 			case "github":
 				report.GitHub(c.stdout)
 			default:
+				report.Paint = c.paint
 				report.Text(c.stdout)
 			}
 			if errs, _ := report.Counts(); errs > 0 && !listGroup {
