@@ -8,6 +8,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/diff"
 	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/internal/write"
+	"github.com/fixturegen/fixturegen/schema"
 )
 
 func init() {
@@ -53,6 +54,9 @@ Examples:
 			}
 			spec, err := c.loadSpec()
 			if err != nil {
+				return err
+			}
+			if err := schema.CheckCaseFiles(spec); err != nil {
 				return err
 			}
 			makePlan := plan.Make

@@ -142,11 +142,14 @@ func addGlobalFlags(fs *pflag.FlagSet, c *context) {
 // or GitHub annotations on stdout, where a CI tool reads the findings.
 func (c *context) exitCode(name string, err error) int {
 	var ue usageError
+	var sig interrupted
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, errFindings):
 		return exitFindings
+	case errors.As(err, &sig):
+		return 128 + int(sig.sig)
 	case errors.As(err, &ue):
 		fmt.Fprintf(c.stderr, "fixturegen %s: %s\nrun 'fixturegen %s --help' for usage\n", name, ue.msg, name)
 	case c.format == "json":
