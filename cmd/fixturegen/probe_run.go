@@ -116,7 +116,7 @@ type progress struct {
 	mu     sync.Mutex
 	done   chan struct{}
 	ticker sync.WaitGroup // the counter's goroutine
-	ticked bool // the counter is on screen and must be cleared first
+	ticked bool           // the counter is on screen and must be cleared first
 }
 
 func newProgress(w io.Writer, quiet bool) *progress {
