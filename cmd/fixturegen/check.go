@@ -44,7 +44,8 @@ or the folders given with --scan. Each finding is printed as
 
 Exit status: 0 when all is well, 1 when there is a finding (warnings about
 files check could not read do not count), 2 for usage, spec or internal
-errors.
+errors. A spec error comes out in the --format asked for too: in the JSON
+document as a finding of rule "error", or as a GitHub annotation.
 
 Examples:
   fixturegen check

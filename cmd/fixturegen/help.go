@@ -52,11 +52,26 @@ func commandNames() []string {
 	return names
 }
 
+// commandHint is the hint for a command that does not exist, or "".
+func commandHint(name string) string {
+	if s := suggest.Closest(name, commandNames()); s != "" {
+		return fmt.Sprintf("; did you mean %s?", s)
+	}
+	return ""
+}
+
 // didYouMean is the hint for a flag that does not exist, naming the flag
 // of fs it most likely misspells, or "".
 func didYouMean(fs *pflag.FlagSet, err error) string {
 	var ne *pflag.NotExistError
-	if !errors.As(err, &ne) || ne.GetSpecifiedShortnames() != "" {
+	if !errors.As(err, &ne) {
+		return ""
+	}
+	// "-dry-run" is read as the short flags d, r, y...; it was meant long.
+	if short := ne.GetSpecifiedShortnames(); short != "" {
+		if len(short) > 1 && fs.Lookup(short) != nil {
+			return fmt.Sprintf("; did you mean --%s?", short)
+		}
 		return ""
 	}
 	var names []string

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fixturegen/fixturegen/internal/color"
-	"github.com/fixturegen/fixturegen/internal/suggest"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -81,17 +80,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 				printCommandHelp(stdout, cmd)
 				return exitOK
 			}
+			fmt.Fprintf(stderr, "fixturegen help: unknown command %q%s\nrun 'fixturegen --help' for the list of commands\n", rest[1], commandHint(rest[1]))
+			return exitError
 		}
 		printUsage(stdout)
 		return exitOK
 	}
 	cmd := lookup(name)
 	if cmd == nil {
-		hint := ""
-		if s := suggest.Closest(name, commandNames()); s != "" {
-			hint = fmt.Sprintf("; did you mean %s?", s)
-		}
-		fmt.Fprintf(stderr, "fixturegen: unknown command %q%s\nrun 'fixturegen --help' for the list of commands\n", name, hint)
+		fmt.Fprintf(stderr, "fixturegen: unknown command %q%s\nrun 'fixturegen --help' for the list of commands\n", name, commandHint(name))
 		return exitError
 	}
 	fs := commandFlags(cmd, c)

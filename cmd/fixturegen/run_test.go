@@ -27,6 +27,8 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"--specs", "x", "check"}, exitError, "", "unknown flag: --specs; did you mean --spec?"},
 		{[]string{"generate", "--bogus"}, exitError, "", "unknown flag: --bogus\nrun"},
 		{[]string{"generate", "--dryrun"}, exitError, "", "unknown flag: --dryrun; did you mean --dry-run?"},
+		{[]string{"generate", "-dry-run"}, exitError, "", "did you mean --dry-run?"},
+		{[]string{"help", "genrate"}, exitError, "", `fixturegen help: unknown command "genrate"; did you mean generate?`},
 		{[]string{"check", "--list_group"}, exitError, "", "unknown flag: --list_group; did you mean --list-group?"},
 		{[]string{"probe", "--fromat", "json"}, exitError, "", "unknown flag: --fromat; did you mean --format?"},
 		{[]string{"completion", "tcsh"}, exitError, "", `completion knows bash, zsh and fish, not "tcsh"`},
