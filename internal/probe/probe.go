@@ -277,7 +277,10 @@ func (r *Report) NotCollected() *NotCollected {
 		files = append(files, ce.Node)
 		msg = append(msg, pytestLines(ce.Message)...)
 	}
-	if r.Code != 4 && len(r.CollectErrors) == 0 {
+	// Exit 4 is any usage error; only these two messages say a node id
+	// matched nothing.
+	notFound := r.Code == 4 && (strings.Contains(r.Stderr, "ERROR: not found: ") || strings.Contains(r.Stderr, "ERROR: found no collectors for "))
+	if !notFound && len(r.CollectErrors) == 0 {
 		return nil
 	}
 	if len(msg) == 0 {

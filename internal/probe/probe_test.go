@@ -74,6 +74,7 @@ func TestNotCollected(t *testing.T) {
 		msg   string // the start of the message
 	}{
 		{"collected", Report{Code: 1, Nodes: []string{"t.py::a"}}, "", ""},
+		{"another usage error", Report{Code: 4, Nodes: []string{"t.py::a"}, Stderr: "ERROR: usage: pytest [options]\n"}, "", ""},
 		{"not found", Report{Code: 4, Nodes: []string{"t.py::a", "u.py::b"},
 			Stderr: "ERROR: not found: /p/u.py::b\n(no match in any of [<Module u.py>])\n"},
 			"u.py::b", "ERROR: not found: /p/u.py::b\n(no match in any of [<Module u.py>])"},
