@@ -97,3 +97,44 @@ func TestCompletionCoversTheTable(t *testing.T) {
 		}
 	}
 }
+
+// TestCompletionZshFish parses the zsh and fish scripts with their shells,
+// where installed, and asks fish what a line completes to.
+func TestCompletionZshFish(t *testing.T) {
+	for _, shell := range []string{"zsh", "fish"} {
+		t.Run(shell, func(t *testing.T) {
+			path, err := exec.LookPath(shell)
+			if err != nil {
+				t.Skipf("%s is not installed", shell)
+			}
+			script := filepath.Join(t.TempDir(), "fixturegen."+shell)
+			if err := os.WriteFile(script, []byte(completionScript(t, shell)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := exec.Command(path, "-n", script).CombinedOutput(); err != nil {
+				t.Fatalf("%s -n: %v\n%s", shell, err, out)
+			}
+			if shell != "fish" {
+				return
+			}
+			for line, want := range map[string]string{
+				"fixturegen ge":               "generate",
+				"fixturegen check --format ":  "github json text",
+				"fixturegen probe --format ":  "json text",
+				"fixturegen generate --dry-r": "--dry-run",
+			} {
+				out, err := exec.Command(path, "-c", "source "+script+"; complete -C '"+line+"'").CombinedOutput()
+				if err != nil {
+					t.Fatalf("fish: %v\n%s", err, out)
+				}
+				var got []string
+				for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+					got = append(got, strings.SplitN(l, "\t", 2)[0])
+				}
+				if strings.Join(got, " ") != want {
+					t.Errorf("fish completes %q to %q, want %q", line, strings.Join(got, " "), want)
+				}
+			}
+		})
+	}
+}
