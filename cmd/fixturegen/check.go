@@ -44,7 +44,8 @@ or the folders given with --scan. Each finding is printed as
 
 Exit status: 0 when all is well, 1 when there is a finding (warnings about
 files check could not read do not count), 2 for usage, spec or internal
-errors.
+errors. A spec error comes out in the --format asked for too: in the JSON
+document as a finding of rule "error", or as a GitHub annotation.
 
 Examples:
   fixturegen check
@@ -57,6 +58,8 @@ Examples:
 			fs.StringVar(&format, "format", "text", "output `FORMAT`: text, json or github (workflow annotations)")
 			fs.StringArrayVar(&scanDirs, "scan", nil, "scan `DIR` for the contract rules instead of the spec's test folders (repeatable)")
 			fs.BoolVar(&listGroup, "list-group", false, "list the modules in the xdist group and why each is there, instead of checking")
+			completeValues(fs, "format", "text", "json", "github")
+			completeDirs(fs, "scan")
 		},
 		run: func(c *context, args []string) error {
 			if len(args) > 0 {
@@ -122,6 +125,9 @@ Examples:
 			d.Findings = append(d.Findings, stale...)
 			d.Generate = d.Generate || len(stale) > 0
 			report := &finding.Report{Spec: spec.File, Findings: append(d.Findings, res.Findings...)}
+			if cwd, err := os.Getwd(); err == nil {
+				report.TidyPaths(cwd)
+			}
 			finding.Sort(report.Findings)
 			if d.Generate {
 				report.FixCommand = c.commandLine("generate")
@@ -137,6 +143,7 @@ Examples:
 			case "github":
 				report.GitHub(c.stdout)
 			default:
+				report.Paint = c.paint
 				report.Text(c.stdout)
 			}
 			if errs, _ := report.Counts(); errs > 0 && !listGroup {

@@ -11,6 +11,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/finding"
 	"github.com/fixturegen/fixturegen/internal/mdblock"
 	"github.com/fixturegen/fixturegen/internal/plan"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/internal/write"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -48,7 +49,7 @@ Examples:
   fixturegen docs docs/alarm-contract.md
   fixturegen docs --dry-run`,
 		flags: func(fs *pflag.FlagSet) {
-			fs.BoolVarP(&dryRun, "dry-run", "n", false, "print a unified diff of what would change and write nothing")
+			fs.BoolVarP(&dryRun, "dry-run", "n", false, "print a unified diff of what would change, write nothing, and exit 1 if anything would")
 		},
 		run: func(c *context, args []string) error {
 			if len(args) > 1 {
@@ -84,8 +85,8 @@ Examples:
 				return nil
 			}
 			if dryRun {
-				c.stdout.Write(diff.Unified(ch.Display, ch.Old, ch.New))
-				return nil
+				fmt.Fprint(c.stdout, c.paint.Diff(string(diff.Unified(ch.Display, ch.Old, ch.New))))
+				return errFindings
 			}
 			if err := ch.Write(); err != nil {
 				return fmt.Errorf("write %s: %w", ch.Display, err)
@@ -103,7 +104,8 @@ func docsTarget(spec *schema.Spec) (abs, display string) {
 		return "", ""
 	}
 	rel := filepath.FromSlash(spec.Paths.Docs)
-	return filepath.Join(spec.Dir, rel), filepath.Join(filepath.Dir(spec.File), rel)
+	abs = filepath.Join(spec.Dir, rel)
+	return abs, relpath.FromWD(abs)
 }
 
 // planDocs plans the docs block in the Markdown file at abs, from the facts

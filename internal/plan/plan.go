@@ -18,6 +18,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/adopt"
 	"github.com/fixturegen/fixturegen/internal/region"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/internal/render"
 	"github.com/fixturegen/fixturegen/internal/write"
 	"github.com/fixturegen/fixturegen/schema"
@@ -149,7 +150,7 @@ func survey(spec *schema.Spec, adopting bool) ([]*Change, error) {
 	for _, f := range files {
 		c := &Change{
 			Path:    f.Path,
-			Display: filepath.Join(filepath.Dir(spec.File), filepath.FromSlash(f.Path)),
+			Display: relpath.FromWD(filepath.Join(spec.Dir, filepath.FromSlash(f.Path))),
 			Abs:     filepath.Join(spec.Dir, filepath.FromSlash(f.Path)),
 			Region:  f.Region,
 			root:    root,
