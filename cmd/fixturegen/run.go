@@ -55,12 +55,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	global.SetOutput(io.Discard)
 	addGlobalFlags(global, c)
 	help := global.BoolP("help", "h", false, "")
+	showVersion := global.BoolP("version", "V", false, "")
 	if err := global.Parse(args); err != nil {
 		fmt.Fprintf(stderr, "fixturegen: %v\n", err)
 		fmt.Fprint(stderr, "run 'fixturegen --help' for usage\n")
 		return exitError
 	}
 	rest := global.Args()
+	if *showVersion {
+		printVersion(c)
+		return exitOK
+	}
 	if *help || len(rest) == 0 {
 		printUsage(stdout)
 		if len(rest) == 0 && !*help {
@@ -182,6 +187,7 @@ Commands:
 	}
 	fmt.Fprint(w, `
 Global flags:
+  -V, --version         print fixturegen's version and exit
   -C, --directory DIR   change to DIR before doing anything
       --spec FILE       read the spec from FILE (default: fixturegen.toml, or
                         [tool.fixturegen] in pyproject.toml)
