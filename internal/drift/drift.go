@@ -14,6 +14,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/finding"
 	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/internal/region"
+	"github.com/fixturegen/fixturegen/internal/version"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -27,6 +28,7 @@ const (
 	RuleRegionEdited   = "region-edited"
 	RuleRegionMarkers  = "region-markers"
 	RuleRegionEncoding = "region-encoding"
+	RuleVersionDrift   = "version-drift"
 )
 
 // Result is the drift between the plan and the disk.
@@ -74,6 +76,12 @@ func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs boo
 			r.Generate = true
 		case !ch.Changed():
 			continue
+		case ch.Exists && otherVersion(ch) != "":
+			_, line, _ := ch.RecordedVersion()
+			f = add(RuleVersionDrift, ch.Display, line, 1,
+				fmt.Sprintf("written by %s; this is %s: run `fixturegen generate`", otherVersion(ch), describe(version.Version())),
+				regen)
+			r.Generate = true
 		case ch.Region:
 			if b, err := region.Find(ch.Old); err == nil && !b.Found {
 				f = add(RuleRegionMissing, ch.Display, 1, 1,
@@ -106,6 +114,38 @@ func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs boo
 		}
 	}
 	return r
+}
+
+// otherVersion names the fixturegen that wrote ch, when it is not this
+// one: "fixturegen 0.3.0", or "a fixturegen that recorded no version" for a
+// file that records none. A file that differs from what this version
+// renders is then drift between versions, not a hand edit: the other
+// version may render it differently. It is empty for a file written by
+// this version, whose differences are hand edits.
+func otherVersion(ch *plan.Change) string {
+	recorded, _, ok := ch.RecordedVersion()
+	switch {
+	case !ok:
+		if ch.Region {
+			if b, err := region.Find(ch.Old); err != nil || !b.Found {
+				return "" // no region at all: region-missing or region-markers
+			}
+		}
+		return "a fixturegen that recorded no version"
+	case recorded == version.Version():
+		return ""
+	case version.IsDev(recorded):
+		return "a development build of fixturegen"
+	}
+	return "fixturegen " + recorded
+}
+
+// describe spells a version for a message: "0.4.0", or "a development build".
+func describe(v string) string {
+	if version.IsDev(v) {
+		return "a development build"
+	}
+	return v
 }
 
 type specKey struct {

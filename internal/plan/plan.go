@@ -20,6 +20,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/adopt"
 	"github.com/fixturegen/fixturegen/internal/region"
 	"github.com/fixturegen/fixturegen/internal/render"
+	"github.com/fixturegen/fixturegen/internal/version"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -162,9 +163,40 @@ func survey(spec *schema.Spec, adopting bool) ([]*Change, error) {
 		if err != nil {
 			return nil, err
 		}
+		c.keepDevelopmentVersion()
 		changes = append(changes, c)
 	}
 	return changes, nil
+}
+
+// RecordedVersion returns the fixturegen version recorded in the file's
+// current content: in a whole file's header, or in the first line of a
+// conftest's region. It returns false when the file records none.
+func (c *Change) RecordedVersion() (version string, line int, ok bool) {
+	if !c.Region {
+		v, ok := render.RecordedVersion(c.Old)
+		return v, 1, ok
+	}
+	b, err := region.Find(c.Old)
+	if err != nil || !b.Found {
+		return "", 0, false
+	}
+	v, ok := render.RecordedVersion(c.Old[b.InnerStart:b.InnerEnd])
+	return v, b.BeginLine + 1, ok
+}
+
+// keepDevelopmentVersion leaves the file as it is when it differs from
+// the rendered one only in the version it records, and one of the two
+// versions is a development build's. A development build does not know
+// which release it is close to, so it matches every version: neither it
+// nor a release rewrites a file, or reports drift, for that alone.
+func (c *Change) keepDevelopmentVersion() {
+	if !c.Exists || c.New == nil || bytes.Equal(c.Old, c.New) || !render.SameApartFromVersion(c.Old, c.New) {
+		return
+	}
+	if recorded, _, _ := c.RecordedVersion(); version.IsDev(recorded) || version.IsDev(version.Version()) {
+		c.New = c.Old
+	}
 }
 
 // GeneratedNames are the module-level names the conftest region defines:
