@@ -148,7 +148,13 @@ func (c *context) loadSpec() (*schema.Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	return schema.Load(path)
+	spec, err := schema.Load(path)
+	if err == nil {
+		if w := schema.RequiredVersionWarning(spec); w != "" {
+			fmt.Fprintf(c.stderr, "fixturegen: warning: %s\n", w)
+		}
+	}
+	return spec, err
 }
 
 // specPath is the path of the spec that loadSpec loads.
