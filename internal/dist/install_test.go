@@ -7,18 +7,21 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/fixturegen/fixturegen/internal/pyenv"
 	"github.com/fixturegen/fixturegen/internal/testtree"
 )
 
 // TestInstallHostWheel builds a release wheel for this machine, checks its
-// metadata with twine, installs it with pip into a fresh venv and with uv
-// as a tool, and runs the installed fixturegen on a copy of the example as
-// a Python team would. The release binary is stamped 0.4.0, so this test
+// metadata with twine, installs it with pip into a fresh venv, through the
+// GitHub Action's steps and with uv as a tool, and runs the installed
+// fixturegen on a copy of the example as a Python team would. The release binary is stamped 0.4.0, so this test
 // also proves what a development build cannot: version drift between two
 // releases and required_version refusing a release.
 func TestInstallHostWheel(t *testing.T) {
@@ -99,6 +102,8 @@ func TestInstallHostWheel(t *testing.T) {
 	if out := run(t, project, fixturegen, "check"); strings.Contains(out, "warning") {
 		t.Errorf("check under a satisfied required_version warned:\n%s", out)
 	}
+
+	runAction(t, root, r.Out, project, work)
 
 	// uv installs the same wheel as a tool, without the package index.
 	uv := filepath.Join(filepath.Dir(python), "uv")
@@ -182,3 +187,77 @@ func setHeaderVersion(t *testing.T, path, version string) {
 	}
 	replaceIn(t, path, line, before+"fixturegen "+version+" from "+after)
 }
+
+// runAction runs the steps of the repository's GitHub Action (action.yml)
+// as the runner does: each script under bash -eo pipefail, inputs through
+// the step's env, GITHUB_PATH read between steps. pip finds fixturegen
+// 0.4.0 in the folder of the wheel just built instead of the package index.
+func runAction(t *testing.T, root, wheels, project, work string) {
+	t.Helper()
+	var action struct {
+		Runs struct {
+			Steps []struct {
+				Run              string            `yaml:"run"`
+				Env              map[string]string `yaml:"env"`
+				WorkingDirectory string            `yaml:"working-directory"`
+			} `yaml:"steps"`
+		} `yaml:"runs"`
+	}
+	data, err := os.ReadFile(filepath.Join(root, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, &action); err != nil {
+		t.Fatal(err)
+	}
+	inputs := map[string]string{"version": "0.4.0", "install": "pip", "args": "--scan tests", "working-directory": project}
+	expand := func(s string) string {
+		return expression.ReplaceAllStringFunc(s, func(m string) string {
+			name := strings.TrimPrefix(expression.FindStringSubmatch(m)[1], "inputs.")
+			v, ok := inputs[name]
+			if !ok {
+				t.Fatalf("action.yml uses %s, which this test does not set", m)
+			}
+			return v
+		})
+	}
+	runner := filepath.Join(work, "runner")
+	githubPath := filepath.Join(runner, "github_path")
+	if err := os.MkdirAll(runner, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runSteps := func() (string, int) {
+		var out strings.Builder
+		for i, step := range action.Runs.Steps {
+			added, _ := os.ReadFile(githubPath)
+			path := strings.Join(append(strings.Fields(string(added)), os.Getenv("PATH")), string(os.PathListSeparator))
+			cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step.Run)
+			cmd.Dir = expand(step.WorkingDirectory)
+			cmd.Env = append(os.Environ(), "PATH="+path, "RUNNER_TEMP="+runner, "GITHUB_PATH="+githubPath,
+				"PIP_NO_INDEX=1", "PIP_FIND_LINKS="+wheels, "PYTHONDONTWRITEBYTECODE=1")
+			for k, v := range step.Env {
+				cmd.Env = append(cmd.Env, k+"="+expand(v))
+			}
+			b, err := cmd.CombinedOutput()
+			out.Write(b)
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				return out.String(), exit.ExitCode()
+			} else if err != nil {
+				t.Fatalf("action step %d: %v", i, err)
+			}
+		}
+		return out.String(), 0
+	}
+	if out, code := runSteps(); code != 0 || !strings.Contains(out, "fixturegen 0.4.0\n") || !strings.Contains(out, "is in sync and the contract holds") {
+		t.Fatalf("the action on a clean project: exit %d\n%s", code, out)
+	}
+	replaceIn(t, filepath.Join(project, "tests", "inbox", "alarm_probe.py"), "import json", "import json  # mine")
+	out, code := runSteps()
+	if code != 1 || !strings.Contains(out, "::error file=tests/inbox/alarm_probe.py,line=") {
+		t.Errorf("the action on a drifted project: exit %d, want 1 with an annotation\n%s", code, out)
+	}
+	replaceIn(t, filepath.Join(project, "tests", "inbox", "alarm_probe.py"), "import json  # mine", "import json")
+}
+
+var expression = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
