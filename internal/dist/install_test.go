@@ -20,7 +20,7 @@ import (
 
 // TestInstallHostWheel builds a release wheel for this machine, checks its
 // metadata with twine, installs it with pip into a fresh venv, through the
-// GitHub Action's steps and with uv as a tool, and runs the installed
+// GitHub Action's steps, and with pipx and uv as a tool, and runs the installed
 // fixturegen on a copy of the example as a Python team would. The release binary is stamped 0.4.0, so this test
 // also proves what a development build cannot: version drift between two
 // releases and required_version refusing a release.
@@ -105,17 +105,35 @@ func TestInstallHostWheel(t *testing.T) {
 
 	runAction(t, root, r.Out, project, work)
 
-	// uv installs the same wheel as a tool, without the package index.
-	uv := filepath.Join(filepath.Dir(python), "uv")
-	tools := filepath.Join(work, "uv")
-	cmd := exec.Command(uv, "tool", "install", "--offline", "--python", python, whl)
-	cmd.Env = append(os.Environ(), "UV_TOOL_DIR="+filepath.Join(tools, "tools"), "UV_TOOL_BIN_DIR="+filepath.Join(tools, "bin"),
-		"UV_CACHE_DIR="+filepath.Join(tools, "cache"), "UV_PYTHON_DOWNLOADS=never", "UV_NO_MODIFY_PATH=1")
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("uv tool install: %v\n%s", err, msg)
-	}
-	if out := run(t, "", filepath.Join(tools, "bin", target.exe()), "version"); out != "fixturegen 0.4.0\n" {
-		t.Errorf("fixturegen version from uv's tool folder printed %q", out)
+	// pipx and uv install the same wheel as a tool, without the package
+	// index, each into folders of this test's own.
+	for _, tool := range []struct {
+		name string
+		args []string
+		env  func(dir string) []string
+	}{
+		{"pipx", []string{"-m", "pipx", "install", whl}, func(dir string) []string {
+			return []string{"PIPX_HOME=" + filepath.Join(dir, "home"), "PIPX_BIN_DIR=" + filepath.Join(dir, "bin"),
+				"PIPX_MAN_DIR=" + filepath.Join(dir, "man"), "PIP_NO_INDEX=1"}
+		}},
+		{"uv", []string{"tool", "install", "--offline", "--python", python, whl}, func(dir string) []string {
+			return []string{"UV_TOOL_DIR=" + filepath.Join(dir, "tools"), "UV_TOOL_BIN_DIR=" + filepath.Join(dir, "bin"),
+				"UV_CACHE_DIR=" + filepath.Join(dir, "cache"), "UV_PYTHON_DOWNLOADS=never", "UV_NO_MODIFY_PATH=1"}
+		}},
+	} {
+		dir := filepath.Join(work, tool.name)
+		exe := python
+		if tool.name == "uv" {
+			exe = filepath.Join(filepath.Dir(python), "uv")
+		}
+		cmd := exec.Command(exe, tool.args...)
+		cmd.Env = append(os.Environ(), tool.env(dir)...)
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s install: %v\n%s", tool.name, err, msg)
+		}
+		if out := run(t, "", filepath.Join(dir, "bin", target.exe()), "version"); out != "fixturegen 0.4.0\n" {
+			t.Errorf("fixturegen version installed by %s printed %q", tool.name, out)
+		}
 	}
 	t.Logf("whole test: %v", time.Since(start).Round(time.Millisecond))
 }
