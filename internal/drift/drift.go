@@ -76,11 +76,9 @@ func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs boo
 			r.Generate = true
 		case !ch.Changed():
 			continue
-		case ch.Exists && otherVersion(ch) != "":
+		case VersionDrift(ch) != "":
 			_, line, _ := ch.RecordedVersion()
-			f = add(RuleVersionDrift, ch.Display, line, 1,
-				fmt.Sprintf("written by %s; this is %s: run `fixturegen generate`", otherVersion(ch), describe(version.Version())),
-				regen)
+			f = add(RuleVersionDrift, ch.Display, line, 1, VersionDrift(ch), regen)
 			r.Generate = true
 		case ch.Region:
 			if b, err := region.Find(ch.Old); err == nil && !b.Found {
@@ -116,6 +114,20 @@ func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs boo
 	return r
 }
 
+// VersionDrift is the version-drift message for a changed file written by
+// another fixturegen version ("written by fixturegen 0.3.0; this is 0.4.0:
+// run `fixturegen generate`"), and "" when this version wrote it.
+func VersionDrift(ch *plan.Change) string {
+	if !ch.Exists || !ch.Changed() {
+		return ""
+	}
+	other := otherVersion(ch)
+	if other == "" {
+		return ""
+	}
+	return fmt.Sprintf("written by %s; this is %s: run `fixturegen generate`", other, describe(version.Version()))
+}
+
 // otherVersion names the fixturegen that wrote ch, when it is not this
 // one: "fixturegen 0.3.0", or "a fixturegen that recorded no version" for a
 // file that records none. A file that differs from what this version
@@ -123,13 +135,11 @@ func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs boo
 // version may render it differently. It is empty for a file written by
 // this version, whose differences are hand edits.
 func otherVersion(ch *plan.Change) string {
-	recorded, _, ok := ch.RecordedVersion()
+	recorded, line, ok := ch.RecordedVersion()
 	switch {
 	case !ok:
-		if ch.Region {
-			if b, err := region.Find(ch.Old); err != nil || !b.Found {
-				return "" // no region at all: region-missing or region-markers
-			}
+		if line == 0 {
+			return "" // no region or block at all: reported by its own rule
 		}
 		return "a fixturegen that recorded no version"
 	case recorded == version.Version():

@@ -53,5 +53,6 @@ func SurveyDocs(spec *schema.Spec, abs, display string, block []byte) (*Change, 
 		return nil, err
 	}
 	c.New = out
+	c.keepDevelopmentVersion()
 	return c, nil
 }

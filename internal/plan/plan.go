@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fixturegen/fixturegen/internal/adopt"
+	"github.com/fixturegen/fixturegen/internal/mdblock"
 	"github.com/fixturegen/fixturegen/internal/region"
 	"github.com/fixturegen/fixturegen/internal/render"
 	"github.com/fixturegen/fixturegen/internal/version"
@@ -170,18 +171,33 @@ func survey(spec *schema.Spec, adopting bool) ([]*Change, error) {
 }
 
 // RecordedVersion returns the fixturegen version recorded in the file's
-// current content: in a whole file's header, or in the first line of a
-// conftest's region. It returns false when the file records none.
+// current content, and its line: in a whole file's header, or in the first
+// line of a conftest's region or a Markdown file's docs block. It returns
+// false when the file records none, with line 0 when nothing is expected of
+// it: it has no region or block, or one that was written by hand.
 func (c *Change) RecordedVersion() (version string, line int, ok bool) {
-	if !c.Region {
+	find := region.Find
+	switch {
+	case c.Docs:
+		find = mdblock.Find
+	case !c.Region:
 		v, ok := render.RecordedVersion(c.Old)
 		return v, 1, ok
 	}
-	b, err := region.Find(c.Old)
+	b, err := find(c.Old)
 	if err != nil || !b.Found {
-		return "", 0, false
+		return "", 0, false // line 0: there is no region or block
 	}
 	v, ok := render.RecordedVersion(c.Old[b.InnerStart:b.InnerEnd])
+	if !ok {
+		// Without a version line, a block under fixturegen's own begin
+		// marker was written by a fixturegen that recorded none; one under
+		// a marker typed by hand was never generated, and records nothing.
+		nb, err := find(c.New)
+		if err != nil || !nb.Found || !bytes.Equal(bytes.TrimRight(c.Old[b.Start:b.InnerStart], "\r\n"), bytes.TrimRight(c.New[nb.Start:nb.InnerStart], "\r\n")) {
+			return "", 0, false
+		}
+	}
 	return v, b.BeginLine + 1, ok
 }
 
