@@ -175,7 +175,7 @@ func survey(spec *schema.Spec, adopting bool) ([]*Change, error) {
 // line of a conftest's region or a Markdown file's docs block. It returns
 // false when the file records none, with line 0 when nothing is expected of
 // it: it has no region or block, or one that was written by hand.
-func (c *Change) RecordedVersion() (version string, line int, ok bool) {
+func (c *Change) RecordedVersion() (recorded string, line int, ok bool) {
 	find := region.Find
 	switch {
 	case c.Docs:
