@@ -91,7 +91,8 @@ type compModel struct {
 // completionModel reads the command table and the flag sets.
 func completionModel() compModel {
 	m := compModel{global: compFlags(globalFlags(), nil)}
-	m.global = append(m.global, compFlag{name: "help", short: "h", usage: "show help"})
+	m.global = append(m.global, compFlag{name: "help", short: "h", usage: "show help"},
+		compFlag{name: "version", short: "V", usage: "print the version"})
 	for _, cmd := range orderedCommands() {
 		m.commands = append(m.commands, compCommand{
 			name:       cmd.name,

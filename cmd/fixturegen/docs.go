@@ -8,6 +8,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/diff"
 	"github.com/fixturegen/fixturegen/internal/docs"
+	"github.com/fixturegen/fixturegen/internal/drift"
 	"github.com/fixturegen/fixturegen/internal/finding"
 	"github.com/fixturegen/fixturegen/internal/mdblock"
 	"github.com/fixturegen/fixturegen/internal/plan"
@@ -184,6 +185,9 @@ func docsDrift(spec *schema.Spec, diffs bool) ([]finding.Finding, error) {
 		f.Fix = "fix the file by hand, then run fixturegen docs"
 	case !ch.Changed():
 		return nil, nil
+	case drift.VersionDrift(ch) != "":
+		f.Rule, f.Message = drift.RuleVersionDrift, drift.VersionDrift(ch)
+		_, f.Line, _ = ch.RecordedVersion()
 	case !ch.Exists:
 		f.Rule = ruleDocsMissing
 		f.Message = fmt.Sprintf("the docs file that %s names does not exist", spec.File)

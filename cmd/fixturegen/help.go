@@ -97,6 +97,7 @@ Commands:
 	}
 	global := globalFlags()
 	global.BoolP("help", "h", false, "show this help, or a command's with COMMAND --help")
+	global.BoolP("version", "V", false, "print fixturegen's version and exit")
 	fmt.Fprintf(w, "\nGlobal flags:\n%s", flagUsages(global, nil))
 	fmt.Fprint(w, `
 Exit status: 0 all is well; 1 drift, a contract finding or a late import;

@@ -60,12 +60,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	global.SetOutput(io.Discard)
 	addGlobalFlags(global, c)
 	help := global.BoolP("help", "h", false, "")
+	showVersion := global.BoolP("version", "V", false, "")
 	if err := global.Parse(args); err != nil {
 		fmt.Fprintf(stderr, "fixturegen: %v%s\n", err, didYouMean(global, err))
 		fmt.Fprint(stderr, "run 'fixturegen --help' for usage\n")
 		return exitError
 	}
 	rest := global.Args()
+	if *showVersion {
+		printVersion(c)
+		return exitOK
+	}
 	if *help || len(rest) == 0 {
 		printUsage(stdout)
 		if len(rest) == 0 && !*help {
@@ -173,7 +178,13 @@ func (c *context) loadSpec() (*schema.Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	return schema.Load(path)
+	spec, err := schema.Load(path)
+	if err == nil {
+		if w := schema.RequiredVersionWarning(spec); w != "" {
+			fmt.Fprintf(c.stderr, "fixturegen: warning: %s\n", w)
+		}
+	}
+	return spec, err
 }
 
 // specPath is the path of the spec that loadSpec loads.

@@ -55,14 +55,11 @@ Examples:
 }
 
 func runScaffold(c *context, target string, probe bool) error {
-	specPath, err := c.specPath()
+	spec, err := c.loadSpec()
 	if err != nil {
 		return err
 	}
-	spec, err := schema.Load(specPath)
-	if err != nil {
-		return err
-	}
+	specPath := spec.File
 	abs, err := filepath.Abs(target)
 	if err != nil {
 		return err

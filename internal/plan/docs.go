@@ -56,5 +56,6 @@ func SurveyDocs(spec *schema.Spec, root *write.Root, abs, display string, block 
 		return nil, err
 	}
 	c.New = out
+	c.keepDevelopmentVersion()
 	return c, nil
 }

@@ -17,10 +17,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/fixturegen/fixturegen/internal/adopt"
+	"github.com/fixturegen/fixturegen/internal/mdblock"
 	"github.com/fixturegen/fixturegen/internal/region"
 	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/internal/render"
 	"github.com/fixturegen/fixturegen/internal/write"
+	"github.com/fixturegen/fixturegen/internal/version"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -171,9 +173,55 @@ func survey(spec *schema.Spec, adopting bool) ([]*Change, error) {
 		if err != nil {
 			return nil, err
 		}
+		c.keepDevelopmentVersion()
 		changes = append(changes, c)
 	}
 	return changes, nil
+}
+
+// RecordedVersion returns the fixturegen version recorded in the file's
+// current content, and its line: in a whole file's header, or in the first
+// line of a conftest's region or a Markdown file's docs block. It returns
+// false when the file records none, with line 0 when nothing is expected of
+// it: it has no region or block, or one that was written by hand.
+func (c *Change) RecordedVersion() (recorded string, line int, ok bool) {
+	find := region.Find
+	switch {
+	case c.Docs:
+		find = mdblock.Find
+	case !c.Region:
+		v, ok := render.RecordedVersion(c.Old)
+		return v, 1, ok
+	}
+	b, err := find(c.Old)
+	if err != nil || !b.Found {
+		return "", 0, false // line 0: there is no region or block
+	}
+	v, ok := render.RecordedVersion(c.Old[b.InnerStart:b.InnerEnd])
+	if !ok {
+		// Without a version line, a block under fixturegen's own begin
+		// marker was written by a fixturegen that recorded none; one under
+		// a marker typed by hand was never generated, and records nothing.
+		nb, err := find(c.New)
+		if err != nil || !nb.Found || !bytes.Equal(bytes.TrimRight(c.Old[b.Start:b.InnerStart], "\r\n"), bytes.TrimRight(c.New[nb.Start:nb.InnerStart], "\r\n")) {
+			return "", 0, false
+		}
+	}
+	return v, b.BeginLine + 1, ok
+}
+
+// keepDevelopmentVersion leaves the file as it is when it differs from
+// the rendered one only in the version it records, and one of the two
+// versions is a development build's. A development build does not know
+// which release it is close to, so it matches every version: neither it
+// nor a release rewrites a file, or reports drift, for that alone.
+func (c *Change) keepDevelopmentVersion() {
+	if !c.Exists || c.New == nil || bytes.Equal(c.Old, c.New) || !render.SameApartFromVersion(c.Old, c.New) {
+		return
+	}
+	if recorded, _, _ := c.RecordedVersion(); version.IsDev(recorded) || version.IsDev(version.Version()) {
+		c.New = c.Old
+	}
 }
 
 // GeneratedNames are the module-level names the conftest region defines:
