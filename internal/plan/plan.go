@@ -21,8 +21,8 @@ import (
 	"github.com/fixturegen/fixturegen/internal/region"
 	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/internal/render"
-	"github.com/fixturegen/fixturegen/internal/write"
 	"github.com/fixturegen/fixturegen/internal/version"
+	"github.com/fixturegen/fixturegen/internal/write"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
