@@ -59,7 +59,7 @@ func TestCompletionBash(t *testing.T) {
 		{"fixturegen check --spec ''", "tests fixturegen.toml pyproject.toml"},
 		{"fixturegen -C ''", "tests"},
 		{"fixturegen completion ''", "bash zsh fish"},
-		{"fixturegen --", "--directory --help --spec"},
+		{"fixturegen --", "--directory --help --spec --version"},
 	} {
 		t.Run(tc.line, func(t *testing.T) {
 			prog := "source " + script + "\nCOMP_WORDS=(" + tc.line + ")\nCOMP_CWORD=$((${#COMP_WORDS[@]} - 1))\n_fixturegen\necho \"${COMPREPLY[*]}\"\n"
