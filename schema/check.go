@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/fixturegen/fixturegen/internal/suggest"
 )
 
 // checker walks a decoded TOML document by hand and collects every problem
@@ -176,7 +178,7 @@ func (c *checker) keys(n *node, t map[string]any, allowed ...string) {
 		if contains(allowed, k) {
 			continue
 		}
-		if s := suggest(k, allowed); s != "" {
+		if s := suggest.Closest(k, allowed); s != "" {
 			c.errorf(n.child(k), "unknown key %q %s; did you mean %q?", k, n.where(), s)
 		} else {
 			c.errorf(n.child(k), "unknown key %q %s; valid keys are %s", k, n.where(), strings.Join(allowed, ", "))
@@ -200,51 +202,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// suggest returns the allowed key that key most likely misspells, or "".
-// Case and the -/_ confusion count as the same key; otherwise a key at most
-// two edits away (and less than half its length) is a likely typo.
-func suggest(key string, allowed []string) string {
-	norm := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "-", "_") }
-	for _, a := range allowed {
-		if norm(a) == norm(key) {
-			return a
-		}
-	}
-	best, bestDist := "", 3
-	for _, a := range allowed {
-		d := editDistance(norm(key), norm(a))
-		if d < bestDist && d*2 < len(a) {
-			best, bestDist = a, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes; keys
-// are short, so the quadratic table is cheap.
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return math.MaxInt
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func (c *checker) str(n *node, v any) (string, bool) {

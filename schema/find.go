@@ -30,7 +30,7 @@ func TablePrefix(path string) []string {
 //
 // Two specs in one folder are an *Error at the pyproject.toml table that
 // names both files: fixturegen will not guess which one is current. A folder
-// with neither is an error that says how to make one.
+// with neither returns "" and no error; FindUp then looks further up.
 func Find(dir string) (string, error) {
 	own := filepath.Join(dir, DefaultFile)
 	pyproject := filepath.Join(dir, PyprojectFile)
@@ -52,9 +52,55 @@ func Find(dir string) (string, error) {
 	case table != nil:
 		return pyproject, nil
 	}
-	where, _ := filepath.Abs(dir)
-	return "", fmt.Errorf("no %s in %s, and no [tool.fixturegen] table in a %s there; run 'fixturegen init' to write a spec, or name one with --spec FILE",
-		DefaultFile, where, PyprojectFile)
+	return "", nil
+}
+
+// FindUp returns the path of the nearest spec from the folder dir upwards,
+// relative to dir (so FindUp(".") from tests/inbox returns
+// "../../fixturegen.toml"). Each folder is looked at as Find does: a
+// fixturegen.toml, or a pyproject.toml with a [tool.fixturegen] table. A
+// pyproject.toml without that table does not stop the search, as with
+// ruff's [tool.ruff]: most projects have a pyproject.toml, and it says
+// nothing about fixturegen.
+//
+// The search stops at the repository root (a folder holding .git, a
+// folder or a worktree's file) and at a file system boundary (a parent on
+// another device), so a spec in a home folder or above a checkout is never
+// picked up by accident. A search that finds nothing is an error naming
+// where it looked and how to make a spec.
+func FindUp(dir string) (string, error) {
+	start, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for abs, rel := start, dir; ; rel = filepath.Join(rel, "..") {
+		path, err := Find(rel)
+		if err != nil || path != "" {
+			return path, err
+		}
+		parent := filepath.Dir(abs)
+		if parent == abs || isRepoRoot(abs) || !sameDevice(abs, parent) {
+			return "", notFound(start, abs)
+		}
+		abs = parent
+	}
+}
+
+// notFound is the error of a search from start that ended at last.
+func notFound(start, last string) error {
+	where := start
+	if last != start {
+		where = fmt.Sprintf("%s or any folder above it up to %s", start, last)
+	}
+	return fmt.Errorf("no %s, and no [tool.fixturegen] table in a %s, in %s; run 'fixturegen init' to write a spec, or name one with --spec FILE",
+		DefaultFile, PyprojectFile, where)
+}
+
+// isRepoRoot reports whether dir holds .git: a folder in a clone, a file
+// in a worktree or a submodule.
+func isRepoRoot(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	return err == nil
 }
 
 // PyprojectSpan returns where the [tool.fixturegen] table of the

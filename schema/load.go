@@ -103,7 +103,7 @@ func ParseTable(src []byte, file, dir string, prefix []string) (*Spec, error) {
 	var doc map[string]any
 	md, err := toml.Decode(string(src), &doc)
 	if err != nil {
-		return nil, syntaxError(file, src, err)
+		return nil, SyntaxError(file, src, err)
 	}
 
 	c := &checker{file: file, src: src, spans: spans}
@@ -163,13 +163,13 @@ func recordOrder(md toml.MetaData, prefix []string) []string {
 	return order
 }
 
-// syntaxError turns a decoder error into an *Error at its position, in the
-// lower-case style of every other message.
+// SyntaxError turns a TOML decoder error for file's text src into an
+// *Error at its position, in the lower-case style of every other message.
 //
 // The position comes from the decoder's byte offset: its line number is one
 // too far when the offending character is a newline ("[group" followed by
 // a line break is reported on the next line, at a column that line lacks).
-func syntaxError(file string, src []byte, err error) *Error {
+func SyntaxError(file string, src []byte, err error) *Error {
 	var pe toml.ParseError
 	if !errors.As(err, &pe) {
 		return &Error{File: file, Msg: "invalid TOML: " + lowerFirst(err.Error())}

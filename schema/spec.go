@@ -18,12 +18,16 @@ const URL = "https://raw.githubusercontent.com/fixturegen/fixturegen/main/schema
 
 // Spec is a loaded and validated spec.
 type Spec struct {
-	Version  int
-	Deadline Deadline
-	Preload  Preload
-	Group    Group
-	Paths    Paths
-	Probe    Probe
+	Version int
+	// RequiredVersion is the required_version text, "" when absent: the
+	// fixturegen versions the spec allows. Load has checked it against
+	// the running fixturegen.
+	RequiredVersion string
+	Deadline        Deadline
+	Preload         Preload
+	Group           Group
+	Paths           Paths
+	Probe           Probe
 
 	// File is the spec's path as the user named it (or as it was found),
 	// used in messages and in generated headers.

@@ -6,11 +6,13 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/fixturegen/fixturegen/internal/version"
 )
 
 // The keys each table allows, in the order the docs list them.
 var (
-	topKeys      = []string{"version", "deadline", "preload", "group", "paths", "probe"}
+	topKeys      = []string{"version", "required_version", "deadline", "preload", "group", "paths", "probe"}
 	deadlineKeys = []string{"fixture", "seconds", "timer", "message", "on_import", "late_imports", "import_grace"}
 	preloadKeys  = []string{"fixture", "modules"}
 	groupKeys    = []string{"name"}
@@ -37,6 +39,11 @@ func (c *checker) validate(root *node, doc map[string]any, recordOrder []string)
 	// An unsupported version is reported alone: the rest of the document
 	// follows another format, so its other "problems" would only mislead.
 	if !c.version(root, doc, s) {
+		return s
+	}
+	// So is a fixturegen version the spec does not allow: the spec may
+	// use what only the versions it allows understand.
+	if !c.requiredVersion(root, doc, s) {
 		return s
 	}
 	c.keys(root, doc, topKeys...)
@@ -71,6 +78,49 @@ func (c *checker) version(root *node, doc map[string]any, s *Spec) bool {
 	}
 	s.Version = Version
 	return true
+}
+
+// runningVersion is the version required_version is checked against;
+// tests replace it.
+var runningVersion = version.Version
+
+// requiredVersion reads required_version and returns false when the
+// running fixturegen is outside it. A development build knows no release
+// number: it satisfies every requirement, and the command warns (see
+// RequiredVersionWarning).
+func (c *checker) requiredVersion(root *node, doc map[string]any, s *Spec) bool {
+	v, ok := doc["required_version"]
+	if !ok {
+		return true
+	}
+	n := root.child("required_version")
+	text, ok := c.str(n, v)
+	if !ok {
+		return true
+	}
+	spec, err := version.ParseSpecifier(text)
+	if err != nil {
+		c.errorf(n, "%s %v", n.key, err)
+		return true
+	}
+	s.RequiredVersion = text
+	running := runningVersion()
+	if version.IsDev(running) || spec.Allows(running) {
+		return true
+	}
+	c.errs = nil
+	c.errorf(n, "%s = %q excludes this fixturegen, %s; install a version it allows (pip install 'fixturegen%s'), or change %s",
+		n.key, text, running, strings.ReplaceAll(text, " ", ""), n.key)
+	return false
+}
+
+// RequiredVersionWarning is what a development build says about a spec's
+// required_version, which it cannot check; "" when there is nothing to say.
+func RequiredVersionWarning(s *Spec) string {
+	if s.RequiredVersion == "" || !version.IsDev(runningVersion()) {
+		return ""
+	}
+	return fmt.Sprintf("%s: required_version = %q not checked: this is a development build of fixturegen, which satisfies every requirement", s.File, s.RequiredVersion)
 }
 
 func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {

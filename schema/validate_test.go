@@ -62,7 +62,13 @@ func TestParseErrors(t *testing.T) {
 
 		// Unknown keys.
 		{"unknown top-level key", []string{"version = 1", "version = 1\ncolour = 1"}, "",
-			`spec.toml:2:1: unknown key "colour" at the top level; valid keys are version, deadline, preload, group, paths, probe`},
+			`spec.toml:2:1: unknown key "colour" at the top level; valid keys are version, required_version, deadline, preload, group, paths, probe`},
+		{"required_version type", []string{"version = 1", "version = 1\nrequired_version = 0.4"}, "",
+			"spec.toml:2:1: required_version must be a string, not a float"},
+		{"required_version without an operator", []string{"version = 1", "version = 1\nrequired_version = '0.4'"}, "",
+			`spec.toml:2:1: required_version clause "0.4" has no operator; start it with one of ~= == != <= >= < >`},
+		{"required_version not a version", []string{"version = 1", "version = 1\nrequired_version = '>=0.4, <next'"}, "",
+			`spec.toml:2:1: required_version clause "<next": "next" is not a version such as 0.4 or 1.0.0rc1`},
 		{"wrong case", []string{"seconds = 5", "Seconds = 5"}, "",
 			`spec.toml:5:1: unknown key "Seconds" in [deadline]; did you mean "seconds"?`},
 		{"typo", []string{"seconds = 5", "seconds = 5\nmesage = 'x'"}, "",
@@ -305,6 +311,46 @@ func TestParseVersionErrorComesAlone(t *testing.T) {
 	var es Errors
 	if !errors.As(err, &es) || len(es) != 1 {
 		t.Fatalf("want exactly one error, got %v", err)
+	}
+}
+
+func TestRequiredVersion(t *testing.T) {
+	defer func(f func() string) { runningVersion = f }(runningVersion)
+	for _, tt := range []struct {
+		required, running, wantErr, wantWarning string
+	}{
+		{">=0.4", "0.4.0", "", ""},
+		{">=0.4, <0.6", "0.5.2", "", ""},
+		{"~=0.4", "1.0.0", `spec.toml:2:1: required_version = "~=0.4" excludes this fixturegen, 1.0.0; install a version it allows (pip install 'fixturegen~=0.4'), or change required_version`, ""},
+		{">= 0.5", "0.4.0", `spec.toml:2:1: required_version = ">= 0.5" excludes this fixturegen, 0.4.0; install a version it allows (pip install 'fixturegen>=0.5'), or change required_version`, ""},
+		{">=99", "dev", "", `spec.toml: required_version = ">=99" not checked: this is a development build of fixturegen, which satisfies every requirement`},
+	} {
+		runningVersion = func() string { return tt.running }
+		// A spec that needs a newer fixturegen may use keys this one does
+		// not know; the version is reported alone.
+		src := edit(t, []string{"version = 1", "version = 1\nrequired_version = '" + tt.required + "'", "seconds = 5", "seconds = 5\nfuture_key = 1"}, "")
+		s, err := Parse([]byte(src), "spec.toml", "/project")
+		if tt.wantErr != "" {
+			if err == nil || err.Error() != tt.wantErr {
+				t.Errorf("%s under %s: error %v, want %s", tt.required, tt.running, err, tt.wantErr)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), `unknown key "future_key"`) {
+			t.Errorf("%s under %s: error %v, want only the unknown key", tt.required, tt.running, err)
+			continue
+		}
+		src = edit(t, []string{"version = 1", "version = 1\nrequired_version = '" + tt.required + "'"}, "")
+		s, err = Parse([]byte(src), "spec.toml", "/project")
+		if err != nil {
+			t.Fatalf("%s under %s: %v", tt.required, tt.running, err)
+		}
+		if s.RequiredVersion != tt.required {
+			t.Errorf("RequiredVersion = %q, want %q", s.RequiredVersion, tt.required)
+		}
+		if got := RequiredVersionWarning(s); got != tt.wantWarning {
+			t.Errorf("%s under %s: warning %q, want %q", tt.required, tt.running, got, tt.wantWarning)
+		}
 	}
 }
 

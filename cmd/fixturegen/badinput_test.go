@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/fixturegen/fixturegen/internal/testtree"
@@ -109,8 +108,24 @@ var badInputs = []struct {
 		replaceWith(t, dir, "tests/inbox/alarm_probe.py", func(p string) error { return os.Mkdir(p, 0o755) })
 	}, want: `^tests/inbox/alarm_probe.py: is a folder; fixturegen writes a file here, so point the spec at a file path\n$`},
 	{name: "target is a FIFO (unreadable, even as root)", spoil: func(t *testing.T, dir string) {
-		replaceWith(t, dir, "tests/inbox/conftest.py", func(p string) error { return syscall.Mkfifo(p, 0o644) })
+		replaceWith(t, dir, "tests/inbox/conftest.py", mkfifo)
 	}, want: `^tests/inbox/conftest.py: is not a regular file\n$`},
+	{name: "a folder link that leads outside", spoil: func(t *testing.T, dir string) {
+		symlink(t, t.TempDir(), filepath.Join(dir, "tests/inbox/out"))
+		editSpec(`probe_plugin = "tests/inbox/alarm_probe.py"`, `probe_plugin = "tests/inbox/out/alarm_probe.py"`)(t, dir)
+	}, want: `^tests/inbox/out/alarm_probe.py: tests/inbox/out is a link to /\S+, outside the project's folder /\S+; fixturegen reads and writes only inside it, so remove the link or point the spec at another path\n$`},
+	{name: "a link to an outside file in a target's place", spoil: func(t *testing.T, dir string) {
+		outside := filepath.Join(t.TempDir(), "conftest.py")
+		writeFile(t, outside, "x = 1\n")
+		replaceWith(t, dir, "tests/inbox/conftest.py", func(p string) error { return os.Symlink(outside, p) })
+	}, want: `^tests/inbox/conftest.py: is a link to /\S+/conftest.py; fixturegen never writes through a link nor replaces one, so put the file itself here or point the spec at another path\n$`},
+	{name: "a link to /dev/null in a target's place", spoil: func(t *testing.T, dir string) {
+		replaceWith(t, dir, "tests/inbox/alarm_probe.py", func(p string) error { return os.Symlink("/dev/null", p) })
+	}, want: `^tests/inbox/alarm_probe.py: is a link to /dev/null; fixturegen never writes through a link nor replaces one`},
+	{name: "a link loop on a target's way", spoil: func(t *testing.T, dir string) {
+		symlink(t, "loop", filepath.Join(dir, "tests/inbox/loop"))
+		editSpec(`probe_tests = "tests/inbox/test_channel_reconnect_alarm.py"`, `probe_tests = "tests/inbox/loop/test_alarm.py"`)(t, dir)
+	}, want: `^tests/inbox/loop/test_alarm.py: tests/inbox/loop is a link to loop, which does not resolve \(it loops, or leads to nothing\); fixturegen follows no such link, so remove it or point the spec at another path\n$`},
 	{name: "target unreadable by its mode", spoil: func(t *testing.T, dir string) {
 		chmod(t, filepath.Join(dir, "tests/inbox/conftest.py"), 0o000)
 	}, want: `^tests/inbox/conftest.py: .*permission denied`, skip: func() string {
@@ -153,7 +168,7 @@ var badInputs = []struct {
 	{name: "spec is a folder", args: []string{"--spec", "tests", "generate"},
 		want: `^tests: cannot read spec: it is a folder, not a file\n$`},
 	{name: "spec is a FIFO", spoil: func(t *testing.T, dir string) {
-		if err := syscall.Mkfifo(filepath.Join(dir, "spec.fifo"), 0o644); err != nil {
+		if err := mkfifo(filepath.Join(dir, "spec.fifo")); err != nil {
 			t.Fatal(err)
 		}
 	}, args: []string{"--spec", "spec.fifo", "generate"},
@@ -285,6 +300,15 @@ func replaceWith(t *testing.T, dir, name string, make func(string) error) {
 	}
 	if err := make(p); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// symlink makes the link name holding target, or skips the test where the
+// system makes no links.
+func symlink(t *testing.T, target, name string) {
+	t.Helper()
+	if err := os.Symlink(target, name); err != nil {
+		t.Skip("no symbolic links here:", err)
 	}
 }
 

@@ -58,7 +58,8 @@ disagree on. A collection error prints pytest's output and exits 2.
 
 Exit status: 0 when all is well, 1 when there is a finding (warnings about
 files check could not read do not count), 2 for usage, spec or internal
-errors.
+errors. A spec error comes out in the --format asked for too: in the JSON
+document as a finding of rule "error", or as a GitHub annotation.
 
 Examples:
   fixturegen check
@@ -73,7 +74,10 @@ Examples:
 			fs.StringArrayVar(&scanDirs, "scan", nil, "scan `DIR` for the contract rules instead of the spec's test folders (repeatable)")
 			fs.BoolVar(&listGroup, "list-group", false, "list the modules in the xdist group and why each is there, instead of checking")
 			fs.BoolVar(&collectOn, "collect", false, "also ask pytest (pytest --collect-only) which tests exist, with which fixtures and groups")
-			fs.StringVar(&python, "python", "", "with --collect, the interpreter to run (default: the project's .venv/bin/python if present, else python3)")
+			fs.StringVar(&python, "python", "", "with --collect, the `PYTHON` interpreter to run (default: the project's .venv/bin/python if present, else python3)")
+			completeValues(fs, "format", "text", "json", "github")
+			completeDirs(fs, "scan")
+			completeFiles(fs, "python")
 		},
 		run: func(c *context, args []string) error {
 			if len(args) > 0 {
@@ -170,6 +174,9 @@ Examples:
 			d.Findings = append(d.Findings, stale...)
 			d.Generate = d.Generate || len(stale) > 0
 			report := &finding.Report{Spec: spec.File, Findings: append(d.Findings, res.Findings...), Model: model}
+			if cwd, err := os.Getwd(); err == nil {
+				report.TidyPaths(cwd)
+			}
 			finding.Sort(report.Findings)
 			if d.Generate {
 				report.FixCommand = c.commandLine("generate")
@@ -185,6 +192,7 @@ Examples:
 			case "github":
 				report.GitHub(c.stdout)
 			default:
+				report.Paint = c.paint
 				report.Text(c.stdout)
 			}
 			if errs, _ := report.Counts(); errs > 0 && !listGroup {

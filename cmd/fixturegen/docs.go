@@ -8,9 +8,11 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/diff"
 	"github.com/fixturegen/fixturegen/internal/docs"
+	"github.com/fixturegen/fixturegen/internal/drift"
 	"github.com/fixturegen/fixturegen/internal/finding"
 	"github.com/fixturegen/fixturegen/internal/mdblock"
 	"github.com/fixturegen/fixturegen/internal/plan"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/internal/write"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -48,7 +50,7 @@ Examples:
   fixturegen docs docs/alarm-contract.md
   fixturegen docs --dry-run`,
 		flags: func(fs *pflag.FlagSet) {
-			fs.BoolVarP(&dryRun, "dry-run", "n", false, "print a unified diff of what would change and write nothing")
+			fs.BoolVarP(&dryRun, "dry-run", "n", false, "print a unified diff of what would change, write nothing, and exit 1 if anything would")
 		},
 		run: func(c *context, args []string) error {
 			if len(args) > 1 {
@@ -59,16 +61,24 @@ Examples:
 				return err
 			}
 			abs, display := docsTarget(spec)
+			// A FILE typed on the command line is written where it is, as
+			// any command writes where it is told; [paths].docs, from the
+			// spec, stays inside the spec's folder.
+			var root *write.Root
 			if len(args) == 1 {
 				if abs, err = filepath.Abs(args[0]); err != nil {
 					return err
 				}
 				display = filepath.Clean(args[0])
+			} else if abs != "" {
+				if root, err = plan.Root(spec); err != nil {
+					return err
+				}
 			}
 			if abs == "" {
 				return usageError{fmt.Sprintf("name the Markdown FILE to write, or set [paths].docs in %s", spec.File)}
 			}
-			ch, err := planDocs(spec, abs, display)
+			ch, err := planDocs(spec, root, abs, display)
 			if err != nil {
 				return err
 			}
@@ -76,10 +86,10 @@ Examples:
 				return nil
 			}
 			if dryRun {
-				c.stdout.Write(diff.Unified(ch.Display, ch.Old, ch.New))
-				return nil
+				fmt.Fprint(c.stdout, c.paint.Diff(string(diff.Unified(ch.Display, ch.Old, ch.New))))
+				return errFindings
 			}
-			if err := write.File(ch.Abs, ch.New); err != nil {
+			if err := ch.Write(); err != nil {
 				return fmt.Errorf("write %s: %w", ch.Display, err)
 			}
 			fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
@@ -95,17 +105,19 @@ func docsTarget(spec *schema.Spec) (abs, display string) {
 		return "", ""
 	}
 	rel := filepath.FromSlash(spec.Paths.Docs)
-	return filepath.Join(spec.Dir, rel), filepath.Join(filepath.Dir(spec.File), rel)
+	abs = filepath.Join(spec.Dir, rel)
+	return abs, relpath.FromWD(abs)
 }
 
 // planDocs plans the docs block in the Markdown file at abs, from the facts
-// of a fresh scan of the spec's tree.
-func planDocs(spec *schema.Spec, abs, display string) (*plan.Change, error) {
+// of a fresh scan of the spec's tree; root is nil for a file the user
+// named (see plan.Docs).
+func planDocs(spec *schema.Spec, root *write.Root, abs, display string) (*plan.Change, error) {
 	block, err := docsBlock(spec)
 	if err != nil {
 		return nil, err
 	}
-	return plan.Docs(spec, abs, display, block)
+	return plan.Docs(spec, root, abs, display, block)
 }
 
 // docsBlock renders the docs block from a fresh scan of the spec's tree.
@@ -124,7 +136,11 @@ func withDocs(spec *schema.Spec, changes []*plan.Change) ([]*plan.Change, error)
 	if abs == "" {
 		return changes, nil
 	}
-	ch, err := planDocs(spec, abs, display)
+	root, err := plan.Root(spec)
+	if err != nil {
+		return nil, err
+	}
+	ch, err := planDocs(spec, root, abs, display)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +165,11 @@ func docsDrift(spec *schema.Spec, diffs bool) ([]finding.Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	ch, err := plan.SurveyDocs(spec, abs, display, block)
+	root, err := plan.Root(spec)
+	if err != nil {
+		return nil, err
+	}
+	ch, err := plan.SurveyDocs(spec, root, abs, display, block)
 	if err != nil {
 		return nil, err
 	}
@@ -165,6 +185,9 @@ func docsDrift(spec *schema.Spec, diffs bool) ([]finding.Finding, error) {
 		f.Fix = "fix the file by hand, then run fixturegen docs"
 	case !ch.Changed():
 		return nil, nil
+	case drift.VersionDrift(ch) != "":
+		f.Rule, f.Message = drift.RuleVersionDrift, drift.VersionDrift(ch)
+		_, f.Line, _ = ch.RecordedVersion()
 	case !ch.Exists:
 		f.Rule = ruleDocsMissing
 		f.Message = fmt.Sprintf("the docs file that %s names does not exist", spec.File)

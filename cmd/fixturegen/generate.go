@@ -7,7 +7,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/diff"
 	"github.com/fixturegen/fixturegen/internal/plan"
-	"github.com/fixturegen/fixturegen/internal/write"
+	"github.com/fixturegen/fixturegen/schema"
 )
 
 func init() {
@@ -25,9 +25,14 @@ Renders the spec and writes what changed:
 
 Each file is written to a temporary file in its folder and renamed into
 place. A file that would not change is not touched, so a second run changes
-no byte and no modification time. A bad spec, broken markers, or a user
-definition that clashes with a generated fixture stop the run before any
-file is written.
+no byte and no modification time. A bad spec, broken markers, a user
+definition that clashes with a generated fixture, or a planned path that a
+link would lead out of the spec's folder (or that is itself a link) stop
+the run before any file is written.
+
+With --dry-run, generate prints the unified diff instead of writing, and
+exits 1 when it would change a file, 0 when it would not (as ruff format
+--diff does), so CI can run it as a check.
 
 With --adopt, hand-written definitions of the preload and deadline fixtures
 in the conftest (each a module-level function decorated with
@@ -40,7 +45,7 @@ Examples:
   fixturegen -C examples/inbox generate --dry-run
   fixturegen generate --adopt`,
 		flags: func(fs *pflag.FlagSet) {
-			fs.BoolVarP(&dryRun, "dry-run", "n", false, "print a unified diff of what would change and write nothing")
+			fs.BoolVarP(&dryRun, "dry-run", "n", false, "print a unified diff of what would change, write nothing, and exit 1 if anything would")
 			fs.BoolVar(&adopting, "adopt", false, "replace the conftest's hand-written preload and deadline fixtures with the region")
 		},
 		run: func(c *context, args []string) error {
@@ -49,6 +54,9 @@ Examples:
 			}
 			spec, err := c.loadSpec()
 			if err != nil {
+				return err
+			}
+			if err := schema.CheckCaseFiles(spec); err != nil {
 				return err
 			}
 			makePlan := plan.Make
@@ -62,21 +70,28 @@ Examples:
 			if changes, err = withDocs(spec, changes); err != nil {
 				return err
 			}
+			wouldChange := false
 			for _, ch := range changes {
 				if !ch.Changed() {
 					continue
 				}
 				if dryRun {
-					c.stdout.Write(diff.Unified(ch.Display, ch.Old, ch.New))
+					fmt.Fprint(c.stdout, c.paint.Diff(string(diff.Unified(ch.Display, ch.Old, ch.New))))
+					wouldChange = true
 					continue
 				}
-				if err := write.File(ch.Abs, ch.New); err != nil {
+				if err := ch.Write(); err != nil {
 					return fmt.Errorf("write %s: %w", ch.Display, err)
 				}
 				fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
 				for _, d := range ch.Adopted {
 					fmt.Fprintf(c.stdout, "  replaced the hand-written %s (lines %d-%d) with the generated one\n", d.Name, d.First, d.Last)
 				}
+			}
+			// Like ruff format --diff: a dry run that would change
+			// something fails, so CI can use it as a check.
+			if wouldChange {
+				return errFindings
 			}
 			return nil
 		},

@@ -71,42 +71,51 @@ func runInit(c *context, force bool) error {
 		target = filepath.Clean(c.spec)
 	}
 	prefix := schema.TablePrefix(target)
+	// The spec is written in its folder, never through a link in its
+	// place.
+	root, err := write.NewRoot(filepath.Dir(target), filepath.Dir(target))
+	if err != nil {
+		return err
+	}
+	if err := root.Check(target); err != nil {
+		return err
+	}
 	if err := refuseSecondSpec(target, prefix, force); err != nil {
 		return err
 	}
-	root, err := filepath.Abs(filepath.Dir(target))
+	dir, err := filepath.Abs(filepath.Dir(target))
 	if err != nil {
 		return err
 	}
-	found, err := discover.Find(root)
+	found, err := discover.Find(dir)
 	if err != nil {
 		return fmt.Errorf("reading the project: %w", err)
 	}
-	v := starterValues(root, found)
+	v := starterValues(dir, found)
 	text := starter.Text(v, prefix)
 
 	// The written spec must load: a value read from the conftest that the
 	// loader refuses (a deadline of a week, say) stops init here.
 	var old []byte
 	if prefix != nil {
-		old, err = os.ReadFile(target)
+		old, _, err = root.ReadFile(target)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+			return fmt.Errorf("%s: cannot read: %w", target, err)
 		}
 		text = appendTables(old, text)
 	}
-	if _, err := schema.ParseTable(text, target, root, prefix); err != nil {
+	if _, err := schema.ParseTable(text, target, dir, prefix); err != nil {
 		return fmt.Errorf("the contract found does not make a valid spec, so nothing was written:\n%v", err)
 	}
 
 	report(c, found, v.Group)
 	switch {
 	case prefix != nil && old != nil:
-		err = write.File(target, text)
+		err = root.File(target, text)
 	case force:
-		err = write.File(target, text)
+		err = root.File(target, text)
 	default:
-		err = write.New(target, text)
+		err = root.New(target, text)
 		if errors.Is(err, fs.ErrExist) {
 			return existsError(target)
 		}

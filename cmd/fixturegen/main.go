@@ -21,11 +21,17 @@
 //	init       write a spec: from a hand-written contract, or a starter
 //	scaffold   create a new test module that runs under the deadline
 //	docs       write the contract's reference tables into a Markdown file
+//	completion print a bash, zsh or fish completion script
 //	version    print fixturegen's version
 //
+// Without --spec, the spec is the nearest fixturegen.toml, or pyproject.toml
+// with a [tool.fixturegen] table, from the working folder up to the
+// repository root.
+//
 // Exit status: 0 when all is well, 1 when check finds drift or a contract
-// finding, or the probe finds a late import, 2 for usage, spec or internal
-// errors.
+// finding, the probe finds a late import, or generate --dry-run would
+// change a file, 2 for usage, spec or internal errors, 130 or 143 when a
+// probe is stopped by Ctrl-C or SIGTERM.
 package main
 
 import "os"

@@ -4,15 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/fixturegen/fixturegen/internal/color"
 	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/internal/probe"
 	"github.com/fixturegen/fixturegen/internal/specedit"
-	"github.com/fixturegen/fixturegen/internal/write"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -22,6 +21,7 @@ func init() {
 		python     string
 		fix        bool
 		importTime bool
+		quiet      bool
 	)
 	commands = append(commands, &command{
 		name:    "probe",
@@ -37,13 +37,30 @@ seconds) and the [probe.record] state at each arming.
 PYTEST_ADDOPTS and the ini addopts do not reach the inner run, so reruns,
 -n and --timeout from the project's configuration cannot change it.
 
+While it runs, a line per test arrives on stderr with its outcome and
+seconds, and on a terminal a live counter shows the time spent so far; -q
+prints only the result.
+
+The generated files must be up to date with the spec, since the inner run
+uses the project's conftest: when they are not, probe stops and asks for
+fixturegen generate first. A node that does not collect (no such test, a
+syntax error) stops it too, naming the node and giving pytest's message.
+
+Ctrl-C or SIGTERM is passed on to the inner pytest and everything it
+started; after two seconds they are killed. The temporary folder is
+removed, the tests that finished are listed, and the exit status is 130
+(143 for SIGTERM).
+
 Exit status: 0 when nothing was imported late, every record was true and
-the tests passed; 1 otherwise; 2 for usage or spec errors.
+the tests passed; 1 otherwise; 2 for usage or spec errors, generated files
+out of date, or a node that does not collect; 130 or 143 when interrupted.
 
 With --fix, the late modules are added to [preload].modules in the spec
 (only that array's text changes; comments elsewhere stay), the files are
 regenerated, and the probe runs again to confirm: one command turns red
-into green.
+into green. The spec and every file generate writes are checked first (a
+planned path that a link leads out of the spec's folder is refused, exit
+2), before the tests run.
 
 With --importtime, each preload module's cold import is measured alone in a
 fresh interpreter (python -X importtime) and shown against the deadline,
@@ -55,10 +72,13 @@ Examples:
   fixturegen probe --fix
   fixturegen probe --importtime`,
 		flags: func(fs *pflag.FlagSet) {
-			fs.StringVar(&format, "format", "text", "output format: text or json")
-			fs.StringVar(&python, "python", "", "the interpreter to run (default: the project's .venv/bin/python if present, else python3)")
+			fs.StringVar(&format, "format", "text", "output `FORMAT`: text or json")
+			fs.StringVar(&python, "python", "", "the `PYTHON` interpreter to run (default: the project's .venv/bin/python if present, else python3)")
 			fs.BoolVar(&fix, "fix", false, "add the late modules to [preload].modules, regenerate, and probe again")
 			fs.BoolVar(&importTime, "importtime", false, "measure each preload module's cold import against the deadline")
+			fs.BoolVarP(&quiet, "quiet", "q", false, "print no progress, only the result")
+			completeValues(fs, "format", "text", "json")
+			completeFiles(fs, "python")
 		},
 		run: func(c *context, args []string) error {
 			if format != "text" && format != "json" {
@@ -84,22 +104,39 @@ Examples:
 			if len(nodes) == 0 {
 				return usageError{fmt.Sprintf("no node ids to probe: name some, or add [[probe.case]] tables to %s", spec.File)}
 			}
-			fmt.Fprintf(c.stderr, "probing %d node(s) with %s\n", len(nodes), python)
-			report, err := probe.Run(spec, python, nodes)
+			if err := upToDate(c, spec); err != nil {
+				return err
+			}
+			if fix {
+				// Every file --fix may write is checked before the
+				// project's tests run, so a refusal costs no run.
+				if _, err := plan.SpecText(spec); err != nil {
+					return err
+				}
+				if _, err := plan.Make(spec); err != nil {
+					return err
+				}
+			}
+			if !quiet {
+				fmt.Fprintf(c.stderr, "probing %d node(s) with %s\n", len(nodes), python)
+			}
+			report, err := runProbe(c, spec, python, nodes, quiet)
 			if err != nil {
 				return err
 			}
 			if fix && len(report.Late) > 0 {
-				printReport(c.stdout, spec, report, format)
+				printReport(c.stdout, c.paint, spec, report, format)
 				if spec, err = fixPreload(c, spec, report.LateModules()); err != nil {
 					return err
 				}
-				fmt.Fprintf(c.stderr, "probing again\n")
-				if report, err = probe.Run(spec, python, nodes); err != nil {
+				if !quiet {
+					fmt.Fprintf(c.stderr, "probing again\n")
+				}
+				if report, err = runProbe(c, spec, python, nodes, quiet); err != nil {
 					return err
 				}
 			}
-			printReport(c.stdout, spec, report, format)
+			printReport(c.stdout, c.paint, spec, report, format)
 			if !report.OK() {
 				return errFindings
 			}
@@ -124,11 +161,11 @@ func caseNodes(spec *schema.Spec) []string {
 // fixPreload adds modules to the spec's [preload].modules, writes the spec
 // and regenerates, all checked before the first write.
 func fixPreload(c *context, spec *schema.Spec, modules []string) (*schema.Spec, error) {
-	src, err := os.ReadFile(spec.File)
+	specText, err := plan.SpecText(spec)
 	if err != nil {
 		return nil, err
 	}
-	out, fixed, err := specedit.AppendModules(spec, src, modules)
+	out, fixed, err := specedit.AppendModules(spec, specText.Old, modules)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +173,8 @@ func fixPreload(c *context, spec *schema.Spec, modules []string) (*schema.Spec, 
 	if err != nil {
 		return nil, err
 	}
-	if err := write.File(spec.File, out); err != nil {
+	specText.New = out
+	if err := specText.Write(); err != nil {
 		return nil, fmt.Errorf("write %s: %w", spec.File, err)
 	}
 	fmt.Fprintf(c.stdout, "added %s to [preload].modules in %s\n", strings.Join(modules, ", "), spec.File)
@@ -144,7 +182,7 @@ func fixPreload(c *context, spec *schema.Spec, modules []string) (*schema.Spec, 
 		if !ch.Changed() {
 			continue
 		}
-		if err := write.File(ch.Abs, ch.New); err != nil {
+		if err := ch.Write(); err != nil {
 			return nil, fmt.Errorf("write %s: %w", ch.Display, err)
 		}
 		fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
@@ -152,7 +190,7 @@ func fixPreload(c *context, spec *schema.Spec, modules []string) (*schema.Spec, 
 	return fixed, nil
 }
 
-func printReport(w io.Writer, spec *schema.Spec, r *probe.Report, format string) {
+func printReport(w io.Writer, p color.Painter, spec *schema.Spec, r *probe.Report, format string) {
 	if format == "json" {
 		type armed struct {
 			Node    string          `json:"node"`
@@ -177,11 +215,11 @@ func printReport(w io.Writer, spec *schema.Spec, r *probe.Report, format string)
 		return
 	}
 	if len(r.Late) == 0 {
-		fmt.Fprintf(w, "late imports: none\n")
+		fmt.Fprintf(w, "late imports: %s\n", p.Paint(color.Green, "none"))
 	} else {
-		fmt.Fprintf(w, "late imports (first imported while %s was armed):\n", spec.Deadline.Fixture)
+		fmt.Fprintf(w, "%s (first imported while %s was armed):\n", p.Paint(color.Red, "late imports"), spec.Deadline.Fixture)
 		for _, imp := range r.Late {
-			fmt.Fprintf(w, "  %-40s %7.2f s  %s\n", imp.Module, imp.Seconds, imp.Node)
+			fmt.Fprintf(w, "  %s %7.2f s  %s\n", p.Paint(color.Red, fmt.Sprintf("%-40s", imp.Module)), imp.Seconds, imp.Node)
 		}
 	}
 	if len(r.Armed) == 0 {
@@ -190,7 +228,11 @@ func printReport(w io.Writer, spec *schema.Spec, r *probe.Report, format string)
 	for i, rec := range r.Armed {
 		var parts []string
 		for _, key := range spec.Probe.Record {
-			parts = append(parts, fmt.Sprintf("%s=%t", key.Key, rec[key.Key]))
+			style := color.Green
+			if !rec[key.Key] {
+				style = color.Red
+			}
+			parts = append(parts, p.Paint(style, fmt.Sprintf("%s=%t", key.Key, rec[key.Key])))
 		}
 		fmt.Fprintf(w, "armed: %s  %s\n", nodeAt(r.ArmedNodes, i), strings.Join(parts, " "))
 	}
@@ -198,7 +240,7 @@ func printReport(w io.Writer, spec *schema.Spec, r *probe.Report, format string)
 		fmt.Fprintf(w, "the inner pytest run exited %d; its output:\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	if r.OK() {
-		fmt.Fprintf(w, "ok: every recorded module was loaded at each arming, and nothing was imported late\n")
+		fmt.Fprintf(w, "%s every recorded module was loaded at each arming, and nothing was imported late\n", p.Paint(color.Green, "ok:"))
 	} else if len(r.Late) > 0 {
 		fmt.Fprintf(w, "fix: fixturegen probe --fix (adds %s to [preload].modules and regenerates)\n", strings.Join(r.LateModules(), ", "))
 	}

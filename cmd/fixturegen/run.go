@@ -6,10 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/fixturegen/fixturegen/internal/color"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -46,21 +46,31 @@ type context struct {
 	stdout, stderr io.Writer
 	dir            string // -C
 	spec           string // --spec
+	// format is the value of the command's --format flag, if it has one,
+	// so errors reach a CI tool in the format it reads.
+	format string
+	// paint colours what goes to stdout, by the rules of package color.
+	paint color.Painter
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	c := &context{stdout: stdout, stderr: stderr}
+	c := &context{stdout: stdout, stderr: stderr, paint: color.For(stdout)}
 	global := pflag.NewFlagSet("fixturegen", pflag.ContinueOnError)
 	global.SetInterspersed(false)
 	global.SetOutput(io.Discard)
 	addGlobalFlags(global, c)
 	help := global.BoolP("help", "h", false, "")
+	showVersion := global.BoolP("version", "V", false, "")
 	if err := global.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "fixturegen: %v\n", err)
+		fmt.Fprintf(stderr, "fixturegen: %v%s\n", err, didYouMean(global, err))
 		fmt.Fprint(stderr, "run 'fixturegen --help' for usage\n")
 		return exitError
 	}
 	rest := global.Args()
+	if *showVersion {
+		printVersion(c)
+		return exitOK
+	}
 	if *help || len(rest) == 0 {
 		printUsage(stdout)
 		if len(rest) == 0 && !*help {
@@ -75,29 +85,29 @@ func run(args []string, stdout, stderr io.Writer) int {
 				printCommandHelp(stdout, cmd)
 				return exitOK
 			}
+			fmt.Fprintf(stderr, "fixturegen help: unknown command %q%s\nrun 'fixturegen --help' for the list of commands\n", rest[1], commandHint(rest[1]))
+			return exitError
 		}
 		printUsage(stdout)
 		return exitOK
 	}
 	cmd := lookup(name)
 	if cmd == nil {
-		fmt.Fprintf(stderr, "fixturegen: unknown command %q\nrun 'fixturegen --help' for the list of commands\n", name)
+		fmt.Fprintf(stderr, "fixturegen: unknown command %q%s\nrun 'fixturegen --help' for the list of commands\n", name, commandHint(name))
 		return exitError
 	}
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	addGlobalFlags(fs, c)
-	if cmd.flags != nil {
-		cmd.flags(fs)
-	}
+	fs := commandFlags(cmd, c)
 	cmdHelp := fs.BoolP("help", "h", false, "show this help")
 	if err := fs.Parse(rest[1:]); err != nil {
-		fmt.Fprintf(stderr, "fixturegen %s: %v\nrun 'fixturegen %s --help' for usage\n", name, err, name)
+		fmt.Fprintf(stderr, "fixturegen %s: %v%s\nrun 'fixturegen %s --help' for usage\n", name, err, didYouMean(fs, err), name)
 		return exitError
 	}
 	if *cmdHelp {
 		printCommandHelp(stdout, cmd)
 		return exitOK
+	}
+	if f := fs.Lookup("format"); f != nil {
+		c.format = f.Value.String()
 	}
 	if c.dir != "" {
 		if err := os.Chdir(c.dir); err != nil {
@@ -105,45 +115,76 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	return exitCode(stderr, name, cmd.run(c, fs.Args()))
+	return c.exitCode(name, cmd.run(c, fs.Args()))
 }
 
+// commandFlags is cmd's flag set: the global flags, then its own.
+func commandFlags(cmd *command, c *context) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(cmd.name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	addGlobalFlags(fs, c)
+	if cmd.flags != nil {
+		cmd.flags(fs)
+	}
+	return fs
+}
+
+// addGlobalFlags defines the flags every command takes. Help and shell
+// completion are made from this flag set, so a flag added here needs no
+// other edit.
 func addGlobalFlags(fs *pflag.FlagSet, c *context) {
 	fs.StringVarP(&c.dir, "directory", "C", c.dir, "change to `DIR` before doing anything")
-	fs.StringVar(&c.spec, "spec", c.spec, "read the spec from `FILE` (default: "+schema.DefaultFile+", or [tool.fixturegen] in "+schema.PyprojectFile+", in the working directory)")
+	fs.StringVar(&c.spec, "spec", c.spec, "read the spec from `FILE` (default: the nearest "+schema.DefaultFile+", or "+schema.PyprojectFile+" with [tool.fixturegen], from the working folder up to the repository root)")
+	completeDirs(fs, "directory")
+	completeFiles(fs, "spec", "toml")
 }
 
-// exitCode prints err, if any, and maps it to an exit code.
-func exitCode(stderr io.Writer, name string, err error) int {
+// exitCode prints err, if any, and maps it to an exit code. Errors that
+// are not usage mistakes go out in the command's --format: a JSON document
+// or GitHub annotations on stdout, where a CI tool reads the findings.
+func (c *context) exitCode(name string, err error) int {
 	var ue usageError
+	var sig interrupted
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, errFindings):
 		return exitFindings
+	case errors.As(err, &sig):
+		return 128 + int(sig.sig)
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "fixturegen %s: %s\nrun 'fixturegen %s --help' for usage\n", name, ue.msg, name)
+		fmt.Fprintf(c.stderr, "fixturegen %s: %s\nrun 'fixturegen %s --help' for usage\n", name, ue.msg, name)
+	case c.format == "json":
+		printErrorsJSON(c.stdout, name, err)
+	case c.format == "github":
+		printErrorsGitHub(c.stdout, name, err)
 	default:
 		var se *schema.Error
 		var ses schema.Errors
 		if errors.As(err, &se) || errors.As(err, &ses) {
-			fmt.Fprintln(stderr, err)
+			fmt.Fprintln(c.stderr, err)
 		} else {
-			fmt.Fprintf(stderr, "fixturegen %s: %v\n", name, err)
+			fmt.Fprintf(c.stderr, "fixturegen %s: %v\n", name, err)
 		}
 	}
 	return exitError
 }
 
-// loadSpec loads the spec named by --spec, or the one schema.Find finds in
-// the working directory: fixturegen.toml, or pyproject.toml's
+// loadSpec loads the spec named by --spec, or the one schema.FindUp finds
+// from the working folder upwards: fixturegen.toml, or pyproject.toml's
 // [tool.fixturegen].
 func (c *context) loadSpec() (*schema.Spec, error) {
 	path, err := c.specPath()
 	if err != nil {
 		return nil, err
 	}
-	return schema.Load(path)
+	spec, err := schema.Load(path)
+	if err == nil {
+		if w := schema.RequiredVersionWarning(spec); w != "" {
+			fmt.Fprintf(c.stderr, "fixturegen: warning: %s\n", w)
+		}
+	}
+	return spec, err
 }
 
 // specPath is the path of the spec that loadSpec loads.
@@ -151,56 +192,5 @@ func (c *context) specPath() (string, error) {
 	if c.spec != "" {
 		return filepath.Clean(c.spec), nil
 	}
-	return schema.Find(".")
-}
-
-func lookup(name string) *command {
-	for _, cmd := range commands {
-		if cmd.name == name {
-			return cmd
-		}
-	}
-	return nil
-}
-
-func printUsage(w io.Writer) {
-	fmt.Fprint(w, `fixturegen keeps a pytest suite's SIGALRM deadline from interrupting a module's
-first import: it generates the preload and deadline fixtures, the recording
-probe and its tests from fixturegen.toml, and checks them in CI.
-
-Usage:
-  fixturegen [-C DIR] [--spec FILE] COMMAND [flags]
-
-Commands:
-`)
-	// Commands register themselves from their files' init functions, in
-	// file-name order; list them in the order a user meets them.
-	for _, name := range []string{"generate", "check", "probe", "init", "scaffold", "docs", "version"} {
-		if cmd := lookup(name); cmd != nil {
-			fmt.Fprintf(w, "  %-10s %s\n", cmd.name, cmd.summary)
-		}
-	}
-	fmt.Fprint(w, `
-Global flags:
-  -C, --directory DIR   change to DIR before doing anything
-      --spec FILE       read the spec from FILE (default: fixturegen.toml, or
-                        [tool.fixturegen] in pyproject.toml)
-
-Exit status: 0 all is well; 1 drift, a contract finding or a late import;
-2 usage, spec or internal error.
-
-Run 'fixturegen COMMAND --help' for a command's flags and examples.
-`)
-}
-
-func printCommandHelp(w io.Writer, cmd *command) {
-	fmt.Fprintf(w, "Usage: fixturegen %s [flags] %s\n\n%s\n", cmd.name, cmd.args, strings.TrimSpace(cmd.help))
-	fs := pflag.NewFlagSet(cmd.name, pflag.ContinueOnError)
-	var c context
-	addGlobalFlags(fs, &c)
-	if cmd.flags != nil {
-		cmd.flags(fs)
-	}
-	fs.BoolP("help", "h", false, "show this help")
-	fmt.Fprintf(w, "\nFlags:\n%s", fs.FlagUsages())
+	return schema.FindUp(".")
 }

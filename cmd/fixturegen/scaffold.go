@@ -12,7 +12,6 @@ import (
 	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/internal/scaffold"
 	"github.com/fixturegen/fixturegen/internal/specedit"
-	"github.com/fixturegen/fixturegen/internal/write"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -32,7 +31,9 @@ Creates the test module PATH (test_*.py or *_test.py, below the folder of
   - one example test that passes as created: it checks that the preloaded
     modules are loaded when its body starts.
 
-PATH must not exist; fixturegen never replaces a file with a scaffold.
+PATH must not exist; fixturegen never replaces a file with a scaffold. Like
+every file fixturegen writes, PATH must stay inside the spec's folder: a
+link on the way that leads out of it is refused.
 
 With --probe, a [[probe.case]] that runs the example test cold is also
 added to the spec. The spec's text is edited in place (its comments and
@@ -54,14 +55,11 @@ Examples:
 }
 
 func runScaffold(c *context, target string, probe bool) error {
-	specPath, err := c.specPath()
+	spec, err := c.loadSpec()
 	if err != nil {
 		return err
 	}
-	spec, err := schema.Load(specPath)
-	if err != nil {
-		return err
-	}
+	specPath := spec.File
 	abs, err := filepath.Abs(target)
 	if err != nil {
 		return err
@@ -83,33 +81,46 @@ func runScaffold(c *context, target string, probe bool) error {
 		return fmt.Errorf("%s already exists; scaffold creates new modules only, so pick another name, or give the existing module the group mark and usefixtures(%q, %q) by hand",
 			display, spec.Preload.Fixture, spec.Deadline.Fixture)
 	}
+
+	// Everything that can fail is worked out before the first write, so a
+	// refusal leaves every file as it was: the new module, the docs file
+	// refreshed after it, and with --probe the spec and the files
+	// generated from it are checked against the project's links first.
+	root, err := plan.Root(spec)
+	if err != nil {
+		return err
+	}
+	if err := root.Check(abs); err != nil {
+		return err
+	}
 	if _, err := os.Lstat(abs); err == nil {
 		return exists()
 	}
-
-	// Everything that can fail is worked out before the first write, so a
-	// refusal leaves every file as it was.
-	var specText []byte
+	if docsAbs, _ := docsTarget(spec); docsAbs != "" {
+		if err := root.Check(docsAbs); err != nil {
+			return err
+		}
+	}
+	var specText *plan.Change
 	var changes []*plan.Change
 	if probe {
 		if spec.Paths.ProbePlugin == "" || spec.Paths.ProbeTests == "" {
 			return fmt.Errorf("--probe needs [paths].probe_plugin and [paths].probe_tests in %s, the files that run probe cases", specPath)
 		}
-		src, err := os.ReadFile(specPath)
-		if err != nil {
+		if specText, err = plan.SpecText(spec); err != nil {
 			return err
 		}
-		text, probed, err := specedit.AppendCase(spec, src, m.ProbeCase())
+		text, probed, err := specedit.AppendCase(spec, specText.Old, m.ProbeCase())
 		if err != nil {
 			return err
 		}
 		if changes, err = plan.Make(probed); err != nil {
 			return err
 		}
-		specText = text
+		specText.New = text
 	}
 
-	if err := write.New(abs, m.Content); err != nil {
+	if err := root.New(abs, m.Content); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return exists()
 		}
@@ -117,7 +128,7 @@ func runScaffold(c *context, target string, probe bool) error {
 	}
 	fmt.Fprintf(c.stdout, "created %s\n", display)
 	if probe {
-		if err := write.File(specPath, specText); err != nil {
+		if err := specText.Write(); err != nil {
 			return fmt.Errorf("write %s: %w", specPath, err)
 		}
 		fmt.Fprintf(c.stdout, "added probe case %s to %s\n", m.ProbeCase().Test, specPath)
@@ -162,7 +173,7 @@ func writeChanges(c *context, changes []*plan.Change) error {
 		if !ch.Changed() {
 			continue
 		}
-		if err := write.File(ch.Abs, ch.New); err != nil {
+		if err := ch.Write(); err != nil {
 			return fmt.Errorf("write %s: %w", ch.Display, err)
 		}
 		fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)

@@ -1,9 +1,15 @@
 package main
 
 import (
+	"crypto/sha256"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -39,8 +45,10 @@ func TestScripts(t *testing.T) {
 			return testtree.Copy(example, filepath.Join(env.WorkDir, "inbox"))
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"mtime":   cmdMtime,
-			"replace": cmdReplace,
+			"exits":    cmdExits,
+			"mtime":    cmdMtime,
+			"replace":  cmdReplace,
+			"treehash": cmdTreehash,
 		},
 	})
 }
@@ -74,4 +82,71 @@ func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("replace: %q does not occur in %s", args[1], args[0])
 	}
 	ts.Check(os.WriteFile(file, []byte(strings.ReplaceAll(string(data), oldText, newText)), 0o644))
+}
+
+// cmdExits runs a program, as exec does, and requires its exit status to
+// be CODE: "exits 2 fixturegen generate". Its output is kept for stdout
+// and stderr to inspect.
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE PROGRAM [ARG...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("%s: %v", args[1], err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// cmdTreehash prints one SHA-256 over every entry below each DIR, without
+// following links: its path, type and mode, a link's text, a file's bytes
+// and modification time. A script saves it and compares after a command,
+// to show that the command changed nothing there.
+func cmdTreehash(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: treehash DIR...")
+	}
+	for _, name := range args {
+		dir := ts.MkAbs(name)
+		var lines []string
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(dir, p)
+			line := fmt.Sprintf("%s %v", rel, info.Mode())
+			switch {
+			case info.Mode()&fs.ModeSymlink != 0:
+				target, err := os.Readlink(p)
+				if err != nil {
+					return err
+				}
+				line += " -> " + target
+			case info.Mode().IsRegular():
+				data, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				line += fmt.Sprintf(" %x %d", sha256.Sum256(data), info.ModTime().UnixNano())
+			}
+			lines = append(lines, line)
+			return nil
+		})
+		ts.Check(err)
+		sort.Strings(lines)
+		fmt.Fprintf(ts.Stdout(), "%s: %d entries, sha256 %x\n", name, len(lines), sha256.Sum256([]byte(strings.Join(lines, "\n"))))
+	}
 }

@@ -2,24 +2,32 @@ package main
 
 import (
 	"fmt"
-	"runtime/debug"
+
+	"github.com/fixturegen/fixturegen/internal/version"
 )
 
 func init() {
 	commands = append(commands, &command{
 		name:    "version",
 		summary: "print fixturegen's version",
-		help:    "Prints fixturegen's module version (or \"(devel)\" when built from a checkout) and the Go version that built it.",
+		help: `
+Prints "fixturegen VERSION". A release prints its number (0.4.0); a
+development build prints "dev" and, when the Go toolchain recorded it, the
+commit it was built from. fixturegen --version and -V print the same.
+
+Examples:
+  fixturegen version
+  fixturegen --version`,
 		run: func(c *context, args []string) error {
 			if len(args) > 0 {
 				return usageError{"version takes no arguments"}
 			}
-			version, goVersion := "(devel)", "unknown"
-			if info, ok := debug.ReadBuildInfo(); ok {
-				version, goVersion = info.Main.Version, info.GoVersion
-			}
-			fmt.Fprintf(c.stdout, "fixturegen %s (%s)\n", version, goVersion)
+			printVersion(c)
 			return nil
 		},
 	})
+}
+
+func printVersion(c *context) {
+	fmt.Fprintln(c.stdout, version.Long())
 }

@@ -1,11 +1,9 @@
 package collect
 
 import (
-	"path/filepath"
-	"strings"
-
 	"github.com/fixturegen/fixturegen/internal/contract"
 	"github.com/fixturegen/fixturegen/internal/finding"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 // Compare sets the tests the static model sees against the test functions
@@ -49,10 +47,7 @@ func Compare(v *View, static []contract.Test, skip map[string]bool, cwd string) 
 	return gap
 }
 
-// show is a path relative to cwd where it lies below it.
+// show is a path as fixturegen's messages show it, from cwd.
 func show(cwd, abs string) string {
-	if rel, err := filepath.Rel(cwd, abs); err == nil && !strings.HasPrefix(rel, "..") {
-		return filepath.ToSlash(rel)
-	}
-	return abs
+	return relpath.Rel(cwd, abs)
 }

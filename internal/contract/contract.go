@@ -21,6 +21,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/pyscan"
 	"github.com/fixturegen/fixturegen/internal/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/pytree"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -310,11 +311,8 @@ func DefaultRoots(spec *schema.Spec) []string {
 	return out
 }
 
-// display makes an absolute path relative to the working directory when it
-// lies below it, as the user would type it.
+// display makes an absolute path relative to the working directory, as
+// every message shows paths.
 func display(cwd, abs string) string {
-	if rel, err := filepath.Rel(cwd, abs); err == nil && !strings.HasPrefix(rel, "..") {
-		return rel
-	}
-	return abs
+	return relpath.Rel(cwd, abs)
 }

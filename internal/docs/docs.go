@@ -78,6 +78,8 @@ func Block(spec *schema.Spec, facts *contract.Result) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(mdblock.BeginLine(filepath.Base(spec.File)))
 	b.WriteString("\n")
+	b.WriteString(render.MarkdownHeader())
+	b.WriteString("\n")
 	settings(&b, spec)
 	members(&b, spec, facts, rel)
 	users(&b, spec, facts, rel)

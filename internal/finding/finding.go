@@ -10,6 +10,9 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/color"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 // Severity tells findings that fail the check from warnings that do not.
@@ -61,6 +64,8 @@ type Report struct {
 	Group   string
 	Members []Member
 	Listing bool
+	// Paint colours the text format (package color decides whether).
+	Paint color.Painter
 	// Model is set by check --collect: where the static model and pytest
 	// disagree on which tests exist.
 	Model *ModelGap
@@ -86,6 +91,18 @@ func Sort(fs []Finding) {
 	})
 }
 
+// TidyPaths writes every path of the report in its shortest form from
+// the folder cwd, so a check run below the spec's folder shows "x.py",
+// not "../../tests/inbox/x.py".
+func (r *Report) TidyPaths(cwd string) {
+	for i := range r.Findings {
+		r.Findings[i].Path = relpath.Tidy(cwd, r.Findings[i].Path)
+	}
+	for i := range r.Members {
+		r.Members[i].Path = relpath.Tidy(cwd, r.Members[i].Path)
+	}
+}
+
 // Counts returns the number of errors and of warnings.
 func (r *Report) Counts() (errors, warnings int) {
 	for _, f := range r.Findings {
@@ -107,19 +124,20 @@ func (r *Report) Text(w io.Writer) {
 		r.listText(w)
 		return
 	}
+	p := r.Paint
 	for _, f := range r.Findings {
-		sev := ""
+		rule, sev := p.Paint(color.Red, f.Rule), ""
 		if f.Severity == Warning {
-			sev = "warning: "
+			rule, sev = p.Paint(color.Yellow, f.Rule), p.Paint(color.Yellow, "warning: ")
 		}
-		fmt.Fprintf(w, "%s:%d:%d: %s %s%s\n", f.Path, f.Line, f.Col, f.Rule, sev, f.Message)
+		fmt.Fprintf(w, "%s %s %s%s\n", p.Paint(color.Bold, fmt.Sprintf("%s:%d:%d:", f.Path, f.Line, f.Col)), rule, sev, f.Message)
 		if f.Fix != "" {
-			fmt.Fprintf(w, "    fix: %s\n", f.Fix)
+			fmt.Fprintf(w, "    %s %s\n", p.Paint(color.Cyan, "fix:"), f.Fix)
 		}
 	}
 	for _, f := range r.Findings {
 		if f.Diff != "" {
-			fmt.Fprint(w, f.Diff)
+			fmt.Fprint(w, p.Diff(f.Diff))
 		}
 	}
 	r.modelText(w)
@@ -148,15 +166,16 @@ func (r *Report) modelText(w io.Writer) {
 
 func (r *Report) summary(w io.Writer) {
 	errs, warns := r.Counts()
+	p := r.Paint
 	switch {
 	case errs == 0 && warns == 0:
-		fmt.Fprintf(w, "fixturegen check: %s is in sync and the contract holds\n", r.Spec)
+		fmt.Fprintf(w, "fixturegen check: %s\n", p.Paint(color.Green, r.Spec+" is in sync and the contract holds"))
 		return
 	case errs == 0:
-		fmt.Fprintf(w, "fixturegen check: no findings, %s\n", plural(warns, "warning"))
+		fmt.Fprintf(w, "fixturegen check: %s, %s\n", p.Paint(color.Green, "no findings"), plural(warns, "warning"))
 		return
 	}
-	fmt.Fprintf(w, "fixturegen check: %s", plural(errs, "finding"))
+	fmt.Fprintf(w, "fixturegen check: %s", p.Paint(color.Red, plural(errs, "finding")))
 	if warns > 0 {
 		fmt.Fprintf(w, ", %s", plural(warns, "warning"))
 	}
@@ -265,4 +284,45 @@ func escapeData(s string) string {
 // and "," would also end it.
 func escapeProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// Problem is an error that stopped a command before it could report
+// findings: a spec error at its position, or one without a place (Path
+// empty, Line and Col 0).
+type Problem struct {
+	Path      string
+	Line, Col int
+	Message   string
+}
+
+// RuleError is the rule of a problem that stopped the command, in the
+// JSON document.
+const RuleError = "error"
+
+// ProblemsJSON prints problems as the JSON document check prints, each an
+// error finding of rule "error", so a tool that asked for JSON gets the
+// document it knows even when the spec is bad; the exit status (2) tells
+// the two cases apart.
+func ProblemsJSON(w io.Writer, problems []Problem) error {
+	r := &Report{}
+	for _, p := range problems {
+		r.Findings = append(r.Findings, Finding{Rule: RuleError, Severity: Error, Path: p.Path, Line: p.Line, Col: p.Col, Message: p.Message})
+	}
+	return r.JSON(w)
+}
+
+// ProblemsGitHub prints one error workflow command per problem, so GitHub
+// Actions annotates the spec's line in the pull request.
+func ProblemsGitHub(w io.Writer, problems []Problem) {
+	for _, p := range problems {
+		var props []string
+		if p.Path != "" {
+			props = append(props, "file="+escapeProperty(p.Path))
+		}
+		if p.Line > 0 {
+			props = append(props, fmt.Sprintf("line=%d,col=%d", p.Line, p.Col))
+		}
+		props = append(props, "title="+escapeProperty("fixturegen"))
+		fmt.Fprintf(w, "::error %s::%s\n", strings.Join(props, ","), escapeData(p.Message))
+	}
 }

@@ -6,16 +6,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/fixturegen/fixturegen/internal/mdblock"
+	"github.com/fixturegen/fixturegen/internal/write"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
-// Docs plans the Markdown file at abs (shown to the user as display): the
+// Docs plans the Markdown file at abs (shown to the user as display),
+// read and written inside the spec's folder under the rules of write.Root,
+// or where it is when root is nil (a file the user named): the
 // docs block (package docs renders it, markers included) spliced between
 // the file's markers, or appended when it has none, or the whole file when
 // it does not exist. A file that generate must not write (broken markers,
 // not UTF-8, read-only) is an error, as in Make.
-func Docs(spec *schema.Spec, abs, display string, block []byte) (*Change, error) {
-	c, err := SurveyDocs(spec, abs, display, block)
+func Docs(spec *schema.Spec, root *write.Root, abs, display string, block []byte) (*Change, error) {
+	c, err := SurveyDocs(spec, root, abs, display, block)
 	if err != nil {
 		return nil, err
 	}
@@ -30,8 +33,8 @@ func Docs(spec *schema.Spec, abs, display string, block []byte) (*Change, error)
 
 // SurveyDocs is Docs for check: a file generate must not write keeps its
 // Problem instead.
-func SurveyDocs(spec *schema.Spec, abs, display string, block []byte) (*Change, error) {
-	c := &Change{Display: display, Abs: abs, Docs: true}
+func SurveyDocs(spec *schema.Spec, root *write.Root, abs, display string, block []byte) (*Change, error) {
+	c := &Change{Display: display, Abs: abs, Docs: true, root: root}
 	if rel, err := filepath.Rel(spec.Dir, abs); err == nil {
 		c.Path = filepath.ToSlash(rel)
 	}
@@ -53,5 +56,6 @@ func SurveyDocs(spec *schema.Spec, abs, display string, block []byte) (*Change, 
 		return nil, err
 	}
 	c.New = out
+	c.keepDevelopmentVersion()
 	return c, nil
 }

@@ -13,13 +13,16 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"unicode/utf8"
 
 	"github.com/fixturegen/fixturegen/internal/adopt"
+	"github.com/fixturegen/fixturegen/internal/mdblock"
 	"github.com/fixturegen/fixturegen/internal/region"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/internal/render"
+	"github.com/fixturegen/fixturegen/internal/version"
+	"github.com/fixturegen/fixturegen/internal/write"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -43,6 +46,9 @@ type Change struct {
 	// spliced into.
 	base []byte
 
+	// root is the spec's folder, which the file is read and written
+	// inside; nil for a file the user named on the command line.
+	root     *write.Root
 	readOnly bool
 }
 
@@ -138,13 +144,18 @@ func survey(spec *schema.Spec, adopting bool) ([]*Change, error) {
 	if err != nil {
 		return nil, err
 	}
+	root, err := Root(spec)
+	if err != nil {
+		return nil, err
+	}
 	var changes []*Change
 	for _, f := range files {
 		c := &Change{
 			Path:    f.Path,
-			Display: filepath.Join(filepath.Dir(spec.File), filepath.FromSlash(f.Path)),
+			Display: relpath.FromWD(filepath.Join(spec.Dir, filepath.FromSlash(f.Path))),
 			Abs:     filepath.Join(spec.Dir, filepath.FromSlash(f.Path)),
 			Region:  f.Region,
+			root:    root,
 		}
 		if err := c.read(); err != nil {
 			return nil, err
@@ -162,9 +173,55 @@ func survey(spec *schema.Spec, adopting bool) ([]*Change, error) {
 		if err != nil {
 			return nil, err
 		}
+		c.keepDevelopmentVersion()
 		changes = append(changes, c)
 	}
 	return changes, nil
+}
+
+// RecordedVersion returns the fixturegen version recorded in the file's
+// current content, and its line: in a whole file's header, or in the first
+// line of a conftest's region or a Markdown file's docs block. It returns
+// false when the file records none, with line 0 when nothing is expected of
+// it: it has no region or block, or one that was written by hand.
+func (c *Change) RecordedVersion() (recorded string, line int, ok bool) {
+	find := region.Find
+	switch {
+	case c.Docs:
+		find = mdblock.Find
+	case !c.Region:
+		v, ok := render.RecordedVersion(c.Old)
+		return v, 1, ok
+	}
+	b, err := find(c.Old)
+	if err != nil || !b.Found {
+		return "", 0, false // line 0: there is no region or block
+	}
+	v, ok := render.RecordedVersion(c.Old[b.InnerStart:b.InnerEnd])
+	if !ok {
+		// Without a version line, a block under fixturegen's own begin
+		// marker was written by a fixturegen that recorded none; one under
+		// a marker typed by hand was never generated, and records nothing.
+		nb, err := find(c.New)
+		if err != nil || !nb.Found || !bytes.Equal(bytes.TrimRight(c.Old[b.Start:b.InnerStart], "\r\n"), bytes.TrimRight(c.New[nb.Start:nb.InnerStart], "\r\n")) {
+			return "", 0, false
+		}
+	}
+	return v, b.BeginLine + 1, ok
+}
+
+// keepDevelopmentVersion leaves the file as it is when it differs from
+// the rendered one only in the version it records, and one of the two
+// versions is a development build's. A development build does not know
+// which release it is close to, so it matches every version: neither it
+// nor a release rewrites a file, or reports drift, for that alone.
+func (c *Change) keepDevelopmentVersion() {
+	if !c.Exists || c.New == nil || bytes.Equal(c.Old, c.New) || !render.SameApartFromVersion(c.Old, c.New) {
+		return
+	}
+	if recorded, _, _ := c.RecordedVersion(); version.IsDev(recorded) || version.IsDev(version.Version()) {
+		c.New = c.Old
+	}
 }
 
 // GeneratedNames are the module-level names the conftest region defines:
@@ -178,28 +235,76 @@ func (c *Change) fail(line int, format string, args ...any) error {
 	return &schema.Error{File: c.Display, Line: line, Col: 1, Msg: fmt.Sprintf(format, args...)}
 }
 
-// read loads the current content and checks that the target is a file.
+// read loads the current content and checks that the target is a regular
+// file that the rules of write.Root let fixturegen read and write.
 func (c *Change) read() error {
-	info, err := os.Stat(c.Abs)
-	if errors.Is(err, fs.ErrNotExist) {
+	var old []byte
+	var info fs.FileInfo
+	var err error
+	if c.root != nil {
+		old, info, err = c.root.ReadFile(c.Abs)
+	} else {
+		old, info, err = write.ReadFile(c.Abs)
+	}
+	var le *write.LinkError
+	switch {
+	case errors.As(err, &le):
+		return &schema.Error{File: c.Display, Msg: le.Reason()}
+	case errors.Is(err, fs.ErrNotExist):
 		return nil
-	}
-	if err != nil {
-		return &schema.Error{File: c.Display, Msg: fmt.Sprintf("cannot read: %v", err)}
-	}
-	if info.IsDir() {
+	case errors.Is(err, write.ErrNotRegular) && info.IsDir():
 		return &schema.Error{File: c.Display, Msg: "is a folder; fixturegen writes a file here, so point the spec at a file path"}
-	}
-	if !info.Mode().IsRegular() {
+	case errors.Is(err, write.ErrNotRegular):
 		return &schema.Error{File: c.Display, Msg: "is not a regular file"}
+	case errors.Is(err, write.ErrTooLarge):
+		return &schema.Error{File: c.Display, Msg: fmt.Sprintf("is %s; fixturegen reads planned files up to that size, so point the spec at another path", err)}
+	case err != nil:
+		return &schema.Error{File: c.Display, Msg: fmt.Sprintf("cannot read: %v", err)}
 	}
 	c.readOnly = info.Mode().Perm()&0o200 == 0
-	old, err := os.ReadFile(c.Abs)
-	if err != nil {
-		return &schema.Error{File: c.Display, Msg: fmt.Sprintf("cannot read: %v", err)}
-	}
 	c.Exists, c.Old = true, old
 	return nil
+}
+
+// Write writes New to the file: inside the spec's folder under the rules
+// of write.Root, or, for a file the user named, where it is.
+func (c *Change) Write() error {
+	if c.root == nil {
+		return write.File(c.Abs, c.New)
+	}
+	return c.root.File(c.Abs, c.New)
+}
+
+// Root is the spec's folder, which every planned file is read and written
+// inside (see write.Root).
+func Root(spec *schema.Spec) (*write.Root, error) {
+	root, err := write.NewRoot(spec.Dir, filepath.Dir(spec.File))
+	if err != nil {
+		return nil, fmt.Errorf("the spec's folder: %w", err)
+	}
+	return root, nil
+}
+
+// SpecText plans an edit of the spec's own text (probe --fix and scaffold
+// --probe make one): Old is the spec as it is, read inside the spec's
+// folder, and New is for the caller to set. A spec file that is a link is
+// refused: the edit would replace the link, or write through it.
+func SpecText(spec *schema.Spec) (*Change, error) {
+	root, err := Root(spec)
+	if err != nil {
+		return nil, err
+	}
+	c := &Change{Path: filepath.Base(spec.File), Display: spec.File, Abs: filepath.Join(spec.Dir, filepath.Base(spec.File)), root: root}
+	if err := c.read(); err != nil {
+		return nil, err
+	}
+	if !c.Exists {
+		return nil, &schema.Error{File: c.Display, Msg: "cannot read spec: no such file or directory"}
+	}
+	if c.readOnly {
+		return nil, &schema.Error{File: c.Display, Msg: "is read-only; make it writable (chmod u+w) so fixturegen can update it"}
+	}
+	return c, nil
 }
 
 // generatedNames are the module-level names the conftest region defines

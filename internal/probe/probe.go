@@ -10,13 +10,19 @@
 package probe
 
 import (
+	"bufio"
 	"bytes"
+	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/fixturegen/fixturegen/internal/render"
 	"github.com/fixturegen/fixturegen/schema"
@@ -24,6 +30,14 @@ import (
 
 // pluginModule is the name the plugin is loaded under (pytest -p).
 const pluginModule = "_fixturegen_probe"
+
+// progressModule is the name the progress plugin is loaded under.
+const progressModule = "_fixturegen_progress"
+
+// progressPlugin reports each test's result as it arrives.
+//
+//go:embed progress.py
+var progressPlugin []byte
 
 // Report is what one probe run found.
 type Report struct {
@@ -37,6 +51,12 @@ type Report struct {
 	Late []Import
 	// Output is the inner run's stdout and stderr, for diagnosis.
 	Stdout, Stderr string
+	// Results holds each test's result in the order they arrived, and
+	// CollectErrors the collectors that failed.
+	Results       []Result
+	CollectErrors []CollectError
+	// Interrupted is the signal that stopped the run, or nil.
+	Interrupted os.Signal
 }
 
 // Import is one first import under the alarm.
@@ -86,11 +106,36 @@ func DefaultPython(spec *schema.Spec) string {
 	return "python3"
 }
 
+// Options are how a caller follows and stops a probe run.
+type Options struct {
+	// Progress, when set, is called with each test's result as it
+	// arrives, from one goroutine.
+	Progress func(Result)
+	// Stop, when it delivers a signal, interrupts the run: the signal is
+	// forwarded to the inner pytest's process group, and after Grace the
+	// group is killed.
+	Stop  <-chan os.Signal
+	Grace time.Duration
+}
+
+// Result is one test's outcome in the inner run, as pytest reported it.
+type Result struct {
+	Node    string  `json:"node"`
+	Outcome string  `json:"outcome"` // passed, failed, skipped or error
+	Seconds float64 `json:"seconds"` // setup, call and teardown
+}
+
+// CollectError is a collector that failed, with pytest's message.
+type CollectError struct {
+	Node    string `json:"collect_error"`
+	Message string `json:"message"`
+}
+
 // Run runs nodes in one inner pytest, cold, from the spec's folder, with
 // the probe plugin and no planted delays. PYTEST_ADDOPTS, the ini addopts
 // and pytest-timeout do not reach the inner run, as in the generated probe
-// tests.
-func Run(spec *schema.Spec, python string, nodes []string) (*Report, error) {
+// tests. Its temporary folder is removed however the run ends.
+func Run(spec *schema.Spec, python string, nodes []string, opts Options) (*Report, error) {
 	plugin, err := render.ProbePlugin(spec)
 	if err != nil {
 		return nil, err
@@ -103,22 +148,180 @@ func Run(spec *schema.Spec, python string, nodes []string) (*Report, error) {
 	if err := os.WriteFile(filepath.Join(dir, pluginModule+".py"), plugin, 0o644); err != nil {
 		return nil, err
 	}
+	if err := os.WriteFile(filepath.Join(dir, progressModule+".py"), progressPlugin, 0o644); err != nil {
+		return nil, err
+	}
 
-	args := []string{"-m", "pytest", "-p", pluginModule, "-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:timeout", "-q"}
+	args := []string{"-m", "pytest", "-p", pluginModule, "-p", progressModule, "-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:timeout", "-q"}
 	cmd := exec.Command(python, append(args, nodes...)...)
 	cmd.Dir = spec.Dir
-	cmd.Env = probeEnv(os.Environ(), dir)
+	// The progress lines come through a pipe of their own, the inner
+	// run's file descriptor 3.
+	progressR, progressW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer progressR.Close()
+	cmd.ExtraFiles = []*os.File{progressW}
+	cmd.Env = append(probeEnv(os.Environ(), dir), "FIXTUREGEN_PROGRESS_FD=3")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
-	if _, ok := runErr.(*exec.ExitError); runErr != nil && !ok {
+	// A process the inner run left behind holding its output open must
+	// not keep fixturegen waiting.
+	cmd.WaitDelay = 2 * time.Second
+	ownGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		progressW.Close()
+		return nil, fmt.Errorf("cannot run %s: %w", python, err)
+	}
+	progressW.Close()
+
+	r := &Report{Nodes: nodes}
+	var log progressLog
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		log.read(progressR, opts.Progress)
+	}()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	var runErr error
+	select {
+	case runErr = <-exited:
+	case sig := <-opts.Stop:
+		r.Interrupted = sig
+		signalGroup(cmd, sig)
+		select {
+		case runErr = <-exited:
+		case <-time.After(opts.Grace):
+			killGroup(cmd)
+			runErr = <-exited
+		}
+		// Whatever the inner run started in its group goes too.
+		killGroup(cmd)
+	}
+	// The pipe ends when every holder of its write end has exited; do not
+	// wait long for one that has not.
+	select {
+	case <-read:
+	case <-time.After(time.Second):
+	}
+	r.Code, r.Stdout, r.Stderr = cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()
+	r.Results, r.CollectErrors = log.snapshot()
+	if _, ok := runErr.(*exec.ExitError); runErr != nil && !ok && !errors.Is(runErr, exec.ErrWaitDelay) {
 		return nil, fmt.Errorf("cannot run %s: %w", python, runErr)
 	}
-	r := &Report{Nodes: nodes, Code: cmd.ProcessState.ExitCode(), Stdout: stdout.String(), Stderr: stderr.String()}
+	if r.Interrupted != nil || r.NotCollected() != nil {
+		return r, nil
+	}
 	if err := r.parse(); err != nil {
 		return r, err
 	}
 	return r, nil
+}
+
+// progressLog collects the progress plugin's lines while the run goes on.
+type progressLog struct {
+	mu      sync.Mutex
+	results []Result
+	errs    []CollectError
+}
+
+// read reads the lines until the pipe closes, calling progress with each
+// result.
+func (l *progressLog) read(from io.Reader, progress func(Result)) {
+	sc := bufio.NewScanner(from)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		var doc struct {
+			Result
+			CollectError
+		}
+		if json.Unmarshal(sc.Bytes(), &doc) != nil {
+			continue
+		}
+		l.mu.Lock()
+		if doc.CollectError.Node != "" || doc.CollectError.Message != "" {
+			l.errs = append(l.errs, doc.CollectError)
+			l.mu.Unlock()
+			continue
+		}
+		l.results = append(l.results, doc.Result)
+		l.mu.Unlock()
+		if progress != nil {
+			progress(doc.Result)
+		}
+	}
+}
+
+func (l *progressLog) snapshot() ([]Result, []CollectError) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]Result(nil), l.results...), append([]CollectError(nil), l.errs...)
+}
+
+// NotCollected describes, when some of the nodes did not collect, which
+// ones and pytest's own message; nil otherwise. pytest exits 4 (a usage
+// error) when a node id names nothing, and reports a collector that fails
+// (a syntax error, an import error) through the progress plugin.
+func (r *Report) NotCollected() *NotCollected {
+	var msg []string
+	for _, line := range strings.Split(r.Stderr, "\n") {
+		if strings.HasPrefix(line, "ERROR: ") || strings.HasPrefix(line, "(no match") {
+			msg = append(msg, line)
+		}
+	}
+	var files []string
+	for _, ce := range r.CollectErrors {
+		files = append(files, ce.Node)
+		msg = append(msg, pytestLines(ce.Message)...)
+	}
+	// Exit 4 is any usage error; only these two messages say a node id
+	// matched nothing.
+	notFound := r.Code == 4 && (strings.Contains(r.Stderr, "ERROR: not found: ") || strings.Contains(r.Stderr, "ERROR: found no collectors for "))
+	if !notFound && len(r.CollectErrors) == 0 {
+		return nil
+	}
+	if len(msg) == 0 {
+		msg = append(msg, strings.TrimSpace(r.Stdout+r.Stderr))
+	}
+	nc := &NotCollected{Message: strings.Join(msg, "\n")}
+	for _, node := range r.Nodes {
+		file, _, _ := strings.Cut(node, "::")
+		named := strings.Contains(r.Stderr, node+"\n") || strings.Contains(r.Stderr, "/"+node)
+		for _, f := range files {
+			named = named || f == file || f == node
+		}
+		if named {
+			nc.Nodes = append(nc.Nodes, node)
+		}
+	}
+	if len(nc.Nodes) == 0 {
+		nc.Nodes = r.Nodes
+	}
+	return nc
+}
+
+// NotCollected is the nodes that did not collect and pytest's message.
+type NotCollected struct {
+	Nodes   []string
+	Message string
+}
+
+// pytestLines keeps the "E " lines of a collection error, the part pytest
+// shows as the error itself, or the whole text when there are none.
+func pytestLines(text string) []string {
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		if strings.HasPrefix(line, "E ") {
+			out = append(out, line)
+		}
+	}
+	if len(out) == 0 {
+		return strings.Split(strings.TrimSpace(text), "\n")
+	}
+	return out
 }
 
 // probeEnv is the inner run's environment: the caller's, without the

@@ -65,3 +65,64 @@ func TestParseImportTime(t *testing.T) {
 		t.Error("output without the marker parsed")
 	}
 }
+
+func TestNotCollected(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		r     Report
+		nodes string // the nodes named, or "" for none
+		msg   string // the start of the message
+	}{
+		{"collected", Report{Code: 1, Nodes: []string{"t.py::a"}}, "", ""},
+		{"another usage error", Report{Code: 4, Nodes: []string{"t.py::a"}, Stderr: "ERROR: usage: pytest [options]\n"}, "", ""},
+		{"not found", Report{Code: 4, Nodes: []string{"t.py::a", "u.py::b"},
+			Stderr: "ERROR: not found: /p/u.py::b\n(no match in any of [<Module u.py>])\n"},
+			"u.py::b", "ERROR: not found: /p/u.py::b\n(no match in any of [<Module u.py>])"},
+		{"syntax error", Report{Code: 4, Nodes: []string{"t.py::a", "u.py::b"},
+			Stderr:        "ERROR: found no collectors for /p/t.py::a\n",
+			CollectErrors: []CollectError{{Node: "t.py", Message: "trace\nE   SyntaxError: invalid syntax\n"}}},
+			"t.py::a", "ERROR: found no collectors for /p/t.py::a\nE   SyntaxError: invalid syntax"},
+		{"a collect error in a run that went on", Report{Code: 2, Nodes: []string{"t.py"},
+			CollectErrors: []CollectError{{Node: "t.py", Message: "ImportError: no module x"}}},
+			"t.py", "ImportError: no module x"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nc := tc.r.NotCollected()
+			if tc.nodes == "" {
+				if nc != nil {
+					t.Errorf("NotCollected = %+v, want nil", nc)
+				}
+				return
+			}
+			if nc == nil {
+				t.Fatal("NotCollected = nil")
+			}
+			if got := strings.Join(nc.Nodes, ","); got != tc.nodes {
+				t.Errorf("nodes = %s, want %s", got, tc.nodes)
+			}
+			if !strings.HasPrefix(nc.Message, tc.msg) {
+				t.Errorf("message = %q, want it to start %q", nc.Message, tc.msg)
+			}
+		})
+	}
+}
+
+func TestProgressLog(t *testing.T) {
+	var l progressLog
+	var seen []string
+	l.read(strings.NewReader(`{"node": "t.py::a", "outcome": "passed", "seconds": 0.25}`+"\n"+
+		"not json\n"+
+		`{"collect_error": "u.py", "message": "E   SyntaxError"}`+"\n"+
+		`{"node": "t.py::b", "outcome": "failed", "seconds": 1}`+"\n"),
+		func(r Result) { seen = append(seen, r.Node+" "+r.Outcome) })
+	results, errs := l.snapshot()
+	if got := strings.Join(seen, ", "); got != "t.py::a passed, t.py::b failed" {
+		t.Errorf("progress calls: %s", got)
+	}
+	if len(results) != 2 || results[0].Seconds != 0.25 {
+		t.Errorf("results = %+v", results)
+	}
+	if len(errs) != 1 || errs[0].Node != "u.py" || errs[0].Message != "E   SyntaxError" {
+		t.Errorf("collect errors = %+v", errs)
+	}
+}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -66,7 +67,7 @@ func Find(dir string) (*Config, error) {
 				continue
 			}
 			if err != nil {
-				return nil, fmt.Errorf("%s: cannot read: %w", path, errors.Unwrap(err))
+				return nil, &schema.Error{File: relpath.FromWD(path), Msg: "cannot read: " + errors.Unwrap(err).Error()}
 			}
 			c, err := parse(path, name, src)
 			if err != nil {
@@ -157,7 +158,7 @@ func (c *Config) ini(src []byte, section string) (bool, error) {
 				head = strings.TrimRight(head[:j], " \t")
 			}
 			if !strings.HasSuffix(head, "]") {
-				return false, fmt.Errorf("%s:%d: a section header must end in ]", c.File, n)
+				return false, &schema.Error{File: relpath.FromWD(c.File), Line: n, Col: runeCol(line, len(head)), Msg: "a section header must end in ]"}
 			}
 			in = head[1:len(head)-1] == section
 			found = found || in
@@ -174,7 +175,7 @@ func (c *Config) ini(src []byte, section string) (bool, error) {
 			}
 			if sep < 0 {
 				if in {
-					return false, fmt.Errorf("%s:%d: expected \"key = value\", not %q", c.File, n, line)
+					return false, &schema.Error{File: relpath.FromWD(c.File), Line: n, Col: 1, Msg: fmt.Sprintf("expected \"key = value\", not %q", line)}
 				}
 				continue
 			}
@@ -210,7 +211,7 @@ func runeCol(line string, byteOff int) int {
 func (c *Config) toml(src []byte, prefix []string) (bool, error) {
 	var doc map[string]any
 	if _, err := toml.Decode(string(src), &doc); err != nil {
-		return false, fmt.Errorf("%s: invalid TOML: %v", c.File, err)
+		return false, schema.SyntaxError(relpath.FromWD(c.File), src, err)
 	}
 	var table map[string]any = doc
 	for _, k := range prefix {

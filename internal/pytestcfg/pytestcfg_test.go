@@ -139,14 +139,22 @@ func TestXdist(t *testing.T) {
 }
 
 func TestBadFilesAreErrors(t *testing.T) {
-	root := t.TempDir()
-	write(t, root, "pyproject.toml", "[tool.pytest.ini_options\n")
-	if _, err := Find(root); err == nil || !strings.Contains(err.Error(), "invalid TOML") {
-		t.Errorf("Find = %v, want an invalid TOML error", err)
-	}
-	root = t.TempDir()
-	write(t, root, "pytest.ini", "[pytest]\nnot a key\n")
-	if _, err := Find(root); err == nil || !strings.Contains(err.Error(), `pytest.ini:2: expected "key = value"`) {
-		t.Errorf("Find = %v, want a key = value error", err)
+	// Errors name the file relative to the working folder, with the line
+	// and column, like every other message.
+	for _, tc := range []struct{ name, content, want string }{
+		{"pyproject.toml", "[project]\n[tool.pytest.ini_options\n", "../pyproject.toml:2:25: invalid TOML: "},
+		{"pytest.ini", "[pytest]\nnot a key\n", `../pytest.ini:2:1: expected "key = value", not "not a key"`},
+		{"tox.ini", "[pytest\n", "../tox.ini:1:8: a section header must end in ]"},
+	} {
+		root := t.TempDir()
+		write(t, root, tc.name, tc.content)
+		if err := os.Mkdir(filepath.Join(root, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Chdir(filepath.Join(root, "sub"))
+		_, err := Find(".")
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s: Find = %v, want an error starting %q", tc.name, err, tc.want)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"text/template"
 
 	"github.com/fixturegen/fixturegen/internal/pyquote"
+	"github.com/fixturegen/fixturegen/internal/version"
 	"github.com/fixturegen/fixturegen/schema"
 	"github.com/fixturegen/fixturegen/templates"
 )
@@ -76,6 +77,7 @@ func execute(name string, v view) ([]byte, error) {
 // derived from it, so the templates hold no logic beyond layout.
 type view struct {
 	Spec       string // the spec's path relative to the project folder
+	Version    string // the fixturegen version that writes the files
 	ModulesKey string // how the preload's module list is named in the spec
 	Deadline   deadlineView
 	Preload    preloadView
@@ -135,6 +137,7 @@ func newView(spec *schema.Spec) view {
 	}
 	return view{
 		Spec:       path.Base(spec.File),
+		Version:    version.Version(),
 		ModulesKey: "[" + strings.Join(append(schema.TablePrefix(spec.File), "preload"), ".") + "].modules",
 		Deadline: deadlineView{
 			Deadline:    spec.Deadline,

@@ -17,37 +17,46 @@ import (
 // path exists, so a reader never sees a partial file and nothing is ever
 // replaced. Where the file system has no hard links, it falls back to
 // creating path with O_EXCL and writing it in place.
+//
+// New writes where it is told: use it for a path the user typed, and
+// Root.New for a path below the spec's folder.
 func New(path string, content []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	if _, err := os.Lstat(path); err == nil {
-		return &fs.PathError{Op: "create", Path: path, Err: fs.ErrExist}
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".fixturegen-*")
+	dir, err := openPath(filepath.Dir(path), nil)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
+	defer dir.close()
+	return create(dir, filepath.Base(path), content)
+}
+
+// create is New for the file name in dir.
+func create(dir folder, name string, content []byte) error {
+	if _, err := dir.lstat(name); err == nil {
+		return &fs.PathError{Op: "create", Path: filepath.Join(dir.path(), name), Err: fs.ErrExist}
+	}
+	tmp, tmpName, err := createTemp(dir, name)
+	if err != nil {
+		return err
+	}
+	defer dir.remove(tmpName)
 	if err := finish(tmp, content, 0o644); err != nil {
 		return err
 	}
-	err = os.Link(tmp.Name(), path)
+	err = dir.link(tmpName, name)
 	if err == nil || errors.Is(err, fs.ErrExist) {
 		return err
 	}
-	return newInPlace(path, content)
+	return createInPlace(dir, name, content)
 }
 
-// newInPlace is New for file systems without hard links.
-func newInPlace(path string, content []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+// createInPlace is create for file systems without hard links.
+func createInPlace(dir folder, name string, content []byte) error {
+	f, err := dir.open(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
 	if err := finish(f, content, 0o644); err != nil {
-		os.Remove(path)
+		dir.remove(name)
 		return err
 	}
 	return nil

@@ -1,13 +1,20 @@
 // Package write is the one way fixturegen writes a file: to a temporary file
 // in the same folder, synced, then renamed over the target, so a reader (or
 // a crash) sees the old content or the new, never a part.
+//
+// The files a spec plans are written through a Root, which keeps every
+// write, and every read of a planned file, inside the spec's folder
+// whatever links the project holds (see Root). File and New write where
+// they are told, for paths the user typed.
 package write
 
 import (
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -31,6 +38,9 @@ func fail(step string) error {
 // File replaces path's content. Callers write only what changed, so an
 // unchanged file keeps its modification time. A new file gets mode 0o644;
 // an existing file keeps its mode. Missing parent folders are created.
+//
+// File writes where it is told: use it for a path the user typed, and
+// Root.File for a path the spec plans.
 func File(path string, content []byte) error {
 	mode := fs.FileMode(0o644)
 	if info, err := os.Stat(path); err == nil {
@@ -39,18 +49,25 @@ func File(path string, content []byte) error {
 		}
 		mode = info.Mode().Perm()
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir, err := openPath(filepath.Dir(path), nil)
+	if err != nil {
 		return err
 	}
-	removeStale(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+tempInfix+"*")
+	defer dir.close()
+	return replace(dir, filepath.Base(path), content, mode)
+}
+
+// replace writes content to the file name in dir with the given mode,
+// through a temporary file in dir renamed over it.
+func replace(dir folder, name string, content []byte, mode fs.FileMode) error {
+	removeStale(dir, name)
+	tmp, tmpName, err := createTemp(dir, name)
 	if err != nil {
 		return err
 	}
 	// Remove the temporary file on every failure path; after a successful
-	// rename the name no longer exists and Remove is a no-op.
-	defer os.Remove(tmp.Name())
+	// rename the name no longer exists and remove is a no-op.
+	defer dir.remove(tmpName)
 	if err := fail("create"); err != nil {
 		tmp.Close()
 		return err
@@ -61,24 +78,43 @@ func File(path string, content []byte) error {
 	if err := fail("rename"); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	return dir.rename(tmpName, name)
 }
 
-// removeStale removes the temporary files that an earlier write of path
+// createTemp creates a new temporary file for the target name in dir,
+// readable and writable by its owner only until finish sets its mode.
+func createTemp(dir folder, target string) (*os.File, string, error) {
+	for range 10000 {
+		name := "." + target + tempInfix + strconv.FormatUint(uint64(rand.Uint32()), 10)
+		f, err := dir.open(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if err == nil {
+			return f, name, nil
+		}
+		if !os.IsExist(err) {
+			return nil, "", err
+		}
+	}
+	return nil, "", &fs.PathError{Op: "createtemp", Path: filepath.Join(dir.path(), "."+target+tempInfix+"*"), Err: fs.ErrExist}
+}
+
+// removeStale removes the temporary files that an earlier write of name
 // left behind when it was killed (SIGKILL, a power cut) before it could
 // clean up. Such a file can only exist when that write never reached its
-// rename, so path still holds its old content and the write that follows
-// replaces it: no one else reads these files. Two generate runs writing
-// the same file at the same moment are not supported; the one whose
-// temporary file is removed fails at its rename and changes nothing.
-func removeStale(path string) {
-	entries, err := os.ReadDir(filepath.Dir(path))
+// rename, so the target still holds its old content and the write that
+// follows replaces it: no one else reads these files. Two generate runs
+// writing the same file at the same moment are not supported; the one
+// whose temporary file is removed fails at its rename and changes nothing.
+func removeStale(dir folder, name string) {
+	names, err := dir.names()
 	if err != nil {
 		return
 	}
-	for _, e := range entries {
-		if IsTemp(e.Name(), filepath.Base(path)) && e.Type().IsRegular() {
-			os.Remove(filepath.Join(filepath.Dir(path), e.Name()))
+	for _, n := range names {
+		if !IsTemp(n, name) {
+			continue
+		}
+		if mode, err := dir.lstat(n); err == nil && mode.IsRegular() {
+			dir.remove(n)
 		}
 	}
 }

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/fixturegen/fixturegen/internal/suggest"
+)
+
+// Help and completion are made from the command table and each command's
+// flag set, so a new command or flag shows up in both without other edits.
+
+// commandOrder is the order a user meets the commands in; commands not
+// listed follow in the order they registered.
+var commandOrder = []string{"generate", "check", "probe", "triage", "init", "scaffold", "docs", "completion", "version"}
+
+func lookup(name string) *command {
+	for _, cmd := range commands {
+		if cmd.name == name {
+			return cmd
+		}
+	}
+	return nil
+}
+
+// orderedCommands lists every command, in commandOrder first.
+func orderedCommands() []*command {
+	var out []*command
+	for _, name := range commandOrder {
+		if cmd := lookup(name); cmd != nil {
+			out = append(out, cmd)
+		}
+	}
+	for _, cmd := range commands {
+		if !slices.Contains(out, cmd) {
+			out = append(out, cmd)
+		}
+	}
+	return out
+}
+
+func commandNames() []string {
+	var names []string
+	for _, cmd := range orderedCommands() {
+		names = append(names, cmd.name)
+	}
+	return names
+}
+
+// commandHint is the hint for a command that does not exist, or "".
+func commandHint(name string) string {
+	if s := suggest.Closest(name, commandNames()); s != "" {
+		return fmt.Sprintf("; did you mean %s?", s)
+	}
+	return ""
+}
+
+// didYouMean is the hint for a flag that does not exist, naming the flag
+// of fs it most likely misspells, or "".
+func didYouMean(fs *pflag.FlagSet, err error) string {
+	var ne *pflag.NotExistError
+	if !errors.As(err, &ne) {
+		return ""
+	}
+	// "-dry-run" is read as the short flags d, r, y...; it was meant long.
+	if short := ne.GetSpecifiedShortnames(); short != "" {
+		if len(short) > 1 && fs.Lookup(short) != nil {
+			return fmt.Sprintf("; did you mean --%s?", short)
+		}
+		return ""
+	}
+	var names []string
+	fs.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	if s := suggest.Closest(ne.GetSpecifiedName(), names); s != "" {
+		return fmt.Sprintf("; did you mean --%s?", s)
+	}
+	return ""
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprint(w, `fixturegen keeps a pytest suite's SIGALRM deadline from interrupting a module's
+first import: it generates the preload and deadline fixtures, the recording
+probe and its tests from fixturegen.toml, and checks them in CI.
+
+Usage:
+  fixturegen [-C DIR] [--spec FILE] COMMAND [flags]
+
+Commands:
+`)
+	for _, cmd := range orderedCommands() {
+		fmt.Fprintf(w, "  %-11s %s\n", cmd.name, cmd.summary)
+	}
+	global := globalFlags()
+	global.BoolP("help", "h", false, "show this help, or a command's with COMMAND --help")
+	global.BoolP("version", "V", false, "print fixturegen's version and exit")
+	fmt.Fprintf(w, "\nGlobal flags:\n%s", flagUsages(global, nil))
+	fmt.Fprint(w, `
+Exit status: 0 all is well; 1 drift, a contract finding or a late import;
+2 usage, spec or internal error.
+
+Run 'fixturegen COMMAND --help' for a command's flags and examples.
+`)
+}
+
+// globalFlags is a flag set holding the global flags alone.
+func globalFlags() *pflag.FlagSet {
+	fs := pflag.NewFlagSet("fixturegen", pflag.ContinueOnError)
+	addGlobalFlags(fs, &context{})
+	return fs
+}
+
+// printCommandHelp prints a command's synopsis and help text, then its own
+// flags and the global ones apart.
+func printCommandHelp(w io.Writer, cmd *command) {
+	synopsis := "fixturegen " + cmd.name + " [flags]"
+	if cmd.args != "" {
+		synopsis += " " + cmd.args
+	}
+	fmt.Fprintf(w, "Usage: %s\n\n%s\n", synopsis, strings.TrimSpace(cmd.help))
+	own := commandFlags(cmd, &context{})
+	own.BoolP("help", "h", false, "show this help")
+	global := globalFlags()
+	fmt.Fprintf(w, "\nFlags:\n%s", flagUsages(own, global))
+	fmt.Fprintf(w, "\nGlobal flags:\n%s", flagUsages(global, nil))
+}
+
+// flagUsages lists the flags of fs, leaving out those defined in skip.
+// One style throughout: a
+// boolean flag is just its name, any other flag is followed by its value's
+// placeholder in capitals (the back-quoted word of its usage), and a
+// default worth knowing is named at the end.
+func flagUsages(fs, skip *pflag.FlagSet) string {
+	type row struct{ left, usage string }
+	var rows []row
+	width := 0
+	fs.VisitAll(func(f *pflag.Flag) {
+		if skip != nil && skip.Lookup(f.Name) != nil {
+			return
+		}
+		left := "    "
+		if f.Shorthand != "" {
+			left = "-" + f.Shorthand + ", "
+		}
+		left += "--" + f.Name
+		placeholder, usage := pflag.UnquoteUsage(f)
+		if f.Value.Type() != "bool" {
+			left += " " + strings.ToUpper(placeholder)
+			if f.DefValue != "" && f.DefValue != "[]" {
+				usage += fmt.Sprintf(" (default: %s)", f.DefValue)
+			}
+		}
+		rows = append(rows, row{left, usage})
+		width = max(width, len(left))
+	})
+	var b strings.Builder
+	for _, r := range rows {
+		indent := 2 + width + 3
+		fmt.Fprintf(&b, "  %-*s   %s\n", width, r.left, wrap(r.usage, 80-indent, strings.Repeat(" ", indent)))
+	}
+	return b.String()
+}
+
+// wrap breaks s into lines of at most width bytes, indenting each line
+// after the first.
+func wrap(s string, width int, indent string) string {
+	var b strings.Builder
+	n := 0
+	for i, word := range strings.Fields(s) {
+		switch {
+		case i == 0:
+		case n+1+len(word) > width:
+			b.WriteString("\n" + indent)
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(word)
+		n += len(word)
+	}
+	return b.String()
+}

@@ -1,0 +1,305 @@
+// Package dist builds fixturegen's release files: for each platform a
+// static, version-stamped binary, packed into a wheel (so pip, pipx and uv
+// install it without Go) and into a .tar.gz or .zip archive, plus a
+// SHA256SUMS file over all of them. scripts/wheels runs it.
+package dist
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/wheel"
+	"github.com/fixturegen/fixturegen/internal/write"
+)
+
+// Target is one platform fixturegen is released for.
+type Target struct {
+	GOOS, GOARCH string
+	// Platform is the wheel's platform tag. A static Go binary runs on
+	// every Linux C library, so one Linux wheel carries both the manylinux
+	// and the musllinux tags (PEP 425's compressed tag set).
+	Platform string
+}
+
+// Name is the target as archives name it: "linux-amd64".
+func (t Target) Name() string { return t.GOOS + "-" + t.GOARCH }
+
+// exe is the binary's file name on the target.
+func (t Target) exe() string {
+	if t.GOOS == "windows" {
+		return "fixturegen.exe"
+	}
+	return "fixturegen"
+}
+
+// Targets are the released platforms. The macOS tags name macOS 12, the
+// oldest the Go toolchain supports; the Linux tags name glibc 2.17 and musl
+// 1.2, which the static binary does not use but installers ask about.
+var Targets = []Target{
+	{"linux", "amd64", "manylinux_2_17_x86_64.manylinux2014_x86_64.musllinux_1_2_x86_64"},
+	{"linux", "arm64", "manylinux_2_17_aarch64.manylinux2014_aarch64.musllinux_1_2_aarch64"},
+	{"darwin", "amd64", "macosx_12_0_x86_64"},
+	{"darwin", "arm64", "macosx_12_0_arm64"},
+	{"windows", "amd64", "win_amd64"},
+	{"windows", "arm64", "win_arm64"},
+}
+
+// Host is the target of the machine running this code.
+func Host() (Target, bool) {
+	for _, t := range Targets {
+		if t.GOOS == runtime.GOOS && t.GOARCH == runtime.GOARCH {
+			return t, true
+		}
+	}
+	return Target{}, false
+}
+
+// Release describes one release build.
+type Release struct {
+	Root    string // the repository's root: the module, README.md and LICENSE
+	Version string // "0.4.0", stamped into the binaries
+	Out     string // the folder the release files are written to (dist)
+}
+
+var versionPattern = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*((a|b|rc)[0-9]+)?$`)
+
+// Check reports a version that is not a release number.
+func (r Release) Check() error {
+	if !versionPattern.MatchString(r.Version) {
+		return fmt.Errorf("%q is not a release version such as 0.4.0 or 1.0.0rc1 (no leading v)", r.Version)
+	}
+	return nil
+}
+
+// Binary cross-compiles fixturegen for t into the folder dir: static
+// (CGO_ENABLED=0), with paths trimmed and the version stamped, and returns
+// its path.
+func (r Release) Binary(ctx context.Context, t Target, dir string) (string, error) {
+	out := filepath.Join(dir, t.exe())
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false",
+		"-ldflags", "-s -w -X github.com/fixturegen/fixturegen/internal/version.stamp="+r.Version,
+		"-o", out, "./cmd/fixturegen")
+	cmd.Dir = r.Root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+t.GOOS, "GOARCH="+t.GOARCH)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build for %s: %v\n%s", t.Name(), err, msg)
+	}
+	return out, nil
+}
+
+// Wheel packs the binary for t into a wheel in r.Out and returns its path.
+func (r Release) Wheel(t Target, binary string) (string, error) {
+	exe, err := os.ReadFile(binary)
+	if err != nil {
+		return "", err
+	}
+	readme, license, err := r.docs()
+	if err != nil {
+		return "", err
+	}
+	w := &wheel.Wheel{
+		Metadata: r.metadata(readme),
+		Platform: t.Platform,
+		Scripts:  []wheel.File{{Name: t.exe(), Content: exe}},
+		Licenses: []wheel.File{{Name: "LICENSE", Content: license}},
+	}
+	var buf bytes.Buffer
+	if err := w.Write(&buf); err != nil {
+		return "", err
+	}
+	path := filepath.Join(r.Out, w.Filename())
+	return path, write.File(path, buf.Bytes())
+}
+
+const repository = "https://github.com/fixturegen/fixturegen"
+
+func (r Release) metadata(readme []byte) wheel.Metadata {
+	return wheel.Metadata{
+		Name:     "fixturegen",
+		Version:  r.Version,
+		Summary:  "Generate and check the pytest fixtures that keep a SIGALRM deadline from interrupting a module's first import",
+		License:  "MIT",
+		Keywords: []string{"pytest", "pytest-xdist", "sigalrm", "deadline", "fixtures", "code-generation"},
+		Classifiers: []string{
+			"Development Status :: 4 - Beta",
+			"Environment :: Console",
+			"Framework :: Pytest",
+			"Intended Audience :: Developers",
+			"Operating System :: MacOS",
+			"Operating System :: Microsoft :: Windows",
+			"Operating System :: POSIX :: Linux",
+			"Programming Language :: Go",
+			"Programming Language :: Python :: 3",
+			"Topic :: Software Development :: Code Generators",
+			"Topic :: Software Development :: Testing",
+		},
+		URLs: [][2]string{
+			{"Homepage", repository},
+			{"Documentation", repository + "/tree/v" + r.Version + "#readme"},
+			{"Repository", repository},
+			{"Issues", repository + "/issues"},
+			{"Changelog", repository + "/releases/tag/v" + r.Version},
+		},
+		Description: absoluteLinks(string(readme), repository+"/blob/v"+r.Version+"/"),
+	}
+}
+
+// relativeLink matches a Markdown link or image whose target is a path in
+// the repository, not a URL or an anchor.
+var relativeLink = regexp.MustCompile(`\]\(([^)#:\s][^):\s]*)\)`)
+
+// absoluteLinks points the README's links into the repository at the
+// release's tag, so they work where the README is shown away from the
+// repository, on the package index.
+func absoluteLinks(readme, base string) string {
+	return relativeLink.ReplaceAllString(readme, "]("+base+"$1)")
+}
+
+func (r Release) docs() (readme, license []byte, err error) {
+	if readme, err = os.ReadFile(filepath.Join(r.Root, "README.md")); err != nil {
+		return nil, nil, err
+	}
+	if license, err = os.ReadFile(filepath.Join(r.Root, "LICENSE")); err != nil {
+		return nil, nil, err
+	}
+	return readme, license, nil
+}
+
+// Archive packs the binary for t, with the README and LICENSE, into
+// fixturegen-VERSION-OS-ARCH.tar.gz (.zip for Windows) in r.Out, under a
+// folder of the same name, and returns its path.
+func (r Release) Archive(t Target, binary string) (string, error) {
+	exe, err := os.ReadFile(binary)
+	if err != nil {
+		return "", err
+	}
+	readme, license, err := r.docs()
+	if err != nil {
+		return "", err
+	}
+	dir := "fixturegen-" + r.Version + "-" + t.Name()
+	files := []archived{{t.exe(), exe, 0o755}, {"README.md", readme, 0o644}, {"LICENSE", license, 0o644}}
+	var buf bytes.Buffer
+	name := dir + ".tar.gz"
+	if t.GOOS == "windows" {
+		name = dir + ".zip"
+		err = writeZip(&buf, dir, files)
+	} else {
+		err = writeTarGz(&buf, dir, files)
+	}
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(r.Out, name)
+	return path, write.File(path, buf.Bytes())
+}
+
+type archived struct {
+	name    string
+	content []byte
+	mode    int64
+}
+
+func writeTarGz(buf *bytes.Buffer, dir string, files []archived) error {
+	gz := gzip.NewWriter(buf)
+	tw := tar.NewWriter(gz)
+	for _, f := range files {
+		h := &tar.Header{Name: dir + "/" + f.name, Mode: f.mode, Size: int64(len(f.content)),
+			ModTime: wheel.Time, Typeflag: tar.TypeReg, Format: tar.FormatPAX}
+		if err := tw.WriteHeader(h); err != nil {
+			return err
+		}
+		if _, err := tw.Write(f.content); err != nil {
+			return err
+		}
+	}
+	if err := tw.Close(); err != nil {
+		return err
+	}
+	return gz.Close()
+}
+
+func writeZip(buf *bytes.Buffer, dir string, files []archived) error {
+	z := zip.NewWriter(buf)
+	for _, f := range files {
+		h := &zip.FileHeader{Name: dir + "/" + f.name, Method: zip.Deflate, Modified: wheel.Time}
+		h.SetMode(os.FileMode(f.mode))
+		w, err := z.CreateHeader(h)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(f.content); err != nil {
+			return err
+		}
+	}
+	return z.Close()
+}
+
+// Checksums writes SHA256SUMS into r.Out: one "HASH  NAME" line per file,
+// sorted by name, as sha256sum -c reads them.
+func (r Release) Checksums(paths []string) (string, error) {
+	var lines []string
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return "", err
+		}
+		lines = append(lines, fmt.Sprintf("%x  %s", sha256.Sum256(data), filepath.Base(p)))
+	}
+	sort.Slice(lines, func(i, j int) bool { return lines[i][66:] < lines[j][66:] })
+	path := filepath.Join(r.Out, "SHA256SUMS")
+	return path, write.File(path, []byte(strings.Join(lines, "\n")+"\n"))
+}
+
+// All builds every target's binary, wheel and archive, then SHA256SUMS,
+// and returns the paths written. Binaries are built in a temporary folder
+// and left out of r.Out.
+func (r Release) All(ctx context.Context, targets []Target, progress func(string)) ([]string, error) {
+	if err := r.Check(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(r.Out, 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "fixturegen-dist-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	var written []string
+	for _, t := range targets {
+		bin, err := r.Binary(ctx, t, filepath.Join(tmp, t.Name()))
+		if err != nil {
+			return nil, err
+		}
+		whl, err := r.Wheel(t, bin)
+		if err != nil {
+			return nil, err
+		}
+		arc, err := r.Archive(t, bin)
+		if err != nil {
+			return nil, err
+		}
+		written = append(written, whl, arc)
+		progress(filepath.Base(whl))
+		progress(filepath.Base(arc))
+	}
+	sums, err := r.Checksums(written)
+	if err != nil {
+		return nil, err
+	}
+	progress(filepath.Base(sums))
+	return append(written, sums), nil
+}

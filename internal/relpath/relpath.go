@@ -1,0 +1,37 @@
+// Package relpath writes paths as fixturegen's messages show them:
+// relative to the working folder, as the user would type them, with ".."
+// when the file lies above it (fixturegen run from a folder below its
+// spec), unless the absolute path is shorter.
+package relpath
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// Rel is abs as seen from the folder cwd.
+func Rel(cwd, abs string) string {
+	if rel, err := filepath.Rel(cwd, abs); err == nil && len(rel) <= len(abs) {
+		return rel
+	}
+	return abs
+}
+
+// FromWD is abs as seen from the working folder.
+func FromWD(abs string) string {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return abs
+	}
+	return Rel(cwd, abs)
+}
+
+// Tidy rewrites a path relative to cwd in its shortest form from there:
+// "../../tests/inbox/x.py" seen from tests/inbox is "x.py". Absolute
+// paths are shortened the same way.
+func Tidy(cwd, path string) string {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(cwd, path)
+	}
+	return Rel(cwd, path)
+}

@@ -1,0 +1,214 @@
+// Package wheel writes a binary-only Python wheel: a zip file that pip, pipx
+// and uv install, holding one or more executables installed as scripts and
+// no Python code, as binary tools such as ruff ship.
+//
+// The layout follows the wheel format (PEP 427, with PEP 491's .data
+// folder): each executable is stored under NAME-VERSION.data/scripts/, which
+// installers copy into the environment's bin (Scripts on Windows) folder,
+// and NAME-VERSION.dist-info/ holds METADATA (core metadata 2.4, PEP 639
+// licence fields), WHEEL, the licence files and RECORD, which lists every
+// file with its SHA-256 hash and size. The archive is deterministic: the
+// same input gives the same bytes, so a release can be rebuilt and checked.
+package wheel
+
+import (
+	"archive/zip"
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Metadata is the core metadata written to METADATA.
+type Metadata struct {
+	Name    string // the distribution name, such as "fixturegen"
+	Version string // a normalized PEP 440 version, such as "0.4.0"
+	Summary string // one line
+	// License is an SPDX license expression, such as "MIT".
+	License     string
+	Keywords    []string
+	Classifiers []string
+	// URLs are the project's links, label first: {"Repository", "https://..."}.
+	URLs [][2]string
+	// Description is the long description, in Markdown (the README).
+	Description string
+}
+
+// File is one file of the wheel.
+type File struct {
+	Name    string // a file name, without folders
+	Content []byte
+}
+
+// Wheel is a binary-only wheel for one platform.
+type Wheel struct {
+	Metadata Metadata
+	// Platform is the platform tag, or several joined by dots (PEP 425's
+	// compressed tag set): "win_amd64",
+	// "manylinux_2_17_x86_64.manylinux2014_x86_64.musllinux_1_2_x86_64".
+	Platform string
+	Scripts  []File // installed into the environment's scripts folder, executable
+	Licenses []File // stored in dist-info/licenses and named in METADATA
+}
+
+// Time is the modification time of every entry, fixed so that a wheel's
+// bytes depend on its content alone. Zip cannot store times before 1980.
+var Time = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
+
+var validName = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$`)
+
+// validVersion accepts the public versions fixturegen releases carry.
+var validVersion = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*((a|b|rc)[0-9]+)?$`)
+
+var validPlatform = regexp.MustCompile(`^[a-z0-9_]+(\.[a-z0-9_]+)*$`)
+
+// Filename is the wheel's file name: NAME-VERSION-py3-none-PLATFORM.whl.
+func (w *Wheel) Filename() string {
+	return fmt.Sprintf("%s-%s-py3-none-%s.whl", escapedName(w.Metadata.Name), w.Metadata.Version, w.Platform)
+}
+
+// escapedName is a distribution name as wheel file names and folders spell
+// it: lower case, with each run of "-", "_" and "." as one "_".
+func escapedName(name string) string {
+	return regexp.MustCompile(`[-_.]+`).ReplaceAllString(strings.ToLower(name), "_")
+}
+
+// Tags lists every tag the wheel supports, one per platform of a
+// compressed set, as the WHEEL file names them.
+func (w *Wheel) Tags() []string {
+	var tags []string
+	for _, p := range strings.Split(w.Platform, ".") {
+		tags = append(tags, "py3-none-"+p)
+	}
+	return tags
+}
+
+func (w *Wheel) check() error {
+	m := w.Metadata
+	switch {
+	case !validName.MatchString(m.Name):
+		return fmt.Errorf("wheel: %q is not a distribution name", m.Name)
+	case !validVersion.MatchString(m.Version):
+		return fmt.Errorf("wheel: %q is not a release version such as 0.4.0", m.Version)
+	case !validPlatform.MatchString(w.Platform):
+		return fmt.Errorf("wheel: %q is not a platform tag", w.Platform)
+	case len(w.Scripts) == 0:
+		return fmt.Errorf("wheel: no executable to install")
+	case strings.ContainsAny(m.Summary, "\r\n"):
+		return fmt.Errorf("wheel: the summary must be one line")
+	}
+	for _, f := range append(append([]File{}, w.Scripts...), w.Licenses...) {
+		if f.Name == "" || strings.ContainsAny(f.Name, `/\,`) || f.Name == "." || f.Name == ".." {
+			return fmt.Errorf("wheel: %q is not a plain file name", f.Name)
+		}
+	}
+	return nil
+}
+
+// Write writes the wheel to out.
+func (w *Wheel) Write(out io.Writer) error {
+	if err := w.check(); err != nil {
+		return err
+	}
+	base := escapedName(w.Metadata.Name) + "-" + w.Metadata.Version
+	dataDir, infoDir := base+".data", base+".dist-info"
+	z := zip.NewWriter(out)
+	var record bytes.Buffer
+	put := func(name string, content []byte, executable bool) error {
+		h := &zip.FileHeader{Name: name, Method: zip.Deflate, Modified: Time}
+		mode := 0o644
+		if executable {
+			mode = 0o755
+		}
+		// Unix permissions in the upper half of the external attributes,
+		// with the regular-file type bits, as installers read them.
+		h.CreatorVersion = 3<<8 | 20
+		h.ExternalAttrs = uint32(0o100000|mode) << 16
+		f, err := z.CreateHeader(h)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(content)
+		return err
+	}
+	add := func(name string, content []byte, executable bool) error {
+		sum := sha256.Sum256(content)
+		fmt.Fprintf(&record, "%s,sha256=%s,%d\n", name, base64.RawURLEncoding.EncodeToString(sum[:]), len(content))
+		return put(name, content, executable)
+	}
+	for _, s := range w.Scripts {
+		if err := add(dataDir+"/scripts/"+s.Name, s.Content, true); err != nil {
+			return err
+		}
+	}
+	for _, l := range w.Licenses {
+		if err := add(infoDir+"/licenses/"+l.Name, l.Content, false); err != nil {
+			return err
+		}
+	}
+	if err := add(infoDir+"/METADATA", w.metadata(), false); err != nil {
+		return err
+	}
+	if err := add(infoDir+"/WHEEL", w.wheelFile(), false); err != nil {
+		return err
+	}
+	// RECORD lists itself without a hash: it cannot hold its own.
+	fmt.Fprintf(&record, "%s/RECORD,,\n", infoDir)
+	if err := put(infoDir+"/RECORD", record.Bytes(), false); err != nil {
+		return err
+	}
+	return z.Close()
+}
+
+// metadata renders METADATA: core metadata 2.4 in its email-header form,
+// with the README as the body.
+func (w *Wheel) metadata() []byte {
+	m := w.Metadata
+	var b bytes.Buffer
+	field := func(k, v string) { fmt.Fprintf(&b, "%s: %s\n", k, v) }
+	field("Metadata-Version", "2.4")
+	field("Name", m.Name)
+	field("Version", m.Version)
+	if m.Summary != "" {
+		field("Summary", m.Summary)
+	}
+	if len(m.Keywords) > 0 {
+		field("Keywords", strings.Join(m.Keywords, ","))
+	}
+	if m.License != "" {
+		field("License-Expression", m.License)
+	}
+	for _, l := range w.Licenses {
+		field("License-File", l.Name)
+	}
+	for _, c := range m.Classifiers {
+		field("Classifier", c)
+	}
+	for _, u := range m.URLs {
+		field("Project-URL", u[0]+", "+u[1])
+	}
+	if m.Description != "" {
+		field("Description-Content-Type", "text/markdown; charset=UTF-8; variant=GFM")
+		b.WriteByte('\n')
+		b.WriteString(m.Description)
+		if !strings.HasSuffix(m.Description, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}
+
+// wheelFile renders WHEEL. Root-Is-Purelib is false: the wheel is for one
+// platform, and installs nothing into site-packages anyway.
+func (w *Wheel) wheelFile() []byte {
+	var b bytes.Buffer
+	b.WriteString("Wheel-Version: 1.0\nGenerator: fixturegen internal/wheel\nRoot-Is-Purelib: false\n")
+	for _, t := range w.Tags() {
+		fmt.Fprintf(&b, "Tag: %s\n", t)
+	}
+	return b.Bytes()
+}

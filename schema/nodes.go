@@ -1,0 +1,43 @@
+package schema
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// CheckCaseFiles reports, at the position of each [[probe.case]]'s node
+// key, every case whose node names a test file that does not exist.
+// generate stops on these: it would write probe tests that can only fail.
+// (check reports them as findings instead, so Load does not.)
+func CheckCaseFiles(s *Spec) error {
+	var missing []int
+	for i, c := range s.Probe.Cases {
+		file, _, _ := strings.Cut(c.Node, "::")
+		if _, err := os.Stat(filepath.Join(s.Dir, filepath.FromSlash(file))); err != nil {
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	var spans map[string]Span
+	if src, err := readFile(s.File); err == nil {
+		spans = Locate(src)
+	}
+	prefix := strings.Join(TablePrefix(s.File), ".")
+	if prefix != "" {
+		prefix += "."
+	}
+	var errs Errors
+	for _, i := range missing {
+		c := s.Probe.Cases[i]
+		file, _, _ := strings.Cut(c.Node, "::")
+		sp := spans[fmt.Sprintf("%sprobe.case[%d].node", prefix, i)]
+		errs = append(errs, &Error{File: s.File, Line: sp.Line, Col: sp.Col, Msg: fmt.Sprintf(
+			"probe case %s runs %s, but %s does not exist (relative to the spec's folder); point node at an existing test file",
+			c.Test, c.Node, file)})
+	}
+	return errs
+}
