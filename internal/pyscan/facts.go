@@ -8,13 +8,20 @@ import (
 
 // Module is what Scan learns about one Python source file.
 type Module struct {
-	Defs     []Def    // functions and classes, in source order
-	Calls    []Call   // calls of dotted names, in source order
-	Assigns  []Assign // names assigned at module or class level
-	Imports  []Import
-	Problems []Problem // what Python would reject, in source order
+	Defs    []Def    // functions and classes, in source order
+	Calls   []Call   // calls of dotted names, in source order
+	Assigns []Assign // names assigned at module or class level
+	Imports []Import
+	// StarImports are the "from MODULE import *" statements; their Name
+	// is "*" and their Bound "".
+	StarImports []Import
+	Problems    []Problem // what Python would reject, in source order
+	// Suppressions are the "# fixturegen: ignore" comments, in line
+	// order.
+	Suppressions []Suppression
 
 	bound map[string]string // name bound by an import → what it names
+	binds []binding         // every name bound but parameters, for ResolveAt
 }
 
 // DefKind tells a function from a class.
@@ -36,6 +43,9 @@ type Def struct {
 	// Parent is the index in Module.Defs of the def or class whose body
 	// holds this one, or -1 at module level.
 	Parent int
+	// Bases are a class's base classes that are dotted names, as written
+	// ("unittest.TestCase"); other expressions and keywords are left out.
+	Bases []string
 }
 
 // Param is one parameter of a function. Star parameters (*args,
@@ -57,10 +67,12 @@ type Decorator struct {
 	Call int
 }
 
-// Call is a call of a dotted name, such as signal.setitimer(...) or
-// pytest.mark.usefixtures(...). Calls of other expressions (f()(x),
-// "".join(x)) are not recorded; calls nested in the arguments are recorded
-// on their own.
+// Call is a call of a dotted name, such as signal.setitimer(...),
+// pytest.mark.usefixtures(...) or (signal.alarm)(5). Calls of other
+// expressions (f()(x), "".join(x)) are not recorded; calls nested in the
+// arguments are recorded on their own, and so are the calls in the
+// replacement fields of formatted strings, after the other calls of their
+// logical line.
 type Call struct {
 	Callee string // the dotted name as written
 	Pos    Pos    // of the callee's first name
@@ -158,12 +170,16 @@ func (s *Scanner) Scan(src []byte) *Module {
 	p := &parser{lx: &s.lx, text: string(src), m: &Module{
 		Defs: old.m0.Defs[:0], Calls: old.m0.Calls[:0], Assigns: old.m0.Assigns[:0], Imports: old.m0.Imports[:0]},
 		args: old.args[:0], paramBuf: old.paramBuf[:0], decos: old.decos[:0],
-		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0]}
+		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0],
+		bindBuf: old.bindBuf[:0], stars: old.stars[:0], ftoks: old.ftoks[:0]}
+	p.lx.recordFields = true
 	p.run()
 	*old = parser{m0: *p.m, args: p.args, paramBuf: p.paramBuf, decos: p.decos,
-		scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls}
-	m := &Module{Problems: p.lx.Problems,
+		scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindBuf: p.bindBuf, stars: p.stars, ftoks: p.ftoks}
+	m := &Module{Problems: p.lx.Problems, StarImports: exact(p.stars),
 		Defs: exact(p.m.Defs), Calls: exact(p.m.Calls), Assigns: exact(p.m.Assigns), Imports: exact(p.m.Imports)}
+	m.binds = make([]binding, 0, len(p.bindBuf)+len(m.Imports)+len(m.Defs))
+	m.binds = append(m.binds, p.bindBuf...)
 	// Each call's arguments, each def's parameters and decorators lie in
 	// the working arrays one after the other, in the order of the calls
 	// and defs, so they move to their copies in one pass.
@@ -187,23 +203,30 @@ func (s *Scanner) Scan(src []byte) *Module {
 			do += n
 		}
 	}
-	s.lx = Lexer{indents: s.lx.indents[:0]} // the source is not the Scanner's to keep
+	s.lx = Lexer{indents: s.lx.indents[:0], fields: s.lx.fields[:0]} // the source is not the Scanner's to keep
 	for _, im := range m.Imports {
 		if m.bound == nil {
 			m.bound = map[string]string{}
 		}
+		var target string
 		switch {
 		case strings.HasSuffix(im.Module, "."):
-			m.bound[im.Bound] = im.Module + im.Name // from . import x
+			target = im.Module + im.Name // from . import x
 		case im.Name != "":
-			m.bound[im.Bound] = im.Module + "." + im.Name
+			target = im.Module + "." + im.Name
 		default:
-			m.bound[im.Bound] = im.Module
+			target = im.Module
 			if head, _, _ := strings.Cut(im.Module, "."); head == im.Bound {
-				m.bound[im.Bound] = head
+				target = head
 			}
 		}
+		m.bound[im.Bound] = target
+		m.binds = append(m.binds, binding{name: im.Bound, scope: im.Scope, pos: im.Pos, target: target})
 	}
+	for _, d := range m.Defs {
+		m.binds = append(m.binds, binding{name: d.Name, scope: d.Parent, pos: d.Pos})
+	}
+	m.Suppressions = suppressions(src)
 	return m
 }
 
@@ -237,6 +260,11 @@ type parser struct {
 	level     int // indentation level: Indent tokens minus Dedent tokens
 	scopes    []scope
 	toks      []tok
+	// bindBuf holds the names assignments bind, in every scope; stars the
+	// star imports; ftoks the tokens of one replacement field.
+	bindBuf []binding
+	stars   []Import
+	ftoks   []tok
 	// m0 keeps the arrays of the last module's facts, for the next.
 	m0 Module
 }
@@ -263,9 +291,43 @@ func (p *parser) run() {
 		for len(p.scopes) > 0 && p.scopes[len(p.scopes)-1].body > p.level {
 			p.scopes = p.scopes[:len(p.scopes)-1]
 		}
+		scope := p.scope()
 		p.statement(p.toks)
+		if len(p.lx.fields) > 0 {
+			p.fieldCalls(p.lx.fields, scope)
+			p.lx.fields = p.lx.fields[:0]
+		}
 		if k == EOF {
 			return
+		}
+	}
+}
+
+// fieldCalls records the calls in the replacement fields of the
+// formatted strings of a statement in scope: the fields are code, read
+// with a Lexer of their own as if inside brackets, fields of formatted
+// strings nested in them included.
+func (p *parser) fieldCalls(fields []field, scope int) {
+	for _, f := range fields {
+		sub := Lexer{src: p.lx.src[:f.end], off: f.off, line: f.line, lineStart: f.lineStart,
+			depth: 1, indents: []int{0}, recordFields: true}
+		toks := p.ftoks[:0]
+		for {
+			var t tok
+			sub.next(&t)
+			if t.kind == EOF {
+				break
+			}
+			if t.kind == Name || t.kind == Op || t.kind == String || t.kind == Number {
+				toks = append(toks, t)
+			}
+		}
+		p.ftoks = toks[:0]
+		p.calls(toks, scope, "")
+		// The field's own problems are those of the string, which the
+		// main Lexer reported.
+		if len(sub.fields) > 0 {
+			p.fieldCalls(sub.fields, scope)
 		}
 	}
 }
@@ -408,6 +470,8 @@ func (p *parser) def(toks []tok, at int, kind DefKind) {
 		inner := rest[1:close]
 		if kind == Function {
 			d.Params = p.params(inner)
+		} else {
+			d.Bases = p.bases(inner)
 		}
 		p.calls(inner, outer, "")
 		rest = rest[min(close+1, len(rest)):]
@@ -440,6 +504,18 @@ func (p *parser) params(toks []tok) []Param {
 	return p.paramBuf[start:]
 }
 
+// bases returns the base classes of a class statement that are dotted
+// names.
+func (p *parser) bases(toks []tok) []string {
+	var out []string
+	p.eachSeg(toks, true, func(seg []tok) {
+		if name, n := p.chain(seg, 0); n > 0 && n == len(seg) {
+			out = append(out, name)
+		}
+	})
+	return out
+}
+
 // simple reads a statement that is not a def, class or decorator.
 func (p *parser) simple(toks []tok) {
 	if len(toks) == 0 {
@@ -450,7 +526,7 @@ func (p *parser) simple(toks []tok) {
 		return
 	}
 	target := ""
-	i := 0
+	i, n := 0, 0
 	for i+1 < len(toks) && toks[i].kind == Name && !isKeyword(p.str(&toks[i])) {
 		op := &toks[i+1]
 		isAssign := p.isOp(op, "=") || op.kind == Op && op.end-op.off >= 2 && p.text[op.end-1] == '=' && !p.isOp(op, "==") && !p.isOp(op, "!=") && !p.isOp(op, "<=") && !p.isOp(op, ">=")
@@ -461,15 +537,46 @@ func (p *parser) simple(toks []tok) {
 		if target == "" {
 			target = p.str(&toks[i])
 		}
+		pos := p.lx.pos(&toks[i])
 		if !p.inFunction() {
-			p.m.Assigns = append(p.m.Assigns, Assign{Name: p.str(&toks[i]), Pos: p.lx.pos(&toks[i]), Scope: p.scope()})
+			p.m.Assigns = append(p.m.Assigns, Assign{Name: p.str(&toks[i]), Pos: pos, Scope: p.scope()})
 		}
+		p.bindBuf = append(p.bindBuf, binding{name: p.str(&toks[i]), scope: p.scope(), pos: pos})
+		n++
 		if annotated {
+			n = 0 // the value, if any, follows the annotation
 			break
 		}
 		i += 2
 	}
+	if n > 0 && i < len(toks) {
+		p.assignedValue(toks[i:], n)
+	}
 	p.calls(toks, p.scope(), target)
+}
+
+// assignedValue looks at the value of an assignment whose n targets are
+// the last bindings noted: an import call ("importlib.import_module(
+// 'signal')") binds them to the module it names, and None binds nothing
+// that matters (it is the "not available" branch of a guarded import).
+func (p *parser) assignedValue(value []tok, n int) {
+	targets := p.bindBuf[len(p.bindBuf)-n:]
+	if len(value) == 1 && p.isName(&value[0], "None") {
+		p.bindBuf = p.bindBuf[:len(p.bindBuf)-n]
+		return
+	}
+	name, k := p.chain(value, 0)
+	if k == 0 || k+2 >= len(value) || !p.isOp(&value[k], "(") || value[k+1].kind != String {
+		return
+	}
+	if !importCalls[name[strings.LastIndexByte(name, '.')+1:]] {
+		return
+	}
+	if mod, ok := stringValue(p.str(&value[k+1])); ok && mod != "" {
+		for j := range targets {
+			targets[j].target = mod
+		}
+	}
 }
 
 func (p *parser) importStmt(toks []tok) {
@@ -499,8 +606,12 @@ func (p *parser) importStmt(toks []tok) {
 		names = names[1:p.matching(names, 0)]
 	}
 	p.eachSeg(names, false, func(seg []tok) {
+		if len(seg) == 1 && p.isOp(&seg[0], "*") {
+			p.stars = append(p.stars, Import{Module: mod, Name: "*", Pos: p.lx.pos(&seg[0]), Scope: s})
+			return
+		}
 		if len(seg) == 0 || seg[0].kind != Name {
-			return // "*" binds nothing that can be named here
+			return
 		}
 		name := p.str(&seg[0])
 		bound := name
@@ -543,7 +654,7 @@ func (p *parser) calls(toks []tok, scope int, target string) {
 		if k+1 >= len(toks) {
 			continue
 		}
-		if b := p.bracket(&toks[k+1]); b != '(' && b != '.' {
+		if b := p.bracket(&toks[k+1]); b != '(' && b != '.' && b != ')' {
 			continue
 		}
 		if k > 0 && p.isOp(&toks[k-1], ".") || isKeyword(p.str(t)) {
@@ -552,8 +663,11 @@ func (p *parser) calls(toks []tok, scope int, target string) {
 		name, n := p.chain(toks, k)
 		open := k + n
 		if open >= len(toks) || !p.isOp(&toks[open], "(") {
-			k = open - 1
-			continue
+			if !p.parenthesized(toks, k, open) {
+				k = open - 1
+				continue
+			}
+			open++ // (signal.alarm)(5) calls signal.alarm
 		}
 		close := p.matching(toks, open)
 		c := Call{Callee: name, Pos: p.lx.pos(t), Scope: scope, Decorates: -1, Target: target}
@@ -567,6 +681,27 @@ func (p *parser) calls(toks []tok, scope int, target string) {
 		p.m.Calls = append(p.m.Calls, c)
 		k = open // the arguments may hold calls of their own
 	}
+}
+
+// parenthesized reports whether the dotted name toks[k:end] stands alone
+// in grouping brackets that are called: "(signal.alarm)(5)", but not
+// "f(signal.alarm)(5)", which calls what f returns.
+func (p *parser) parenthesized(toks []tok, k, end int) bool {
+	if k == 0 || end+1 >= len(toks) || !p.isOp(&toks[k-1], "(") || !p.isOp(&toks[end], ")") || !p.isOp(&toks[end+1], "(") {
+		return false
+	}
+	if k == 1 {
+		return true
+	}
+	prev := &toks[k-2]
+	switch {
+	case prev.kind == Name:
+		return isKeyword(p.str(prev)) // return (f)(x), await (f)(x)
+	case prev.kind == Op:
+		b := p.first(prev)
+		return b != ')' && b != ']' && b != '}'
+	}
+	return false
 }
 
 func (p *parser) arg(seg []tok) Arg {
