@@ -33,6 +33,30 @@ func readFileAt(dirfd int, name, path string, buf []byte, shortIsEOF bool) ([]by
 		return buf[:0], err
 	}
 	defer syscall.Close(fd)
+	// The size is known before a byte is read: a file over the limit,
+	// and anything but a regular file (a FIFO, a device, which the
+	// listing may not have shown for what it is), is never read.
+	var st syscall.Stat_t
+	for {
+		err = syscall.Fstat(fd, &st)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return buf[:0], err
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return buf[:0], errNotRegular
+	}
+	if st.Size > maxFileSize {
+		return buf[:0], errTooLarge
+	}
+	// One byte more than the file holds lets a single read see it all,
+	// and the end.
+	if need := int(st.Size) + 1; cap(buf) < need {
+		buf = make([]byte, 0, max(need, 64<<10))
+	}
 	n := 0
 	buf = buf[:cap(buf)]
 	for {

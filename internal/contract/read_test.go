@@ -39,3 +39,33 @@ func TestReadFileAt(t *testing.T) {
 		t.Error("a missing file read without error")
 	}
 }
+
+// A file over the limit, a FIFO and a device are refused before a byte is
+// read: the buffer never grows, and a FIFO without a writer does not block.
+func TestReadFileAtRefusesBeforeReading(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.py")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A sparse file: 20 MB long, no blocks written.
+	if err := f.Truncate(20 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	buf := make([]byte, 0, 4096)
+	if got, err := readFile(big, buf); err != errTooLarge || cap(got) != cap(buf) {
+		t.Errorf("20 MB file: err %v, buffer of %d bytes", err, cap(got))
+	}
+	fifo := filepath.Join(dir, "pipe.py")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readFile(fifo, buf); err != errNotRegular {
+		t.Errorf("FIFO: err %v, want errNotRegular", err)
+	}
+	if _, err := readFile("/dev/zero", buf); err != errNotRegular {
+		t.Errorf("/dev/zero: err %v, want errNotRegular", err)
+	}
+}

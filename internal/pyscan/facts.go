@@ -113,6 +113,11 @@ type Assign struct {
 	Name  string
 	Pos   Pos
 	Scope int // as in Call.Scope
+	// Literal is set when the value is a list or tuple of string
+	// literals, such as "collect_ignore = ['setup.py']"; Strings holds
+	// them.
+	Literal bool
+	Strings []string
 }
 
 // Import is one name bound by an import statement.
@@ -551,6 +556,13 @@ func (p *parser) simple(toks []tok) {
 	}
 	if n > 0 && i < len(toks) {
 		p.assignedValue(toks[i:], n)
+		if !p.inFunction() && (p.isOp(&toks[i], "[") || p.isOp(&toks[i], "(")) {
+			if strs, ok := p.stringList(toks[i:]); ok {
+				for j := len(p.m.Assigns) - n; j < len(p.m.Assigns); j++ {
+					p.m.Assigns[j].Literal, p.m.Assigns[j].Strings = true, strs
+				}
+			}
+		}
 	}
 	p.calls(toks, p.scope(), target)
 }
@@ -577,6 +589,25 @@ func (p *parser) assignedValue(value []tok, n int) {
 			targets[j].target = mod
 		}
 	}
+}
+
+// stringList reads a list or tuple of string literals that makes up the
+// whole of toks.
+func (p *parser) stringList(toks []tok) ([]string, bool) {
+	if p.matching(toks, 0) != len(toks)-1 {
+		return nil, false
+	}
+	var out []string
+	ok := true
+	p.eachSeg(toks[1:len(toks)-1], true, func(seg []tok) {
+		a := p.arg(seg)
+		if a.Kind != ArgString || a.Keyword != "" {
+			ok = false
+			return
+		}
+		out = append(out, a.Value)
+	})
+	return out, ok
 }
 
 func (p *parser) importStmt(toks []tok) {
