@@ -95,6 +95,7 @@ Examples:
 				GeneratedNames: plan.GeneratedNames(spec),
 				Config:         cfg,
 				ListGroup:      listGroup,
+				NamedRoots:     len(scanDirs) > 0,
 			}
 			for _, ch := range changes {
 				if ch.Region {

@@ -28,7 +28,9 @@ func (o *Options) newCollection() *collection {
 			}
 		}
 		c.cfg = o.Config.Collection()
-		c.testPaths = c.cfg.TestPaths
+		if !o.NamedRoots {
+			c.testPaths = c.cfg.TestPaths
+		}
 	}
 	return c
 }

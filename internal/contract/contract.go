@@ -42,6 +42,9 @@ type Options struct {
 	ListGroup bool
 	// ListUsers asks for the modules whose tests use the deadline fixture.
 	ListUsers bool
+	// NamedRoots is set when the user named the roots (--scan): as for
+	// paths given to pytest, testpaths then does not apply.
+	NamedRoots bool
 	// Workers is the number of files read at once; 0 means one per core.
 	Workers int
 

@@ -119,11 +119,17 @@ var timerSignals = map[string]bool{"signal.SIGALRM": true, "signal.SIGVTALRM": t
 // or ignoring handler) does not count.
 func armsTimer(m *pyscan.Module, c pyscan.Call) (string, bool) {
 	// Resolving keeps the last part of a dotted name, so most calls
-	// (json.dumps) are ruled out before their name is resolved.
-	if i := strings.LastIndexByte(c.Callee, '.'); i >= 0 {
-		switch c.Callee[i+1:] {
-		case "setitimer", "alarm", "signal":
-		default:
+	// (json.dumps) are ruled out before their name is resolved; a bare
+	// name (len(x)) is ruled out unless an import names it after a timer
+	// or a star import may supply it.
+	name := c.Callee
+	if !strings.Contains(name, ".") && len(m.StarImports) == 0 {
+		name = m.Resolve(name)
+	}
+	switch name[strings.LastIndexByte(name, '.')+1:] {
+	case "setitimer", "alarm", "signal":
+	default:
+		if len(m.StarImports) == 0 || strings.Contains(c.Callee, ".") {
 			return "", false
 		}
 	}

@@ -1,6 +1,7 @@
 package pyscan
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -231,6 +232,10 @@ func (s *Scanner) Scan(src []byte) *Module {
 	for _, d := range m.Defs {
 		m.binds = append(m.binds, binding{name: d.Name, scope: d.Parent, pos: d.Pos})
 	}
+	// Sorted by name, so that ResolveAt finds a name's bindings by binary
+	// search: a module has thousands of them, and the rules resolve a
+	// name for many calls.
+	slices.SortFunc(m.binds, func(a, b binding) int { return strings.Compare(a.name, b.name) })
 	m.Suppressions = suppressions(src)
 	return m
 }

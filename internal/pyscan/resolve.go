@@ -1,6 +1,9 @@
 package pyscan
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // binding is a name bound by a statement other than a parameter: an
 // import, an assignment, a def or a class. Parameters are read from the
@@ -76,8 +79,12 @@ func (m *Module) boundIn(name string, scope int, pos Pos, direct bool) (string, 
 	found := false
 	var last, lastBefore, lastImport binding
 	seenBefore, seenImport := false, false
-	for _, b := range m.binds {
-		if b.scope != scope || b.name != name {
+	first, _ := slices.BinarySearchFunc(m.binds, name, func(b binding, name string) int { return strings.Compare(b.name, name) })
+	for _, b := range m.binds[first:] {
+		if b.name != name {
+			break
+		}
+		if b.scope != scope {
 			continue
 		}
 		// The bindings are not in source order (imports, defs and
