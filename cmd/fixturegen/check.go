@@ -41,6 +41,8 @@ Checks, without running Python or writing anything:
 The tree is the top folder of each file the spec names (usually tests/),
 or the folders given with --scan. Each finding is printed as
 "path:line:col: RULE message" with its fix; docs/check.md lists the rules.
+A comment "# fixturegen: ignore[RULE, ...]" (or a bare "# fixturegen:
+ignore") on the line a finding is reported at suppresses it.
 
 Exit status: 0 when all is well, 1 when there is a finding (warnings about
 files check could not read do not count), 2 for usage, spec or internal
