@@ -19,11 +19,12 @@ const (
 	WarnUnknownRule     = "unknown-rule"
 )
 
-// Suppressible lists the rules and warnings a "# fixturegen: ignore[...]"
-// comment may name: those check reports at a line of a Python file.
+// Suppressible lists the rules a "# fixturegen: ignore[...]" comment may
+// name: those check reports at a line of a Python file it read. The others
+// are reported at the spec, the pytest configuration, a link or a file
+// check could not read, where no such comment can be.
 var Suppressible = []string{
-	RuleOwnTimer, RuleMissingGroup, RuleShadowFixture, RuleNameClash, RuleDeadlinePreload,
-	WarnSyntax, WarnUndecodable, WarnUnreadable, WarnSymlinkLoop, WarnDanglingSymlink, WarnSymlinkOutside,
+	RuleOwnTimer, RuleMissingGroup, RuleShadowFixture, RuleNameClash, RuleDeadlinePreload, WarnSyntax,
 }
 
 // suppress drops the findings that a "# fixturegen: ignore" comment on

@@ -1,7 +1,6 @@
 package contract
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -84,7 +83,6 @@ func importedBases(m *pyscan.Module, cases []bool) []string {
 // caseFinder follows bases into the modules that define them, reading
 // each module once.
 type caseFinder struct {
-	cwd     string
 	modules map[string]*pyscan.Module // by absolute path; nil when unreadable
 }
 
@@ -143,11 +141,10 @@ func (cf *caseFinder) module(file string) *pyscan.Module {
 		return m
 	}
 	var m *pyscan.Module
-	if info, err := os.Stat(file); err == nil && info.Mode().IsRegular() && info.Size() <= maxFileSize {
-		if data, err := os.ReadFile(file); err == nil {
-			if text, prob := pyscan.Decode(data); prob == nil {
-				m = pyscan.Scan(text)
-			}
+	// readFile refuses what is too large or not a regular file.
+	if data, err := readFile(file, nil); err == nil {
+		if text, prob := pyscan.Decode(data); prob == nil {
+			m = pyscan.Scan(text)
 		}
 	}
 	if cf.modules == nil {

@@ -173,3 +173,29 @@ func TestWalkFolders(t *testing.T) {
 		t.Errorf("Folder found %v, %v; Visit found %v, %v", files, problems, wantFiles, wantProblems)
 	}
 }
+
+// norecursedirs patterns with a "/" match the folder's whole path, as
+// pytest's fnmatch_ex does; Ignore leaves out folders and files by path.
+func TestWalkMatchesPathPatterns(t *testing.T) {
+	root := t.TempDir()
+	touch(t, root, "tests/skipme/test_a.py", "tests/sub/skipme/test_b.py", "tests/build/test_c.py",
+		"tests/legacy/test_d.py", "tests/test_e.py", "tests/test_f_py2.py")
+	var files []string
+	w := &Walker{
+		NoRecurse: []string{"tests/skipme", "build"},
+		Ignore: func(abs string) bool {
+			return abs == filepath.Join(root, "tests", "legacy") || strings.HasSuffix(abs, "_py2.py")
+		},
+		Visit: func(p string) {
+			rel, _ := filepath.Rel(root, p)
+			files = append(files, filepath.ToSlash(rel))
+		},
+		Problem: func(p Problem) { t.Errorf("problem: %v", p) },
+	}
+	if err := w.Walk(root); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(files, " "), "tests/sub/skipme/test_b.py tests/test_e.py"; got != want {
+		t.Errorf("files = %s, want %s", got, want)
+	}
+}
