@@ -1,7 +1,6 @@
 package pyscan
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -22,7 +21,7 @@ type Module struct {
 	Suppressions []Suppression
 
 	bound map[string]string // name bound by an import → what it names
-	binds []binding         // every name bound but parameters, for ResolveAt
+	binds bindIndex         // every name bound but parameters, for ResolveAt
 }
 
 // DefKind tells a function from a class.
@@ -162,6 +161,8 @@ func Scan(src []byte) *Module {
 type Scanner struct {
 	lx Lexer
 	p  parser
+	// bindWork is newBindIndex's working memory.
+	bindWork []int32
 }
 
 // Scan tokenizes src and extracts its facts, as the function Scan does.
@@ -177,15 +178,16 @@ func (s *Scanner) Scan(src []byte) *Module {
 		Defs: old.m0.Defs[:0], Calls: old.m0.Calls[:0], Assigns: old.m0.Assigns[:0], Imports: old.m0.Imports[:0]},
 		args: old.args[:0], paramBuf: old.paramBuf[:0], decos: old.decos[:0],
 		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0],
-		bindBuf: old.bindBuf[:0], stars: old.stars[:0], ftoks: old.ftoks[:0]}
+		bindBuf: old.bindBuf[:0], stars: old.stars[:0], ftoks: old.ftoks[:0], baseBuf: old.baseBuf[:0], subs: old.subs[:0]}
 	p.lx.recordFields = true
 	p.run()
 	*old = parser{m0: *p.m, args: p.args, paramBuf: p.paramBuf, decos: p.decos,
-		scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindBuf: p.bindBuf, stars: p.stars, ftoks: p.ftoks}
+		scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindBuf: p.bindBuf, stars: p.stars, ftoks: p.ftoks, baseBuf: p.baseBuf, subs: p.subs[:0]}
 	m := &Module{Problems: p.lx.Problems, StarImports: exact(p.stars),
 		Defs: exact(p.m.Defs), Calls: exact(p.m.Calls), Assigns: exact(p.m.Assigns), Imports: exact(p.m.Imports)}
-	m.binds = make([]binding, 0, len(p.bindBuf)+len(m.Imports)+len(m.Defs))
-	m.binds = append(m.binds, p.bindBuf...)
+	// Every binding is gathered in the Scanner's array, then grouped
+	// into the module's own.
+	binds := p.bindBuf
 	// Each call's arguments, each def's parameters and decorators lie in
 	// the working arrays one after the other, in the order of the calls
 	// and defs, so they move to their copies in one pass.
@@ -197,9 +199,14 @@ func (s *Scanner) Scan(src []byte) *Module {
 		c.Args = args[off : off+n : off+n]
 		off += n
 	}
-	po, do := 0, 0
+	bases := exact(p.baseBuf)
+	po, do, bo := 0, 0, 0
 	for i := range m.Defs {
 		d := &m.Defs[i]
+		if n := len(d.Bases); n > 0 {
+			d.Bases = bases[bo : bo+n : bo+n]
+			bo += n
+		}
 		if n := len(d.Params); n > 0 {
 			d.Params = params[po : po+n : po+n]
 			po += n
@@ -227,15 +234,13 @@ func (s *Scanner) Scan(src []byte) *Module {
 			}
 		}
 		m.bound[im.Bound] = target
-		m.binds = append(m.binds, binding{name: im.Bound, scope: im.Scope, pos: im.Pos, target: target})
+		binds = append(binds, binding{name: im.Bound, scope: im.Scope, pos: im.Pos, target: target})
 	}
 	for _, d := range m.Defs {
-		m.binds = append(m.binds, binding{name: d.Name, scope: d.Parent, pos: d.Pos})
+		binds = append(binds, binding{name: d.Name, scope: d.Parent, pos: d.Pos})
 	}
-	// Sorted by name, so that ResolveAt finds a name's bindings by binary
-	// search: a module has thousands of them, and the rules resolve a
-	// name for many calls.
-	slices.SortFunc(m.binds, func(a, b binding) int { return strings.Compare(a.name, b.name) })
+	m.binds = newBindIndex(binds, &s.bindWork)
+	s.p.bindBuf = binds[:0]
 	m.Suppressions = suppressions(src)
 	return m
 }
@@ -275,6 +280,8 @@ type parser struct {
 	bindBuf []binding
 	stars   []Import
 	ftoks   []tok
+	baseBuf []string // every class's bases, one after the other
+	subs    []Lexer  // fieldCalls' Lexers, one per level of nesting
 	// m0 keeps the arrays of the last module's facts, for the next.
 	m0 Module
 }
@@ -318,24 +325,34 @@ func (p *parser) run() {
 // with a Lexer of their own as if inside brackets, fields of formatted
 // strings nested in them included.
 func (p *parser) fieldCalls(fields []field, scope int) {
+	// One Lexer per level of nesting, kept by the parser: a field's
+	// Lexer reads no indentation (it is inside brackets), and its
+	// problems are those of the string, which the main Lexer reported.
+	depth := len(p.subs)
+	p.subs = append(p.subs, Lexer{})
+	defer func() {
+		p.subs[depth].src = nil // the source is not the Scanner's to keep
+		p.subs = p.subs[:depth]
+	}()
 	for _, f := range fields {
-		sub := Lexer{src: p.lx.src[:f.end], off: f.off, line: f.line, lineStart: f.lineStart,
-			depth: 1, indents: []int{0}, recordFields: true}
+		sub := &p.subs[depth]
+		*sub = Lexer{src: p.lx.src[:f.end], off: f.off, line: f.line, lineStart: f.lineStart,
+			depth: 1, indents: append(sub.indents[:0], 0), recordFields: true, quiet: true, fields: sub.fields[:0]}
 		toks := p.ftoks[:0]
 		for {
-			var t tok
-			sub.next(&t)
+			toks = append(toks, tok{})
+			t := &toks[len(toks)-1]
+			sub.next(t)
 			if t.kind == EOF {
+				toks = toks[:len(toks)-1]
 				break
 			}
-			if t.kind == Name || t.kind == Op || t.kind == String || t.kind == Number {
-				toks = append(toks, t)
+			if t.kind != Name && t.kind != Op && t.kind != String && t.kind != Number {
+				toks = toks[:len(toks)-1]
 			}
 		}
 		p.ftoks = toks[:0]
 		p.calls(toks, scope, "")
-		// The field's own problems are those of the string, which the
-		// main Lexer reported.
 		if len(sub.fields) > 0 {
 			p.fieldCalls(sub.fields, scope)
 		}
@@ -517,13 +534,16 @@ func (p *parser) params(toks []tok) []Param {
 // bases returns the base classes of a class statement that are dotted
 // names.
 func (p *parser) bases(toks []tok) []string {
-	var out []string
+	start := len(p.baseBuf)
 	p.eachSeg(toks, true, func(seg []tok) {
 		if name, n := p.chain(seg, 0); n > 0 && n == len(seg) {
-			out = append(out, name)
+			p.baseBuf = append(p.baseBuf, name)
 		}
 	})
-	return out
+	if len(p.baseBuf) == start {
+		return nil
+	}
+	return p.baseBuf[start:]
 }
 
 // simple reads a statement that is not a def, class or decorator.
@@ -601,6 +621,11 @@ func (p *parser) assignedValue(value []tok, n int) {
 func (p *parser) stringList(toks []tok) ([]string, bool) {
 	if p.matching(toks, 0) != len(toks)-1 {
 		return nil, false
+	}
+	for i := 1; i < len(toks)-1; i++ {
+		if k := toks[i].kind; k != String && !p.isOp(&toks[i], ",") {
+			return nil, false // not strings alone: nothing to build
+		}
 	}
 	var out []string
 	ok := true

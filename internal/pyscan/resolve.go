@@ -1,7 +1,7 @@
 package pyscan
 
 import (
-	"slices"
+	"hash/maphash"
 	"strings"
 )
 
@@ -15,6 +15,59 @@ type binding struct {
 	// target is what an import binds the name to ("signal.alarm"), or ""
 	// when the statement binds an object of the code's own.
 	target string
+}
+
+// bindIndex holds a module's bindings grouped by a hash of their names,
+// so that ResolveAt looks at a name's few bindings, not at the thousands
+// of a large module. Grouping is a counting sort: no names are compared.
+type bindIndex struct {
+	binds []binding
+	// start[h] is where the bindings whose names hash to h start in
+	// binds; start has one more entry than there are buckets.
+	start []int32
+	seed  maphash.Seed
+}
+
+var bindSeed = maphash.MakeSeed()
+
+// newBindIndex groups binds, using scratch for its working memory; the
+// index shares no memory with either.
+func newBindIndex(binds []binding, scratch *[]int32) bindIndex {
+	if len(binds) == 0 {
+		return bindIndex{}
+	}
+	n := 1
+	for n < len(binds) {
+		n <<= 1
+	}
+	ix := bindIndex{binds: make([]binding, len(binds)), start: make([]int32, n+1), seed: bindSeed}
+	work := append((*scratch)[:0], make([]int32, len(binds)+n)...)
+	*scratch = work
+	buckets, next := work[:len(binds)], work[len(binds):]
+	for i, b := range binds {
+		h := int32(maphash.String(bindSeed, b.name) & uint64(n-1))
+		buckets[i] = h
+		ix.start[h+1]++
+	}
+	for h := 1; h <= n; h++ {
+		ix.start[h] += ix.start[h-1]
+	}
+	copy(next, ix.start[:n])
+	for i, b := range binds {
+		h := buckets[i]
+		ix.binds[next[h]] = b
+		next[h]++
+	}
+	return ix
+}
+
+// of returns the bindings that may be of name: those in its bucket.
+func (ix *bindIndex) of(name string) []binding {
+	if len(ix.start) == 0 {
+		return nil
+	}
+	h := maphash.String(ix.seed, name) & uint64(len(ix.start)-2)
+	return ix.binds[ix.start[h]:ix.start[h+1]]
 }
 
 // before reports whether a comes before b in the source.
@@ -79,12 +132,8 @@ func (m *Module) boundIn(name string, scope int, pos Pos, direct bool) (string, 
 	found := false
 	var last, lastBefore, lastImport binding
 	seenBefore, seenImport := false, false
-	first, _ := slices.BinarySearchFunc(m.binds, name, func(b binding, name string) int { return strings.Compare(b.name, name) })
-	for _, b := range m.binds[first:] {
-		if b.name != name {
-			break
-		}
-		if b.scope != scope {
+	for _, b := range m.binds.of(name) {
+		if b.scope != scope || b.name != name {
 			continue
 		}
 		// The bindings are not in source order (imports, defs and

@@ -97,6 +97,10 @@ type Lexer struct {
 	recordFields bool
 	fstrings     int
 	fields       []field
+	// quiet drops problems: a field's Lexer meets only what the main
+	// one has reported already, and always the end of the source inside
+	// the field's bracket.
+	quiet bool
 }
 
 // field is the code of a replacement field of a formatted string: the
@@ -142,6 +146,9 @@ func (l *Lexer) posAt(off, line, lineStart int) Pos {
 }
 
 func (l *Lexer) problem(off, line, lineStart int, msg string) {
+	if l.quiet {
+		return
+	}
 	l.Problems = append(l.Problems, Problem{Pos: l.posAt(off, line, lineStart), Msg: msg})
 }
 
