@@ -130,6 +130,11 @@ func (w *Walker) Walk(root string) error {
 		}
 	}
 	if !info.IsDir() {
+		if !info.Mode().IsRegular() {
+			// A FIFO would make its reader wait for a writer.
+			w.Problem(Problem{Path: root, Kind: "unreadable", Msg: "is not a regular file (a FIFO, a socket or a device); not read"})
+			return nil
+		}
 		w.Visit(root)
 		return nil
 	}
