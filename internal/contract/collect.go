@@ -174,16 +174,11 @@ func (s *scan) dropCollectIgnored() {
 		memo[p] = v
 		return v
 	}
-	if s.ignoredAbs == nil {
-		s.ignoredAbs = map[string]bool{}
-	}
 	kept := s.sources[:0]
 	for _, src := range s.sources {
-		if isIgnored(src.abs) {
-			s.ignoredAbs[src.abs] = true
-			continue
+		if !isIgnored(src.abs) {
+			kept = append(kept, src)
 		}
-		kept = append(kept, src)
 	}
 	clear(s.sources[len(kept):])
 	s.sources = kept

@@ -118,20 +118,8 @@ var timerSignals = map[string]bool{"signal.SIGALRM": true, "signal.SIGVTALRM": t
 // signal's handler, and describes it. Disarming (a zero delay, the default
 // or ignoring handler) does not count.
 func armsTimer(m *pyscan.Module, c pyscan.Call) (string, bool) {
-	// Resolving keeps the last part of a dotted name, so most calls
-	// (json.dumps) are ruled out before their name is resolved; a bare
-	// name (len(x)) is ruled out unless an import names it after a timer
-	// or a star import may supply it.
-	name := c.Callee
-	if !strings.Contains(name, ".") && len(m.StarImports) == 0 {
-		name = m.Resolve(name)
-	}
-	switch name[strings.LastIndexByte(name, '.')+1:] {
-	case "setitimer", "alarm", "signal":
-	default:
-		if len(m.StarImports) == 0 || strings.Contains(c.Callee, ".") {
-			return "", false
-		}
+	if !mayArm(m, c.Callee) {
+		return "", false
 	}
 	callee := m.ResolveCall(c)
 	// A name used as an argument is looked up where the call is.
@@ -170,6 +158,25 @@ func armsTimer(m *pyscan.Module, c pyscan.Call) (string, bool) {
 		return "signal.signal(" + strings.TrimPrefix(resolve(sig.Value), "signal.") + ", ...)", true
 	}
 	return "", false
+}
+
+// mayArm rules out most calls by their last name, before their callee is
+// looked up by scope: resolving keeps the last part of a dotted name
+// (json.dumps is never a timer), and a bare name (len) is a timer only
+// when an import names it after one ("arm" after "from signal import alarm
+// as arm") or a star import may supply it.
+func mayArm(m *pyscan.Module, callee string) bool {
+	if !strings.Contains(callee, ".") {
+		if len(m.StarImports) > 0 {
+			return true
+		}
+		callee = m.Resolve(callee)
+	}
+	switch callee[strings.LastIndexByte(callee, '.')+1:] {
+	case "setitimer", "alarm", "signal":
+		return true
+	}
+	return false
 }
 
 // owner returns the outermost function around def that is a test or a

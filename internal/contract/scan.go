@@ -77,10 +77,9 @@ type scan struct {
 
 	// coll decides which files are test modules; ignoreFile, once the
 	// conftests are read, tells the files their collect_ignore lists
-	// leave out, and ignoredAbs lists those among the sources.
+	// leave out.
 	coll       *collection
 	ignoreFile func(abs string) bool
-	ignoredAbs map[string]bool
 }
 
 // abs returns the absolute form of a path from the walk without asking the
