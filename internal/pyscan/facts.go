@@ -132,8 +132,8 @@ type Import struct {
 // Resolve rewrites a dotted name through the module's imports, so that
 // "sig.setitimer" after "import signal as sig" and "setitimer" after "from
 // signal import setitimer" both become "signal.setitimer". A name that no
-// import binds is returned as it is. Imports in every scope count, which is
-// exact for the way test code imports.
+// import binds is returned as it is. Imports in every scope count, and
+// other bindings not at all: ResolveAt looks a name up where it is used.
 func (m *Module) Resolve(dotted string) string {
 	head, rest, _ := strings.Cut(dotted, ".")
 	full, ok := m.bound[head]

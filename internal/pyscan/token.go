@@ -1,7 +1,10 @@
 // Package pyscan reads Python source the way the Python tokenizer does and
 // extracts the facts fixturegen's checks need: definitions with their
-// decorators and parameters, calls with their literal arguments, simple
-// assignments and imports.
+// decorators, parameters and base classes, calls with their literal
+// arguments (those in f-string replacement fields too), simple
+// assignments, imports, the names each scope binds (so that a name is
+// resolved where it is used, see Module.ResolveAt) and "# fixturegen:
+// ignore" comments. Decode reads a file in the encoding it declares.
 //
 // It runs no Python and builds no syntax tree. It is exact about what is
 // code and what is not: a "signal.setitimer(" inside a string, a comment or
