@@ -98,6 +98,9 @@ func lookupEncoding(name string) encoding.Encoding {
 	case strings.HasPrefix(bare, "koi8") && len(bare) > 4:
 		candidates = append(candidates, "koi8-"+bare[4:])
 	}
+	if alias, ok := pythonAliases[bare]; ok {
+		candidates = append(candidates, alias)
+	}
 	for _, c := range candidates {
 		if e, err := ianaindex.IANA.Encoding(c); err == nil && e != nil {
 			return e
@@ -109,6 +112,17 @@ func lookupEncoding(name string) encoding.Encoding {
 		}
 	}
 	return nil
+}
+
+// pythonAliases are Python's names, without punctuation, for the
+// encodings the indexes know by other names only.
+var pythonAliases = map[string]string{
+	"cp932": "shift_jis", "ms932": "shift_jis", "mskanji": "shift_jis", // the WHATWG's Shift_JIS is Windows-31J
+	"cp950": "big5", "ms950": "big5", "big5hkscs": "big5", // and its Big5 is Big5-HKSCS
+	"cp858":       "IBM00858",
+	"maccyrillic": "x-mac-cyrillic",
+	"iso2022jp":   "iso-2022-jp",
+	"hz":          "hz-gb-2312", "hzgb2312": "hz-gb-2312",
 }
 
 func isDigits(s string) bool {

@@ -439,6 +439,9 @@ func TestDecodeDeclaredEncodings(t *testing.T) {
 		{"iso8859_15", "\xa4", "€"},
 		{"cp437", "\x82", "é"},
 		{"mac_roman", "\x8e", "é"},
+		{"cp932", "\x82\xa0", "あ"},
+		{"cp866", "\x80", "А"},
+		{"mac_cyrillic", "\x80", "А"},
 	}
 	for _, tt := range tests {
 		src := "# -*- coding: " + tt.decl + " -*-\nx = '" + tt.encoded + "'\n"
