@@ -155,8 +155,9 @@ func newFacts(s *source, pats *testPatterns) *facts {
 	clear(f.uses)
 	if s.test {
 		f.cases = caseClasses(m, s.knownCases)
+		unit := withMixins(m, f.cases)
 		for i := range m.Defs {
-			if collects(m, i, pats, f.cases) {
+			if collects(m, i, pats, unit) {
 				f.isTest[i] = true
 				f.tests = append(f.tests, i)
 			}
@@ -406,9 +407,10 @@ func (ix *index) isTest(src *source, def int) bool {
 }
 
 // collects is isTest worked out, for newFacts. A method of a unittest
-// test case is a test when its name starts with "test", as unittest's
-// loader has it, whatever python_functions says; the case class itself is
-// collected whatever its name.
+// test case, or of a mixin a case inherits it from, is a test when its
+// name starts with "test", as unittest's loader has it, whatever
+// python_functions says; such classes are collected whatever their names.
+// cases marks them.
 func collects(m *pyscan.Module, def int, pats *testPatterns, cases []bool) bool {
 	d := m.Defs[def]
 	if d.Kind != pyscan.Function {

@@ -131,6 +131,42 @@ class ReconnectTests(unittest.TestCase):
 			msgs: map[string]string{"tests/test_reconnect.py:6:38 missing-group": "test test_reconnect uses recovery_deadline through usefixtures"},
 		},
 		{
+			name: "a mixin's test methods run through the cases that inherit them",
+			files: map[string]string{
+				"tests/conftest.py": regionConftest,
+				"tests/test_selectors.py": `import signal
+import unittest
+
+
+class SelectorMixin:
+    def test_interrupt(self):
+        signal.alarm(1)
+
+    def helper(self):
+        signal.alarm(2)
+
+
+class NotACase:
+    def test_never(self):
+        signal.alarm(3)
+
+
+class SelectSelectorTest(SelectorMixin, unittest.TestCase):
+    pass
+`,
+			},
+			want: []string{
+				"tests/test_selectors.py:10:9 own-timer",
+				"tests/test_selectors.py:15:9 own-timer",
+				"tests/test_selectors.py:7:9 own-timer",
+			},
+			msgs: map[string]string{
+				"tests/test_selectors.py:7:9 own-timer":  "in test test_interrupt, which does not use",
+				"tests/test_selectors.py:10:9 own-timer": "in helper helper",
+				"tests/test_selectors.py:15:9 own-timer": "in helper test_never",
+			},
+		},
+		{
 			name: "unittest case through a class of the same module and one imported from another",
 			files: map[string]string{
 				"tests/conftest.py": regionConftest,

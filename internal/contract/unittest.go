@@ -2,6 +2,7 @@ package contract
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/pyscan"
@@ -39,6 +40,42 @@ func caseClasses(m *pyscan.Module, known map[string]bool) []bool {
 		}
 	}
 	return cases
+}
+
+// withMixins returns cases with the classes of the module that a test
+// case derives from without being one themselves marked too: pytest
+// collects a mixin's test methods through each case that inherits them.
+// It returns cases itself when there are none.
+func withMixins(m *pyscan.Module, cases []bool) []bool {
+	if cases == nil {
+		return nil
+	}
+	out := cases
+	var mark func(class int)
+	mark = func(class int) {
+		d := m.Defs[class]
+		for _, b := range d.Bases {
+			if strings.Contains(b, ".") || m.ResolveAt(b, d.Parent, d.Pos) != "" {
+				continue // not a class of this module
+			}
+			for j, o := range m.Defs {
+				if j == class || o.Kind != pyscan.Class || o.Name != b || o.Parent != d.Parent && o.Parent >= 0 || out[j] {
+					continue
+				}
+				if &out[0] == &cases[0] {
+					out = slices.Clone(cases)
+				}
+				out[j] = true
+				mark(j)
+			}
+		}
+	}
+	for i, isCase := range cases {
+		if isCase {
+			mark(i)
+		}
+	}
+	return out
 }
 
 // isCase reports whether one of the class's bases is a test case, as far
