@@ -46,6 +46,8 @@ Checks, without running Python or writing anything:
 The tree is the top folder of each file the spec names (usually tests/),
 or the folders given with --scan. Each finding is printed as
 "path:line:col: RULE message" with its fix; docs/check.md lists the rules.
+A comment "# fixturegen: ignore[RULE, ...]" (or a bare "# fixturegen:
+ignore") on the line a finding is reported at suppresses it.
 
 With --collect, check also asks pytest itself: it runs pytest
 --collect-only with the project's Python and a plugin of its own (nothing
@@ -133,6 +135,7 @@ Examples:
 				Config:         cfg,
 				ListGroup:      listGroup,
 				ListTests:      collectOn,
+				NamedRoots:     len(scanDirs) > 0,
 			}
 			for _, ch := range changes {
 				if ch.Region {

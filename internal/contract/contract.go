@@ -46,6 +46,9 @@ type Options struct {
 	// ListTests asks for every test the model sees, for comparison with
 	// what pytest collects; every test module is then read in full.
 	ListTests bool
+	// NamedRoots is set when the user named the roots (--scan): as for
+	// paths given to pytest, testpaths then does not apply.
+	NamedRoots bool
 	// Workers is the number of files read at once; 0 means one per core.
 	Workers int
 
@@ -99,7 +102,7 @@ func Check(opts Options) (*Result, error) {
 		file, _, _ := strings.Cut(c.Node, "::")
 		opts.Forced[filepath.Join(spec.Dir, filepath.FromSlash(file))] = true
 	}
-	s := &scan{opts: &opts, cwd: cwd}
+	s := &scan{opts: &opts, cwd: cwd, coll: opts.newCollection()}
 	s.needles = newPrefilter(opts.names())
 	s.pats = opts.testPatterns()
 	s.specialNames = map[string]bool{filepath.Base(opts.Conftest): true}
@@ -120,6 +123,8 @@ func Check(opts Options) (*Result, error) {
 	if err := s.run(opts.Roots, noRecurse); err != nil {
 		return nil, err
 	}
+	s.dropCollectIgnored()
+	s.followBases()
 	ix := newIndex(&opts, s.sources)
 	if carriers, autouse := ix.carriers(); len(carriers) > 0 {
 		var names []string
@@ -131,14 +136,16 @@ func Check(opts Options) (*Result, error) {
 			for _, c := range carriers {
 				if under(abs, c.src.dir) {
 					look = true
-					all = all || autouse[c] && opts.isTestFile(filepath.Base(abs))
+					all = all || autouse[c] && s.coll.isTestFile(abs)
 				}
 			}
 			return look, all
 		})
+		s.followBases()
 		ix = newIndex(&opts, s.sources)
 	}
 	if s.probeFiles() {
+		s.followBases()
 		ix = newIndex(&opts, s.sources)
 	}
 
@@ -150,7 +157,7 @@ func Check(opts Options) (*Result, error) {
 	r.preloadModules()
 	r.distLoadgroup()
 
-	res := &Result{Findings: append(r.findings, s.warnings...), Generated: s.generated, Members: r.members, Users: r.users}
+	res := &Result{Findings: s.suppress(append(r.findings, s.warnings...)), Generated: s.generated, Members: r.members, Users: r.users}
 	if opts.ListTests {
 		res.Tests = listTests(s.sources)
 	}
@@ -220,11 +227,12 @@ func (s *scan) probeFiles() bool {
 		if err != nil {
 			continue // the probe-node rule reports a missing file
 		}
-		if prob := pyscan.CheckEncoding(data); prob != nil {
-			s.warn(display(s.cwd, abs), prob.Pos.Line, prob.Pos.Col, "undecodable", prob.Msg, "save the file as UTF-8, as Python expects")
+		text, prob := pyscan.Decode(data)
+		if prob != nil {
+			s.warn(display(s.cwd, abs), prob.Pos.Line, prob.Pos.Col, "undecodable", prob.Msg, "save the file as UTF-8, or declare its encoding as Python expects")
 			continue
 		}
-		s.tokenize(display(s.cwd, abs), abs, data, new(pyscan.Scanner))
+		s.tokenize(display(s.cwd, abs), abs, text, new(pyscan.Scanner))
 	}
 	return len(s.sources) > n
 }
@@ -232,25 +240,6 @@ func (s *scan) probeFiles() bool {
 // under reports whether path lies in folder dir or below it.
 func under(path, dir string) bool {
 	return strings.HasPrefix(path, dir+string(filepath.Separator))
-}
-
-// isTestFile matches a file name against python_files.
-func (o *Options) isTestFile(base string) bool {
-	patterns := []string{"test_*.py", "*_test.py"}
-	if o.Config != nil {
-		if args, ok := o.Config.Options["python_files"]; ok {
-			patterns = patterns[:0]
-			for _, a := range args {
-				patterns = append(patterns, a.Text)
-			}
-		}
-	}
-	for _, p := range patterns {
-		if ok, _ := filepath.Match(p, base); ok {
-			return true
-		}
-	}
-	return false
 }
 
 func (o *Options) functionPatterns() []string { return o.patterns("python_functions", "test") }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/pyscan"
+	"github.com/fixturegen/fixturegen/internal/pytestcfg"
 )
 
 // fixture is a function decorated with pytest.fixture.
@@ -45,6 +46,9 @@ type facts struct {
 	isFixture []bool
 	isTest    []bool
 	tests     []int
+	// cases marks the classes pytest collects as unittest test cases, by
+	// index in Defs; nil when there are none.
+	cases []bool
 
 	// What follows depends on the other modules too: each index works it
 	// out anew (reset), when it is first asked for. Only the goroutine
@@ -150,8 +154,10 @@ func newFacts(s *source, pats *testPatterns) *facts {
 	// read this array first, on another goroutine.
 	clear(f.uses)
 	if s.test {
+		f.cases = caseClasses(m, s.knownCases)
+		unit := withMixins(m, f.cases)
 		for i := range m.Defs {
-			if collects(m, i, pats) {
+			if collects(m, i, pats, unit) {
 				f.isTest[i] = true
 				f.tests = append(f.tests, i)
 			}
@@ -177,7 +183,7 @@ func newFacts(s *source, pats *testPatterns) *facts {
 			class = d.Parent
 		}
 		for _, dec := range d.Decorators {
-			if !fixtureDecorators[m.Resolve(dec.Name)] {
+			if !fixtureDecorators[m.ResolveAt(dec.Name, d.Parent, dec.Pos)] {
 				continue
 			}
 			fx := &fixture{name: d.Name, src: s, def: i, class: class}
@@ -326,7 +332,7 @@ func (ix *index) requests(src *source, def int, isTest bool, sc *scratch) []requ
 	sc.markBuf = f.marks(def, sc.markBuf[:0])
 	for _, ci := range sc.markBuf {
 		c := m.Calls[ci]
-		if m.Resolve(c.Callee) != "pytest.mark.usefixtures" {
+		if m.ResolveCall(c) != "pytest.mark.usefixtures" {
 			continue
 		}
 		for _, a := range c.Args {
@@ -400,14 +406,27 @@ func (ix *index) isTest(src *source, def int) bool {
 	return src.facts.isTest[def]
 }
 
-// collects is isTest worked out, for newFacts.
-func collects(m *pyscan.Module, def int, pats *testPatterns) bool {
+// collects is isTest worked out, for newFacts. A method of a unittest
+// test case, or of a mixin a case inherits it from, is a test when its
+// name starts with "test", as unittest's loader has it, whatever
+// python_functions says; such classes are collected whatever their names.
+// cases marks them.
+func collects(m *pyscan.Module, def int, pats *testPatterns, cases []bool) bool {
 	d := m.Defs[def]
-	if d.Kind != pyscan.Function || !matchName(pats.funcs, d.Name) {
+	if d.Kind != pyscan.Function {
 		return false
 	}
-	for p := d.Parent; p >= 0; p = m.Defs[p].Parent {
-		if m.Defs[p].Kind != pyscan.Class || !matchName(pats.classes, m.Defs[p].Name) {
+	p := d.Parent
+	if p >= 0 && cases != nil && cases[p] {
+		if !strings.HasPrefix(d.Name, "test") {
+			return false
+		}
+		p = m.Defs[p].Parent
+	} else if !matchName(pats.funcs, d.Name) {
+		return false
+	}
+	for ; p >= 0; p = m.Defs[p].Parent {
+		if m.Defs[p].Kind != pyscan.Class || !matchName(pats.classes, m.Defs[p].Name) && !(cases != nil && cases[p]) {
 			return false
 		}
 	}
@@ -441,7 +460,7 @@ func namePatterns(patterns []string) []namePattern {
 func matchName(patterns []namePattern, name string) bool {
 	for _, p := range patterns {
 		if p.glob {
-			if ok, _ := filepath.Match(p.text, name); ok {
+			if pytestcfg.Fnmatch(name, p.text) {
 				return true
 			}
 		} else if strings.HasPrefix(name, p.text) {

@@ -9,6 +9,16 @@ import (
 
 // readFile reads the file at path into buf, growing it as needed.
 func readFile(path string, buf []byte) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return buf[:0], err
+	}
+	if !info.Mode().IsRegular() {
+		return buf[:0], errNotRegular
+	}
+	if info.Size() > maxFileSize {
+		return buf[:0], errTooLarge
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return buf[:0], err

@@ -39,3 +39,41 @@ func TestReadFileAt(t *testing.T) {
 		t.Error("a missing file read without error")
 	}
 }
+
+// A file over the limit and a device are refused after one read of
+// firstRead bytes at most, so memory stays bounded; a FIFO without a
+// writer does not block, and reads as empty.
+func TestReadFileAtRefusesBeforeReading(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.py")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A sparse file: 20 MB long, no blocks written.
+	if err := f.Truncate(20 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	buf := make([]byte, 0, 4096)
+	if got, err := readFile(big, buf); err != errTooLarge || cap(got) > firstRead {
+		t.Errorf("20 MB file: err %v, buffer of %d bytes", err, cap(got))
+	}
+	// Just under the limit is read whole.
+	if err := os.Truncate(big, maxFileSize); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := readFile(big, buf); err != nil || len(got) != maxFileSize {
+		t.Errorf("16 MiB file: err %v, read %d bytes", err, len(got))
+	}
+	fifo := filepath.Join(dir, "pipe.py")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := readFile(fifo, buf); len(got) != 0 || err != nil && err != errNotRegular {
+		t.Errorf("FIFO: read %d bytes, err %v", len(got), err)
+	}
+	if got, err := readFile("/dev/zero", buf); err != errNotRegular || cap(got) > firstRead {
+		t.Errorf("/dev/zero: err %v, buffer of %d bytes, want errNotRegular", err, cap(got))
+	}
+}

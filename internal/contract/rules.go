@@ -118,16 +118,12 @@ var timerSignals = map[string]bool{"signal.SIGALRM": true, "signal.SIGVTALRM": t
 // signal's handler, and describes it. Disarming (a zero delay, the default
 // or ignoring handler) does not count.
 func armsTimer(m *pyscan.Module, c pyscan.Call) (string, bool) {
-	// Resolving keeps the last part of a dotted name, so most calls
-	// (json.dumps) are ruled out before their name is resolved.
-	if i := strings.LastIndexByte(c.Callee, '.'); i >= 0 {
-		switch c.Callee[i+1:] {
-		case "setitimer", "alarm", "signal":
-		default:
-			return "", false
-		}
+	if !mayArm(m, c.Callee) {
+		return "", false
 	}
-	callee := m.Resolve(c.Callee)
+	callee := m.ResolveCall(c)
+	// A name used as an argument is looked up where the call is.
+	resolve := func(name string) string { return m.ResolveAt(name, c.Scope, c.Pos) }
 	arg := func(i int) (pyscan.Arg, bool) {
 		if i < len(c.Args) && c.Args[i].Keyword == "" {
 			return c.Args[i], true
@@ -150,18 +146,37 @@ func armsTimer(m *pyscan.Module, c pyscan.Call) (string, bool) {
 		return "signal.alarm", true
 	case "signal.signal":
 		sig, ok := arg(0)
-		if !ok || sig.Kind != pyscan.ArgName || !timerSignals[m.Resolve(sig.Value)] {
+		if !ok || sig.Kind != pyscan.ArgName || !timerSignals[resolve(sig.Value)] {
 			return "", false
 		}
 		if h, ok := arg(1); ok && h.Kind == pyscan.ArgName {
-			switch m.Resolve(h.Value) {
+			switch resolve(h.Value) {
 			case "signal.SIG_DFL", "signal.SIG_IGN":
 				return "", false
 			}
 		}
-		return "signal.signal(" + strings.TrimPrefix(m.Resolve(sig.Value), "signal.") + ", ...)", true
+		return "signal.signal(" + strings.TrimPrefix(resolve(sig.Value), "signal.") + ", ...)", true
 	}
 	return "", false
+}
+
+// mayArm rules out most calls by their last name, before their callee is
+// looked up by scope: resolving keeps the last part of a dotted name
+// (json.dumps is never a timer), and a bare name (len) is a timer only
+// when an import names it after one ("arm" after "from signal import alarm
+// as arm") or a star import may supply it.
+func mayArm(m *pyscan.Module, callee string) bool {
+	if !strings.Contains(callee, ".") {
+		if len(m.StarImports) > 0 {
+			return true
+		}
+		callee = m.Resolve(callee)
+	}
+	switch callee[strings.LastIndexByte(callee, '.')+1:] {
+	case "setitimer", "alarm", "signal":
+		return true
+	}
+	return false
 }
 
 // owner returns the outermost function around def that is a test or a
@@ -277,7 +292,7 @@ func (r *rules) groupMarks(src *source, calls []int) []groupMark {
 	var out []groupMark
 	for _, ci := range calls {
 		c := m.Calls[ci]
-		if m.Resolve(c.Callee) != "pytest.mark.xdist_group" {
+		if m.ResolveCall(c) != "pytest.mark.xdist_group" {
 			continue
 		}
 		for _, a := range c.Args {
@@ -376,7 +391,7 @@ func (r *rules) shadows(src *source) {
 				fmt.Sprintf("rename or remove this fixture; change the generated one through %s and fixturegen generate", r.spec.File))
 		}
 	}
-	if src.abs != r.opts.Conftest {
+	if !src.holdsRegion {
 		return
 	}
 	m := src.mod
@@ -627,7 +642,12 @@ var patchCallees = map[string]bool{"setattr": true, "delattr": true, "patch": tr
 // module, or inside a package that holds one: after a half import, that is
 // where the attribute goes missing.
 func (r *rules) patchesPreload(m *pyscan.Module, c pyscan.Call) (string, bool) {
-	callee := m.Resolve(c.Callee)
+	// Only the last name counts. monkeypatch.setattr is a method of a
+	// parameter, which resolves to no module: its name as written does.
+	callee := m.ResolveCall(c)
+	if callee == "" {
+		callee = c.Callee
+	}
 	last := callee[strings.LastIndexByte(callee, '.')+1:]
 	if !patchCallees[last] || len(c.Args) == 0 || c.Args[0].Kind != pyscan.ArgString || c.Args[0].Keyword != "" {
 		return "", false

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -20,7 +21,10 @@ import (
 // test module; such a file is reported and skipped rather than read.
 const maxFileSize = 16 << 20
 
-var errTooLarge = fmt.Errorf("is larger than %d MiB; not read", maxFileSize>>20)
+var (
+	errTooLarge   = fmt.Errorf("is larger than %d MiB; not read", maxFileSize>>20)
+	errNotRegular = errors.New("is not a regular file (a FIFO, a socket or a device); not read")
+)
 
 // source is one Python file that check read and tokenized.
 type source struct {
@@ -33,8 +37,14 @@ type source struct {
 	// regionFirst and regionLast are the lines of the generated region's
 	// markers, in the conftest that holds it; 0 elsewhere.
 	regionFirst, regionLast int
+	// holdsRegion marks the conftest the spec plans the region in,
+	// however the walk reached it.
+	holdsRegion bool
 	// facts is what the latest index knows of the module.
 	facts *facts
+	// knownCases are the dotted names, as the module's imports give them,
+	// of the classes in other modules that are unittest test cases.
+	knownCases map[string]bool
 }
 
 // inRegion reports whether line lies in the generated region, whose code
@@ -59,6 +69,17 @@ type scan struct {
 	done      [][]job
 	generated []string
 	warnings  []finding.Finding
+
+	// cases follows base classes into other modules; basesDone counts
+	// the sources followBases has looked at.
+	cases     caseFinder
+	basesDone int
+
+	// coll decides which files are test modules; ignoreFile, once the
+	// conftests are read, tells the files their collect_ignore lists
+	// leave out.
+	coll       *collection
+	ignoreFile func(abs string) bool
 }
 
 // abs returns the absolute form of a path from the walk without asking the
@@ -71,11 +92,39 @@ func (s *scan) abs(p string) string {
 }
 
 func (s *scan) warn(path string, line, col int, rule, msg, fix string) {
+	s.report(finding.Warning, path, line, col, rule, msg, fix)
+}
+
+// report records a finding of the scan itself, not of a rule.
+func (s *scan) report(sev finding.Severity, path string, line, col int, rule, msg, fix string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.warnings = append(s.warnings, finding.Finding{Rule: rule, Severity: finding.Warning, Path: path,
+	s.warnings = append(s.warnings, finding.Finding{Rule: rule, Severity: sev, Path: path,
 		Line: max(line, 1), Col: max(col, 1), Message: msg, Fix: fix})
 }
+
+// planned reports whether the file at p is one generate writes, reached
+// by a name other than the one the spec gives it.
+func (s *scan) planned(p string) bool {
+	for abs := range s.opts.Planned {
+		if sameFile(p, abs) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameFile reports whether two paths name the same file.
+func sameFile(a, b string) bool {
+	ia, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	ib, err := os.Stat(b)
+	return err == nil && os.SameFile(ia, ib)
+}
+
+var regionBegin = []byte(region.Begin)
 
 // job is one file to read: the folder that holds it, as the walk reached
 // it, and its name there, with the open folder when the system lets files
@@ -131,6 +180,8 @@ func (s *scan) run(roots []string, noRecurse []string) error {
 		defer close(batches)
 		w := &pytree.Walker{
 			NoRecurse: noRecurse,
+			Bounds:    roots,
+			Ignore:    s.coll.walkIgnore(),
 			Visit: func(p string) {
 				batches <- []job{{whole: p, name: filepath.Base(p)}}
 			},
@@ -170,9 +221,10 @@ func (s *scan) run(roots []string, noRecurse []string) error {
 }
 
 var problemFix = map[string]string{
-	"unreadable":       "make it readable (chmod), or leave it out of --scan",
-	"symlink-loop":     "remove the link, or point it outside the tree",
-	"dangling-symlink": "remove the link, or restore the file it points to",
+	WarnUnreadable:      "make it readable (chmod), or leave it out of --scan",
+	WarnSymlinkLoop:     "remove the link, or point it outside the tree",
+	WarnSymlinkOutside:  "scan the folder it points to too (--scan), or replace the link with the folder",
+	WarnDanglingSymlink: "remove the link, or restore the file it points to",
 }
 
 // worker is one reader's own state: its buffer, and the batches it
@@ -246,20 +298,28 @@ func (s *scan) first(j *job, w *worker) {
 	}
 	// The first byte rules out most files without a call to compare.
 	if len(data) > 0 && data[0] == generatedHeader[0] && bytes.HasPrefix(data, generatedHeader) {
+		if s.planned(j.path()) {
+			return // a planned file reached by another name
+		}
 		s.mu.Lock()
 		s.generated = append(s.generated, j.path())
 		s.mu.Unlock()
 		return
 	}
 	// Every file's encoding is checked, not only the ones the rules read:
-	// Python cannot import a file it cannot decode, wherever it is.
-	if prob := pyscan.CheckEncoding(data); prob != nil {
+	// Python cannot import a file it cannot decode, wherever it is. A
+	// file in another encoding that it declares is read decoded; the
+	// words the needles look for are ASCII, which every encoding Python
+	// accepts for source keeps as it is, so they are looked for in the
+	// bytes as read.
+	text, prob := pyscan.Decode(data)
+	if prob != nil {
 		if abs == "" || abs != s.opts.Conftest { // the drift report covers the planned conftest
-			s.warn(j.path(), prob.Pos.Line, prob.Pos.Col, "undecodable", prob.Msg, "save the file as UTF-8, as Python expects")
+			s.warn(j.path(), prob.Pos.Line, prob.Pos.Col, WarnUndecodable, prob.Msg, "save the file as UTF-8, or declare its encoding as Python expects")
 		}
 		return
 	}
-	if base != "conftest.py" && !(abs != "" && s.opts.Forced[abs]) && !(s.opts.ListTests && s.opts.isTestFile(base)) && !s.needles.match(data) {
+	if base != "conftest.py" && !(abs != "" && s.opts.Forced[abs]) && !(s.opts.ListTests && s.coll.isTestFile(s.abs(j.path()))) && !s.needles.match(data) {
 		j.skipped = true
 		return
 	}
@@ -269,19 +329,28 @@ func (s *scan) first(j *job, w *worker) {
 	if abs == "" {
 		abs = s.abs(p)
 	}
-	s.tokenize(p, abs, data, &w.scanner)
+	s.tokenize(p, abs, text, &w.scanner)
 }
 
 // tokenize scans data, whose encoding was checked, and keeps its facts.
 func (s *scan) tokenize(p, abs string, data []byte, sc *pyscan.Scanner) {
-	src := &source{path: p, abs: abs, dir: filepath.Dir(abs), conftest: filepath.Base(p) == "conftest.py", test: s.opts.isTestFile(filepath.Base(p))}
+	src := &source{path: p, abs: abs, dir: filepath.Dir(abs), conftest: filepath.Base(p) == "conftest.py", test: s.coll.isTestFile(abs)}
 	src.mod = sc.Scan(data)
 	src.facts = newFacts(src, s.pats)
-	if abs == s.opts.Conftest {
+	// The region is recognised by its markers, so that the conftest that
+	// holds it is known whatever name the walk reached it by.
+	if abs == s.opts.Conftest || src.conftest && bytes.Contains(data, regionBegin) && sameFile(abs, s.opts.Conftest) {
+		src.holdsRegion = true
 		src.regionFirst, src.regionLast = region.Lines(data)
 	}
 	for _, prob := range src.mod.Problems {
-		s.warn(p, prob.Pos.Line, prob.Pos.Col, "syntax", prob.Msg+"; the rules may miss code after it", "fix the syntax error (python -m py_compile "+p+" shows it)")
+		if src.holdsRegion {
+			// pytest imports this conftest for every test below it: a
+			// syntax error there stops the whole session.
+			s.report(finding.Error, p, prob.Pos.Line, prob.Pos.Col, WarnSyntax, prob.Msg+"; pytest cannot import this conftest, which holds fixturegen's region", "fix the syntax error (python -m py_compile "+p+" shows it)")
+			break
+		}
+		s.warn(p, prob.Pos.Line, prob.Pos.Col, WarnSyntax, prob.Msg+"; the rules may miss code after it", "fix the syntax error (python -m py_compile "+p+" shows it)")
 		break
 	}
 	s.mu.Lock()
@@ -293,12 +362,12 @@ func (s *scan) readError(p string, err error) {
 	msg := "cannot read: "
 	var pe *fs.PathError
 	switch {
-	case errors.Is(err, errTooLarge):
+	case errors.Is(err, errTooLarge), errors.Is(err, errNotRegular):
 		msg = ""
 	case errors.As(err, &pe):
 		err = pe.Err
 	}
-	s.warn(p, 1, 1, "unreadable", msg+err.Error(), "make it readable, or leave it out of --scan")
+	s.warn(p, 1, 1, WarnUnreadable, msg+err.Error(), "make it readable, or leave it out of --scan")
 }
 
 // again takes a second look at the files the first look skipped, for the
@@ -318,7 +387,7 @@ func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool))
 		for _, b := range done {
 			for i := range b {
 				j := &b[i]
-				if !j.skipped {
+				if !j.skipped || s.ignoreFile != nil && s.ignoreFile(s.abs(j.path())) {
 					continue
 				}
 				if look, _ := want(s.abs(j.path())); look {
@@ -343,11 +412,12 @@ func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool))
 			s.readError(p, err)
 			return
 		}
-		if pyscan.CheckEncoding(data) != nil {
+		text, prob := pyscan.Decode(data)
+		if prob != nil {
 			return // reported by the first look
 		}
 		if _, all := want(abs); all || needles.match(data) {
-			s.tokenize(p, abs, data, &w.scanner)
+			s.tokenize(p, abs, text, &w.scanner)
 		}
 	})
 	s.done = done

@@ -10,6 +10,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fixturegen/fixturegen/internal/color"
 	"github.com/fixturegen/fixturegen/internal/relpath"
@@ -37,12 +38,25 @@ type Finding struct {
 	// Diff is the unified diff that generate would apply, for drift found
 	// with --diff.
 	Diff string `json:"diff,omitempty"`
+	// PathBytes is the path's bytes, base64 in JSON, when they are not
+	// valid UTF-8: JSON strings hold only Unicode, so "path" then shows
+	// each invalid byte as U+FFFD and only path_bytes names the file.
+	PathBytes []byte `json:"path_bytes,omitempty"`
 }
 
 // Member is one module of the xdist group, for --list-group.
 type Member struct {
-	Path    string   `json:"path"`
-	Reasons []Reason `json:"reasons"`
+	Path      string   `json:"path"`
+	PathBytes []byte   `json:"path_bytes,omitempty"` // as in Finding
+	Reasons   []Reason `json:"reasons"`
+}
+
+// rawPath is a path's bytes when JSON cannot carry them in a string.
+func rawPath(p string) []byte {
+	if utf8.ValidString(p) {
+		return nil
+	}
+	return []byte(p)
 }
 
 // Reason is why a module is in the group.
@@ -228,15 +242,17 @@ type jsonGroup struct {
 
 // JSON prints the report as one JSON document.
 func (r *Report) JSON(w io.Writer) error {
-	doc := jsonReport{Spec: r.Spec, Findings: r.Findings, FixCommand: r.FixCommand, StaticModel: r.Model}
-	if doc.Findings == nil {
-		doc.Findings = []Finding{}
+	doc := jsonReport{Spec: r.Spec, Findings: make([]Finding, len(r.Findings)), FixCommand: r.FixCommand, StaticModel: r.Model}
+	for i, f := range r.Findings {
+		f.PathBytes = rawPath(f.Path)
+		doc.Findings[i] = f
 	}
 	doc.Errors, doc.Warnings = r.Counts()
 	if r.Listing {
-		doc.Group = &jsonGroup{Name: r.Group, Modules: r.Members}
-		if doc.Group.Modules == nil {
-			doc.Group.Modules = []Member{}
+		doc.Group = &jsonGroup{Name: r.Group, Modules: make([]Member, len(r.Members))}
+		for i, m := range r.Members {
+			m.PathBytes = rawPath(m.Path)
+			doc.Group.Modules[i] = m
 		}
 	}
 	enc := json.NewEncoder(w)

@@ -112,3 +112,46 @@ fix the drift with: fixturegen generate
 		t.Errorf("agreeing text = %q", out.String())
 	}
 }
+
+// A file name that is not UTF-8 keeps its bytes in path_bytes; path shows
+// the valid text, and a UTF-8 name has no path_bytes at all.
+func TestJSONKeepsNonUTF8PathBytes(t *testing.T) {
+	name := "tests/caf\xe9.py"
+	r := &Report{Spec: "s.toml", Listing: true, Group: "g",
+		Findings: []Finding{{Rule: "own-timer", Severity: Error, Path: name, Line: 1, Col: 1}, {Rule: "own-timer", Severity: Error, Path: "tests/café.py", Line: 1, Col: 1}},
+		Members:  []Member{{Path: name}}}
+	var out bytes.Buffer
+	if err := r.JSON(&out); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Findings []struct {
+			Path      string  `json:"path"`
+			PathBytes *[]byte `json:"path_bytes"`
+		} `json:"findings"`
+		Group struct {
+			Modules []struct {
+				PathBytes []byte `json:"path_bytes"`
+			} `json:"modules"`
+		} `json:"group"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	f := doc.Findings
+	if f[0].Path != "tests/caf\uFFFD.py" || f[0].PathBytes == nil || string(*f[0].PathBytes) != name {
+		t.Errorf("non-UTF-8 path: %q, bytes %v", f[0].Path, f[0].PathBytes)
+	}
+	if f[1].PathBytes != nil {
+		t.Errorf("UTF-8 path has path_bytes %q", *f[1].PathBytes)
+	}
+	if string(doc.Group.Modules[0].PathBytes) != name {
+		t.Errorf("member path_bytes %q", doc.Group.Modules[0].PathBytes)
+	}
+	if r.Findings[0].PathBytes != nil {
+		t.Error("JSON changed the report's findings")
+	}
+	if !strings.Contains(out.String(), `"path_bytes": "dGVzdHMvY2Fm6S5weQ=="`) {
+		t.Errorf("path_bytes is not base64 of the name:\n%s", out.String())
+	}
+}

@@ -8,13 +8,20 @@ import (
 
 // Module is what Scan learns about one Python source file.
 type Module struct {
-	Defs     []Def    // functions and classes, in source order
-	Calls    []Call   // calls of dotted names, in source order
-	Assigns  []Assign // names assigned at module or class level
-	Imports  []Import
-	Problems []Problem // what Python would reject, in source order
+	Defs    []Def    // functions and classes, in source order
+	Calls   []Call   // calls of dotted names, in source order
+	Assigns []Assign // names assigned at module or class level
+	Imports []Import
+	// StarImports are the "from MODULE import *" statements; their Name
+	// is "*" and their Bound "".
+	StarImports []Import
+	Problems    []Problem // what Python would reject, in source order
+	// Suppressions are the "# fixturegen: ignore" comments, in line
+	// order.
+	Suppressions []Suppression
 
 	bound map[string]string // name bound by an import → what it names
+	binds bindIndex         // every name bound but parameters, for ResolveAt
 }
 
 // DefKind tells a function from a class.
@@ -36,6 +43,9 @@ type Def struct {
 	// Parent is the index in Module.Defs of the def or class whose body
 	// holds this one, or -1 at module level.
 	Parent int
+	// Bases are a class's base classes that are dotted names, as written
+	// ("unittest.TestCase"); other expressions and keywords are left out.
+	Bases []string
 }
 
 // Param is one parameter of a function. Star parameters (*args,
@@ -57,10 +67,12 @@ type Decorator struct {
 	Call int
 }
 
-// Call is a call of a dotted name, such as signal.setitimer(...) or
-// pytest.mark.usefixtures(...). Calls of other expressions (f()(x),
-// "".join(x)) are not recorded; calls nested in the arguments are recorded
-// on their own.
+// Call is a call of a dotted name, such as signal.setitimer(...),
+// pytest.mark.usefixtures(...) or (signal.alarm)(5). Calls of other
+// expressions (f()(x), "".join(x)) are not recorded; calls nested in the
+// arguments are recorded on their own, and so are the calls in the
+// replacement fields of formatted strings, after the other calls of their
+// logical line.
 type Call struct {
 	Callee string // the dotted name as written
 	Pos    Pos    // of the callee's first name
@@ -101,6 +113,11 @@ type Assign struct {
 	Name  string
 	Pos   Pos
 	Scope int // as in Call.Scope
+	// Literal is set when the value is a list or tuple of string
+	// literals, such as "collect_ignore = ['setup.py']"; Strings holds
+	// them.
+	Literal bool
+	Strings []string
 }
 
 // Import is one name bound by an import statement.
@@ -115,8 +132,8 @@ type Import struct {
 // Resolve rewrites a dotted name through the module's imports, so that
 // "sig.setitimer" after "import signal as sig" and "setitimer" after "from
 // signal import setitimer" both become "signal.setitimer". A name that no
-// import binds is returned as it is. Imports in every scope count, which is
-// exact for the way test code imports.
+// import binds is returned as it is. Imports in every scope count, and
+// other bindings not at all: ResolveAt looks a name up where it is used.
 func (m *Module) Resolve(dotted string) string {
 	head, rest, _ := strings.Cut(dotted, ".")
 	full, ok := m.bound[head]
@@ -144,6 +161,8 @@ func Scan(src []byte) *Module {
 type Scanner struct {
 	lx Lexer
 	p  parser
+	// bindWork is newBindIndex's working memory.
+	bindWork []int32
 }
 
 // Scan tokenizes src and extracts its facts, as the function Scan does.
@@ -158,12 +177,17 @@ func (s *Scanner) Scan(src []byte) *Module {
 	p := &parser{lx: &s.lx, text: string(src), m: &Module{
 		Defs: old.m0.Defs[:0], Calls: old.m0.Calls[:0], Assigns: old.m0.Assigns[:0], Imports: old.m0.Imports[:0]},
 		args: old.args[:0], paramBuf: old.paramBuf[:0], decos: old.decos[:0],
-		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0]}
+		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0],
+		bindBuf: old.bindBuf[:0], stars: old.stars[:0], ftoks: old.ftoks[:0], baseBuf: old.baseBuf[:0], subs: old.subs[:0]}
+	p.lx.recordFields = true
 	p.run()
 	*old = parser{m0: *p.m, args: p.args, paramBuf: p.paramBuf, decos: p.decos,
-		scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls}
-	m := &Module{Problems: p.lx.Problems,
+		scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindBuf: p.bindBuf, stars: p.stars, ftoks: p.ftoks, baseBuf: p.baseBuf, subs: p.subs[:0]}
+	m := &Module{Problems: p.lx.Problems, StarImports: exact(p.stars),
 		Defs: exact(p.m.Defs), Calls: exact(p.m.Calls), Assigns: exact(p.m.Assigns), Imports: exact(p.m.Imports)}
+	// Every binding is gathered in the Scanner's array, then grouped
+	// into the module's own.
+	binds := p.bindBuf
 	// Each call's arguments, each def's parameters and decorators lie in
 	// the working arrays one after the other, in the order of the calls
 	// and defs, so they move to their copies in one pass.
@@ -175,9 +199,14 @@ func (s *Scanner) Scan(src []byte) *Module {
 		c.Args = args[off : off+n : off+n]
 		off += n
 	}
-	po, do := 0, 0
+	bases := exact(p.baseBuf)
+	po, do, bo := 0, 0, 0
 	for i := range m.Defs {
 		d := &m.Defs[i]
+		if n := len(d.Bases); n > 0 {
+			d.Bases = bases[bo : bo+n : bo+n]
+			bo += n
+		}
 		if n := len(d.Params); n > 0 {
 			d.Params = params[po : po+n : po+n]
 			po += n
@@ -187,23 +216,32 @@ func (s *Scanner) Scan(src []byte) *Module {
 			do += n
 		}
 	}
-	s.lx = Lexer{indents: s.lx.indents[:0]} // the source is not the Scanner's to keep
+	s.lx = Lexer{indents: s.lx.indents[:0], fields: s.lx.fields[:0]} // the source is not the Scanner's to keep
 	for _, im := range m.Imports {
 		if m.bound == nil {
 			m.bound = map[string]string{}
 		}
+		var target string
 		switch {
 		case strings.HasSuffix(im.Module, "."):
-			m.bound[im.Bound] = im.Module + im.Name // from . import x
+			target = im.Module + im.Name // from . import x
 		case im.Name != "":
-			m.bound[im.Bound] = im.Module + "." + im.Name
+			target = im.Module + "." + im.Name
 		default:
-			m.bound[im.Bound] = im.Module
+			target = im.Module
 			if head, _, _ := strings.Cut(im.Module, "."); head == im.Bound {
-				m.bound[im.Bound] = head
+				target = head
 			}
 		}
+		m.bound[im.Bound] = target
+		binds = append(binds, binding{name: im.Bound, scope: im.Scope, pos: im.Pos, target: target})
 	}
+	for _, d := range m.Defs {
+		binds = append(binds, binding{name: d.Name, scope: d.Parent, pos: d.Pos})
+	}
+	m.binds = newBindIndex(binds, &s.bindWork)
+	s.p.bindBuf = binds[:0]
+	m.Suppressions = suppressions(src)
 	return m
 }
 
@@ -237,6 +275,13 @@ type parser struct {
 	level     int // indentation level: Indent tokens minus Dedent tokens
 	scopes    []scope
 	toks      []tok
+	// bindBuf holds the names assignments bind, in every scope; stars the
+	// star imports; ftoks the tokens of one replacement field.
+	bindBuf []binding
+	stars   []Import
+	ftoks   []tok
+	baseBuf []string // every class's bases, one after the other
+	subs    []Lexer  // fieldCalls' Lexers, one per level of nesting
 	// m0 keeps the arrays of the last module's facts, for the next.
 	m0 Module
 }
@@ -263,9 +308,53 @@ func (p *parser) run() {
 		for len(p.scopes) > 0 && p.scopes[len(p.scopes)-1].body > p.level {
 			p.scopes = p.scopes[:len(p.scopes)-1]
 		}
+		scope := p.scope()
 		p.statement(p.toks)
+		if len(p.lx.fields) > 0 {
+			p.fieldCalls(p.lx.fields, scope)
+			p.lx.fields = p.lx.fields[:0]
+		}
 		if k == EOF {
 			return
+		}
+	}
+}
+
+// fieldCalls records the calls in the replacement fields of the
+// formatted strings of a statement in scope: the fields are code, read
+// with a Lexer of their own as if inside brackets, fields of formatted
+// strings nested in them included.
+func (p *parser) fieldCalls(fields []field, scope int) {
+	// One Lexer per level of nesting, kept by the parser: a field's
+	// Lexer reads no indentation (it is inside brackets), and its
+	// problems are those of the string, which the main Lexer reported.
+	depth := len(p.subs)
+	p.subs = append(p.subs, Lexer{})
+	defer func() {
+		p.subs[depth].src = nil // the source is not the Scanner's to keep
+		p.subs = p.subs[:depth]
+	}()
+	for _, f := range fields {
+		sub := &p.subs[depth]
+		*sub = Lexer{src: p.lx.src[:f.end], off: f.off, line: f.line, lineStart: f.lineStart,
+			depth: 1, indents: append(sub.indents[:0], 0), recordFields: true, quiet: true, fields: sub.fields[:0]}
+		toks := p.ftoks[:0]
+		for {
+			toks = append(toks, tok{})
+			t := &toks[len(toks)-1]
+			sub.next(t)
+			if t.kind == EOF {
+				toks = toks[:len(toks)-1]
+				break
+			}
+			if t.kind != Name && t.kind != Op && t.kind != String && t.kind != Number {
+				toks = toks[:len(toks)-1]
+			}
+		}
+		p.ftoks = toks[:0]
+		p.calls(toks, scope, "")
+		if len(sub.fields) > 0 {
+			p.fieldCalls(sub.fields, scope)
 		}
 	}
 }
@@ -408,6 +497,8 @@ func (p *parser) def(toks []tok, at int, kind DefKind) {
 		inner := rest[1:close]
 		if kind == Function {
 			d.Params = p.params(inner)
+		} else {
+			d.Bases = p.bases(inner)
 		}
 		p.calls(inner, outer, "")
 		rest = rest[min(close+1, len(rest)):]
@@ -440,6 +531,21 @@ func (p *parser) params(toks []tok) []Param {
 	return p.paramBuf[start:]
 }
 
+// bases returns the base classes of a class statement that are dotted
+// names.
+func (p *parser) bases(toks []tok) []string {
+	start := len(p.baseBuf)
+	p.eachSeg(toks, true, func(seg []tok) {
+		if name, n := p.chain(seg, 0); n > 0 && n == len(seg) {
+			p.baseBuf = append(p.baseBuf, name)
+		}
+	})
+	if len(p.baseBuf) == start {
+		return nil
+	}
+	return p.baseBuf[start:]
+}
+
 // simple reads a statement that is not a def, class or decorator.
 func (p *parser) simple(toks []tok) {
 	if len(toks) == 0 {
@@ -450,7 +556,7 @@ func (p *parser) simple(toks []tok) {
 		return
 	}
 	target := ""
-	i := 0
+	i, n := 0, 0
 	for i+1 < len(toks) && toks[i].kind == Name && !isKeyword(p.str(&toks[i])) {
 		op := &toks[i+1]
 		isAssign := p.isOp(op, "=") || op.kind == Op && op.end-op.off >= 2 && p.text[op.end-1] == '=' && !p.isOp(op, "==") && !p.isOp(op, "!=") && !p.isOp(op, "<=") && !p.isOp(op, ">=")
@@ -461,15 +567,77 @@ func (p *parser) simple(toks []tok) {
 		if target == "" {
 			target = p.str(&toks[i])
 		}
+		pos := p.lx.pos(&toks[i])
 		if !p.inFunction() {
-			p.m.Assigns = append(p.m.Assigns, Assign{Name: p.str(&toks[i]), Pos: p.lx.pos(&toks[i]), Scope: p.scope()})
+			p.m.Assigns = append(p.m.Assigns, Assign{Name: p.str(&toks[i]), Pos: pos, Scope: p.scope()})
 		}
+		p.bindBuf = append(p.bindBuf, binding{name: p.str(&toks[i]), scope: p.scope(), pos: pos})
+		n++
 		if annotated {
+			n = 0 // the value, if any, follows the annotation
 			break
 		}
 		i += 2
 	}
+	if n > 0 && i < len(toks) {
+		p.assignedValue(toks[i:], n)
+		if !p.inFunction() && (p.isOp(&toks[i], "[") || p.isOp(&toks[i], "(")) {
+			if strs, ok := p.stringList(toks[i:]); ok {
+				for j := len(p.m.Assigns) - n; j < len(p.m.Assigns); j++ {
+					p.m.Assigns[j].Literal, p.m.Assigns[j].Strings = true, strs
+				}
+			}
+		}
+	}
 	p.calls(toks, p.scope(), target)
+}
+
+// assignedValue looks at the value of an assignment whose n targets are
+// the last bindings noted: an import call ("importlib.import_module(
+// 'signal')") binds them to the module it names, and None binds nothing
+// that matters (it is the "not available" branch of a guarded import).
+func (p *parser) assignedValue(value []tok, n int) {
+	targets := p.bindBuf[len(p.bindBuf)-n:]
+	if len(value) == 1 && p.isName(&value[0], "None") {
+		p.bindBuf = p.bindBuf[:len(p.bindBuf)-n]
+		return
+	}
+	name, k := p.chain(value, 0)
+	if k == 0 || k+2 >= len(value) || !p.isOp(&value[k], "(") || value[k+1].kind != String {
+		return
+	}
+	if !importCalls[name[strings.LastIndexByte(name, '.')+1:]] {
+		return
+	}
+	if mod, ok := stringValue(p.str(&value[k+1])); ok && mod != "" {
+		for j := range targets {
+			targets[j].target = mod
+		}
+	}
+}
+
+// stringList reads a list or tuple of string literals that makes up the
+// whole of toks.
+func (p *parser) stringList(toks []tok) ([]string, bool) {
+	if p.matching(toks, 0) != len(toks)-1 {
+		return nil, false
+	}
+	for i := 1; i < len(toks)-1; i++ {
+		if k := toks[i].kind; k != String && !p.isOp(&toks[i], ",") {
+			return nil, false // not strings alone: nothing to build
+		}
+	}
+	var out []string
+	ok := true
+	p.eachSeg(toks[1:len(toks)-1], true, func(seg []tok) {
+		a := p.arg(seg)
+		if a.Kind != ArgString || a.Keyword != "" {
+			ok = false
+			return
+		}
+		out = append(out, a.Value)
+	})
+	return out, ok
 }
 
 func (p *parser) importStmt(toks []tok) {
@@ -499,8 +667,12 @@ func (p *parser) importStmt(toks []tok) {
 		names = names[1:p.matching(names, 0)]
 	}
 	p.eachSeg(names, false, func(seg []tok) {
+		if len(seg) == 1 && p.isOp(&seg[0], "*") {
+			p.stars = append(p.stars, Import{Module: mod, Name: "*", Pos: p.lx.pos(&seg[0]), Scope: s})
+			return
+		}
 		if len(seg) == 0 || seg[0].kind != Name {
-			return // "*" binds nothing that can be named here
+			return
 		}
 		name := p.str(&seg[0])
 		bound := name
@@ -543,7 +715,7 @@ func (p *parser) calls(toks []tok, scope int, target string) {
 		if k+1 >= len(toks) {
 			continue
 		}
-		if b := p.bracket(&toks[k+1]); b != '(' && b != '.' {
+		if b := p.bracket(&toks[k+1]); b != '(' && b != '.' && b != ')' {
 			continue
 		}
 		if k > 0 && p.isOp(&toks[k-1], ".") || isKeyword(p.str(t)) {
@@ -552,8 +724,11 @@ func (p *parser) calls(toks []tok, scope int, target string) {
 		name, n := p.chain(toks, k)
 		open := k + n
 		if open >= len(toks) || !p.isOp(&toks[open], "(") {
-			k = open - 1
-			continue
+			if !p.parenthesized(toks, k, open) {
+				k = open - 1
+				continue
+			}
+			open++ // (signal.alarm)(5) calls signal.alarm
 		}
 		close := p.matching(toks, open)
 		c := Call{Callee: name, Pos: p.lx.pos(t), Scope: scope, Decorates: -1, Target: target}
@@ -567,6 +742,27 @@ func (p *parser) calls(toks []tok, scope int, target string) {
 		p.m.Calls = append(p.m.Calls, c)
 		k = open // the arguments may hold calls of their own
 	}
+}
+
+// parenthesized reports whether the dotted name toks[k:end] stands alone
+// in grouping brackets that are called: "(signal.alarm)(5)", but not
+// "f(signal.alarm)(5)", which calls what f returns.
+func (p *parser) parenthesized(toks []tok, k, end int) bool {
+	if k == 0 || end+1 >= len(toks) || !p.isOp(&toks[k-1], "(") || !p.isOp(&toks[end], ")") || !p.isOp(&toks[end+1], "(") {
+		return false
+	}
+	if k == 1 {
+		return true
+	}
+	prev := &toks[k-2]
+	switch {
+	case prev.kind == Name:
+		return isKeyword(p.str(prev)) // return (f)(x), await (f)(x)
+	case prev.kind == Op:
+		b := p.first(prev)
+		return b != ')' && b != ']' && b != '}'
+	}
+	return false
 }
 
 func (p *parser) arg(seg []tok) Arg {

@@ -226,7 +226,7 @@ func TestCheckEncoding(t *testing.T) {
 		{"#!/usr/bin/env python\n# vim: set fileencoding=iso-8859-15 :\nx = '\xe9'\n", ""},
 		{"x = 1\ny = '\xe9'\n", "2:6 is not valid UTF-8 (byte 0xe9) and declares no other encoding"},
 		{"x = 1\n# coding: latin-1\ny = '\xe9'\n", "3:6 is not valid UTF-8 (byte 0xe9) and declares no other encoding"},
-		{"# coding: shift_jis\n", `1:1 declares encoding "shift_jis", which fixturegen does not read; save it as UTF-8`},
+		{"# coding: no-such-codec\n", `1:1 declares encoding "no-such-codec", which fixturegen does not know; save it as UTF-8`},
 		{"\xff\xfex\x00", "1:1 starts with a UTF-16 byte order mark; Python source must be UTF-8 unless it declares an encoding"},
 	}
 	for _, tt := range tests {
@@ -255,5 +255,211 @@ func TestPlaces(t *testing.T) {
 	want := fmt.Sprint([]Place{InCode, InComment, InString, InString, InString, InString})
 	if got != want {
 		t.Errorf("Places = %s, want %s", got, want)
+	}
+}
+
+func TestFormattedStringFields(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []string
+	}{
+		{"call in a field", "x = f\"{signal.alarm(3)}\"\n", []string{"1:8 signal.alarm(3)"}},
+		{"line breaks in a field (3.12)", "x = f\"{\n 1\n}\"\ny = h()\n", []string{"4:5 h()"}},
+		{"call on a later line of a field", "x = f'{\n  g(2)}'\n", []string{"2:3 g(2)"}},
+		{"nested same-quote f-string (3.12)", "x = f\"{f\"{g(1)}\"}\"; y = h()\n", []string{"1:25 h()", "1:11 g(1)"}},
+		{"nested same-quote string key (3.12)", "x = f\"{d[\"k\"]}\"\ny = h()\n", []string{"2:5 h()"}},
+		{"conversion", "x = f'{g(1)!r}'\n", []string{"1:8 g(1)"}},
+		{"not-equal is not a conversion", "x = f'{g(1) != 2}'\n", []string{"1:8 g(1)"}},
+		{"nested field in the format spec", "x = f'{v:{w(2)}}'\n", []string{"1:11 w(2)"}},
+		{"comment in a multi-line field (3.12)", "x = f'''{\n g(1)  # (\n}'''\n", []string{"2:2 g(1)"}},
+		{"triple-quoted", "x = f\"\"\"a\n{signal.setitimer(signal.ITIMER_REAL, 1)}\"\"\"\n", []string{"2:2 signal.setitimer(signal.ITIMER_REAL, 1)"}},
+		{"in a def's scope", "def f():\n    return f'{g()}'\n", []string{"2:15 g()"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := Scan([]byte(tt.src))
+			if len(m.Problems) > 0 {
+				t.Errorf("problems: %v", m.Problems)
+			}
+			got := calls(m)
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("calls:\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+	m := Scan([]byte("def f():\n    return f'{g()}'\n"))
+	if len(m.Calls) != 1 || m.Calls[0].Scope != 0 {
+		t.Errorf("a field's call in a def: calls %+v, want one in scope 0", m.Calls)
+	}
+}
+
+func TestParenthesizedCallee(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"(signal.alarm)(5)\n", "1:2 signal.alarm(5)"},
+		{"x = (alarm)(1)\n", "1:6 alarm(1)"},
+		{"return (signal.alarm)(5)\n", "1:9 signal.alarm(5)"},
+		{"f(signal.alarm)(5)\n", "1:1 f(signal.alarm)"},
+		{"x[0](signal.alarm)(5)\n", ""},
+	}
+	for _, tt := range tests {
+		if got := strings.Join(calls(Scan([]byte(tt.src))), "\n"); got != tt.want {
+			t.Errorf("%q: calls %q, want %q", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestResolveAt(t *testing.T) {
+	src := `import signal
+from signal import alarm as arm
+
+
+def test_local():
+    alarm = lambda n: None
+    alarm(13)
+
+
+def test_param(signal):
+    signal.alarm(1)
+
+
+def test_imported():
+    from signal import alarm
+    alarm(2)
+    arm(3)
+
+
+class TestC:
+    signal = object()
+
+    def test_m(self):
+        signal.alarm(4)
+
+
+alarm = lambda n: None
+alarm(5)
+`
+	m := Scan([]byte(src))
+	got := map[string]string{}
+	for _, c := range m.Calls {
+		if len(c.Args) == 1 {
+			got[fmt.Sprintf("%s(%s)", c.Callee, c.Args[0].Value)] = m.ResolveCall(c)
+		}
+	}
+	want := map[string]string{
+		"alarm(13)":       "",
+		"signal.alarm(1)": "",
+		"alarm(2)":        "signal.alarm",
+		"arm(3)":          "signal.alarm",
+		"signal.alarm(4)": "signal.alarm", // a class's names are not seen from its methods
+		"alarm(5)":        "",
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s resolves to %q, want %q", k, got[k], w)
+		}
+	}
+
+	tests := []struct{ src, name, want string }{
+		{"from signal import *\nalarm(1)\n", "alarm", "signal.alarm"},
+		{"from os import *\nfrom signal import *\nfrom json import *\nsetitimer(1)\n", "setitimer", "signal.setitimer"},
+		{"from signal import *\nalarm = None\nalarm(1)\n", "alarm", "signal.alarm"},
+		{"from signal import *\ndef alarm(n): pass\nalarm(1)\n", "alarm", ""},
+		{"signal = Signal()\nsignal.alarm(1)\n", "signal.alarm", ""},
+		{"signal = import_helper.import_module('signal')\nsignal.alarm(1)\n", "signal.alarm", "signal.alarm"},
+		{"try:\n    import signal\nexcept ImportError:\n    signal = None\ndef f():\n    signal.alarm(1)\n", "signal.alarm", "signal.alarm"},
+		{"import signal\nsignal = FakeSignal()\ndef f():\n    signal.alarm(1)\n", "signal.alarm", "signal.alarm"},
+		{"signal.alarm(1)\n", "signal.alarm", "signal.alarm"},
+	}
+	for _, tt := range tests {
+		m := Scan([]byte(tt.src))
+		var c *Call
+		for i := range m.Calls {
+			if m.Calls[i].Callee == tt.name {
+				c = &m.Calls[i]
+			}
+		}
+		if c == nil {
+			t.Errorf("%q: no call of %s", tt.src, tt.name)
+			continue
+		}
+		if got := m.ResolveCall(*c); got != tt.want {
+			t.Errorf("%q: %s resolves to %q, want %q", tt.src, tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestClassBases(t *testing.T) {
+	m := Scan([]byte("class A(unittest.TestCase, Mixin, metaclass=M):\n    pass\nclass B(make()):\n    pass\nclass C: pass\n"))
+	want := [][]string{{"unittest.TestCase", "Mixin"}, nil, nil}
+	for i, d := range m.Defs {
+		if fmt.Sprint(d.Bases) != fmt.Sprint(want[i]) {
+			t.Errorf("%s bases %q, want %q", d.Name, d.Bases, want[i])
+		}
+	}
+}
+
+func TestSuppressions(t *testing.T) {
+	src := "import signal\n" +
+		"signal.alarm(1)  # fixturegen: ignore[own-timer]\n" +
+		"signal.alarm(2)  # noqa: F401  # fixturegen: ignore[own-timer, missing-group]\n" +
+		"signal.alarm(3)  # fixturegen: ignore\n" +
+		"x = '# fixturegen: ignore'\n" +
+		"# fixturegen:begin\n" +
+		"y = 1  # fixturegen:ignore[no-such-rule]\n" +
+		"z = 2  # fixturegen: ignored\n"
+	var got []string
+	for _, s := range Scan([]byte(src)).Suppressions {
+		got = append(got, fmt.Sprintf("%d:%d %q", s.Line, s.Pos.Col, s.Rules))
+	}
+	want := []string{`2:20 ["own-timer"]`, `3:34 ["own-timer" "missing-group"]`, `4:20 []`, `7:10 ["no-such-rule"]`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("suppressions:\n got %q\nwant %q", got, want)
+	}
+	s := Suppression{Rules: []string{"own-timer"}}
+	if !s.Covers("own-timer") || s.Covers("missing-group") || !(Suppression{}).Covers("x") {
+		t.Error("Covers does not follow the rule list")
+	}
+}
+
+func TestDecodeDeclaredEncodings(t *testing.T) {
+	// Each source says "usefixtures('ё')"-like text in its own encoding;
+	// Decode turns it into the same UTF-8 Python would read.
+	tests := []struct{ decl, encoded, want string }{
+		{"koi8-r", "\xa3", "ё"},
+		{"koi8_r", "\xa3", "ё"},
+		{"cp1251", "\xb8", "ё"},
+		{"windows-1251", "\xb8", "ё"},
+		{"shift_jis", "\x82\xa0", "あ"},
+		{"sjis", "\x82\xa0", "あ"},
+		{"euc_jp", "\xa4\xa2", "あ"},
+		{"gbk", "\xc4\xe3", "你"},
+		{"big5", "\xa7\x41", "你"},
+		{"latin-1", "\xe9", "é"},
+		{"iso8859_15", "\xa4", "€"},
+		{"cp437", "\x82", "é"},
+		{"mac_roman", "\x8e", "é"},
+		{"cp932", "\x82\xa0", "あ"},
+		{"cp866", "\x80", "А"},
+		{"mac_cyrillic", "\x80", "А"},
+	}
+	for _, tt := range tests {
+		src := "# -*- coding: " + tt.decl + " -*-\nx = '" + tt.encoded + "'\n"
+		out, prob := Decode([]byte(src))
+		if prob != nil {
+			t.Errorf("%s: %s", tt.decl, prob.Msg)
+			continue
+		}
+		want := "# -*- coding: " + tt.decl + " -*-\nx = '" + tt.want + "'\n"
+		if string(out) != want {
+			t.Errorf("%s: decoded %q, want %q", tt.decl, out, want)
+		}
+		if a := Scan(out).Assigns; len(a) != 1 || a[0].Pos != (Pos{2, 1}) {
+			t.Errorf("%s: assigns %v", tt.decl, a)
+		}
+	}
+	plain := []byte("x = 'é'\n")
+	if out, _ := Decode(plain); &out[0] != &plain[0] {
+		t.Error("UTF-8 source was copied")
 	}
 }

@@ -1,7 +1,10 @@
 // Package pyscan reads Python source the way the Python tokenizer does and
 // extracts the facts fixturegen's checks need: definitions with their
-// decorators and parameters, calls with their literal arguments, simple
-// assignments and imports.
+// decorators, parameters and base classes, calls with their literal
+// arguments (those in f-string replacement fields too), simple
+// assignments, imports, the names each scope binds (so that a name is
+// resolved where it is used, see Module.ResolveAt) and "# fixturegen:
+// ignore" comments. Decode reads a file in the encoding it declares.
 //
 // It runs no Python and builds no syntax tree. It is exact about what is
 // code and what is not: a "signal.setitimer(" inside a string, a comment or
@@ -89,6 +92,26 @@ type Lexer struct {
 	// logical line, and splits only the lines that hold one.
 	semicolon bool
 	Problems  []Problem
+
+	// With recordFields, the code of each replacement field of a
+	// formatted string (not of one nested in another) is noted in fields,
+	// so that the parser can read the calls it holds; fstrings counts the
+	// formatted strings open around the current byte.
+	recordFields bool
+	fstrings     int
+	fields       []field
+	// quiet drops problems: a field's Lexer meets only what the main
+	// one has reported already, and always the end of the source inside
+	// the field's bracket.
+	quiet bool
+}
+
+// field is the code of a replacement field of a formatted string: the
+// expression between its "{" and its "!", ":" or "}", at src[off:end],
+// starting on line line, which starts at lineStart.
+type field struct {
+	off, end        int
+	line, lineStart int
 }
 
 // NewLexer returns a Lexer over src. A UTF-8 byte order mark is skipped.
@@ -101,7 +124,7 @@ func NewLexer(src []byte) *Lexer {
 // reset makes l a new Lexer over src, keeping its indentation stack's
 // array.
 func (l *Lexer) reset(src []byte) {
-	*l = Lexer{src: src, line: 1, bol: true, indents: append(l.indents[:0], 0)}
+	*l = Lexer{src: src, line: 1, bol: true, indents: append(l.indents[:0], 0), fields: l.fields[:0]}
 	if len(src) > maxSource {
 		l.src = src[:maxSource]
 		l.Problems = append(l.Problems, Problem{Pos: Pos{1, 1}, Msg: "is larger than 2 GiB; read only up to there"})
@@ -126,6 +149,9 @@ func (l *Lexer) posAt(off, line, lineStart int) Pos {
 }
 
 func (l *Lexer) problem(off, line, lineStart int, msg string) {
+	if l.quiet {
+		return
+	}
 	l.Problems = append(l.Problems, Problem{Pos: l.posAt(off, line, lineStart), Msg: msg})
 }
 
@@ -476,6 +502,16 @@ func (l *Lexer) str(t *tok, start int, formatted bool) {
 // An unterminated string is a Problem; a one-line string then ends at the
 // end of its line, a triple-quoted one at the end of the file.
 func (l *Lexer) skipString(formatted bool) {
+	if formatted {
+		l.fstrings++
+		l.skipStringBody(true)
+		l.fstrings--
+		return
+	}
+	l.skipStringBody(false)
+}
+
+func (l *Lexer) skipStringBody(formatted bool) {
 	q := l.src[l.off]
 	triple := l.off+2 < len(l.src) && l.src[l.off+1] == q && l.src[l.off+2] == q
 	open, line, ls := l.off, l.line, l.lineStart
@@ -551,26 +587,31 @@ var stringStop = func() (t [256]bool) {
 
 // skipField moves past a replacement field of a formatted string, from just
 // after its "{" to just after its "}". The field is code, so it may hold
-// brackets and strings, even (since Python 3.12) strings in the same quotes
-// as the formatted string; its format spec, after a top-level ":", is text
-// that may hold nested fields.
+// brackets, strings and (since Python 3.12, PEP 701) line breaks and
+// strings in the same quotes as the formatted string; its format spec,
+// after a top-level ":", is text that may hold nested fields.
 func (l *Lexer) skipField(q byte, triple bool) {
 	depth := 0
+	start, line, lineStart := l.off, l.line, l.lineStart
+	note := func() {
+		if l.recordFields && l.fstrings == 1 && l.off > start {
+			l.fields = append(l.fields, field{start, l.off, line, lineStart})
+		}
+	}
 	for l.off < len(l.src) {
 		c := l.src[l.off]
 		switch {
 		case c == '\'' || c == '"':
-			// A quote inside the field opens a nested string when it is
-			// not the closing quote of the enclosing one (before 3.12 it
-			// could not be, so this reads old and new code alike).
-			if c == q && !triple && !l.nestedQuoteAllowed() {
-				return
-			}
+			// A quote inside the field opens a nested string, even the
+			// quote of the enclosing string: before Python 3.12 no valid
+			// code had one there, and since then it is a nested string.
 			l.skipString(l.prefixFormatted())
-		case c == '\n' || c == '\r':
-			if !triple && depth == 0 {
-				return
+		case c == '#':
+			// A comment, allowed in a multi-line field since 3.12.
+			for l.off < len(l.src) && l.src[l.off] != '\n' && l.src[l.off] != '\r' {
+				l.off++
 			}
+		case c == '\n' || c == '\r':
 			l.newline()
 		case c == '(' || c == '[' || c == '{':
 			depth++
@@ -579,12 +620,19 @@ func (l *Lexer) skipField(q byte, triple bool) {
 			depth = max(depth-1, 0)
 			l.off++
 		case c == '}':
-			l.off++
 			if depth == 0 {
+				note()
+				l.off++
 				return
 			}
 			depth--
+			l.off++
+		case c == '!' && depth == 0 && l.off+1 < len(l.src) && l.src[l.off+1] != '=':
+			note() // a conversion, "!r": the expression ends here
+			start = len(l.src)
+			l.off++
 		case c == ':' && depth == 0:
+			note()
 			l.off++
 			l.skipFormatSpec(q, triple)
 			return
@@ -592,25 +640,6 @@ func (l *Lexer) skipField(q byte, triple bool) {
 			l.off++
 		}
 	}
-}
-
-// nestedQuoteAllowed reports whether the quote at l.off, inside a
-// replacement field of a one-line string in the same quotes, starts a
-// nested string: it does when the string it would start ends on this line
-// before the field does, which is how Python 3.12 reads it.
-func (l *Lexer) nestedQuoteAllowed() bool {
-	q := l.src[l.off]
-	for i := l.off + 1; i < len(l.src); i++ {
-		switch l.src[i] {
-		case '\\':
-			i++
-		case q:
-			return true
-		case '\n', '\r':
-			return false
-		}
-	}
-	return false
 }
 
 // prefixFormatted reports whether the string whose quote is at l.off has a

@@ -1,17 +1,23 @@
 // Package pytree lists the Python files of a test tree the way pytest
-// would reach them: it skips the folders pytest never enters, follows
-// symbolic links, and reports what it cannot enter (a folder it may not
-// read, a link that leads back into itself, a dangling link) instead of
-// failing.
+// would reach them: it skips the folders pytest never enters, reads the
+// files symbolic links point to, and reports what it cannot enter (a
+// folder it may not read, a link that leads back into itself or out of the
+// tree, a dangling link) instead of failing.
+//
+// A link to a folder is never followed: a folder inside the tree is walked
+// by its own path (so every file has one name, the one the user gave it),
+// and one outside the tree is not walked at all, so the walk never leaves
+// the folders it was given.
 package pytree
 
 import (
 	"errors"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/pytestcfg"
 )
 
 // DefaultNoRecurse is pytest's default norecursedirs, plus __pycache__,
@@ -21,15 +27,19 @@ var DefaultNoRecurse = []string{"*.egg", ".*", "_darcs", "build", "CVS", "dist",
 // Problem is a place the walk could not go into.
 type Problem struct {
 	Path string
-	Kind string // "unreadable", "symlink-loop" or "dangling-symlink"
+	Kind string // "unreadable", "symlink-loop", "symlink-outside" or "dangling-symlink"
 	Msg  string
 }
 
 // Walker walks test trees.
 type Walker struct {
-	// NoRecurse holds glob patterns (as in pytest's norecursedirs) for
-	// folder names not to enter.
+	// NoRecurse holds the patterns of pytest's norecursedirs: folders
+	// whose path they match (pytestcfg.MatchPath) are not entered.
 	NoRecurse []string
+	// Ignore, when set, is asked about the absolute path of each folder
+	// before it is entered and of each .py file before it is visited, as
+	// pytest asks its pytest_ignore_collect hook: --ignore, --ignore-glob.
+	Ignore func(abs string) bool
 	// Visit is called with each .py file, its path joined onto its root.
 	Visit func(path string)
 	// Folder, when set, is called instead of Visit for the .py files of
@@ -44,6 +54,11 @@ type Walker struct {
 	Folder func(dir string, fd int, names []string)
 	// Problem is called for each place the walk could not go into.
 	Problem func(Problem)
+	// Bounds are the folders a link may point into, as given; Walk adds
+	// its root. Set them all before the first Walk when there are several
+	// roots, so that a link from one root into another is known to stay
+	// in the tree.
+	Bounds []string
 
 	// readDir is os.ReadDir; tests replace it to fail where a root user
 	// cannot be refused.
@@ -51,6 +66,8 @@ type Walker struct {
 
 	seen     map[fileID]bool // folders entered, to enter each once
 	seenList []os.FileInfo   // the same, where files have no ID
+	real     []string        // Bounds with every link resolved
+	cwd      string          // for the absolute paths of NoRecurse and Ignore
 	buf      []byte          // for listDir
 	// With Folder, a folder's entries and files are done with before its
 	// subfolders are walked, so their arrays serve every folder.
@@ -97,7 +114,27 @@ func (w *Walker) Walk(root string) error {
 	if err != nil {
 		return err
 	}
+	if w.real == nil {
+		for _, b := range w.Bounds {
+			if r, err := realPath(b); err == nil {
+				w.real = append(w.real, r)
+			}
+		}
+	}
+	if r, err := realPath(root); err == nil {
+		w.real = append(w.real, r)
+	}
+	if w.cwd == "" {
+		if w.cwd, err = os.Getwd(); err != nil {
+			return err
+		}
+	}
 	if !info.IsDir() {
+		if !info.Mode().IsRegular() {
+			// A FIFO would make its reader wait for a writer.
+			w.Problem(Problem{Path: root, Kind: "unreadable", Msg: "is not a regular file (a FIFO, a socket or a device); not read"})
+			return nil
+		}
 		w.Visit(root)
 		return nil
 	}
@@ -152,6 +189,9 @@ func (w *Walker) dir(dir string, ancestors []os.FileInfo) {
 			// Most of a tree; a file that goes to Folder needs no path of
 			// its own.
 			if strings.HasSuffix(name, ".py") {
+				if w.Ignore != nil && w.Ignore(w.abs(filepath.Join(dir, name))) {
+					continue
+				}
 				if w.Folder != nil {
 					files = append(files, name)
 				} else {
@@ -177,25 +217,18 @@ func (w *Walker) dir(dir string, ancestors []os.FileInfo) {
 				continue
 			}
 			if info.IsDir() {
-				if w.skip(name) {
+				if w.skip(p) {
 					continue
 				}
-				if loopsBack(info, ancestors) {
-					w.Problem(Problem{Path: p, Kind: "symlink-loop", Msg: "is a symbolic link to a folder that contains it; not followed"})
-					continue
-				}
-				if w.seenBefore(info) {
-					continue
-				}
-				enter(p, info)
+				w.folderLink(p, info, ancestors)
 				continue
 			}
-			if info.Mode().IsRegular() && strings.HasSuffix(name, ".py") {
+			if info.Mode().IsRegular() && strings.HasSuffix(name, ".py") && (w.Ignore == nil || !w.Ignore(w.abs(p))) {
 				visit(p, name)
 			}
 			continue
 		}
-		if w.skip(name) {
+		if w.skip(p) {
 			continue
 		}
 		info, err := os.Lstat(p)
@@ -229,13 +262,65 @@ type subdir struct {
 	ancestors []os.FileInfo
 }
 
-func (w *Walker) skip(name string) bool {
+// folderLink reports a link to a folder that leads back into the folders
+// above it, or out of the tree. A link to a folder elsewhere in the tree
+// is left alone: the walk reaches that folder by its own path.
+func (w *Walker) folderLink(p string, info os.FileInfo, ancestors []os.FileInfo) {
+	if loopsBack(info, ancestors) {
+		w.Problem(Problem{Path: p, Kind: "symlink-loop", Msg: "is a symbolic link to a folder that contains it; not followed"})
+		return
+	}
+	target, err := realPath(p)
+	if err != nil {
+		w.Problem(Problem{Path: p, Kind: "unreadable", Msg: "cannot follow symbolic link: " + reason(err)})
+		return
+	}
+	if here, err := realPath(filepath.Dir(p)); err == nil && (here == target || within(here, target)) {
+		w.Problem(Problem{Path: p, Kind: "symlink-loop", Msg: "is a symbolic link to a folder that contains it; not followed"})
+		return
+	}
+	for _, b := range w.real {
+		if target == b || within(target, b) {
+			return // in the tree: walked by its own path
+		}
+	}
+	w.Problem(Problem{Path: p, Kind: "symlink-outside", Msg: "is a symbolic link to " + target + ", outside the scanned folders; not followed"})
+}
+
+// realPath is a path's absolute form with every link resolved.
+func realPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
+// within reports whether path lies below folder dir.
+func within(path, dir string) bool {
+	if dir == string(filepath.Separator) {
+		return path != dir
+	}
+	return strings.HasPrefix(path, dir+string(filepath.Separator))
+}
+
+// skip reports whether the folder at p is not to be entered.
+func (w *Walker) skip(p string) bool {
+	abs := w.abs(p)
 	for _, pat := range w.NoRecurse {
-		if ok, _ := path.Match(pat, name); ok {
+		if pytestcfg.MatchPath(pat, abs) {
 			return true
 		}
 	}
-	return false
+	return w.Ignore != nil && w.Ignore(abs)
+}
+
+// abs is a path of the walk made absolute.
+func (w *Walker) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(w.cwd, p)
 }
 
 func loopsBack(info os.FileInfo, ancestors []os.FileInfo) bool {

@@ -56,17 +56,42 @@ func TestWalkSkipsWhatPytestSkips(t *testing.T) {
 
 func TestWalkReportsLoopsAndDanglingLinks(t *testing.T) {
 	root := t.TempDir()
+	outside := t.TempDir()
 	touch(t, root, "a/test_a.py", "b/test_b.py")
+	touch(t, outside, "test_o.py", "lib/test_l.py")
 	must(t, os.Symlink("..", filepath.Join(root, "a", "up")))
+	must(t, os.Symlink("../..", filepath.Join(root, "b", "upup")))
 	must(t, os.Symlink(filepath.Join(root, "b"), filepath.Join(root, "a", "b_again")))
 	must(t, os.Symlink("missing.py", filepath.Join(root, "a", "test_gone.py")))
+	must(t, os.Symlink(filepath.Join(outside, "lib"), filepath.Join(root, "a", "ext")))
+	must(t, os.Symlink(filepath.Join(outside, "test_o.py"), filepath.Join(root, "a", "test_linked.py")))
 	files, problems := walk(t, root)
-	// b is reached once, through the link a/b_again, which comes first.
-	if got, want := strings.Join(files, " "), "a/b_again/test_b.py a/test_a.py"; got != want {
+	// b is reached by its own path only; a link to a file is read.
+	if got, want := strings.Join(files, " "), "a/test_a.py a/test_linked.py b/test_b.py"; got != want {
 		t.Errorf("files = %s, want %s", got, want)
 	}
-	if got, want := strings.Join(problems, ", "), "a/test_gone.py dangling-symlink, a/up symlink-loop"; got != want {
+	// The walk never leaves root: the link to a folder above it is a
+	// loop, the one to a folder elsewhere is outside the tree.
+	if got, want := strings.Join(problems, ", "), "a/ext symlink-outside, a/test_gone.py dangling-symlink, a/up symlink-loop, b/upup symlink-loop"; got != want {
 		t.Errorf("problems = %s, want %s", got, want)
+	}
+
+	// With the other folder among the bounds, the link stays in the tree,
+	// and that folder is walked by its own path.
+	var got []string
+	w := &Walker{NoRecurse: DefaultNoRecurse, Bounds: []string{root, outside},
+		Visit:   func(p string) { got = append(got, p) },
+		Problem: func(p Problem) { got = append(got, p.Kind+" "+p.Path) }}
+	for _, r := range []string{root, outside} {
+		must(t, w.Walk(r))
+	}
+	for _, g := range got {
+		if strings.Contains(g, "symlink-outside") || strings.Contains(g, filepath.Join("a", "ext")) {
+			t.Errorf("with both roots: %s", g)
+		}
+	}
+	if !slices.Contains(got, filepath.Join(outside, "lib", "test_l.py")) {
+		t.Errorf("with both roots, %v lacks lib/test_l.py", got)
 	}
 }
 
@@ -146,5 +171,31 @@ func TestWalkFolders(t *testing.T) {
 	slices.Sort(wantProblems)
 	if !slices.Equal(files, wantFiles) || !slices.Equal(problems, wantProblems) {
 		t.Errorf("Folder found %v, %v; Visit found %v, %v", files, problems, wantFiles, wantProblems)
+	}
+}
+
+// norecursedirs patterns with a "/" match the folder's whole path, as
+// pytest's fnmatch_ex does; Ignore leaves out folders and files by path.
+func TestWalkMatchesPathPatterns(t *testing.T) {
+	root := t.TempDir()
+	touch(t, root, "tests/skipme/test_a.py", "tests/sub/skipme/test_b.py", "tests/build/test_c.py",
+		"tests/legacy/test_d.py", "tests/test_e.py", "tests/test_f_py2.py")
+	var files []string
+	w := &Walker{
+		NoRecurse: []string{"tests/skipme", "build"},
+		Ignore: func(abs string) bool {
+			return abs == filepath.Join(root, "tests", "legacy") || strings.HasSuffix(abs, "_py2.py")
+		},
+		Visit: func(p string) {
+			rel, _ := filepath.Rel(root, p)
+			files = append(files, filepath.ToSlash(rel))
+		},
+		Problem: func(p Problem) { t.Errorf("problem: %v", p) },
+	}
+	if err := w.Walk(root); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(files, " "), "tests/sub/skipme/test_b.py tests/test_e.py"; got != want {
+		t.Errorf("files = %s, want %s", got, want)
 	}
 }

@@ -1,0 +1,204 @@
+package pyscan
+
+import (
+	"hash/maphash"
+	"strings"
+)
+
+// binding is a name bound by a statement other than a parameter: an
+// import, an assignment, a def or a class. Parameters are read from the
+// Defs themselves.
+type binding struct {
+	name  string
+	scope int // as in Call.Scope
+	pos   Pos
+	// target is what an import binds the name to ("signal.alarm"), or ""
+	// when the statement binds an object of the code's own.
+	target string
+}
+
+// bindIndex holds a module's bindings grouped by a hash of their names,
+// so that ResolveAt looks at a name's few bindings, not at the thousands
+// of a large module. Grouping is a counting sort: no names are compared.
+type bindIndex struct {
+	binds []binding
+	// start[h] is where the bindings whose names hash to h start in
+	// binds; start has one more entry than there are buckets.
+	start []int32
+	seed  maphash.Seed
+}
+
+var bindSeed = maphash.MakeSeed()
+
+// newBindIndex groups binds, using scratch for its working memory; the
+// index shares no memory with either.
+func newBindIndex(binds []binding, scratch *[]int32) bindIndex {
+	if len(binds) == 0 {
+		return bindIndex{}
+	}
+	n := 1
+	for n < len(binds) {
+		n <<= 1
+	}
+	ix := bindIndex{binds: make([]binding, len(binds)), start: make([]int32, n+1), seed: bindSeed}
+	work := append((*scratch)[:0], make([]int32, len(binds)+n)...)
+	*scratch = work
+	buckets, next := work[:len(binds)], work[len(binds):]
+	for i, b := range binds {
+		h := int32(maphash.String(bindSeed, b.name) & uint64(n-1))
+		buckets[i] = h
+		ix.start[h+1]++
+	}
+	for h := 1; h <= n; h++ {
+		ix.start[h] += ix.start[h-1]
+	}
+	copy(next, ix.start[:n])
+	for i, b := range binds {
+		h := buckets[i]
+		ix.binds[next[h]] = b
+		next[h]++
+	}
+	return ix
+}
+
+// of returns the bindings that may be of name: those in its bucket.
+func (ix *bindIndex) of(name string) []binding {
+	if len(ix.start) == 0 {
+		return nil
+	}
+	h := maphash.String(ix.seed, name) & uint64(len(ix.start)-2)
+	return ix.binds[ix.start[h]:ix.start[h+1]]
+}
+
+// before reports whether a comes before b in the source.
+func before(a, b Pos) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+}
+
+// ResolveAt rewrites a dotted name used at pos, in the def or class scope
+// (as in Call.Scope; -1 for module level), through the names bound where
+// Python would look it up: the scope itself, the functions around it (not
+// the classes), the module, then the module's star imports. A name bound
+// by an import resolves as Resolve does ("sig.alarm" after "import signal
+// as sig" is "signal.alarm"); a name the code binds to an object of its
+// own (an assignment, a def, a parameter) resolves to "", which names no
+// module; a name nothing binds is returned as it is.
+//
+// Where a scope binds a name more than once, a use in that scope sees the
+// last binding before it; a use in a nested function sees an import of
+// the name if the scope has one, as after "try: import signal / except
+// ImportError: signal = None". An assignment of None binds nothing here,
+// for the same reason.
+func (m *Module) ResolveAt(dotted string, scope int, pos Pos) string {
+	head, rest, _ := strings.Cut(dotted, ".")
+	for s, direct := scope, true; ; direct = false {
+		if s < 0 || direct || m.Defs[s].Kind == Function {
+			if target, ok := m.boundIn(head, s, pos, direct); ok {
+				if target == "" {
+					return ""
+				}
+				if rest == "" {
+					return target
+				}
+				return target + "." + rest
+			}
+		}
+		if s < 0 {
+			break
+		}
+		s = m.Defs[s].Parent
+	}
+	if star := m.starFor(head); star != "" {
+		return star + "." + dotted
+	}
+	return dotted
+}
+
+// ResolveCall is ResolveAt for a call's callee, where the call is.
+func (m *Module) ResolveCall(c Call) string {
+	return m.ResolveAt(c.Callee, c.Scope, c.Pos)
+}
+
+// boundIn looks name up among the bindings of one scope, and returns what
+// it is bound to and whether the scope binds it at all.
+func (m *Module) boundIn(name string, scope int, pos Pos, direct bool) (string, bool) {
+	if scope >= 0 && m.Defs[scope].Kind == Function {
+		for _, p := range m.Defs[scope].Params {
+			if p.Name == name {
+				return "", true
+			}
+		}
+	}
+	found := false
+	var last, lastBefore, lastImport binding
+	seenBefore, seenImport := false, false
+	for _, b := range m.binds.of(name) {
+		if b.scope != scope || b.name != name {
+			continue
+		}
+		// The bindings are not in source order (imports, defs and
+		// assignments are gathered apart), so each "last" is the latest
+		// by position.
+		if !found || before(last.pos, b.pos) {
+			last = b
+		}
+		found = true
+		if before(b.pos, pos) && (!seenBefore || before(lastBefore.pos, b.pos)) {
+			lastBefore, seenBefore = b, true
+		}
+		if b.target != "" && (!seenImport || before(lastImport.pos, b.pos)) {
+			lastImport, seenImport = b, true
+		}
+	}
+	switch {
+	case !found:
+		return "", false
+	case direct && seenBefore:
+		return lastBefore.target, true
+	case !direct && seenImport:
+		return lastImport.target, true
+	}
+	return last.target, true
+}
+
+// starFor returns the module of the star import that supplies name, or
+// "". A star import of a module whose names are known supplies only
+// those; the last star import of any other module supplies every name.
+func (m *Module) starFor(name string) string {
+	other := ""
+	for i := len(m.StarImports) - 1; i >= 0; i-- {
+		mod := m.StarImports[i].Module
+		exports, known := starExports[mod]
+		switch {
+		case known && exports(name):
+			return mod
+		case !known && other == "":
+			other = mod
+		}
+	}
+	return other
+}
+
+// starExports tells, for the modules the rules read names of, which names
+// "from MODULE import *" binds.
+var starExports = map[string]func(string) bool{
+	"signal": func(n string) bool {
+		switch n {
+		case "alarm", "setitimer", "getitimer", "signal", "getsignal", "pause", "default_int_handler":
+			return true
+		}
+		return strings.HasPrefix(n, "SIG") || strings.HasPrefix(n, "ITIMER_")
+	},
+	"pytest": func(n string) bool {
+		switch n {
+		case "fixture", "yield_fixture", "mark", "param", "importorskip", "raises", "skip", "fail":
+			return true
+		}
+		return false
+	},
+}
+
+// importCalls are the calls whose result, assigned to a name, is the
+// module their first argument names: "signal =
+// import_helper.import_module('signal')".
+var importCalls = map[string]bool{"import_module": true, "importorskip": true, "__import__": true}

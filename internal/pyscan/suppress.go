@@ -1,0 +1,105 @@
+package pyscan
+
+import (
+	"bytes"
+	"strings"
+)
+
+// Suppression is a "# fixturegen: ignore" comment: the findings reported
+// on its line are not reported, all of them, or only those of the rules
+// it names in brackets ("# fixturegen: ignore[own-timer, missing-group]").
+type Suppression struct {
+	Line int
+	// Rules are the rule names in the brackets, nil for a bare ignore.
+	Rules []string
+	// Pos is where the comment's "fixturegen" starts, for a warning about
+	// a rule name that does not exist.
+	Pos Pos
+}
+
+// Covers reports whether the suppression hides a finding of rule.
+func (s Suppression) Covers(rule string) bool {
+	if s.Rules == nil {
+		return true
+	}
+	for _, r := range s.Rules {
+		if r == rule {
+			return true
+		}
+	}
+	return false
+}
+
+var suppressMark = []byte("fixturegen:")
+
+// suppressions finds the "# fixturegen: ignore" comments of src. Most
+// files have none, which one search tells.
+func suppressions(src []byte) []Suppression {
+	if !bytes.Contains(src, suppressMark) {
+		return nil
+	}
+	var offs []int
+	for off := 0; ; {
+		i := bytes.Index(src[off:], suppressMark)
+		if i < 0 {
+			break
+		}
+		offs = append(offs, off+i)
+		off += i + len(suppressMark)
+	}
+	places := Places(src, offs)
+	var out []Suppression
+	line, lineStart, at := 1, 0, 0
+	for k, off := range offs {
+		if places[k] != InComment {
+			continue
+		}
+		// Line numbers as the Lexer counts them: "\r\n", "\n" and "\r"
+		// each end a line.
+		for ; at < off; at++ {
+			if c := src[at]; c == '\n' || c == '\r' && (at+1 >= len(src) || src[at+1] != '\n') {
+				line++
+				lineStart = at + 1
+			}
+		}
+		rest := src[off+len(suppressMark):]
+		if i := bytes.IndexAny(rest, "\r\n"); i >= 0 {
+			rest = rest[:i]
+		}
+		rules, ok := parseIgnore(string(rest))
+		if !ok {
+			continue
+		}
+		lx := Lexer{src: src}
+		out = append(out, Suppression{Line: line, Rules: rules, Pos: lx.posAt(off, line, lineStart)})
+	}
+	return out
+}
+
+// parseIgnore reads what follows "fixturegen:" in a comment: " ignore",
+// optionally followed by "[rule, ...]". It reports false for anything
+// else, such as the region's "begin" and "end" markers.
+func parseIgnore(s string) ([]string, bool) {
+	s = strings.TrimLeft(s, " \t")
+	rest, ok := strings.CutPrefix(s, "ignore")
+	if !ok {
+		return nil, false
+	}
+	if rest == "" || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '#' {
+		return nil, true // bare: every rule
+	}
+	if rest[0] != '[' {
+		return nil, false // "ignored", "ignore-this": not ours
+	}
+	inner, _, closed := strings.Cut(rest[1:], "]")
+	if !closed {
+		return nil, false
+	}
+	rules := []string{}
+	for _, r := range strings.Split(inner, ",") {
+		if r = strings.TrimSpace(r); r != "" {
+			rules = append(rules, r)
+		}
+	}
+	return rules, true
+}
