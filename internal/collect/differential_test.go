@@ -76,6 +76,9 @@ var treeFiles = []struct {
 	what  string
 	files map[string]string
 	ini   []string
+	// ignored counts the test functions of files that pytest must not
+	// collect (the settings exclude them).
+	ignored int
 }{
 	{what: "an autouse conftest fixture that depends on the deadline, with and without the group", files: map[string]string{
 		"tests/autouse/conftest.py": `import pytest
@@ -200,12 +203,70 @@ def test_elsewhere():
     pass
 `,
 	}},
+	{what: "unittest.TestCase subclasses, named as pytest's class pattern would not find them", files: map[string]string{
+		"tests/units/test_units.py": `import unittest
+
+import pytest
+
+pytestmark = pytest.mark.usefixtures("deadline")
+
+
+class ReconnectTests(unittest.TestCase):
+    def test_reconnects(self):
+        pass
+
+    def helper(self):
+        pass
+
+
+class Base(unittest.TestCase):
+    pass
+
+
+class DerivedChecks(Base):
+    def test_derived(self):
+        pass
+`,
+		"tests/units/test_grouped_units.py": `import unittest
+
+import pytest
+
+pytestmark = [pytest.mark.xdist_group("sdk"), pytest.mark.usefixtures("deadline")]
+
+
+class GroupedChecks(unittest.TestCase):
+    def test_grouped_unit(self):
+        pass
+`,
+	}},
+	{what: "collection settings whose patterns hold a slash", ignored: 1, ini: []string{
+		"python_files = test_*.py tests/special/*.py",
+		"norecursedirs = tests/skipme .* build",
+	}, files: map[string]string{
+		"tests/special/checks_special.py": `import pytest
+
+pytestmark = pytest.mark.usefixtures("deadline")
+
+
+def test_special():
+    pass
+`,
+		"tests/skipme/test_skipped.py": `import pytest
+
+pytestmark = pytest.mark.usefixtures("deadline")
+
+
+def test_skipped():
+    pass
+`,
+	}},
 }
 
 // testDef matches the definition of a test function or method.
 var testDef = regexp.MustCompile(`(?m)^\s*def test_`)
 
-// TestStaticModelAgreesOnAGeneratedTree: autouse and overridden fixtures.
+// TestStaticModelAgreesOnAGeneratedTree: autouse and overridden fixtures,
+// unittest classes and collection settings with path patterns.
 func TestStaticModelAgreesOnAGeneratedTree(t *testing.T) {
 	python := pyenv.Python(t)
 	dir := t.TempDir()
@@ -214,6 +275,7 @@ func TestStaticModelAgreesOnAGeneratedTree(t *testing.T) {
 	tests := 0
 	for _, situation := range treeFiles {
 		ini = append(ini, situation.ini...)
+		tests -= situation.ignored
 		for name, text := range situation.files {
 			files[name] = text
 			tests += len(testDef.FindAllString(text, -1))
