@@ -175,7 +175,7 @@ Commands:
 `)
 	// Commands register themselves from their files' init functions, in
 	// file-name order; list them in the order a user meets them.
-	for _, name := range []string{"generate", "check", "probe", "init", "scaffold", "docs", "version"} {
+	for _, name := range []string{"generate", "check", "probe", "triage", "init", "scaffold", "docs", "version"} {
 		if cmd := lookup(name); cmd != nil {
 			fmt.Fprintf(w, "  %-10s %s\n", cmd.name, cmd.summary)
 		}

@@ -1,0 +1,591 @@
+package triage
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Spec is what triage takes from fixturegen's spec. The zero Spec is
+// valid: triage then works from the signatures alone.
+type Spec struct {
+	File            string
+	DeadlineMessage string
+	DeadlineSeconds float64
+	DeadlineFixture string
+	PreloadFixture  string
+	Group           string
+	Preload         []string
+}
+
+// Verdict kinds. Their names are part of the JSON output.
+const (
+	PoisonedWorker   = "poisoned-worker"
+	SlowRecoveryLoop = "slow-recovery-loop"
+	NotThisClass     = "not-this-failure-class"
+)
+
+// Attempt is one run, job or attempt of the CI job: the inputs that
+// share a label, and the worker timelines rebuilt from them.
+type Attempt struct {
+	Label   string
+	Sources []*Source
+	Workers []*Worker
+	// Unplaced holds runs no input places on a worker.
+	Unplaced []Run
+	// Timeline is the kind of input the workers' order comes from.
+	Timeline Kind
+}
+
+// Worker is one pytest-xdist worker's runs, in the order it ran them.
+// A worker named "group NAME" stands for the one worker a loadgroup ran
+// on when the inputs do not name it.
+type Worker struct {
+	Name string
+	Runs []Run
+}
+
+// TestRef names a test in a verdict.
+type TestRef struct {
+	Node     string  `json:"node"`
+	Duration float64 `json:"duration"` // seconds; negative when unknown
+	Attempt  string  `json:"attempt"`
+	Why      string  `json:"why,omitempty"`
+}
+
+// Evidence is one input line behind a verdict.
+type Evidence struct {
+	Loc  Loc    `json:"-"`
+	What string `json:"what"`
+}
+
+// Verdict is one diagnosis.
+type Verdict struct {
+	Kind      string
+	Attempt   string
+	Worker    string
+	Poisoning *TestRef
+	Poisoned  []TestRef
+	Modules   []string
+	// Certain is set when the generated deadline itself reported the
+	// interrupted import.
+	Certain  bool
+	Summary  string
+	Evidence []Evidence
+	Next     []string
+}
+
+// Report is the whole diagnosis.
+type Report struct {
+	Spec     string
+	Attempts []*Attempt
+	Verdicts []Verdict
+	Warnings []string
+}
+
+// Poisoned tells whether a verdict found a poisoned worker.
+func (r *Report) Poisoned() bool {
+	for _, v := range r.Verdicts {
+		if v.Kind == PoisonedWorker {
+			return true
+		}
+	}
+	return false
+}
+
+// Analyze rebuilds each attempt's workers from the sources and judges
+// them. Sources with the same label are one attempt.
+func Analyze(sources []*Source, spec Spec) *Report {
+	rep := &Report{Spec: spec.File}
+	byLabel := map[string]*Attempt{}
+	for _, s := range sources {
+		a := byLabel[s.Label]
+		if a == nil {
+			a = &Attempt{Label: s.Label}
+			byLabel[s.Label] = a
+			rep.Attempts = append(rep.Attempts, a)
+		}
+		a.Sources = append(a.Sources, s)
+		rep.Warnings = append(rep.Warnings, s.Warnings...)
+	}
+	j := &judge{spec: spec, known: map[string]bool{}}
+	for _, m := range spec.Preload {
+		j.known[m] = true
+	}
+	for _, a := range rep.Attempts {
+		a.rebuild()
+		for _, s := range a.Sources {
+			for _, c := range s.Clues {
+				switch c.Kind {
+				case LateImport, ImportInterrupted:
+					j.known[c.Module] = true
+				case HalfImport:
+					if c.Certain {
+						j.known[c.Module] = true
+					}
+				case DeadlineFailure:
+					if j.seconds == 0 && c.Seconds > 0 {
+						j.seconds = c.Seconds
+					}
+				}
+			}
+		}
+	}
+	if spec.DeadlineSeconds > 0 {
+		j.seconds = spec.DeadlineSeconds
+	}
+	for _, a := range rep.Attempts {
+		rep.Verdicts = append(rep.Verdicts, j.attempt(a)...)
+	}
+	rep.Verdicts = append(rep.Verdicts, j.slowLoops(rep.Attempts)...)
+	if len(rep.Verdicts) == 0 {
+		rep.Verdicts = append(rep.Verdicts, j.notThisClass(rep.Attempts))
+	}
+	return rep
+}
+
+// rebuild orders the attempt's runs by worker. The order comes from the
+// kind of input that places the most runs on a worker (pytest-replay,
+// then -v output, then JUnit XML); the other inputs only tell where the
+// rest ran.
+func (a *Attempt) rebuild() {
+	placed := map[Kind]int{}
+	for _, s := range a.Sources {
+		for _, r := range s.Runs {
+			if r.Worker != "" {
+				placed[s.Kind] += 2
+			} else {
+				placed[s.Kind]++
+			}
+		}
+	}
+	a.Timeline = KindLog
+	best := -1
+	for _, k := range []Kind{KindReplay, KindLog, KindJUnit} {
+		if placed[k] > best {
+			a.Timeline, best = k, placed[k]
+		}
+	}
+	// Where each test and each loadgroup ran, from every input.
+	workerOf := map[string]string{}
+	groupOn := map[string]string{}
+	for _, s := range a.Sources {
+		for _, r := range s.Runs {
+			if r.Worker != "" {
+				workerOf[r.Node] = r.Worker
+				if g := groupOf(r.Node); g != "" {
+					groupOn[g] = r.Worker
+				}
+			}
+		}
+		for _, c := range s.Clues {
+			if c.Worker != "" && c.Node != "" {
+				workerOf[c.Node] = c.Worker
+				if g := groupOf(c.Node); g != "" {
+					groupOn[g] = c.Worker
+				}
+			}
+		}
+	}
+	index := map[string]*Worker{}
+	for _, s := range a.Sources {
+		if s.Kind != a.Timeline {
+			continue
+		}
+		for _, r := range s.Runs {
+			if r.Worker == "" {
+				r.Worker = workerOf[r.Node]
+			}
+			if r.Worker == "" {
+				if g := groupOf(r.Node); g != "" {
+					r.Worker = groupOn[g]
+					if r.Worker == "" {
+						r.Worker = "group " + g
+					}
+				}
+			}
+			if r.Worker == "" {
+				a.Unplaced = append(a.Unplaced, r)
+				continue
+			}
+			w := index[r.Worker]
+			if w == nil {
+				w = &Worker{Name: r.Worker}
+				index[r.Worker] = w
+				a.Workers = append(a.Workers, w)
+			}
+			w.Runs = append(w.Runs, r)
+		}
+	}
+	slices.SortStableFunc(a.Workers, func(x, y *Worker) int { return strings.Compare(x.Name, y.Name) })
+}
+
+// Gaps lists what the attempt's inputs could not show.
+func (a *Attempt) Gaps() []string {
+	var gaps []string
+	for _, s := range a.Sources {
+		if s.Kind != a.Timeline && len(a.Sources) > 1 {
+			continue
+		}
+		for _, g := range s.Gaps {
+			if !slices.Contains(gaps, g) {
+				gaps = append(gaps, g)
+			}
+		}
+	}
+	if n := len(a.Unplaced); n > 0 {
+		gaps = append(gaps, fmt.Sprintf("%d runs are on no known worker", n))
+	}
+	return gaps
+}
+
+// judge holds what verdicts are judged against.
+type judge struct {
+	spec Spec
+	// seconds is the deadline: the spec's, or the one a generated
+	// deadline's message states; 0 when unknown.
+	seconds float64
+	// known holds modules the run shows were imported: preloaded,
+	// imported late under the alarm, or named by a certain signature.
+	known map[string]bool
+}
+
+// facts is what an attempt's inputs say about one test.
+type facts struct {
+	clues    []Clue
+	duration float64 // the longest run; negative when unknown
+}
+
+func (j *judge) facts(a *Attempt) map[string]*facts {
+	fs := map[string]*facts{}
+	get := func(node string) *facts {
+		f := fs[node]
+		if f == nil {
+			f = &facts{duration: -1}
+			fs[node] = f
+		}
+		return f
+	}
+	for _, s := range a.Sources {
+		for _, c := range s.Clues {
+			if c.Node != "" && (c.Kind != HalfImport || j.valid(c)) {
+				f := get(c.Node)
+				f.clues = append(f.clues, c)
+			}
+		}
+		for node, d := range s.Durations {
+			f := get(node)
+			f.duration = max(f.duration, d)
+		}
+		for _, r := range s.Runs {
+			if r.Duration >= 0 {
+				f := get(r.Node)
+				f.duration = max(f.duration, r.Duration)
+			}
+		}
+	}
+	return fs
+}
+
+// valid tells whether a half-import signature counts: certain ones
+// always do; "module 'X' has no attribute 'Y'" only when X.Y is a module
+// the run shows loaded, and an ImportError only of a module it shows
+// imported earlier.
+func (j *judge) valid(c Clue) bool {
+	if c.Certain {
+		return true
+	}
+	name := c.Module
+	if c.Attr != "" {
+		name += "." + c.Attr
+	}
+	if j.known[name] {
+		return true
+	}
+	for m := range j.known {
+		if strings.HasPrefix(m, name+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *facts) first(kinds ...ClueKind) *Clue {
+	if f == nil {
+		return nil
+	}
+	for i := range f.clues {
+		if slices.Contains(kinds, f.clues[i].Kind) {
+			return &f.clues[i]
+		}
+	}
+	return nil
+}
+
+// interruption says why a bad run of a test may have left an import half
+// done, and how sure that is (3 certain, 2 strong, 1 weak, 0 not at all).
+func (j *judge) interruption(r Run, f *facts) (string, int) {
+	if c := f.first(ImportInterrupted); c != nil {
+		return fmt.Sprintf("the deadline interrupted the import of %s", c.Module), 3
+	}
+	if !r.Outcome.bad() {
+		return "", 0
+	}
+	if c := f.first(DeadlineFailure); c != nil {
+		return "failed on its deadline", 2
+	}
+	if c := f.first(Timeout); c != nil {
+		return "timed out (pytest-timeout)", 2
+	}
+	if f != nil && f.first(HalfImport) != nil {
+		return "", 0
+	}
+	d := -1.0
+	if f != nil {
+		d = f.duration
+	}
+	switch {
+	case j.seconds > 0 && d >= j.seconds:
+		return fmt.Sprintf("ran %.2f s, past the %s s deadline, and was %s", d, num(j.seconds), verb(r.Outcome)), 2
+	case j.seconds == 0 && r.Outcome == Rerun:
+		return "was rerun; its deadline is unknown (pass --spec to compare its duration)", 1
+	}
+	return "", 0
+}
+
+func verb(o Outcome) string {
+	if o == Rerun {
+		return "rerun"
+	}
+	return string(o)
+}
+
+func num(f float64) string { return strings.TrimSuffix(fmt.Sprintf("%g", f), ".0") }
+
+// attempt judges each worker of one attempt.
+func (j *judge) attempt(a *Attempt) []Verdict {
+	fs := j.facts(a)
+	var out []Verdict
+	for _, w := range a.Workers {
+		symptom := -1
+		for i, r := range w.Runs {
+			if f := fs[r.Node]; r.Outcome.bad() && f.first(HalfImport) != nil && f.first(ImportInterrupted, DeadlineFailure, Timeout) == nil {
+				symptom = i
+				break
+			}
+			// A test that was interrupted and then shows the symptom
+			// itself: its later runs are symptoms.
+			if f := fs[r.Node]; r.Outcome.bad() && f.first(HalfImport) != nil && i > 0 && slices.ContainsFunc(w.Runs[:i], func(p Run) bool { return p.Node == r.Node }) {
+				symptom = i
+				break
+			}
+		}
+		if symptom < 0 {
+			continue
+		}
+		cause, strength := -1, 0
+		why := ""
+		for i, r := range w.Runs[:symptom] {
+			if reason, s := j.interruption(r, fs[r.Node]); s > strength {
+				cause, strength, why = i, s, reason
+			}
+		}
+		if cause < 0 {
+			continue
+		}
+		out = append(out, j.poisoned(a, w, fs, cause, symptom, why, strength))
+	}
+	return out
+}
+
+func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, symptom int, why string, strength int) Verdict {
+	bad := w.Runs[cause]
+	bf := fs[bad.Node]
+	if bf == nil {
+		bf = &facts{duration: -1}
+	}
+	dur := bf.duration
+	v := Verdict{
+		Kind:      PoisonedWorker,
+		Attempt:   a.Label,
+		Worker:    w.Name,
+		Poisoning: &TestRef{Node: stripGroup(bad.Node), Duration: dur, Attempt: a.Label, Why: why},
+		Certain:   strength == 3,
+	}
+	v.Evidence = append(v.Evidence, Evidence{Loc: bad.Loc, What: fmt.Sprintf("%s %s on %s: %s", strings.ToUpper(string(bad.Outcome)), bad.Node, w.Name, why)})
+	for _, c := range bf.clues {
+		if c.Kind != HalfImport {
+			v.Evidence = append(v.Evidence, Evidence{Loc: c.Loc, What: c.Text})
+		}
+		if (c.Kind == ImportInterrupted || c.Kind == LateImport) && !slices.Contains(v.Modules, c.Module) {
+			v.Modules = append(v.Modules, c.Module)
+		}
+	}
+	seen := map[string]bool{}
+	for _, r := range w.Runs[cause+1:] {
+		f := fs[r.Node]
+		if !r.Outcome.bad() || f.first(HalfImport) == nil || seen[r.Node] {
+			continue
+		}
+		seen[r.Node] = true
+		d := -1.0
+		if f != nil {
+			d = f.duration
+		}
+		v.Poisoned = append(v.Poisoned, TestRef{Node: stripGroup(r.Node), Duration: d, Attempt: a.Label})
+		v.Evidence = append(v.Evidence, Evidence{Loc: r.Loc, What: fmt.Sprintf("%s %s on %s", strings.ToUpper(string(r.Outcome)), r.Node, w.Name)})
+		shown := 0
+		for _, c := range f.clues {
+			if c.Kind != HalfImport {
+				continue
+			}
+			mod := c.Module
+			if !c.Certain && c.Attr != "" {
+				mod += "." + c.Attr
+			}
+			if !slices.Contains(v.Modules, mod) {
+				v.Modules = append(v.Modules, mod)
+			}
+			if shown < 2 {
+				v.Evidence = append(v.Evidence, Evidence{Loc: c.Loc, What: c.Text})
+				shown++
+			}
+		}
+	}
+	v.Summary = fmt.Sprintf("worker %s of %s was poisoned: %s %s, and %d later %s on that worker failed with a half-import signature",
+		w.Name, a.Label, stripGroup(bad.Node), why, len(v.Poisoned), pluralWord(len(v.Poisoned), "test"))
+	v.Next = append(v.Next, "fixturegen probe "+shellQuote(stripGroup(bad.Node)))
+	var order []string
+	for _, r := range w.Runs[:symptom+1] {
+		if n := shellQuote(stripGroup(r.Node)); !slices.Contains(order, n) {
+			order = append(order, n)
+		}
+	}
+	v.Next = append(v.Next, "python -m pytest -p no:randomly "+strings.Join(order, " "))
+	if a.Timeline == KindReplay {
+		for _, s := range a.Sources {
+			if s.Kind != KindReplay || replayWorker(s.Path) != w.Name {
+				continue
+			}
+			if groupOf(bad.Node) == "" {
+				v.Next = append(v.Next, "python -m pytest -p no:randomly --replay "+shellQuote(s.Path))
+			} else {
+				// pytest-replay looks the recorded ids up as they are
+				// collected, and the loadgroup suffix is added later.
+				v.Next = append(v.Next, "# "+s.Path+" records this worker's order, with loadgroup suffixes that --replay cannot find; the command above runs the same order")
+			}
+		}
+	}
+	return v
+}
+
+// slowLoops finds tests that failed on their deadline on every attempt
+// and worker they ran on, with no passing run.
+func (j *judge) slowLoops(attempts []*Attempt) []Verdict {
+	type tally struct {
+		attempts, deadline int
+		passed             bool
+		evidence           []Evidence
+		duration           float64
+		order              int
+	}
+	tests := map[string]*tally{}
+	var order []string
+	for _, a := range attempts {
+		fs := j.facts(a)
+		ran := map[string]bool{}
+		for _, w := range a.Workers {
+			for _, r := range w.Runs {
+				t := tests[r.Node]
+				if t == nil {
+					t = &tally{duration: -1}
+					tests[r.Node] = t
+					order = append(order, r.Node)
+				}
+				if r.Outcome == Passed {
+					t.passed = true
+				}
+				if ran[r.Node] {
+					continue
+				}
+				ran[r.Node] = true
+				t.attempts++
+				if c := fs[r.Node].first(DeadlineFailure); c != nil && fs[r.Node].first(HalfImport, ImportInterrupted) == nil {
+					t.deadline++
+					t.evidence = append(t.evidence, Evidence{Loc: c.Loc, What: c.Text})
+					t.duration = max(t.duration, fs[r.Node].duration)
+				}
+			}
+		}
+	}
+	var out []Verdict
+	for _, node := range order {
+		t := tests[node]
+		if t.passed || t.deadline == 0 || t.deadline < t.attempts {
+			continue
+		}
+		out = append(out, Verdict{
+			Kind:     SlowRecoveryLoop,
+			Summary:  fmt.Sprintf("%s failed on its deadline on every attempt and worker it ran on (%d of %d): the code it guards is slow or stuck; the preload is not involved", stripGroup(node), t.deadline, t.attempts),
+			Poisoning: &TestRef{Node: stripGroup(node), Duration: t.duration, Why: "failed on its deadline on every run"},
+			Evidence: t.evidence,
+			Next:     []string{"python -m pytest -p no:randomly " + shellQuote(stripGroup(node))},
+		})
+	}
+	return out
+}
+
+// notThisClass says plainly why nothing matched.
+func (j *judge) notThisClass(attempts []*Attempt) Verdict {
+	v := Verdict{Kind: NotThisClass}
+	failed := 0
+	var hints []string
+	for _, a := range attempts {
+		fs := j.facts(a)
+		for _, w := range a.Workers {
+			seen := map[string]bool{}
+			for _, r := range w.Runs {
+				if !r.Outcome.bad() || seen[r.Node] {
+					continue
+				}
+				seen[r.Node] = true
+				failed++
+				f := fs[r.Node]
+				if len(v.Evidence) < 10 {
+					v.Evidence = append(v.Evidence, Evidence{Loc: r.Loc, What: fmt.Sprintf("%s %s on %s", strings.ToUpper(string(r.Outcome)), r.Node, w.Name)})
+				}
+				switch {
+				case f.first(HalfImport) != nil:
+					hints = append(hints, fmt.Sprintf("%s shows a half-import signature on %s, but no earlier test on that worker was interrupted in what the input shows", stripGroup(r.Node), w.Name))
+				case f.first(DeadlineFailure) != nil:
+					hints = append(hints, fmt.Sprintf("%s failed on its deadline on %s without a later half-import failure: a first import under the alarm may have taken the window", stripGroup(r.Node), w.Name))
+					v.Next = append(v.Next, "fixturegen probe "+shellQuote(stripGroup(r.Node)))
+				}
+			}
+		}
+	}
+	v.Summary = fmt.Sprintf("no worker was poisoned by a half-done import: %d failing %s, none with a half-import signature after an interrupted test on its worker",
+		failed, pluralWord(failed, "test"))
+	if failed == 0 {
+		v.Summary = "no worker was poisoned by a half-done import: every test passed"
+	}
+	for _, h := range hints {
+		v.Evidence = append(v.Evidence, Evidence{What: h})
+	}
+	return v
+}
+
+func pluralWord(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+=:,@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,407 @@
+package triage
+
+import (
+	"bytes"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// The sections of pytest's terminal output that the log parser tells
+// apart, by the "=== title ===" lines that start them.
+type logSection int
+
+const (
+	secProgress logSection = iota
+	secFailures
+	secShortSummary
+	secRerunSummary
+	secDurations
+	secWarnings
+	secOther
+)
+
+// failSection is one "___ headline ___" section under FAILURES or ERRORS.
+type failSection struct {
+	head   string
+	worker string
+	loc    Loc
+	clues  []Clue
+}
+
+type logParser struct {
+	src     *Source
+	m       *Matcher
+	sec     logSection
+	fail    *failSection
+	fails   []*failSection
+	warnAt  string // the node id a warnings summary entry belongs to
+	xdist   bool
+	lineNo  int
+	nodes   map[string]string // interned node ids
+	ran     map[string]bool   // nodes with runs from progress lines
+	reruns  map[string]bool   // nodes in the rerun summary
+	summary []Run             // runs from the summaries, in order
+}
+
+var outcomeWords = map[string]Outcome{
+	"PASSED": Passed, "FAILED": Failed, "ERROR": Errored, "RERUN": Rerun,
+	"SKIPPED": Skipped, "XFAIL": XFailed, "XPASS": XPassed,
+}
+
+// parseLog reads pytest's terminal output.
+func parseLog(src *Source, r io.Reader, m *Matcher) error {
+	p := &logParser{src: src, m: m, nodes: map[string]string{}, ran: map[string]bool{}, reruns: map[string]bool{}}
+	src.Durations = map[string]float64{}
+	lr := newLineReader(r)
+	for {
+		line, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		p.lineNo = lr.n
+		p.line(line)
+	}
+	src.Lines = lr.n
+	if lr.cut {
+		src.warnf("%s:%d: the file ends in the middle of a line; read as far as it goes", src.Path, lr.n)
+	}
+	if lr.long > 0 {
+		src.warnf("%s: %d lines longer than %d bytes were read only in part", src.Path, lr.long, maxLine)
+	}
+	p.finish()
+	return nil
+}
+
+func (p *logParser) loc() Loc { return Loc{File: p.src.Path, Line: p.lineNo} }
+
+func (p *logParser) intern(b []byte) string {
+	if s, ok := p.nodes[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	p.nodes[s] = s
+	return s
+}
+
+func (p *logParser) line(line []byte) {
+	if len(line) == 0 {
+		return
+	}
+	switch line[0] {
+	case '=':
+		if bytes.HasPrefix(line, []byte("==")) && line[len(line)-1] == '=' {
+			p.title(string(bytes.Trim(line, "= ")))
+			return
+		}
+	case '_':
+		if p.sec == secFailures && line[len(line)-1] == '_' {
+			if head := string(bytes.Trim(line, "_ ")); head != "" {
+				p.fail = &failSection{head: head, loc: p.loc()}
+				p.fails = append(p.fails, p.fail)
+				return
+			}
+		}
+	}
+	switch p.sec {
+	case secProgress, secOther:
+		p.progress(line)
+	case secFailures:
+		p.failureLine(line)
+	case secShortSummary, secRerunSummary:
+		p.summaryLine(line)
+	case secDurations:
+		p.durationLine(line)
+	case secWarnings:
+		p.warningLine(line)
+	}
+}
+
+func (p *logParser) title(t string) {
+	p.fail = nil
+	switch {
+	case t == "FAILURES" || t == "ERRORS":
+		p.sec = secFailures
+	case t == "short test summary info":
+		p.sec = secShortSummary
+	case t == "rerun test summary info":
+		p.sec = secRerunSummary
+	case strings.HasPrefix(t, "slowest") && strings.HasSuffix(t, "durations"):
+		p.sec = secDurations
+	case t == "warnings summary":
+		p.sec = secWarnings
+	case t == "test session starts":
+		p.sec = secProgress
+	default:
+		p.sec = secOther
+	}
+}
+
+// progress reads the lines pytest prints while tests run.
+func (p *logParser) progress(line []byte) {
+	if bytes.HasPrefix(line, []byte("[gw")) {
+		p.xdist = true
+		// "[gw1] [ 50%] RERUN tests/a.py::test_b@group"
+		end := bytes.IndexByte(line, ']')
+		if end < 0 {
+			return
+		}
+		worker := string(line[1:end])
+		rest := bytes.TrimLeft(line[end+1:], " ")
+		if len(rest) > 0 && rest[0] == '[' {
+			if e := bytes.IndexByte(rest, ']'); e >= 0 {
+				rest = bytes.TrimLeft(rest[e+1:], " ")
+			}
+		}
+		sp := bytes.IndexByte(rest, ' ')
+		if sp < 0 {
+			return
+		}
+		outcome, ok := outcomeWords[string(rest[:sp])]
+		if !ok {
+			return
+		}
+		node := bytes.TrimSpace(rest[sp+1:])
+		if len(node) == 0 {
+			return
+		}
+		p.addRun(node, worker, outcome)
+		return
+	}
+	if bytes.HasPrefix(line, []byte("created: ")) {
+		p.xdist = true
+		return
+	}
+	if bytes.Contains(line, []byte("::")) {
+		// Without pytest-xdist, -v prints "tests/a.py::test_b PASSED [ 12%]".
+		for word, outcome := range outcomeWords {
+			i := bytes.Index(line, []byte(" "+word))
+			if i <= 0 {
+				continue
+			}
+			after := line[i+1+len(word):]
+			if len(after) > 0 && after[0] != ' ' {
+				continue
+			}
+			if bytes.IndexByte(line[:i], ' ') >= 0 {
+				continue
+			}
+			p.addRun(line[:i], "", outcome)
+			return
+		}
+	}
+	if bytes.Contains(line, bFixturegen) {
+		p.clues(line, "", "")
+		return
+	}
+	if isPlainProgress(line) {
+		p.src.gap("output without -v names no test that passed or was rerun on its line; pass -v to pytest for each test's worker and order")
+	}
+}
+
+// isPlainProgress tells a line of pytest's progress characters, as
+// printed without -v: "tests/a.py ..F.R [ 50%]" or "..F.R".
+func isPlainProgress(line []byte) bool {
+	line = bytes.TrimSpace(line)
+	if i := bytes.LastIndexByte(line, '['); i > 0 && line[len(line)-1] == ']' {
+		line = bytes.TrimSpace(line[:i])
+	}
+	if i := bytes.LastIndexByte(line, ' '); i >= 0 && bytes.HasSuffix(line[:i], []byte(".py")) {
+		line = line[i+1:]
+	}
+	if len(line) == 0 {
+		return false
+	}
+	return len(bytes.Trim(line, ".FERsxX")) == 0
+}
+
+func (p *logParser) addRun(node []byte, worker string, outcome Outcome) {
+	n := p.intern(node)
+	p.ran[n] = true
+	p.src.Runs = append(p.src.Runs, Run{Node: n, Worker: worker, Outcome: outcome, Duration: -1, Loc: p.loc()})
+}
+
+// failureLine reads a line of a FAILURES or ERRORS section.
+func (p *logParser) failureLine(line []byte) {
+	f := p.fail
+	if f == nil {
+		return
+	}
+	if f.worker == "" && bytes.HasPrefix(line, []byte("[gw")) && bytes.Contains(line, []byte(" -- Python")) {
+		// "[gw1] linux -- Python 3.11.7 /usr/bin/python"
+		if end := bytes.IndexByte(line, ']'); end > 0 {
+			f.worker = string(line[1:end])
+			p.xdist = true
+		}
+		return
+	}
+	if bytes.HasPrefix(line, []byte("E ")) || bytes.Contains(line, bFixturegen) {
+		start := len(f.clues)
+		f.clues = p.m.Match(line, f.clues)
+		for i := start; i < len(f.clues); i++ {
+			f.clues[i].Loc = p.loc()
+		}
+	}
+}
+
+// summaryLine reads "FAILED node - message" and the like.
+func (p *logParser) summaryLine(line []byte) {
+	sp := bytes.IndexByte(line, ' ')
+	if sp < 0 {
+		return
+	}
+	outcome, ok := outcomeWords[string(line[:sp])]
+	if !ok || outcome == Skipped {
+		return
+	}
+	rest := line[sp+1:]
+	msg := []byte(nil)
+	if i := bytes.Index(rest, []byte(" - ")); i >= 0 {
+		rest, msg = rest[:i], rest[i+3:]
+	}
+	node := p.intern(bytes.TrimSpace(rest))
+	if node == "" {
+		return
+	}
+	if p.sec == secRerunSummary {
+		p.reruns[node] = true
+	}
+	if p.sec == secRerunSummary || !p.reruns[node] {
+		p.summary = append(p.summary, Run{Node: node, Outcome: outcome, Duration: -1, Loc: p.loc()})
+	}
+	if len(msg) > 0 {
+		p.clues(msg, node, "")
+	}
+}
+
+func (p *logParser) clues(text []byte, node, worker string) {
+	start := len(p.src.Clues)
+	p.src.Clues = p.m.Match(text, p.src.Clues)
+	for i := start; i < len(p.src.Clues); i++ {
+		c := &p.src.Clues[i]
+		c.Node, c.Worker, c.Loc = node, worker, p.loc()
+	}
+}
+
+// durationLine reads "1.00s call     tests/a.py::test_b".
+func (p *logParser) durationLine(line []byte) {
+	fields := bytes.Fields(line)
+	if len(fields) != 3 || !bytes.HasSuffix(fields[0], []byte("s")) {
+		return
+	}
+	secs, err := strconv.ParseFloat(string(fields[0][:len(fields[0])-1]), 64)
+	if err != nil {
+		return
+	}
+	if phase := string(fields[1]); phase != "call" && phase != "setup" {
+		return
+	}
+	node := p.intern(fields[2])
+	if secs > p.src.Durations[node] {
+		p.src.Durations[node] = secs
+	}
+}
+
+// warningLine reads the warnings summary: node ids at the margin, each
+// followed by its indented warnings.
+func (p *logParser) warningLine(line []byte) {
+	if line[0] != ' ' {
+		if bytes.Contains(line, []byte("::")) {
+			p.warnAt = p.intern(bytes.TrimSpace(line))
+		}
+		return
+	}
+	p.clues(line, p.warnAt, "")
+}
+
+// finish resolves each failure section's headline to a node id, and adds
+// the runs only the summaries show.
+func (p *logParser) finish() {
+	byHead := map[string][]string{}
+	add := func(node string) {
+		k := headKey(node)
+		for _, n := range byHead[k] {
+			if n == node {
+				return
+			}
+		}
+		byHead[k] = append(byHead[k], node)
+	}
+	bad := map[string]bool{}
+	for _, r := range p.src.Runs {
+		add(r.Node)
+		if r.Outcome.bad() {
+			bad[r.Node] = true
+		}
+	}
+	for _, r := range p.summary {
+		add(r.Node)
+		if r.Outcome.bad() {
+			bad[r.Node] = true
+		}
+	}
+	workerOf := map[string]string{}
+	for _, f := range p.fails {
+		head := f.head
+		for _, prefix := range []string{"ERROR at setup of ", "ERROR at teardown of ", "ERROR collecting "} {
+			head = strings.TrimPrefix(head, prefix)
+		}
+		node := head
+		for _, n := range byHead[head] {
+			node = n
+			if bad[n] {
+				break
+			}
+		}
+		if f.worker != "" {
+			workerOf[node] = f.worker
+		}
+		if !p.ran[node] && !bad[node] {
+			// Only the failure section shows this test ran.
+			p.summary = append(p.summary, Run{Node: node, Outcome: Failed, Duration: -1, Loc: f.loc})
+			bad[node] = true
+		}
+		for _, c := range f.clues {
+			c.Node, c.Worker = node, f.worker
+			p.src.Clues = append(p.src.Clues, c)
+		}
+	}
+	for _, r := range p.summary {
+		if p.ran[r.Node] {
+			continue
+		}
+		r.Worker = workerOf[r.Node]
+		p.src.Runs = append(p.src.Runs, r)
+	}
+	if !p.xdist {
+		// One process ran every test.
+		for i := range p.src.Runs {
+			p.src.Runs[i].Worker = "main"
+		}
+		for i := range p.src.Clues {
+			p.src.Clues[i].Worker = "main"
+		}
+		return
+	}
+	for i := range p.src.Clues {
+		if c := &p.src.Clues[i]; c.Worker == "" {
+			c.Worker = workerOf[c.Node]
+		}
+	}
+	if len(p.ran) == 0 && len(p.src.Runs) > 0 {
+		p.src.gap("output without -v places only failed tests on a worker, from their failure sections")
+	}
+}
+
+// headKey is the headline pytest prints above a test's failure: the node
+// id after its file, with "." for "::" and without the loadgroup suffix.
+func headKey(node string) string {
+	node = stripGroup(node)
+	if i := strings.Index(node, "::"); i >= 0 {
+		node = node[i+2:]
+	}
+	return strings.ReplaceAll(node, "::", ".")
+}
