@@ -525,11 +525,11 @@ func (j *judge) slowLoops(attempts []*Attempt) []Verdict {
 			continue
 		}
 		out = append(out, Verdict{
-			Kind:     SlowRecoveryLoop,
-			Summary:  fmt.Sprintf("%s failed on its deadline on every attempt and worker it ran on (%d of %d): the code it guards is slow or stuck; the preload is not involved", stripGroup(node), t.deadline, t.attempts),
+			Kind:      SlowRecoveryLoop,
+			Summary:   fmt.Sprintf("%s failed on its deadline on every attempt and worker it ran on (%d of %d): the code it guards is slow or stuck; the preload is not involved", stripGroup(node), t.deadline, t.attempts),
 			Poisoning: &TestRef{Node: stripGroup(node), Duration: t.duration, Why: "failed on its deadline on every run"},
-			Evidence: t.evidence,
-			Next:     []string{"python -m pytest -p no:randomly " + shellQuote(stripGroup(node))},
+			Evidence:  t.evidence,
+			Next:      []string{"python -m pytest -p no:randomly " + shellQuote(stripGroup(node))},
 		})
 	}
 	return out

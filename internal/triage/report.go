@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fixturegen/fixturegen/internal/finding"
 )
@@ -93,7 +94,11 @@ func (r *Report) verdictText(w io.Writer, v Verdict) {
 		for _, e := range v.Evidence {
 			what := e.What
 			if len(what) > maxEvidence {
-				what = what[:maxEvidence] + "..."
+				cut := maxEvidence
+				for cut > 0 && !utf8.RuneStart(what[cut]) {
+					cut--
+				}
+				what = what[:cut] + "..."
 			}
 			if e.Loc.File == "" {
 				fmt.Fprintf(w, "    %s\n", what)
