@@ -62,13 +62,16 @@ func parseLog(src *Source, r io.Reader, m *Matcher) error {
 		if err != nil {
 			return err
 		}
+		if lr.cut {
+			// A line cut off part way could name a test by half its id:
+			// everything before it is read, and it is left out.
+			src.warnf("%s:%d: the file ends in the middle of a line; read up to the line before it", src.Path, lr.n)
+			break
+		}
 		p.lineNo = lr.n
 		p.line(line)
 	}
 	src.Lines = lr.n
-	if lr.cut {
-		src.warnf("%s:%d: the file ends in the middle of a line; read as far as it goes", src.Path, lr.n)
-	}
 	if lr.long > 0 {
 		src.warnf("%s: %d lines longer than %d bytes were read only in part", src.Path, lr.long, maxLine)
 	}
