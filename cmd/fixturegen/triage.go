@@ -77,7 +77,7 @@ Examples:
 				}
 				src, err := triage.ReadFile(path, label, m)
 				if err != nil {
-					return fmt.Errorf("cannot read %w", err)
+					return fmt.Errorf("cannot read input: %w", err)
 				}
 				sources = append(sources, src)
 			}

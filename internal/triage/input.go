@@ -3,7 +3,9 @@ package triage
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"io"
 	"os"
 )
@@ -53,7 +55,11 @@ func Detect(head []byte) Kind {
 func ReadFile(path, label string, m *Matcher) (*Source, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	defer f.Close()
 	if info, err := f.Stat(); err == nil && info.IsDir() {
