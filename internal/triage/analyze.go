@@ -35,6 +35,9 @@ type Attempt struct {
 	Unplaced []Run
 	// Timeline is the kind of input the workers' order comes from.
 	Timeline Kind
+	facts    map[string]*facts
+	// durations holds each test's longest run, from every input.
+	durations map[string]float64
 }
 
 // Worker is one pytest-xdist worker's runs, in the order it ran them.
@@ -94,7 +97,8 @@ func (r *Report) Poisoned() bool {
 }
 
 // Analyze rebuilds each attempt's workers from the sources and judges
-// them. Sources with the same label are one attempt.
+// them. Sources with the same label are one attempt. The sources' runs
+// move into the attempts' workers: Analyze leaves each Source.Runs empty.
 func Analyze(sources []*Source, spec Spec) *Report {
 	rep := &Report{Spec: spec.File}
 	byLabel := map[string]*Attempt{}
@@ -166,10 +170,20 @@ func (a *Attempt) rebuild() {
 			a.Timeline, best = k, placed[k]
 		}
 	}
-	// Where each test and each loadgroup ran, from every input.
+	// Where each test and each loadgroup ran, from every input, needed
+	// only when the timeline leaves some run without its worker.
 	workerOf := map[string]string{}
 	groupOn := map[string]string{}
+	unplaced := false
 	for _, s := range a.Sources {
+		if s.Kind == a.Timeline {
+			unplaced = unplaced || slices.ContainsFunc(s.Runs, func(r Run) bool { return r.Worker == "" })
+		}
+	}
+	for _, s := range a.Sources {
+		if !unplaced {
+			break
+		}
 		for _, r := range s.Runs {
 			if r.Worker != "" {
 				workerOf[r.Node] = r.Worker
@@ -187,12 +201,28 @@ func (a *Attempt) rebuild() {
 			}
 		}
 	}
+	a.durations = map[string]float64{}
+	for _, s := range a.Sources {
+		for node, d := range s.Durations {
+			a.durations[node] = max(a.durations[node], d)
+		}
+		for _, r := range s.Runs {
+			if r.Duration >= 0 {
+				a.durations[r.Node] = max(a.durations[r.Node], r.Duration)
+			}
+		}
+	}
 	index := map[string]*Worker{}
 	for _, s := range a.Sources {
 		if s.Kind != a.Timeline {
+			s.Runs = nil
 			continue
 		}
-		for _, r := range s.Runs {
+		// The runs move to their workers; keeping both would double
+		// the memory a large log costs.
+		runs := s.Runs
+		s.Runs = nil
+		for _, r := range runs {
 			if r.Worker == "" {
 				r.Worker = workerOf[r.Node]
 			}
@@ -257,7 +287,11 @@ type facts struct {
 }
 
 func (j *judge) facts(a *Attempt) map[string]*facts {
+	if a.facts != nil {
+		return a.facts
+	}
 	fs := map[string]*facts{}
+	a.facts = fs
 	get := func(node string) *facts {
 		f := fs[node]
 		if f == nil {
@@ -273,16 +307,9 @@ func (j *judge) facts(a *Attempt) map[string]*facts {
 				f.clues = append(f.clues, c)
 			}
 		}
-		for node, d := range s.Durations {
-			f := get(node)
-			f.duration = max(f.duration, d)
-		}
-		for _, r := range s.Runs {
-			if r.Duration >= 0 {
-				f := get(r.Node)
-				f.duration = max(f.duration, r.Duration)
-			}
-		}
+	}
+	for node, d := range a.durations {
+		get(node).duration = d
 	}
 	return fs
 }
@@ -456,8 +483,10 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 		w.Name, a.Label, stripGroup(bad.Node), why, len(v.Poisoned), pluralWord(len(v.Poisoned), "test"))
 	v.Next = append(v.Next, "fixturegen probe "+shellQuote(stripGroup(bad.Node)))
 	var order []string
+	inOrder := map[string]bool{}
 	for _, r := range w.Runs[:symptom+1] {
-		if n := shellQuote(stripGroup(r.Node)); !slices.Contains(order, n) {
+		if n := shellQuote(stripGroup(r.Node)); !inOrder[n] {
+			inOrder[n] = true
 			order = append(order, n)
 		}
 	}
@@ -490,6 +519,15 @@ func (j *judge) slowLoops(attempts []*Attempt) []Verdict {
 		duration           float64
 		order              int
 	}
+	// Only tests that failed on their deadline somewhere are candidates.
+	candidate := map[string]bool{}
+	for _, a := range attempts {
+		for node, f := range j.facts(a) {
+			if f.first(DeadlineFailure) != nil {
+				candidate[node] = true
+			}
+		}
+	}
 	tests := map[string]*tally{}
 	var order []string
 	for _, a := range attempts {
@@ -497,6 +535,9 @@ func (j *judge) slowLoops(attempts []*Attempt) []Verdict {
 		ran := map[string]bool{}
 		for _, w := range a.Workers {
 			for _, r := range w.Runs {
+				if !candidate[r.Node] {
+					continue
+				}
 				t := tests[r.Node]
 				if t == nil {
 					t = &tally{duration: -1}

@@ -3,6 +3,7 @@ package triage
 import (
 	"bytes"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -27,7 +28,14 @@ type failSection struct {
 	worker string
 	loc    Loc
 	clues  []Clue
+	// files are the test files the traceback's location lines name
+	// ("tests/a.py:12: AssertionError"); a headline names no file, and
+	// they tell apart tests of the same name in different files.
+	files []string
 }
+
+// maxFiles is how many location lines of one failure are kept.
+const maxFiles = 4
 
 type logParser struct {
 	src     *Source
@@ -38,10 +46,16 @@ type logParser struct {
 	warnAt  string // the node id a warnings summary entry belongs to
 	xdist   bool
 	lineNo  int
-	nodes   map[string]string // interned node ids
-	ran     map[string]bool   // nodes with runs from progress lines
-	reruns  map[string]bool   // nodes in the rerun summary
-	summary []Run             // runs from the summaries, in order
+	// nodes interns node ids and worker names, and marks those that
+	// progress lines show running.
+	nodes   map[string]*name
+	reruns  map[string]bool // nodes in the rerun summary
+	summary []Run           // runs from the summaries, in order
+}
+
+type name struct {
+	s   string
+	ran bool
 }
 
 var outcomeWords = map[string]Outcome{
@@ -51,7 +65,7 @@ var outcomeWords = map[string]Outcome{
 
 // parseLog reads pytest's terminal output.
 func parseLog(src *Source, r io.Reader, m *Matcher) error {
-	p := &logParser{src: src, m: m, nodes: map[string]string{}, ran: map[string]bool{}, reruns: map[string]bool{}}
+	p := &logParser{src: src, m: m, nodes: map[string]*name{}, reruns: map[string]bool{}}
 	src.Durations = map[string]float64{}
 	lr := newLineReader(r)
 	for {
@@ -81,13 +95,21 @@ func parseLog(src *Source, r io.Reader, m *Matcher) error {
 
 func (p *logParser) loc() Loc { return Loc{File: p.src.Path, Line: p.lineNo} }
 
-func (p *logParser) intern(b []byte) string {
-	if s, ok := p.nodes[string(b)]; ok {
-		return s
+func (p *logParser) intern(b []byte) string { return p.name(b).s }
+
+func (p *logParser) name(b []byte) *name {
+	if n, ok := p.nodes[string(b)]; ok {
+		return n
 	}
-	s := string(b)
-	p.nodes[s] = s
-	return s
+	n := &name{s: string(b)}
+	p.nodes[n.s] = n
+	return n
+}
+
+// ran tells whether a progress line shows the test running.
+func (p *logParser) ran(node string) bool {
+	n := p.nodes[node]
+	return n != nil && n.ran
 }
 
 func (p *logParser) line(line []byte) {
@@ -152,7 +174,7 @@ func (p *logParser) progress(line []byte) {
 		if end < 0 {
 			return
 		}
-		worker := string(line[1:end])
+		worker := p.intern(line[1:end])
 		rest := bytes.TrimLeft(line[end+1:], " ")
 		if len(rest) > 0 && rest[0] == '[' {
 			if e := bytes.IndexByte(rest, ']'); e >= 0 {
@@ -222,9 +244,9 @@ func isPlainProgress(line []byte) bool {
 }
 
 func (p *logParser) addRun(node []byte, worker string, outcome Outcome) {
-	n := p.intern(node)
-	p.ran[n] = true
-	p.src.Runs = append(p.src.Runs, Run{Node: n, Worker: worker, Outcome: outcome, Duration: -1, Loc: p.loc()})
+	n := p.name(node)
+	n.ran = true
+	p.src.Runs = append(p.src.Runs, Run{Node: n.s, Worker: worker, Outcome: outcome, Duration: -1, Loc: p.loc()})
 }
 
 // failureLine reads a line of a FAILURES or ERRORS section.
@@ -240,6 +262,11 @@ func (p *logParser) failureLine(line []byte) {
 			p.xdist = true
 		}
 		return
+	}
+	if len(f.files) < maxFiles && line[0] != ' ' && line[0] != 'E' {
+		if i := bytes.Index(line, []byte(".py:")); i > 0 && bytes.IndexByte(line[:i], ' ') < 0 {
+			f.files = append(f.files, string(line[:i+3]))
+		}
 	}
 	if bytes.HasPrefix(line, []byte("E ")) || bytes.Contains(line, bFixturegen) {
 		start := len(f.clues)
@@ -323,28 +350,41 @@ func (p *logParser) warningLine(line []byte) {
 // finish resolves each failure section's headline to a node id, and adds
 // the runs only the summaries show.
 func (p *logParser) finish() {
+	// Only failed tests have failure sections: index those by headline,
+	// and every test only when a headline matches none of them.
 	byHead := map[string][]string{}
-	add := func(node string) {
-		k := headKey(node)
-		for _, n := range byHead[k] {
-			if n == node {
-				return
+	added := map[string]bool{}
+	ranOn := map[string]string{}
+	bad := map[string]bool{}
+	for _, runs := range [][]Run{p.src.Runs, p.summary} {
+		for _, r := range runs {
+			if !r.Outcome.bad() || added[r.Node] {
+				continue
+			}
+			added[r.Node], bad[r.Node] = true, true
+			if r.Worker != "" {
+				ranOn[r.Node] = r.Worker
+			}
+			k := headKey(r.Node)
+			byHead[k] = append(byHead[k], r.Node)
+		}
+	}
+	var everyHead map[string][]string
+	candidates := func(head string) []string {
+		if c := byHead[head]; len(c) > 0 {
+			return c
+		}
+		if everyHead == nil {
+			everyHead = map[string][]string{}
+			for _, runs := range [][]Run{p.src.Runs, p.summary} {
+				for _, r := range runs {
+					if k := headKey(r.Node); !slices.Contains(everyHead[k], r.Node) {
+						everyHead[k] = append(everyHead[k], r.Node)
+					}
+				}
 			}
 		}
-		byHead[k] = append(byHead[k], node)
-	}
-	bad := map[string]bool{}
-	for _, r := range p.src.Runs {
-		add(r.Node)
-		if r.Outcome.bad() {
-			bad[r.Node] = true
-		}
-	}
-	for _, r := range p.summary {
-		add(r.Node)
-		if r.Outcome.bad() {
-			bad[r.Node] = true
-		}
+		return everyHead[head]
 	}
 	workerOf := map[string]string{}
 	for _, f := range p.fails {
@@ -352,17 +392,30 @@ func (p *logParser) finish() {
 		for _, prefix := range []string{"ERROR at setup of ", "ERROR at teardown of ", "ERROR collecting "} {
 			head = strings.TrimPrefix(head, prefix)
 		}
-		node := head
-		for _, n := range byHead[head] {
-			node = n
+		// Tests of one name in several files share a headline: pick the
+		// one that failed, on the section's worker, in a file the
+		// traceback names.
+		node, best := head, -1
+		for _, n := range candidates(head) {
+			score := 0
 			if bad[n] {
-				break
+				score += 4
+			}
+			if f.worker != "" && ranOn[n] == f.worker {
+				score += 2
+			}
+			file, _, _ := strings.Cut(n, "::")
+			if slices.Contains(f.files, file) {
+				score++
+			}
+			if score > best {
+				node, best = n, score
 			}
 		}
 		if f.worker != "" {
 			workerOf[node] = f.worker
 		}
-		if !p.ran[node] && !bad[node] {
+		if !p.ran(node) && !bad[node] {
 			// Only the failure section shows this test ran.
 			p.summary = append(p.summary, Run{Node: node, Outcome: Failed, Duration: -1, Loc: f.loc})
 			bad[node] = true
@@ -373,7 +426,7 @@ func (p *logParser) finish() {
 		}
 	}
 	for _, r := range p.summary {
-		if p.ran[r.Node] {
+		if p.ran(r.Node) {
 			continue
 		}
 		r.Worker = workerOf[r.Node]
@@ -394,9 +447,18 @@ func (p *logParser) finish() {
 			c.Worker = workerOf[c.Node]
 		}
 	}
-	if len(p.ran) == 0 && len(p.src.Runs) > 0 {
+	if !p.anyRan() && len(p.src.Runs) > 0 {
 		p.src.gap("output without -v places only failed tests on a worker, from their failure sections")
 	}
+}
+
+func (p *logParser) anyRan() bool {
+	for _, n := range p.nodes {
+		if n.ran {
+			return true
+		}
+	}
+	return false
 }
 
 // headKey is the headline pytest prints above a test's failure: the node
