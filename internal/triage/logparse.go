@@ -38,14 +38,14 @@ type failSection struct {
 const maxFiles = 4
 
 type logParser struct {
-	src     *Source
-	m       *Matcher
-	sec     logSection
-	fail    *failSection
-	fails   []*failSection
-	warnAt  string // the node id a warnings summary entry belongs to
-	xdist   bool
-	lineNo  int
+	src    *Source
+	m      *Matcher
+	sec    logSection
+	fail   *failSection
+	fails  []*failSection
+	warnAt string // the node id a warnings summary entry belongs to
+	xdist  bool
+	lineNo int
 	// nodes interns node ids and worker names, and marks those that
 	// progress lines show running.
 	nodes   map[string]*name
