@@ -63,6 +63,17 @@ var outcomeWords = map[string]Outcome{
 	"SKIPPED": Skipped, "XFAIL": XFailed, "XPASS": XPassed,
 }
 
+// spacedOutcomes are the outcome words as they follow a node id in -v
+// output without pytest-xdist, in a fixed order.
+var spacedOutcomes = []struct {
+	word    []byte
+	outcome Outcome
+}{
+	{[]byte(" PASSED"), Passed}, {[]byte(" FAILED"), Failed}, {[]byte(" ERROR"), Errored},
+	{[]byte(" RERUN"), Rerun}, {[]byte(" SKIPPED"), Skipped}, {[]byte(" XFAIL"), XFailed},
+	{[]byte(" XPASS"), XPassed},
+}
+
 // parseLog reads pytest's terminal output.
 func parseLog(src *Source, r io.Reader, m *Matcher) error {
 	p := &logParser{src: src, m: m, nodes: map[string]*name{}, reruns: map[string]bool{}}
@@ -202,20 +213,16 @@ func (p *logParser) progress(line []byte) {
 	}
 	if bytes.Contains(line, []byte("::")) {
 		// Without pytest-xdist, -v prints "tests/a.py::test_b PASSED [ 12%]".
-		for word, outcome := range outcomeWords {
-			i := bytes.Index(line, []byte(" "+word))
-			if i <= 0 {
-				continue
+		// The node id runs up to the first space; an outcome word must
+		// follow it.
+		if sp := bytes.IndexByte(line, ' '); sp > 0 {
+			rest := line[sp:]
+			for _, o := range spacedOutcomes {
+				if bytes.HasPrefix(rest, o.word) && (len(rest) == len(o.word) || rest[len(o.word)] == ' ') {
+					p.addRun(line[:sp], "", o.outcome)
+					return
+				}
 			}
-			after := line[i+1+len(word):]
-			if len(after) > 0 && after[0] != ' ' {
-				continue
-			}
-			if bytes.IndexByte(line[:i], ' ') >= 0 {
-				continue
-			}
-			p.addRun(line[:i], "", outcome)
-			return
 		}
 	}
 	if bytes.Contains(line, bFixturegen) {
