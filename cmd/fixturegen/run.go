@@ -186,8 +186,8 @@ Global flags:
       --spec FILE       read the spec from FILE (default: fixturegen.toml, or
                         [tool.fixturegen] in pyproject.toml)
 
-Exit status: 0 all is well; 1 drift, a contract finding or a late import;
-2 usage, spec or internal error.
+Exit status: 0 all is well; 1 drift, a contract finding, a late import or a
+poisoned worker; 2 usage, spec or internal error.
 
 Run 'fixturegen COMMAND --help' for a command's flags and examples.
 `)
