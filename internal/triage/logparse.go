@@ -50,6 +50,7 @@ type logParser struct {
 	// progress lines show running.
 	nodes   map[string]*name
 	reruns  map[string]bool // nodes in the rerun summary
+	scratch []byte          // a line with its colours removed
 	summary []Run           // runs from the summaries, in order
 }
 
@@ -124,6 +125,7 @@ func (p *logParser) ran(node string) bool {
 }
 
 func (p *logParser) line(line []byte) {
+	line = p.clean(line)
 	if len(line) == 0 {
 		return
 	}
@@ -232,6 +234,44 @@ func (p *logParser) progress(line []byte) {
 	if isPlainProgress(line) {
 		p.src.gap("output without -v names no test that passed or was rerun on its line; pass -v to pytest for each test's worker and order")
 	}
+}
+
+// clean removes what CI adds to pytest's lines: the timestamp GitHub
+// Actions puts before each line of a downloaded log
+// ("2026-11-30T17:40:40.8190180Z "), and the colours of --color=yes.
+func (p *logParser) clean(line []byte) []byte {
+	if len(line) > 20 && line[4] == '-' && line[7] == '-' && line[10] == 'T' && line[13] == ':' && isDigits(line[:4]) {
+		if sp := bytes.IndexByte(line[:min(len(line), 40)], ' '); sp > 0 && line[sp-1] == 'Z' {
+			line = line[sp+1:]
+		}
+	}
+	if bytes.IndexByte(line, 0x1b) < 0 {
+		return line
+	}
+	// Drop each "ESC [ parameters letter" sequence.
+	out := p.scratch[:0]
+	for i := 0; i < len(line); i++ {
+		if line[i] == 0x1b && i+1 < len(line) && line[i+1] == '[' {
+			j := i + 2
+			for j < len(line) && (line[j] >= '0' && line[j] <= '9' || line[j] == ';') {
+				j++
+			}
+			i = j
+			continue
+		}
+		out = append(out, line[i])
+	}
+	p.scratch = out
+	return out
+}
+
+func isDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // isPlainProgress tells a line of pytest's progress characters, as

@@ -178,6 +178,26 @@ func TestParseLogWithoutXdist(t *testing.T) {
 	}
 }
 
+func TestParseLogFromGitHubActionsWithColours(t *testing.T) {
+	log := "2026-11-30T17:40:40.8190180Z ============================= test session starts ==============================\n" +
+		"2026-11-30T17:40:41.0000000Z [gw1] [ 50%] \x1b[33mRERUN\x1b[0m tests/a.py::test_slow@g \n" +
+		"2026-11-30T17:40:42.0000000Z [gw1] [100%] \x1b[31mFAILED\x1b[0m tests/b.py::test_patch@g \n" +
+		"2026-11-30T17:40:42.1000000Z \x1b[31m\x1b[1m=================================== FAILURES ===================================\x1b[0m\n" +
+		"2026-11-30T17:40:42.2000000Z \x1b[31m\x1b[1m___ test_patch ___\x1b[0m\n" +
+		"2026-11-30T17:40:42.3000000Z [gw1] linux -- Python 3.12.3 /usr/bin/python\n" +
+		"2026-11-30T17:40:42.4000000Z \x1b[1m\x1b[31mE   AttributeError: 'module' object at mcp.server.stdio has no attribute 'stdio'\x1b[0m\n"
+	src, err := Read(strings.NewReader(log), "gha.log", "gha", &Matcher{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(runsOn(src, "gw1"), ","); got != "rerun tests/a.py::test_slow,failed tests/b.py::test_patch" {
+		t.Errorf("runs = %s", got)
+	}
+	if len(src.Clues) != 1 || src.Clues[0].Node != "tests/b.py::test_patch@g" || src.Clues[0].Module != "mcp.server.stdio" || src.Clues[0].Loc.Line != 7 {
+		t.Errorf("clues = %+v", src.Clues)
+	}
+}
+
 func TestParseLogCutMidLine(t *testing.T) {
 	data, err := os.ReadFile("testdata/red.log")
 	if err != nil {
