@@ -212,6 +212,19 @@ func (a *Attempt) rebuild() {
 			}
 		}
 	}
+	// A --durations line gives a test's longest run; it is the duration
+	// of the run when the test ran once.
+	once := map[string]int{}
+	for _, s := range a.Sources {
+		if s.Kind != a.Timeline || len(s.Durations) == 0 {
+			continue
+		}
+		for _, r := range s.Runs {
+			if _, ok := s.Durations[r.Node]; ok {
+				once[r.Node]++
+			}
+		}
+	}
 	index := map[string]*Worker{}
 	for _, s := range a.Sources {
 		if s.Kind != a.Timeline {
@@ -223,6 +236,9 @@ func (a *Attempt) rebuild() {
 		runs := s.Runs
 		s.Runs = nil
 		for _, r := range runs {
+			if r.Duration < 0 && once[r.Node] == 1 {
+				r.Duration = a.durations[r.Node]
+			}
 			if r.Worker == "" {
 				r.Worker = workerOf[r.Node]
 			}
@@ -252,12 +268,16 @@ func (a *Attempt) rebuild() {
 
 // Gaps lists what the attempt's inputs could not show.
 func (a *Attempt) Gaps() []string {
+	timed := slices.ContainsFunc(a.Sources, func(s *Source) bool { return s.Kind != KindLog })
 	var gaps []string
 	for _, s := range a.Sources {
 		if s.Kind != a.Timeline && len(a.Sources) > 1 {
 			continue
 		}
 		for _, g := range s.Gaps {
+			if g == gapDurations && timed {
+				continue
+			}
 			if !slices.Contains(gaps, g) {
 				gaps = append(gaps, g)
 			}

@@ -22,6 +22,10 @@ const (
 	secOther
 )
 
+// gapDurations is the gap of output without --durations; JUnit XML and
+// pytest-replay files of the same attempt fill it.
+const gapDurations = "how long each test ran: pass --durations=0 to pytest"
+
 // failSection is one "___ headline ___" section under FAILURES or ERRORS.
 type failSection struct {
 	head   string
@@ -51,6 +55,9 @@ type logParser struct {
 	nodes   map[string]*name
 	reruns  map[string]bool // nodes in the rerun summary
 	scratch []byte          // a line with its colours removed
+	// durations and reruns tell whether the output has a --durations
+	// section and RERUN lines.
+	durations, rerun bool
 	summary []Run           // runs from the summaries, in order
 }
 
@@ -169,6 +176,7 @@ func (p *logParser) title(t string) {
 		p.sec = secRerunSummary
 	case strings.HasPrefix(t, "slowest") && strings.HasSuffix(t, "durations"):
 		p.sec = secDurations
+		p.durations = true
 	case t == "warnings summary":
 		p.sec = secWarnings
 	case t == "test session starts":
@@ -293,6 +301,7 @@ func isPlainProgress(line []byte) bool {
 func (p *logParser) addRun(node []byte, worker string, outcome Outcome) {
 	n := p.name(node)
 	n.ran = true
+	p.rerun = p.rerun || outcome == Rerun
 	p.src.Runs = append(p.src.Runs, Run{Node: n.s, Worker: worker, Outcome: outcome, Duration: -1, Loc: p.loc()})
 }
 
@@ -478,6 +487,12 @@ func (p *logParser) finish() {
 		}
 		r.Worker = workerOf[r.Node]
 		p.src.Runs = append(p.src.Runs, r)
+	}
+	if !p.durations && len(p.src.Runs) > 0 {
+		p.src.gap(gapDurations)
+	}
+	if p.rerun || len(p.reruns) > 0 {
+		p.src.gap("why a rerun test's earlier runs failed: pytest prints only its last run's failure, so a rerun is judged by its duration")
 	}
 	if !p.xdist {
 		// One process ran every test.

@@ -58,9 +58,9 @@ func (r *Report) workerText(w io.Writer, wk *Worker) {
 		}
 		d := ""
 		if run.Duration >= 0 {
-			d = fmt.Sprintf(" %.2fs", run.Duration)
+			d = fmt.Sprintf("%.2fs", run.Duration)
 		}
-		fmt.Fprintf(w, "    %-8s%s %s  (%s)\n", outcomeText(run.Outcome), d, run.Node, run.Loc)
+		fmt.Fprintf(w, "    %-10s %7s  %s  (%s)\n", outcomeText(run.Outcome), d, run.Node, run.Loc)
 	}
 }
 
