@@ -81,6 +81,7 @@ Examples:
 				}
 				sources = append(sources, src)
 			}
+			spec.Probe = c.commandLine("probe")
 			report := triage.Analyze(sources, spec)
 			switch format {
 			case "json":

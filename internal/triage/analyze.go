@@ -16,6 +16,9 @@ type Spec struct {
 	PreloadFixture  string
 	Group           string
 	Preload         []string
+	// Probe is the command line that runs fixturegen probe, with the -C
+	// and --spec triage was given; "fixturegen probe" when empty.
+	Probe string
 }
 
 // Verdict kinds. Their names are part of the JSON output.
@@ -400,6 +403,15 @@ func (j *judge) interruption(r Run, f *facts) (string, int) {
 	return "", 0
 }
 
+// probe is the command that names the late import of a test.
+func (j *judge) probe(node string) string {
+	cmd := j.spec.Probe
+	if cmd == "" {
+		cmd = "fixturegen probe"
+	}
+	return cmd + " " + shellQuote(stripGroup(node))
+}
+
 func verb(o Outcome) string {
 	if o == Rerun {
 		return "rerun"
@@ -501,7 +513,7 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 	}
 	v.Summary = fmt.Sprintf("worker %s of %s was poisoned: %s %s, and %d later %s on that worker failed with a half-import signature",
 		w.Name, a.Label, stripGroup(bad.Node), why, len(v.Poisoned), pluralWord(len(v.Poisoned), "test"))
-	v.Next = append(v.Next, "fixturegen probe "+shellQuote(stripGroup(bad.Node)))
+	v.Next = append(v.Next, j.probe(bad.Node))
 	var order []string
 	inOrder := map[string]bool{}
 	for _, r := range w.Runs[:symptom+1] {
@@ -626,7 +638,7 @@ func (j *judge) notThisClass(attempts []*Attempt) Verdict {
 					hints = append(hints, fmt.Sprintf("%s shows a half-import signature on %s, but no earlier test on that worker was interrupted in what the input shows", stripGroup(r.Node), w.Name))
 				case f.first(DeadlineFailure) != nil:
 					hints = append(hints, fmt.Sprintf("%s failed on its deadline on %s without a later half-import failure: a first import under the alarm may have taken the window", stripGroup(r.Node), w.Name))
-					v.Next = append(v.Next, "fixturegen probe "+shellQuote(stripGroup(r.Node)))
+					v.Next = append(v.Next, j.probe(r.Node))
 				}
 			}
 		}
