@@ -58,7 +58,7 @@ type logParser struct {
 	// durations and reruns tell whether the output has a --durations
 	// section and RERUN lines.
 	durations, rerun bool
-	summary []Run           // runs from the summaries, in order
+	summary          []Run // runs from the summaries, in order
 }
 
 type name struct {
