@@ -17,6 +17,7 @@ var rerunElements = map[string]Outcome{
 	"rerunFailure": Rerun, "rerunError": Rerun, "flakyFailure": Rerun, "flakyError": Rerun,
 }
 
+// junitParser reads a JUnit XML report token by token.
 type junitParser struct {
 	src  *Source
 	m    *Matcher
@@ -110,7 +111,7 @@ func (p *junitParser) start(e xml.StartElement) {
 	}
 	p.inText = name
 	if msg := attr(e, "message"); msg != "" {
-		p.match([]byte(msg), p.loc(), true)
+		p.match([]byte(msg), p.loc())
 	}
 }
 
@@ -138,19 +139,18 @@ func (p *junitParser) text(data []byte) {
 		}
 		if bytes.HasPrefix(one, []byte("E ")) || bytes.Contains(one, bFixturegen) ||
 			(captured && bytes.Contains(one, bFirstTime)) {
-			p.match(one, Loc{File: p.src.Path, Line: line}, false)
+			p.match(one, Loc{File: p.src.Path, Line: line})
 		}
 		line++
 	}
 }
 
-func (p *junitParser) match(text []byte, loc Loc, message bool) {
+func (p *junitParser) match(text []byte, loc Loc) {
 	start := len(p.clues)
 	p.clues = p.m.Match(text, p.clues)
 	for i := start; i < len(p.clues); i++ {
 		p.clues[i].Node, p.clues[i].Loc = p.node, loc
 	}
-	_ = message
 }
 
 func (p *junitParser) endCase() {

@@ -41,6 +41,8 @@ type failSection struct {
 // maxFiles is how many location lines of one failure are kept.
 const maxFiles = 4
 
+// logParser reads pytest's terminal output one line at a time, keeping
+// only the runs, the clues and the failure sections still to resolve.
 type logParser struct {
 	src    *Source
 	m      *Matcher
@@ -48,19 +50,19 @@ type logParser struct {
 	fail   *failSection
 	fails  []*failSection
 	warnAt string // the node id a warnings summary entry belongs to
-	xdist  bool
 	lineNo int
 	// nodes interns node ids and worker names, and marks those that
 	// progress lines show running.
 	nodes   map[string]*name
 	reruns  map[string]bool // nodes in the rerun summary
+	summary []Run           // runs from the summaries, in order
 	scratch []byte          // a line with its colours removed
-	// durations and reruns tell whether the output has a --durations
-	// section and RERUN lines.
-	durations, rerun bool
-	summary          []Run // runs from the summaries, in order
+	// What the output shows at all: pytest-xdist workers, a --durations
+	// section, RERUN lines.
+	xdist, durations, rerun bool
 }
 
+// name is an interned node id or worker name.
 type name struct {
 	s   string
 	ran bool
