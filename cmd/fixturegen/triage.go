@@ -124,9 +124,6 @@ func (c *context) triageSpec() (triage.Spec, error) {
 		File:            spec.File,
 		DeadlineMessage: spec.Deadline.Message,
 		DeadlineSeconds: spec.Deadline.Seconds,
-		DeadlineFixture: spec.Deadline.Fixture,
-		PreloadFixture:  spec.Preload.Fixture,
-		Group:           spec.Group.Name,
 		Preload:         spec.Preload.Modules,
 	}, nil
 }

@@ -12,9 +12,6 @@ type Spec struct {
 	File            string
 	DeadlineMessage string
 	DeadlineSeconds float64
-	DeadlineFixture string
-	PreloadFixture  string
-	Group           string
 	Preload         []string
 	// Probe is the command line that runs fixturegen probe, with the -C
 	// and --spec triage was given; "fixturegen probe" when empty.

@@ -29,7 +29,7 @@ func analyze(t *testing.T, spec Spec, logs map[string]string, files ...string) *
 
 var exampleSpec = Spec{
 	File: "fixturegen.toml", DeadlineMessage: "recovery loop exceeded its deadline", DeadlineSeconds: 1,
-	DeadlineFixture: "recovery_deadline", PreloadFixture: "toy_sdk", Group: "toy-sdk", Preload: []string{"toyredis"},
+	Preload: []string{"toyredis"},
 }
 
 func only(t *testing.T, r *Report, kind string) Verdict {

@@ -79,7 +79,7 @@ type Clue struct {
 	Module string
 	// Attr is the missing attribute of a "has no attribute" signature.
 	Attr string
-	// Submodule tells signatures that need no more proof (Attr is surely
+	// Certain tells signatures that need no more proof (Attr is surely
 	// a submodule, or the module is surely half imported) from those that
 	// count only when the run shows Module.Attr, or Module, is a module
 	// that loaded: "module 'X' has no attribute 'Y'" and ImportErrors.
