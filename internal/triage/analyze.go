@@ -423,33 +423,25 @@ func (j *judge) attempt(a *Attempt) []Verdict {
 	fs := j.facts(a)
 	var out []Verdict
 	for _, w := range a.Workers {
-		symptom := -1
+		// Walk the worker's runs, keeping the strongest interruption so
+		// far, up to the first symptom that has one before it.
+		cause, strength, why := -1, 0, ""
+		ranBefore := map[string]bool{} // tests with a half-import signature seen running
 		for i, r := range w.Runs {
-			if f := fs[r.Node]; r.Outcome.bad() && f.first(HalfImport) != nil && f.first(ImportInterrupted, DeadlineFailure, Timeout) == nil {
-				symptom = i
-				break
+			f := fs[r.Node]
+			if f.first(HalfImport) != nil {
+				// A test shows the symptom when it has no interruption
+				// of its own, or in a later run than its interrupted one.
+				if r.Outcome.bad() && cause >= 0 && (ranBefore[r.Node] || f.first(ImportInterrupted, DeadlineFailure, Timeout) == nil) {
+					out = append(out, j.poisoned(a, w, fs, cause, i, why, strength))
+					break
+				}
+				ranBefore[r.Node] = true
 			}
-			// A test that was interrupted and then shows the symptom
-			// itself: its later runs are symptoms.
-			if f := fs[r.Node]; r.Outcome.bad() && f.first(HalfImport) != nil && i > 0 && slices.ContainsFunc(w.Runs[:i], func(p Run) bool { return p.Node == r.Node }) {
-				symptom = i
-				break
-			}
-		}
-		if symptom < 0 {
-			continue
-		}
-		cause, strength := -1, 0
-		why := ""
-		for i, r := range w.Runs[:symptom] {
-			if reason, s := j.interruption(r, fs[r.Node]); s > strength {
+			if reason, s := j.interruption(r, f); s > strength {
 				cause, strength, why = i, s, reason
 			}
 		}
-		if cause < 0 {
-			continue
-		}
-		out = append(out, j.poisoned(a, w, fs, cause, symptom, why, strength))
 	}
 	return out
 }

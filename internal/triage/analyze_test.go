@@ -213,3 +213,22 @@ func TestJSONFields(t *testing.T) {
 		t.Errorf("gw1 = %+v", w)
 	}
 }
+
+func TestAnEarlierUnexplainedSymptomDoesNotHideALaterPoisoning(t *testing.T) {
+	e := func(head, line string) string {
+		return "___ " + head + " ___\n[gw0] linux -- Python 3.12.3 /usr/bin/python\nE   " + line + "\n"
+	}
+	logs := map[string]string{"w.log": header +
+		"[gw0] [ 25%] FAILED tests/a.py::test_early\n" +
+		"[gw0] [ 50%] FAILED tests/a.py::test_slow\n" +
+		"[gw0] [ 75%] FAILED tests/b.py::test_late\n" +
+		"=================================== FAILURES ===================================\n" +
+		e("test_early", "AttributeError: partially initialized module 'other' has no attribute 'x' (most likely due to a circular import)") +
+		e("test_slow", "AssertionError: recovery loop exceeded its deadline (5 s, real time)") +
+		e("test_late", "AttributeError: 'module' object at mcp.server.stdio has no attribute 'stdio'"),
+	}
+	v := only(t, analyze(t, Spec{}, logs, "w.log"), PoisonedWorker)
+	if v.Poisoning.Node != "tests/a.py::test_slow" || strings.Join(poisoned(v), ",") != "tests/b.py::test_late" {
+		t.Errorf("poisoning %s, poisoned %q", v.Poisoning.Node, poisoned(v))
+	}
+}
