@@ -80,9 +80,10 @@ func attr(e xml.StartElement, name string) string {
 	return ""
 }
 
+// loc is where the token just read ends: the XML's line and column.
 func (p *junitParser) loc() Loc {
-	line, _ := p.dec.InputPos()
-	return Loc{File: p.src.Path, Line: line}
+	line, col := p.dec.InputPos()
+	return Loc{File: p.src.Path, Line: line, Col: col}
 }
 
 func (p *junitParser) start(e xml.StartElement) {

@@ -147,6 +147,7 @@ type (
 	jsonEvidence struct {
 		File string `json:"file,omitempty"`
 		Line int    `json:"line,omitempty"`
+		Col  int    `json:"col,omitempty"`
 		What string `json:"what"`
 	}
 	jsonAttempt struct {
@@ -171,6 +172,7 @@ type (
 		Duration *float64 `json:"duration"`
 		File     string   `json:"file"`
 		Line     int      `json:"line"`
+		Col      int      `json:"col,omitempty"`
 	}
 )
 
@@ -193,7 +195,7 @@ func (r *Report) JSON(w io.Writer) error {
 			jv.Next = []string{}
 		}
 		for _, e := range v.Evidence {
-			jv.Evidence = append(jv.Evidence, jsonEvidence{File: e.Loc.File, Line: e.Loc.Line, What: e.What})
+			jv.Evidence = append(jv.Evidence, jsonEvidence{File: e.Loc.File, Line: e.Loc.Line, Col: e.Loc.Col, What: e.What})
 		}
 		doc.Verdicts = append(doc.Verdicts, jv)
 	}
@@ -208,7 +210,7 @@ func (r *Report) JSON(w io.Writer) error {
 		for _, wk := range a.Workers {
 			jw := jsonWorker{Name: wk.Name, Runs: make([]jsonRun, 0, len(wk.Runs))}
 			for _, run := range wk.Runs {
-				jr := jsonRun{Node: run.Node, Outcome: outcomeText(run.Outcome), File: run.Loc.File, Line: run.Loc.Line}
+				jr := jsonRun{Node: run.Node, Outcome: outcomeText(run.Outcome), File: run.Loc.File, Line: run.Loc.Line, Col: run.Loc.Col}
 				if run.Duration >= 0 {
 					d := run.Duration
 					jr.Duration = &d
@@ -245,7 +247,11 @@ func (r *Report) GitHub(w io.Writer) {
 		}
 		where := ""
 		if len(v.Evidence) > 0 && v.Evidence[0].Loc.File != "" {
-			where = fmt.Sprintf("file=%s,line=%d,", finding.EscapeProperty(v.Evidence[0].Loc.File), v.Evidence[0].Loc.Line)
+			l := v.Evidence[0].Loc
+			where = fmt.Sprintf("file=%s,line=%d,", finding.EscapeProperty(l.File), l.Line)
+			if l.Col > 0 {
+				where += fmt.Sprintf("col=%d,", l.Col)
+			}
 		}
 		fmt.Fprintf(w, "::%s %stitle=%s::%s\n", kind, where, finding.EscapeProperty(title), finding.EscapeData(msg))
 	}

@@ -20,13 +20,20 @@ import (
 	"strings"
 )
 
-// Loc is a line of an input file, the evidence behind a verdict.
+// Loc is a line of an input file, the evidence behind a verdict. Col is
+// set where a line holds many records, as pytest's JUnit XML does.
 type Loc struct {
 	File string `json:"file"`
 	Line int    `json:"line"`
+	Col  int    `json:"col,omitempty"`
 }
 
-func (l Loc) String() string { return fmt.Sprintf("%s:%d", l.File, l.Line) }
+func (l Loc) String() string {
+	if l.Col > 0 {
+		return fmt.Sprintf("%s:%d:%d", l.File, l.Line, l.Col)
+	}
+	return fmt.Sprintf("%s:%d", l.File, l.Line)
+}
 
 // Outcome is what one run of a test ended with.
 type Outcome string
