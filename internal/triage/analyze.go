@@ -225,6 +225,15 @@ func (a *Attempt) rebuild() {
 			}
 		}
 	}
+	// Each test's last outcome, for pytest-replay's timeline.
+	last := map[string]Outcome{}
+	for _, s := range a.Sources {
+		if a.Timeline == KindReplay && s.Kind != KindReplay {
+			for _, r := range s.Runs {
+				last[r.Node] = r.Outcome
+			}
+		}
+	}
 	index := map[string]*Worker{}
 	for _, s := range a.Sources {
 		if s.Kind != a.Timeline {
@@ -264,6 +273,26 @@ func (a *Attempt) rebuild() {
 		}
 	}
 	slices.SortStableFunc(a.Workers, func(x, y *Worker) int { return strings.Compare(x.Name, y.Name) })
+	a.lastOutcomes(last)
+}
+
+// lastOutcomes gives a rerun test's last run the outcome the log or the
+// XML of the attempt shows: pytest-replay records the first failure for
+// every later run of the test.
+func (a *Attempt) lastOutcomes(last map[string]Outcome) {
+	if len(last) == 0 {
+		return
+	}
+	for _, w := range a.Workers {
+		seen := map[string]bool{}
+		for i := len(w.Runs) - 1; i >= 0; i-- {
+			r := &w.Runs[i]
+			if o, ok := last[r.Node]; ok && !seen[r.Node] && r.Outcome != "" {
+				r.Outcome = o
+			}
+			seen[r.Node] = true
+		}
+	}
 }
 
 // Gaps lists what the attempt's inputs could not show.
@@ -636,6 +665,12 @@ func (j *judge) notThisClass(attempts []*Attempt) Verdict {
 		failed, pluralWord(failed, "test"))
 	if failed == 0 {
 		v.Summary = "no worker was poisoned by a half-done import: every test passed"
+	}
+	messages := slices.ContainsFunc(attempts, func(a *Attempt) bool {
+		return slices.ContainsFunc(a.Sources, func(s *Source) bool { return s.Kind != KindReplay })
+	})
+	if failed > 0 && !messages {
+		v.Summary += "; pytest-replay files hold no failure messages, so give the log or the JUnit XML of the same attempt too, under the same --label"
 	}
 	for _, h := range hints {
 		v.Evidence = append(v.Evidence, Evidence{What: h})

@@ -232,3 +232,31 @@ func TestAnEarlierUnexplainedSymptomDoesNotHideALaterPoisoning(t *testing.T) {
 		t.Errorf("poisoning %s, poisoned %q", v.Poisoning.Node, poisoned(v))
 	}
 }
+
+// The record files and the log come from two red runs of the example, so
+// they place the group on different workers; the order is pytest-replay's.
+func TestReplayTimelineTakesLastOutcomesFromTheLog(t *testing.T) {
+	m := &Matcher{Deadline: []byte(exampleSpec.DeadlineMessage)}
+	var sources []*Source
+	for _, name := range []string{"red.log", "replay/.pytest-replay-gw0.txt", "replay/.pytest-replay-gw1.txt"} {
+		sources = append(sources, readTestdata(t, name, "a1", m))
+	}
+	r := Analyze(sources, exampleSpec)
+	a := r.Attempts[0]
+	if a.Timeline != KindReplay || a.Workers[0].Name != "gw0" {
+		t.Fatalf("timeline %s, first worker %s", a.Timeline, a.Workers[0].Name)
+	}
+	runs := a.Workers[0].Runs
+	if runs[0].Outcome != Rerun || runs[1].Outcome != Passed || runs[1].Node != runs[0].Node {
+		t.Errorf("runs of %s: %s, %s; want rerun, passed", pending, runs[0].Outcome, runs[1].Outcome)
+	}
+	v := only(t, r, PoisonedWorker)
+	if v.Worker != "gw0" || v.Poisoning.Node != pending || v.Evidence[0].Loc.File != "testdata/replay/.pytest-replay-gw0.txt" {
+		t.Errorf("verdict on %s: %s at %s", v.Worker, v.Poisoning.Node, v.Evidence[0].Loc)
+	}
+	// Alone, the record files show the order but no signature.
+	r = Analyze([]*Source{readTestdata(t, "replay/.pytest-replay-gw0.txt", "r", m)}, exampleSpec)
+	if v := only(t, r, NotThisClass); !strings.Contains(v.Summary, "hold no failure messages") {
+		t.Errorf("summary = %s", v.Summary)
+	}
+}
