@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -71,7 +69,7 @@ Examples:
 			}
 			var sources []*triage.Source
 			for i, path := range args {
-				label := defaultLabel(path)
+				label := triage.DefaultLabel(path)
 				if len(labels) > 0 {
 					label = labels[i]
 				}
@@ -120,21 +118,5 @@ func (c *context) triageSpec() (triage.Spec, error) {
 	if err != nil {
 		return triage.Spec{}, err
 	}
-	return triage.Spec{
-		File:            spec.File,
-		DeadlineMessage: spec.Deadline.Message,
-		DeadlineSeconds: spec.Deadline.Seconds,
-		Preload:         spec.Preload.Modules,
-	}, nil
-}
-
-// defaultLabel names a file's attempt: its path without the extension, so
-// a log and a JUnit XML report of one run share it, or the folder of a
-// pytest-replay record file, which holds one file per worker.
-func defaultLabel(path string) string {
-	base := filepath.Base(path)
-	if strings.HasPrefix(base, ".pytest-replay") {
-		return filepath.Dir(path)
-	}
-	return strings.TrimSuffix(path, filepath.Ext(path))
+	return triage.FromSpec(spec), nil
 }

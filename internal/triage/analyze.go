@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/fixturegen/fixturegen/schema"
 )
 
 // Spec is what triage takes from fixturegen's spec. The zero Spec is
@@ -16,6 +18,16 @@ type Spec struct {
 	// Probe is the command line that runs fixturegen probe, with the -C
 	// and --spec triage was given; "fixturegen probe" when empty.
 	Probe string
+}
+
+// FromSpec takes from fixturegen's spec what triage uses.
+func FromSpec(spec *schema.Spec) Spec {
+	return Spec{
+		File:            spec.File,
+		DeadlineMessage: spec.Deadline.Message,
+		DeadlineSeconds: spec.Deadline.Seconds,
+		Preload:         spec.Preload.Modules,
+	}
 }
 
 // Verdict kinds. Their names are part of the JSON output.

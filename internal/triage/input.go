@@ -8,6 +8,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 )
 
 // Kind is the kind of an input file, told from its content.
@@ -92,4 +94,15 @@ func Read(r io.Reader, path, label string, m *Matcher) (*Source, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return src, nil
+}
+
+// DefaultLabel names a file's attempt: its path without the extension, so
+// a log and a JUnit XML report of one run share it, or the folder of a
+// pytest-replay record file, which holds one file per worker.
+func DefaultLabel(path string) string {
+	base := filepath.Base(path)
+	if strings.HasPrefix(base, ".pytest-replay") {
+		return filepath.Dir(path)
+	}
+	return strings.TrimSuffix(path, filepath.Ext(path))
 }

@@ -362,3 +362,17 @@ func TestStripGroup(t *testing.T) {
 		}
 	}
 }
+
+func TestDefaultLabel(t *testing.T) {
+	for _, tc := range []struct{ path, want string }{
+		{"job.log", "job"},
+		{"ci/attempt-1.xml", "ci/attempt-1"},
+		{"ci/attempt-1/.pytest-replay-gw0.txt", "ci/attempt-1"},
+		{".pytest-replay.txt", "."},
+		{"output", "output"},
+	} {
+		if got := DefaultLabel(tc.path); got != tc.want {
+			t.Errorf("DefaultLabel(%q) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}
