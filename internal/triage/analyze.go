@@ -541,8 +541,8 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 			}
 		}
 	}
-	v.Summary = fmt.Sprintf("worker %s of %s was poisoned: %s %s, and %d later %s on that worker failed with a half-import signature",
-		w.Name, a.Label, stripGroup(bad.Node), why, len(v.Poisoned), pluralWord(len(v.Poisoned), "test"))
+	v.Summary = fmt.Sprintf("%s %s, and %d later %s on %s failed with a half-import signature",
+		stripGroup(bad.Node), why, len(v.Poisoned), pluralWord(len(v.Poisoned), "test"), w.Name)
 	v.Next = append(v.Next, j.probe(bad.Node))
 	var order []string
 	inOrder := map[string]bool{}

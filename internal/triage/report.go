@@ -77,6 +77,9 @@ func (r *Report) verdictText(w io.Writer, v Verdict) {
 		SlowRecoveryLoop: "slow recovery loop",
 		NotThisClass:     "not this failure class",
 	}[v.Kind]
+	if v.Kind == PoisonedWorker {
+		title = fmt.Sprintf("%s %s in attempt %s", title, v.Worker, v.Attempt)
+	}
 	fmt.Fprintf(w, "%s: %s\n", title, v.Summary)
 	if v.Kind == PoisonedWorker {
 		p := v.Poisoning
