@@ -48,8 +48,12 @@ type Attempt struct {
 	// Timeline is the kind of input the workers' order comes from.
 	Timeline Kind
 	facts    map[string]*facts
-	// durations holds each test's longest run, from every input.
-	durations map[string]float64
+	// durations holds each test's longest run, from every input: the
+	// call alone where --durations tells it apart, for the deadline, and
+	// with its setup, for pytest-timeout, which times both.
+	durations, withSetup map[string]float64
+	// timeout is pytest-timeout's limit, when an input states it.
+	timeout float64
 }
 
 // Worker is one pytest-xdist worker's runs, in the order it ran them.
@@ -213,14 +217,20 @@ func (a *Attempt) rebuild() {
 			}
 		}
 	}
-	a.durations = map[string]float64{}
+	a.durations, a.withSetup = map[string]float64{}, map[string]float64{}
 	for _, s := range a.Sources {
+		a.timeout = max(a.timeout, s.Timeout)
 		for node, d := range s.Durations {
 			a.durations[node] = max(a.durations[node], d)
+			a.withSetup[node] = max(a.withSetup[node], d+s.Setups[node])
+		}
+		for node, d := range s.Setups {
+			a.withSetup[node] = max(a.withSetup[node], d+s.Durations[node])
 		}
 		for _, r := range s.Runs {
 			if r.Duration >= 0 {
 				a.durations[r.Node] = max(a.durations[r.Node], r.Duration)
+				a.withSetup[r.Node] = max(a.withSetup[r.Node], r.Duration)
 			}
 		}
 	}
@@ -343,8 +353,9 @@ type judge struct {
 
 // facts is what an attempt's inputs say about one test.
 type facts struct {
-	clues    []Clue
-	duration float64 // the longest run; negative when unknown
+	clues     []Clue
+	duration  float64 // the longest run; negative when unknown
+	withSetup float64 // the longest run with its setup; negative when unknown
 }
 
 func (j *judge) facts(a *Attempt) map[string]*facts {
@@ -356,7 +367,7 @@ func (j *judge) facts(a *Attempt) map[string]*facts {
 	get := func(node string) *facts {
 		f := fs[node]
 		if f == nil {
-			f = &facts{duration: -1}
+			f = &facts{duration: -1, withSetup: -1}
 			fs[node] = f
 		}
 		return f
@@ -371,6 +382,9 @@ func (j *judge) facts(a *Attempt) map[string]*facts {
 	}
 	for node, d := range a.durations {
 		get(node).duration = d
+	}
+	for node, d := range a.withSetup {
+		get(node).withSetup = d
 	}
 	return fs
 }
@@ -412,7 +426,7 @@ func (f *facts) first(kinds ...ClueKind) *Clue {
 
 // interruption says why a bad run of a test may have left an import half
 // done, and how sure that is (3 certain, 2 strong, 1 weak, 0 not at all).
-func (j *judge) interruption(r Run, f *facts) (string, int) {
+func (j *judge) interruption(r Run, f *facts, timeout float64) (string, int) {
 	if c := f.first(ImportInterrupted); c != nil {
 		return fmt.Sprintf("the deadline interrupted the import of %s", c.Module), 3
 	}
@@ -428,14 +442,20 @@ func (j *judge) interruption(r Run, f *facts) (string, int) {
 	if f != nil && f.first(HalfImport) != nil {
 		return "", 0
 	}
-	d := -1.0
+	d, whole := -1.0, -1.0
 	if f != nil {
-		d = f.duration
+		d, whole = f.duration, f.withSetup
 	}
 	switch {
-	case j.seconds > 0 && d >= j.seconds:
+	case j.seconds > 0 && d >= j.seconds-rounding:
 		return fmt.Sprintf("ran %.2f s, past the %s s deadline, and was %s", d, num(j.seconds), verb(r.Outcome)), 2
-	case j.seconds == 0 && r.Outcome == Rerun:
+	case timeout > 0 && whole >= timeout-rounding:
+		return fmt.Sprintf("ran %.2f s with its setup, reaching pytest-timeout's %s s, and was %s", whole, num(timeout), verb(r.Outcome)), 2
+	case r.Outcome != Rerun:
+		return "", 0
+	case d < 0:
+		return "was rerun; how long it ran is unknown (pass --durations=0 to pytest, or give the JUnit XML)", 1
+	case j.seconds == 0 && timeout == 0:
 		return "was rerun; its deadline is unknown (pass --spec to compare its duration)", 1
 	}
 	return "", 0
@@ -449,6 +469,11 @@ func (j *judge) probe(node string) string {
 	}
 	return cmd + " " + shellQuote(stripGroup(node))
 }
+
+// rounding is how far a duration may fall short of a limit and still be
+// taken to reach it: --durations prints hundredths, and a run's setup and
+// call are each rounded.
+const rounding = 0.01
 
 func verb(o Outcome) string {
 	if o == Rerun {
@@ -479,7 +504,7 @@ func (j *judge) attempt(a *Attempt) []Verdict {
 				}
 				ranBefore[r.Node] = true
 			}
-			if reason, s := j.interruption(r, f); s > strength {
+			if reason, s := j.interruption(r, f, a.timeout); s > strength {
 				cause, strength, why = i, s, reason
 			}
 		}
@@ -491,7 +516,7 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 	bad := w.Runs[cause]
 	bf := fs[bad.Node]
 	if bf == nil {
-		bf = &facts{duration: -1}
+		bf = &facts{duration: -1, withSetup: -1}
 	}
 	dur := bf.duration
 	v := Verdict{

@@ -87,7 +87,7 @@ var spacedOutcomes = []struct {
 // parseLog reads pytest's terminal output.
 func parseLog(src *Source, r io.Reader, m *Matcher) error {
 	p := &logParser{src: src, m: m, nodes: map[string]*name{}, reruns: map[string]bool{}}
-	src.Durations = map[string]float64{}
+	src.Durations, src.Setups = map[string]float64{}, map[string]float64{}
 	lr := newLineReader(r)
 	for {
 		line, err := lr.next()
@@ -221,6 +221,13 @@ func (p *logParser) progress(line []byte) {
 	}
 	if bytes.HasPrefix(line, []byte("created: ")) {
 		p.xdist = true
+		return
+	}
+	if bytes.HasPrefix(line, []byte("timeout: ")) && bytes.HasSuffix(line, []byte("s")) {
+		// pytest-timeout's header line: "timeout: 5.0s".
+		if secs, err := strconv.ParseFloat(string(line[len("timeout: "):len(line)-1]), 64); err == nil {
+			p.src.Timeout = secs
+		}
 		return
 	}
 	if bytes.Contains(line, []byte("::")) {
@@ -384,13 +391,16 @@ func (p *logParser) durationLine(line []byte) {
 	if err != nil {
 		return
 	}
-	if phase := string(fields[1]); phase != "call" && phase != "setup" {
+	durations := p.src.Durations
+	switch string(fields[1]) {
+	case "call":
+	case "setup":
+		durations = p.src.Setups
+	default:
 		return
 	}
 	node := p.intern(fields[2])
-	if secs > p.src.Durations[node] {
-		p.src.Durations[node] = secs
-	}
+	durations[node] = max(durations[node], secs)
 }
 
 // warningLine reads the warnings summary: node ids at the margin, each

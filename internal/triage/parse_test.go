@@ -376,3 +376,36 @@ func TestDefaultLabel(t *testing.T) {
 		}
 	}
 }
+
+func TestParseLogTimeoutAndDurations(t *testing.T) {
+	log := header +
+		"plugins: rerunfailures-16.7, xdist-3.8.0, timeout-2.4.0\n" +
+		"timeout: 1.5s\n" +
+		"timeout method: signal\n" +
+		"created: 2/2 workers\n" +
+		"[gw0] [ 50%] RERUN tests/a.py::test_b\n" +
+		"[gw0] [ 50%] PASSED tests/a.py::test_b\n" +
+		"[gw0] [100%] FAILED tests/c.py::test_d\n" +
+		"=================================== FAILURES ===================================\n" +
+		"___ test_d ___\n" +
+		"[gw0] linux -- Python 3.12.3 /usr/bin/python\n" +
+		"E   AttributeError: 'module' object at mcp.server.stdio has no attribute 'stdio'\n" +
+		"============================== slowest durations ===============================\n" +
+		"0.70s call     tests/a.py::test_b\n" +
+		"0.80s setup    tests/a.py::test_b\n" +
+		"0.02s call     tests/a.py::test_b\n" +
+		"0.01s teardown tests/a.py::test_b\n"
+	src, err := Read(strings.NewReader(log), "t.log", "t", &Matcher{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.Timeout != 1.5 || src.Durations["tests/a.py::test_b"] != 0.7 || src.Setups["tests/a.py::test_b"] != 0.8 {
+		t.Errorf("timeout %v, call %v, setup %v", src.Timeout, src.Durations, src.Setups)
+	}
+	// pytest-timeout times setup and call together: 0.80 + 0.70 s reach
+	// its 1.5 s, while the call alone is under the 5 s deadline.
+	v := only(t, Analyze([]*Source{src}, Spec{DeadlineSeconds: 5}), PoisonedWorker)
+	if v.Poisoning.Why != "ran 1.50 s with its setup, reaching pytest-timeout's 1.5 s, and was rerun" {
+		t.Errorf("why = %q", v.Poisoning.Why)
+	}
+}

@@ -106,9 +106,13 @@ type Source struct {
 	// pytest-xdist, the order each worker ran them.
 	Runs  []Run
 	Clues []Clue
-	// Durations holds the longest duration the file gives for each node
-	// (from --durations), for files whose runs carry none.
-	Durations map[string]float64
+	// Durations holds the longest call the file gives for each node, and
+	// Setups its longest setup (from --durations), for files whose runs
+	// carry no duration.
+	Durations, Setups map[string]float64
+	// Timeout is pytest-timeout's limit in seconds, as the output's
+	// header states it ("timeout: 5.0s"); 0 when not shown.
+	Timeout float64
 	// Warnings say where the file could not be read to its end.
 	Warnings []string
 	// Gaps say what the file could not show, such as the worker of a
