@@ -47,7 +47,7 @@ Examples:
   fixturegen triage --format github job.log`,
 		flags: func(fs *pflag.FlagSet) {
 			fs.StringVar(&format, "format", "text", "output `FORMAT`: text, json or github (workflow annotations)")
-			fs.StringArrayVar(&labels, "label", nil, "name the run, job or attempt of the FILE at the same position (repeatable; give one per FILE)")
+			fs.StringArrayVar(&labels, "label", nil, "`LABEL` names the run, job or attempt of the FILE at the same position (repeatable; give one per FILE)")
 		},
 		run: func(c *context, args []string) error {
 			if len(args) == 0 {

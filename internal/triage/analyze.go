@@ -428,7 +428,7 @@ func (f *facts) first(kinds ...ClueKind) *Clue {
 // done, and how sure that is (3 certain, 2 strong, 1 weak, 0 not at all).
 func (j *judge) interruption(r Run, f *facts, timeout float64) (string, int) {
 	if c := f.first(ImportInterrupted); c != nil {
-		return fmt.Sprintf("the deadline interrupted the import of %s", c.Module), 3
+		return fmt.Sprintf("was interrupted by the deadline while importing %s", c.Module), 3
 	}
 	if !r.Outcome.bad() {
 		return "", 0

@@ -98,7 +98,7 @@ func TestImportInterruptedTokenIsCertain(t *testing.T) {
 	if !v.Certain || v.Worker != "gw1" || v.Poisoning.Node != pending {
 		t.Errorf("verdict %+v %+v", v, v.Poisoning)
 	}
-	if v.Poisoning.Why != "the deadline interrupted the import of mcp.server" {
+	if v.Poisoning.Why != "was interrupted by the deadline while importing mcp.server" {
 		t.Errorf("why = %q", v.Poisoning.Why)
 	}
 	if strings.Join(v.Modules, ",") != "mcp.server,mcp.server.stdio" {
