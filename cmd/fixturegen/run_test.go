@@ -35,6 +35,14 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"generate", "extra"}, exitError, "", `generate takes no arguments, got "extra"`},
 		{[]string{"-C", "/nonexistent/dir", "generate"}, exitError, "", "-C /nonexistent/dir: no such file or directory"},
 		{[]string{"version"}, exitOK, "fixturegen ", ""},
+		{[]string{"triage"}, exitError, "", "triage needs at least one FILE"},
+		{[]string{"triage", "/nonexistent/job.log"}, exitError, "", "fixturegen triage: cannot read input: /nonexistent/job.log: no such file or directory"},
+		{[]string{"triage", "--label", "a", "x.log", "y.log"}, exitError, "", "give one --label per FILE: 1 labels for 2 files"},
+		{[]string{"triage", "--format", "xml", "x.log"}, exitError, "", "--format must be text, json or github"},
+		{[]string{"triage", "../../internal/triage/testdata/token.log"}, exitFindings, "poisoned worker gw1 in attempt", ""},
+		{[]string{"triage", "../../internal/triage/testdata/red.log", "../../internal/triage/testdata/red.xml"}, exitFindings, "poisoned worker gw1 in attempt", ""},
+		{[]string{"triage", "--format", "json", "../../internal/triage/testdata/red.xml"}, exitFindings, `"kind": "poisoned-worker"`, ""},
+		{[]string{"triage", "../../internal/triage/testdata/replay/.pytest-replay-gw1.txt"}, exitOK, "not this failure class", ""},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

@@ -47,6 +47,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":    cmdExits,
 			"mtime":    cmdMtime,
+			"ranon":    cmdRanOn,
 			"replace":  cmdReplace,
 			"treehash": cmdTreehash,
 		},
@@ -64,6 +65,34 @@ func cmdMtime(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(err)
 		fmt.Fprintf(ts.Stdout(), "%s %d\n", name, info.ModTime().UnixNano())
 	}
+}
+
+// cmdRanOn reads pytest -v output with pytest-xdist and sets the
+// environment variable VAR to the worker that ran NODE first, from its
+// "[gwN] [ 50%] OUTCOME NODE" line, so a script can check that a report
+// names the worker the log shows. A loadgroup suffix on the logged id is
+// ignored.
+func cmdRanOn(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: ranon LOG NODE VAR")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	for _, line := range strings.Split(string(data), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) < 3 || !strings.HasPrefix(fields[0], "[gw") {
+			continue
+		}
+		node := fields[len(fields)-1]
+		if at := strings.LastIndexByte(node, '@'); at >= 0 {
+			node = node[:at]
+		}
+		if node == args[1] {
+			ts.Setenv(args[2], strings.Trim(fields[0], "[]"))
+			return
+		}
+	}
+	ts.Fatalf("ranon: no [gwN] line runs %s in %s", args[1], args[0])
 }
 
 // cmdReplace replaces every literal OLD with NEW in FILE; it fails when OLD

@@ -279,7 +279,7 @@ func (r *Report) GitHub(w io.Writer) {
 			msg += "\nfix: " + f.Fix
 		}
 		fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n",
-			kind, escapeProperty(f.Path), f.Line, f.Col, escapeProperty("fixturegen "+f.Rule), escapeData(msg))
+			kind, EscapeProperty(f.Path), f.Line, f.Col, EscapeProperty("fixturegen "+f.Rule), EscapeData(msg))
 	}
 	for _, f := range r.Findings {
 		if f.Diff != "" {
@@ -290,15 +290,15 @@ func (r *Report) GitHub(w io.Writer) {
 	r.summary(w)
 }
 
-// escapeData escapes a workflow command's message as the Actions toolkit
+// EscapeData escapes a workflow command's message as the Actions toolkit
 // does, so a newline or a "%" in it cannot end or change the command.
-func escapeData(s string) string {
+func EscapeData(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
 }
 
-// escapeProperty escapes a workflow command's property value, where ":"
+// EscapeProperty escapes a workflow command's property value, where ":"
 // and "," would also end it.
-func escapeProperty(s string) string {
+func EscapeProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
@@ -333,12 +333,12 @@ func ProblemsGitHub(w io.Writer, problems []Problem) {
 	for _, p := range problems {
 		var props []string
 		if p.Path != "" {
-			props = append(props, "file="+escapeProperty(p.Path))
+			props = append(props, "file="+EscapeProperty(p.Path))
 		}
 		if p.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d,col=%d", p.Line, p.Col))
 		}
-		props = append(props, "title="+escapeProperty("fixturegen"))
-		fmt.Fprintf(w, "::error %s::%s\n", strings.Join(props, ","), escapeData(p.Message))
+		props = append(props, "title="+EscapeProperty("fixturegen"))
+		fmt.Fprintf(w, "::error %s::%s\n", strings.Join(props, ","), EscapeData(p.Message))
 	}
 }

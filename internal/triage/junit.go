@@ -1,0 +1,193 @@
+package triage
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Elements inside a testcase that record an earlier failed run of it:
+// pytest-rerunfailures writes a testcase per run, and other JUnit writers
+// (Maven Surefire's schema) nest the failed runs as these elements.
+var rerunElements = map[string]Outcome{
+	"rerunFailure": Rerun, "rerunError": Rerun, "flakyFailure": Rerun, "flakyError": Rerun,
+}
+
+// junitParser reads a JUnit XML report token by token.
+type junitParser struct {
+	src  *Source
+	m    *Matcher
+	dec  *xml.Decoder
+	last map[string]int // node id → index of its latest run
+	// The testcase being read.
+	node    string
+	inCase  bool
+	caseLoc Loc
+	outcome Outcome
+	dur     float64
+	inText  string // the element whose text is read: failure, error, system-out...
+	clues   []Clue
+	reruns  []Run
+}
+
+// parseJUnit reads pytest's --junitxml report.
+func parseJUnit(src *Source, r io.Reader, m *Matcher) error {
+	p := &junitParser{src: src, m: m, dec: xml.NewDecoder(r), last: map[string]int{}}
+	p.dec.Strict = false
+	for {
+		tok, err := p.dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var se *xml.SyntaxError
+			if errors.As(err, &se) {
+				line, _ := p.dec.InputPos()
+				src.warnf("%s:%d: the XML stops early (%s); read as far as it goes", src.Path, line, se.Msg)
+				if p.inCase {
+					p.endCase()
+				}
+				break
+			}
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			p.start(t)
+		case xml.EndElement:
+			p.end(t)
+		case xml.CharData:
+			if p.inText != "" {
+				p.text(t)
+			}
+		}
+	}
+	src.Lines, _ = p.dec.InputPos()
+	src.gap("JUnit XML names no worker: tests of one loadgroup are placed together, other tests are not placed")
+	return nil
+}
+
+func attr(e xml.StartElement, name string) string {
+	for _, a := range e.Attr {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// loc is where the token just read ends: the XML's line and column.
+func (p *junitParser) loc() Loc {
+	line, col := p.dec.InputPos()
+	return Loc{File: p.src.Path, Line: line, Col: col}
+}
+
+func (p *junitParser) start(e xml.StartElement) {
+	name := e.Name.Local
+	if name == "testcase" {
+		p.inCase, p.caseLoc, p.outcome, p.clues, p.reruns = true, p.loc(), Passed, nil, nil
+		p.node = junitNode(attr(e, "classname"), attr(e, "name"), attr(e, "file"))
+		p.dur = -1
+		if d, err := strconv.ParseFloat(attr(e, "time"), 64); err == nil {
+			p.dur = d
+		}
+		return
+	}
+	if !p.inCase {
+		return
+	}
+	switch name {
+	case "failure", "error", "skipped":
+		p.outcome = map[string]Outcome{"failure": Failed, "error": Errored, "skipped": Skipped}[name]
+	default:
+		if _, ok := rerunElements[name]; ok {
+			p.reruns = append(p.reruns, Run{Node: p.node, Outcome: Rerun, Duration: -1, Loc: p.loc()})
+		} else if name != "system-out" && name != "system-err" {
+			return
+		}
+	}
+	p.inText = name
+	if msg := attr(e, "message"); msg != "" {
+		p.match([]byte(msg), p.loc())
+	}
+}
+
+func (p *junitParser) end(e xml.EndElement) {
+	switch {
+	case e.Name.Local == "testcase" && p.inCase:
+		p.endCase()
+	case e.Name.Local == p.inText:
+		p.inText = ""
+	}
+}
+
+// text reads the text of a failure, rerun or captured output element
+// line by line, with the line numbers the XML gives them.
+func (p *junitParser) text(data []byte) {
+	endLine, _ := p.dec.InputPos()
+	line := endLine - bytes.Count(data, []byte("\n"))
+	captured := p.inText == "system-out" || p.inText == "system-err"
+	for len(data) > 0 {
+		one := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			one, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if bytes.HasPrefix(one, []byte("E ")) || bytes.Contains(one, bFixturegen) ||
+			(captured && bytes.Contains(one, bFirstTime)) {
+			p.match(one, Loc{File: p.src.Path, Line: line})
+		}
+		line++
+	}
+}
+
+func (p *junitParser) match(text []byte, loc Loc) {
+	start := len(p.clues)
+	p.clues = p.m.Match(text, p.clues)
+	for i := start; i < len(p.clues); i++ {
+		p.clues[i].Node, p.clues[i].Loc = p.node, loc
+	}
+}
+
+func (p *junitParser) endCase() {
+	p.inCase, p.inText = false, ""
+	if i, ok := p.last[p.node]; ok && p.src.Runs[i].Outcome != Skipped {
+		// pytest-rerunfailures writes one testcase per run: a later
+		// testcase of the same test means the earlier run failed.
+		p.src.Runs[i].Outcome = Rerun
+	}
+	p.src.Runs = append(p.src.Runs, p.reruns...)
+	p.last[p.node] = len(p.src.Runs)
+	p.src.Runs = append(p.src.Runs, Run{Node: p.node, Outcome: p.outcome, Duration: p.dur, Loc: p.caseLoc})
+	p.src.Clues = append(p.src.Clues, p.clues...)
+}
+
+// junitNode rebuilds a pytest node id from a testcase's classname and
+// name: "tests.inbox.test_a.TestB" and "test_c" give
+// "tests/inbox/test_a.py::TestB::test_c". A dotted part that starts with
+// an upper-case letter is taken for a class, as pytest names them.
+func junitNode(classname, name, file string) string {
+	parts := strings.Split(classname, ".")
+	mod := len(parts)
+	for mod > 1 {
+		r := []rune(parts[mod-1])
+		if len(r) == 0 || !unicode.IsUpper(r[0]) {
+			break
+		}
+		mod--
+	}
+	path := strings.Join(parts[:mod], "/") + ".py"
+	if file != "" {
+		path = file
+	}
+	node := path
+	for _, cls := range parts[mod:] {
+		node += "::" + cls
+	}
+	return node + "::" + name
+}

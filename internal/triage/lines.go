@@ -1,0 +1,66 @@
+package triage
+
+import (
+	"bufio"
+	"errors"
+	"io"
+)
+
+// maxLine is the longest line the parsers look at whole; the rest of a
+// longer line is skipped. Every signature fits well inside it, and it keeps
+// memory bounded whatever the input holds.
+const maxLine = 64 << 10
+
+// lineReader hands out the lines of a stream without copying them: each
+// line is valid until the next call.
+type lineReader struct {
+	r    *bufio.Reader
+	n    int  // number of the line last returned, from 1
+	cut  bool // the stream ended without a final newline
+	long int  // lines longer than maxLine
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, maxLine)}
+}
+
+// next returns the next line without its line ending, or io.EOF, or the
+// read error that stopped the stream.
+func (lr *lineReader) next() ([]byte, error) {
+	line, err := lr.r.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		lr.long++
+		// Keep the first maxLine bytes and drop the rest of the line.
+		// Skipping the rest reuses the buffer, so the head is copied.
+		head := append([]byte(nil), line...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			_, err = lr.r.ReadSlice('\n')
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		if errors.Is(err, io.EOF) {
+			lr.cut = true
+		}
+		lr.n++
+		return head, nil
+	}
+	switch {
+	case err == nil:
+		lr.n++
+		line = line[:len(line)-1]
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		return line, nil
+	case errors.Is(err, io.EOF):
+		if len(line) == 0 {
+			return nil, io.EOF
+		}
+		lr.cut = true
+		lr.n++
+		return line, nil
+	default:
+		return nil, err
+	}
+}

@@ -1,0 +1,397 @@
+package triage
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// judge holds what verdicts are judged against.
+type judge struct {
+	spec Spec
+	// seconds is the deadline: the spec's, or the one a generated
+	// deadline's message states; 0 when unknown.
+	seconds float64
+	// known holds modules the run shows were imported: preloaded,
+	// imported late under the alarm, or named by a certain signature.
+	known map[string]bool
+}
+
+// facts is what an attempt's inputs say about one test.
+type facts struct {
+	clues     []Clue
+	duration  float64 // the longest run; negative when unknown
+	withSetup float64 // the longest run with its setup; negative when unknown
+}
+
+func (j *judge) facts(a *Attempt) map[string]*facts {
+	if a.facts != nil {
+		return a.facts
+	}
+	fs := map[string]*facts{}
+	a.facts = fs
+	get := func(node string) *facts {
+		f := fs[node]
+		if f == nil {
+			f = &facts{duration: -1, withSetup: -1}
+			fs[node] = f
+		}
+		return f
+	}
+	for _, s := range a.Sources {
+		for _, c := range s.Clues {
+			if c.Node != "" && (c.Kind != HalfImport || j.valid(c)) {
+				f := get(c.Node)
+				f.clues = append(f.clues, c)
+			}
+		}
+	}
+	for node, d := range a.durations {
+		get(node).duration = d
+	}
+	for node, d := range a.withSetup {
+		get(node).withSetup = d
+	}
+	return fs
+}
+
+// valid tells whether a half-import signature counts: certain ones
+// always do; "module 'X' has no attribute 'Y'" only when X.Y is a module
+// the run shows loaded, and an ImportError only of a module it shows
+// imported earlier.
+func (j *judge) valid(c Clue) bool {
+	if c.Certain {
+		return true
+	}
+	name := c.Module
+	if c.Attr != "" {
+		name += "." + c.Attr
+	}
+	if j.known[name] {
+		return true
+	}
+	for m := range j.known {
+		if strings.HasPrefix(m, name+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *facts) first(kinds ...ClueKind) *Clue {
+	if f == nil {
+		return nil
+	}
+	for i := range f.clues {
+		if slices.Contains(kinds, f.clues[i].Kind) {
+			return &f.clues[i]
+		}
+	}
+	return nil
+}
+
+// interruption says why a bad run of a test may have left an import half
+// done, and how sure that is (3 certain, 2 strong, 1 weak, 0 not at all).
+func (j *judge) interruption(r Run, f *facts, timeout float64) (string, int) {
+	if c := f.first(ImportInterrupted); c != nil {
+		return fmt.Sprintf("was interrupted by the deadline while importing %s", c.Module), 3
+	}
+	if !r.Outcome.bad() {
+		return "", 0
+	}
+	if c := f.first(DeadlineFailure); c != nil {
+		return "failed on its deadline", 2
+	}
+	if c := f.first(Timeout); c != nil {
+		return "timed out (pytest-timeout)", 2
+	}
+	if f != nil && f.first(HalfImport) != nil {
+		return "", 0
+	}
+	d, whole := -1.0, -1.0
+	if f != nil {
+		d, whole = f.duration, f.withSetup
+	}
+	switch {
+	case j.seconds > 0 && d >= j.seconds-rounding:
+		return fmt.Sprintf("ran %.2f s, past the %s s deadline, and was %s", d, num(j.seconds), verb(r.Outcome)), 2
+	case timeout > 0 && whole >= timeout-rounding:
+		return fmt.Sprintf("ran %.2f s with its setup, reaching pytest-timeout's %s s, and was %s", whole, num(timeout), verb(r.Outcome)), 2
+	case r.Outcome != Rerun:
+		return "", 0
+	case d < 0:
+		return "was rerun; how long it ran is unknown (pass --durations=0 to pytest, or give the JUnit XML)", 1
+	case j.seconds == 0 && timeout == 0:
+		return "was rerun; its deadline is unknown (pass --spec to compare its duration)", 1
+	}
+	return "", 0
+}
+
+// probe is the command that names the late import of a test.
+func (j *judge) probe(node string) string {
+	cmd := j.spec.Probe
+	if cmd == "" {
+		cmd = "fixturegen probe"
+	}
+	return cmd + " " + shellQuote(stripGroup(node))
+}
+
+// rounding is how far a duration may fall short of a limit and still be
+// taken to reach it: --durations prints hundredths, and a run's setup and
+// call are each rounded.
+const rounding = 0.01
+
+func verb(o Outcome) string {
+	if o == Rerun {
+		return "rerun"
+	}
+	return string(o)
+}
+
+func num(f float64) string { return strings.TrimSuffix(fmt.Sprintf("%g", f), ".0") }
+
+// attempt judges each worker of one attempt.
+func (j *judge) attempt(a *Attempt) []Verdict {
+	fs := j.facts(a)
+	var out []Verdict
+	for _, w := range a.Workers {
+		// Walk the worker's runs, keeping the strongest interruption so
+		// far, up to the first symptom that has one before it.
+		cause, strength, why := -1, 0, ""
+		ranBefore := map[string]bool{} // tests with a half-import signature seen running
+		for i, r := range w.Runs {
+			f := fs[r.Node]
+			if f.first(HalfImport) != nil {
+				// A test shows the symptom when it has no interruption
+				// of its own, or in a later run than its interrupted one.
+				if r.Outcome.bad() && cause >= 0 && (ranBefore[r.Node] || f.first(ImportInterrupted, DeadlineFailure, Timeout) == nil) {
+					out = append(out, j.poisoned(a, w, fs, cause, i, why, strength))
+					break
+				}
+				ranBefore[r.Node] = true
+			}
+			if reason, s := j.interruption(r, f, a.timeout); s > strength {
+				cause, strength, why = i, s, reason
+			}
+		}
+	}
+	return out
+}
+
+func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, symptom int, why string, strength int) Verdict {
+	bad := w.Runs[cause]
+	bf := fs[bad.Node]
+	if bf == nil {
+		bf = &facts{duration: -1, withSetup: -1}
+	}
+	dur := bf.duration
+	v := Verdict{
+		Kind:      PoisonedWorker,
+		Attempt:   a.Label,
+		Worker:    w.Name,
+		Poisoning: &TestRef{Node: stripGroup(bad.Node), Duration: dur, Attempt: a.Label, Why: why},
+		Certain:   strength == 3,
+	}
+	v.Evidence = append(v.Evidence, Evidence{Loc: bad.Loc, What: fmt.Sprintf("%s %s on %s: %s", strings.ToUpper(string(bad.Outcome)), bad.Node, w.Name, why)})
+	for _, c := range bf.clues {
+		if c.Kind != HalfImport {
+			v.Evidence = append(v.Evidence, Evidence{Loc: c.Loc, What: c.Text})
+		}
+		if (c.Kind == ImportInterrupted || c.Kind == LateImport) && !slices.Contains(v.Modules, c.Module) {
+			v.Modules = append(v.Modules, c.Module)
+		}
+	}
+	seen := map[string]bool{}
+	for _, r := range w.Runs[cause+1:] {
+		f := fs[r.Node]
+		if !r.Outcome.bad() || f.first(HalfImport) == nil || seen[r.Node] {
+			continue
+		}
+		seen[r.Node] = true
+		d := -1.0
+		if f != nil {
+			d = f.duration
+		}
+		v.Poisoned = append(v.Poisoned, TestRef{Node: stripGroup(r.Node), Duration: d, Attempt: a.Label})
+		v.Evidence = append(v.Evidence, Evidence{Loc: r.Loc, What: fmt.Sprintf("%s %s on %s", strings.ToUpper(string(r.Outcome)), r.Node, w.Name)})
+		shown := 0
+		for _, c := range f.clues {
+			if c.Kind != HalfImport {
+				continue
+			}
+			mod := c.Module
+			if !c.Certain && c.Attr != "" {
+				mod += "." + c.Attr
+			}
+			if !slices.Contains(v.Modules, mod) {
+				v.Modules = append(v.Modules, mod)
+			}
+			if shown < 2 {
+				v.Evidence = append(v.Evidence, Evidence{Loc: c.Loc, What: c.Text})
+				shown++
+			}
+		}
+	}
+	v.Summary = fmt.Sprintf("%s %s, and %d later %s on %s failed with a half-import signature",
+		stripGroup(bad.Node), why, len(v.Poisoned), pluralWord(len(v.Poisoned), "test"), w.Name)
+	v.Next = append(v.Next, j.probe(bad.Node))
+	var order []string
+	inOrder := map[string]bool{}
+	for _, r := range w.Runs[:symptom+1] {
+		if n := shellQuote(stripGroup(r.Node)); !inOrder[n] {
+			inOrder[n] = true
+			order = append(order, n)
+		}
+	}
+	v.Next = append(v.Next, "python -m pytest -p no:randomly "+strings.Join(order, " "))
+	if a.Timeline == KindReplay {
+		for _, s := range a.Sources {
+			if s.Kind != KindReplay || replayWorker(s.Path) != w.Name {
+				continue
+			}
+			if groupOf(bad.Node) == "" {
+				v.Next = append(v.Next, "python -m pytest -p no:randomly --replay "+shellQuote(s.Path))
+			} else {
+				// pytest-replay looks the recorded ids up as they are
+				// collected, and the loadgroup suffix is added later.
+				v.Next = append(v.Next, "# "+s.Path+" records this worker's order, with loadgroup suffixes that --replay cannot find; the command above runs the same order")
+			}
+		}
+	}
+	return v
+}
+
+// slowLoops finds tests that failed on their deadline on every attempt
+// and worker they ran on, at least twice, with no passing run.
+func (j *judge) slowLoops(attempts []*Attempt) []Verdict {
+	type tally struct {
+		attempts, deadline int
+		runs               int // bad runs in the attempts with a deadline failure
+		passed             bool
+		evidence           []Evidence
+		duration           float64
+		order              int
+	}
+	// Only tests that failed on their deadline somewhere are candidates.
+	candidate := map[string]bool{}
+	for _, a := range attempts {
+		for node, f := range j.facts(a) {
+			if f.first(DeadlineFailure) != nil {
+				candidate[node] = true
+			}
+		}
+	}
+	tests := map[string]*tally{}
+	var order []string
+	for _, a := range attempts {
+		fs := j.facts(a)
+		ran := map[string]bool{}
+		for _, w := range a.Workers {
+			for _, r := range w.Runs {
+				if !candidate[r.Node] {
+					continue
+				}
+				t := tests[r.Node]
+				if t == nil {
+					t = &tally{duration: -1}
+					tests[r.Node] = t
+					order = append(order, r.Node)
+				}
+				if r.Outcome == Passed {
+					t.passed = true
+				}
+				if r.Outcome.bad() && fs[r.Node].first(DeadlineFailure) != nil {
+					t.runs++
+				}
+				if ran[r.Node] {
+					continue
+				}
+				ran[r.Node] = true
+				t.attempts++
+				if c := fs[r.Node].first(DeadlineFailure); c != nil && fs[r.Node].first(HalfImport, ImportInterrupted) == nil {
+					t.deadline++
+					t.evidence = append(t.evidence, Evidence{Loc: c.Loc, What: c.Text})
+					t.duration = max(t.duration, fs[r.Node].duration)
+				}
+			}
+		}
+	}
+	var out []Verdict
+	for _, node := range order {
+		t := tests[node]
+		// One failure alone may be a first import that took the window;
+		// a slow loop fails again when rerun or retried.
+		if t.passed || t.deadline == 0 || t.deadline < t.attempts || t.runs < 2 {
+			continue
+		}
+		out = append(out, Verdict{
+			Kind:      SlowRecoveryLoop,
+			Summary:   fmt.Sprintf("%s failed on its deadline on every attempt and worker it ran on (%d of %d): the code it guards is slow or stuck; the preload is not involved", stripGroup(node), t.deadline, t.attempts),
+			Poisoning: &TestRef{Node: stripGroup(node), Duration: t.duration, Why: "failed on its deadline on every run"},
+			Evidence:  t.evidence,
+			Next:      []string{"python -m pytest -p no:randomly " + shellQuote(stripGroup(node))},
+		})
+	}
+	return out
+}
+
+// notThisClass says plainly why nothing matched.
+func (j *judge) notThisClass(attempts []*Attempt) Verdict {
+	v := Verdict{Kind: NotThisClass}
+	failed := 0
+	var hints []string
+	for _, a := range attempts {
+		fs := j.facts(a)
+		for _, w := range a.Workers {
+			seen := map[string]bool{}
+			for _, r := range w.Runs {
+				if !r.Outcome.bad() || seen[r.Node] {
+					continue
+				}
+				seen[r.Node] = true
+				failed++
+				f := fs[r.Node]
+				if len(v.Evidence) < 10 {
+					v.Evidence = append(v.Evidence, Evidence{Loc: r.Loc, What: fmt.Sprintf("%s %s on %s", strings.ToUpper(string(r.Outcome)), r.Node, w.Name)})
+				}
+				switch {
+				case f.first(HalfImport) != nil:
+					hints = append(hints, fmt.Sprintf("%s shows a half-import signature on %s, but no earlier test on that worker was interrupted in what the input shows", stripGroup(r.Node), w.Name))
+				case f.first(DeadlineFailure) != nil:
+					hints = append(hints, fmt.Sprintf("%s failed on its deadline on %s without a later half-import failure: a first import under the alarm may have taken the window", stripGroup(r.Node), w.Name))
+					v.Next = append(v.Next, j.probe(r.Node))
+				}
+			}
+		}
+	}
+	v.Summary = fmt.Sprintf("no worker was poisoned by a half-done import: %d failing %s, none with a half-import signature after an interrupted test on its worker",
+		failed, pluralWord(failed, "test"))
+	if failed == 0 {
+		v.Summary = "no worker was poisoned by a half-done import: every test passed"
+	}
+	messages := slices.ContainsFunc(attempts, func(a *Attempt) bool {
+		return slices.ContainsFunc(a.Sources, func(s *Source) bool { return s.Kind != KindReplay })
+	})
+	if failed > 0 && !messages {
+		v.Summary += "; pytest-replay files hold no failure messages, so give the log or the JUnit XML of the same attempt too, under the same --label"
+	}
+	for _, h := range hints {
+		v.Evidence = append(v.Evidence, Evidence{What: h})
+	}
+	return v
+}
+
+func pluralWord(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+=:,@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
