@@ -33,7 +33,7 @@ one attempt; the label is the file's path without its extension (so
 run.log and run.xml go together), a pytest-replay file's folder, or the
 matching --label.
 
-The spec (--spec, or the one found in the working directory) gives the
+The spec (--spec, or the nearest one up from the working folder) gives the
 deadline's message and seconds and the preload; without one, triage works
 from the signatures alone. docs/triage.md lists the signatures.
 
@@ -99,18 +99,18 @@ Examples:
 	})
 }
 
-// triageSpec loads the spec named by --spec or found in the working
-// directory; without one, triage goes on with the signatures alone.
+// triageSpec loads the spec named by --spec or found from the working
+// folder upward, as every command finds it; without one, triage goes on with the signatures alone.
 func (c *context) triageSpec() (triage.Spec, error) {
 	path := c.spec
 	if path == "" {
-		found, err := schema.Find(".")
+		found, err := schema.FindUp(".")
 		var se *schema.Error
 		if errors.As(err, &se) {
 			return triage.Spec{}, err
 		}
 		if err != nil {
-			return triage.Spec{}, nil
+			return triage.Spec{}, nil // no spec found: signatures alone
 		}
 		path = found
 	}
