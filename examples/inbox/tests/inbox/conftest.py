@@ -13,7 +13,7 @@ def channel():
     return Channel(toyredis.FakeRedis())
 
 
-# fixturegen:begin -- generated from "fixturegen.toml"; edit the spec and run `fixturegen generate`, not this region
+# fixturegen:begin -- from "fixturegen.toml"; edit it and run fixturegen generate
 def _fixturegen_load():
     """Load the deadline runtime once per process; every name bound is private."""
     global _fixturegen_pytest
