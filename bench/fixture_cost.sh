@@ -91,10 +91,11 @@ for project in empty handwritten generated; do
   esac
 done
 echo "2,000 trivial tests, each using the deadline fixture; whole pytest runs:"
+status=0
 "$python" "$root/bench/median_ratio.py" "$runs" 1.03,1.02 \
   "empty=cd $work/empty && $pytest" \
   "handwritten=cd $work/handwritten && $pytest" \
-  "generated=cd $work/generated && $pytest"
+  "generated=cd $work/generated && $pytest" || status=$?
 
 if [ "${BENCH_INSTRUCTIONS:-}" = 1 ]; then
   echo "instructions executed, one run each under callgrind:"
@@ -108,3 +109,4 @@ if [ "${BENCH_INSTRUCTIONS:-}" = 1 ]; then
   python3 -c "import sys; e, h, g = map(int, sys.argv[1:]); print(f'ratio generated/empty: instructions {g / e:.3f} (target 1.03)   generated/handwritten: instructions {g / h:.3f} (target 1.02)')" \
     "${count[empty]}" "${count[handwritten]}" "${count[generated]}"
 fi
+exit $status
