@@ -123,7 +123,7 @@ var badInputs = []struct {
 	}, want: `^tests/inbox/conftest.py: is read-only; make it writable \(chmod u\+w\) so fixturegen can update it\n$`},
 	{name: "conftest markers duplicated", spoil: editFile("tests/inbox/conftest.py", "\n# fixturegen:end\n", "\n# fixturegen:end\n\n# fixturegen:begin\n# fixturegen:end\n"),
 		want: `^tests/inbox/conftest.py:\d+:1: a second fixturegen region; the first starts on line \d+, and a conftest holds one; fix the markers by hand`},
-	{name: "conftest markers nested", spoil: editFile("tests/inbox/conftest.py", "\n_fixturegen = _fixturegen_load()\n", "\n# fixturegen:begin\n_fixturegen = _fixturegen_load()\n"),
+	{name: "conftest markers nested", spoil: editFile("tests/inbox/conftest.py", "\n_fixturegen, _fixturegen_pytest = _fixturegen_load()\n", "\n# fixturegen:begin\n_fixturegen, _fixturegen_pytest = _fixturegen_load()\n"),
 		want: `^tests/inbox/conftest.py:\d+:1: a second "# fixturegen:begin" marker before the region that starts on line \d+ ends; fix the markers by hand`},
 	{name: "conftest with only a begin marker", spoil: editFile("tests/inbox/conftest.py", "\n# fixturegen:end\n", "\n"),
 		want: `^tests/inbox/conftest.py:\d+:1: "# fixturegen:begin" marker without a matching "# fixturegen:end" marker after it`},
