@@ -131,13 +131,13 @@ def deadline() -> Iterator[None]:
             f"(without a thread-based runner), or drop {FIXTURE} from it.",
             pytrace=False,
         )
-    armed = _Deadline(timer, limit)
-    armed.arm()
+    guard = _Deadline(timer, limit)
+    guard.arm()
     try:
         yield
     finally:
-        armed.disarm()
-    armed.check()
+        guard.disarm()
+    guard.check()
 
 
 def armed() -> bool:
