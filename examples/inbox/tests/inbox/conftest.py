@@ -13,7 +13,7 @@ def channel():
     return Channel(toyredis.FakeRedis())
 
 
-# fixturegen:begin -- from "fixturegen.toml"; edit it and run fixturegen generate
+# fixturegen:begin -- generated from "fixturegen.toml" by fixturegen generate
 def _fixturegen_load():
     """Load the deadline runtime once per process; every name bound is private."""
     import importlib.util as _fixturegen_util
