@@ -38,7 +38,7 @@ import pytest
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from types import FrameType, ModuleType
-    from typing import TypeAlias
+    from typing import ClassVar, TypeAlias
 
     Handler: TypeAlias = (
         Callable[[int, FrameType | None], object] | int | signal.Handlers | None
@@ -123,7 +123,7 @@ def deadline() -> Iterator[None]:
     timer = _timer()
     if isinstance(timer, str):
         pytest.fail(timer, pytrace=False)
-    if threading.current_thread() is not threading.main_thread():
+    if threading.get_ident() != threading.main_thread().ident:
         pytest.fail(
             f"{FIXTURE} arms a {TIMER_TEXT} timer, and Python delivers its "
             f"signal only to the main thread, but this test runs in thread "
@@ -357,28 +357,33 @@ def _dump_threads() -> None:
 class _Deadline:
     """One armed deadline: its timer, its signal handler and the imports it saw."""
 
-    active: _Deadline | None = None
+    # The deadline armed now, if any.
+    active: ClassVar[_Deadline | None] = None
+
+    # The state of a deadline before anything happens, as class attributes:
+    # an instance sets its own only when the state changes, which spares
+    # every test a score of assignments.
+    armed = False
+    due = 0.0
+    depth = 0
+    importing = ""
+    import_start = 0.0
+    rang = False
+    passed_in = ""
+    detail = ""
+    previous: Handler = None
+    outer: tuple[float, float] | None = None
+    outer_fired = False
+    find_and_load: Callable[..., ModuleType] | None = None
+    watcher: Callable[..., ModuleType] | None = None
+    main = 0
 
     def __init__(self, timer: _SignalTimer | _ThreadTimer, limit: float) -> None:
         self.timer = timer
         self.clock = time.monotonic
         self.seconds = limit
-        self.armed = False
-        self.due = 0.0
         self.raised: list[BaseException] = []
         self.late: list[tuple[str, float]] = []
-        self.depth = 0
-        self.importing = ""
-        self.import_start = 0.0
-        self.rang = False
-        self.passed_in = ""
-        self.detail = ""
-        self.previous: Handler = None
-        self.outer: tuple[float, float] | None = None
-        self.outer_fired = False
-        self.find_and_load: Callable[..., ModuleType] | None = None
-        self.watcher: Callable[..., ModuleType] | None = None
-        self.main = 0
 
     def arm(self) -> None:
         """Install the handler and start the timer, keeping any running timer."""

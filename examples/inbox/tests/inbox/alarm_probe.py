@@ -2,8 +2,10 @@
 """Recording probe for the recovery_deadline contract.
 
 Loaded into an inner pytest run with ``-p alarm_probe``. Each time the
-deadline is armed (the runtime's arming, or any other arming of the
-ITIMER_REAL timer), it records which of the modules below are loaded. When the session ends it prints one JSON line:
+deadline is armed, it records which of the modules below are loaded: the
+runtime tells it of each arming, whatever the timer, and any other code
+that arms the ITIMER_REAL timer is noted too. When the session ends it
+prints one JSON line:
 ``{"code": <pytest exit code>, "armed": [{<key>: <bool>, ...}, ...]}``.
 
 Environment:
