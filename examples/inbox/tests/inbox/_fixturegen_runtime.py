@@ -460,10 +460,11 @@ class _Deadline:
 
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
         """Raise the deadline's exception, unless an import is running."""
-        if not self.armed:
-            return
         if not self.timer.rang():
             self._forward(signum, frame)
+            return
+        if not self.armed:
+            # A ring still pending when the deadline was disarmed.
             return
         now = self.clock()
         if self.outer is not None and not self.outer_fired and now >= self.outer[0]:
