@@ -38,7 +38,7 @@ import pytest
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from types import FrameType, ModuleType
-    from typing import ClassVar, TypeAlias
+    from typing import TypeAlias
 
     Handler: TypeAlias = (
         Callable[[int, FrameType | None], object] | int | signal.Handlers | None
@@ -93,6 +93,10 @@ ARMING_HOOKS: list[Callable[[], object]] = []
 _set_handler: Callable[[int, Handler], Handler] = getattr(
     signal, "_signal", signal
 ).signal
+# The deadline armed now, if any: a list rather than a class attribute,
+# since assigning a class attribute would discard what the interpreter has
+# learnt about the class's attributes, for every test.
+_ARMED: list[_Deadline] = []
 # The namespace of the import system, whose _find_and_load the deadline wraps.
 _bootstrap = sys.modules.get("importlib._bootstrap")
 _IMPORT_SYSTEM: Final[dict[str, Any]] = {} if _bootstrap is None else vars(_bootstrap)
@@ -142,7 +146,7 @@ def deadline() -> Iterator[None]:
 
 def armed() -> bool:
     """Tell whether a deadline is armed now."""
-    return _Deadline.active is not None
+    return bool(_ARMED)
 
 
 @functools.cache
@@ -357,9 +361,6 @@ def _dump_threads() -> None:
 class _Deadline:
     """One armed deadline: its timer, its signal handler and the imports it saw."""
 
-    # The deadline armed now, if any.
-    active: ClassVar[_Deadline | None] = None
-
     # The state of a deadline before anything happens, as class attributes:
     # an instance sets its own only when the state changes, which spares
     # every test a score of assignments.
@@ -394,7 +395,7 @@ class _Deadline:
         self.due = now + self.seconds
         self.previous = _set_handler(self.timer.signum, self._on_signal)
         self.armed = True
-        _Deadline.active = self
+        _ARMED.append(self)
         for hook in ARMING_HOOKS:
             hook()
         self._watch_imports()
@@ -403,7 +404,7 @@ class _Deadline:
     def disarm(self) -> None:
         """Stop the timer, restore the previous handler and any outer timer."""
         self.armed = False
-        _Deadline.active = None
+        _ARMED.clear()
         self.timer.start(0)
         self._unwatch_imports()
         previous = signal.SIG_DFL if self.previous is None else self.previous
