@@ -144,6 +144,25 @@ def deadline() -> Iterator[None]:
     guard.check()
 
 
+def loaded_as(path: str | os.PathLike[str]) -> ModuleType:
+    """Return this module to the conftest that asked for the runtime at path.
+
+    A process holds one runtime, under one module name. A second conftest
+    region that asks for another runtime file (a second spec in the same
+    pytest session) would get this one, with this spec's settings: that
+    stops the session instead.
+    """
+    if os.path.realpath(path) != os.path.realpath(__file__):
+        msg = (
+            f"two fixturegen runtimes in one pytest session: {path} and "
+            f"{__file__}. One process loads one, with the settings of one "
+            f"spec ({SPEC} here); run the suites of the two specs in separate "
+            f"pytest sessions, or merge the specs."
+        )
+        raise ImportError(msg)
+    return sys.modules[__name__]
+
+
 def armed() -> bool:
     """Tell whether a deadline is armed now."""
     return bool(_ARMED)
