@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/fixturegen/fixturegen/internal/pytestcfg"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -109,5 +111,81 @@ def test_plain():
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("users:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A spec without [group] keeps no tests together, so the group rules stay
+// silent, while the same tree under a spec with a group is reported. The
+// conftest is shaped like the generated region: pytest is imported inside
+// the loader under a private name, which check still reads as pytest.
+func TestNoGroup(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, text string) {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("tests/conftest.py", `# fixturegen:begin -- generated from "fixturegen.toml" by fixturegen generate
+def _fixturegen_load():
+    import pytest as _fixturegen_pytest
+
+    return None, _fixturegen_pytest
+
+
+_fixturegen, _fixturegen_pytest = _fixturegen_load()
+
+
+@_fixturegen_pytest.fixture
+def preload():
+    yield
+
+
+@_fixturegen_pytest.fixture(autouse=True)
+def per_test_timeout(preload):
+    yield from _fixturegen.deadline()
+
+
+# fixturegen:end
+`)
+	write("tests/test_plain.py", "def test_plain(per_test_timeout):\n    pass\n")
+	write("pytest.ini", "[pytest]\naddopts = -n 2\n")
+	t.Chdir(root)
+	cfg, err := pytestcfg.Find(root)
+	if err != nil || cfg == nil {
+		t.Fatalf("the pytest.ini is not found: %v", err)
+	}
+	spec := &schema.Spec{
+		Deadline: schema.Deadline{Fixture: "per_test_timeout"},
+		Preload:  schema.Preload{Fixture: "preload"},
+		Paths:    schema.Paths{Conftest: "tests/conftest.py"},
+		File:     "fixturegen.toml",
+		Dir:      root,
+	}
+	for _, group := range []string{"", "g"} {
+		spec.Group.Name = group
+		res, err := Check(Options{Spec: spec, Roots: []string{"tests"}, Planned: map[string]bool{}, ListUsers: true, ListGroup: true,
+			Config: cfg, Conftest: filepath.Join(root, "tests", "conftest.py")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Users) != 1 || res.Users[0].Path != "tests/test_plain.py" {
+			t.Errorf("group %q: users %+v, want tests/test_plain.py", group, res.Users)
+		}
+		var rules []string
+		for _, f := range res.Findings {
+			rules = append(rules, f.Rule)
+		}
+		want := ""
+		if group != "" {
+			want = RuleDistLoadgroup + " " + RuleMissingGroup
+		}
+		slices.Sort(rules)
+		if got := strings.Join(rules, " "); got != want {
+			t.Errorf("group %q: findings %q, want %q", group, got, want)
+		}
 	}
 }
