@@ -114,7 +114,7 @@ func (r *rules) groupVoid() {
 		r.add(RuleGroupVoid, r.display(first.File), first.Line, 1,
 			fmt.Sprintf("%s marked pytest.mark.xdist_group(%q) lose the group under --dist loadgroup with pytest %s and pytest-xdist %s: the node id pytest-xdist schedules is %q, without %q, so the group's tests spread over workers",
 				tests, first.Group(), r.v.Pytest, r.v.Xdist, first.Scheduled, "@"+first.Group()),
-			"run fixturegen generate: the generated conftest's loadgroup guard puts the group back into the node ids; or pin pytest below 9.2")
+			"run fixturegen generate: the generated runtime's loadgroup guard puts the group back into the node ids; or pin pytest below 9.2")
 	}
 }
 

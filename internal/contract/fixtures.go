@@ -8,6 +8,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/pyscan"
 	"github.com/fixturegen/fixturegen/internal/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/render"
 )
 
 // fixture is a function decorated with pytest.fixture.
@@ -141,6 +142,12 @@ func newIndex(opts *Options, sources []*source) *index {
 
 var fixtureDecorators = map[string]bool{"pytest.fixture": true, "pytest.yield_fixture": true, "pytest_asyncio.fixture": true}
 
+// regionFixture is how the generated region decorates its fixtures: with
+// pytest under a private name bound from its loader's return value, which
+// scope resolution rightly leaves unresolved. No other code may bind that
+// name (it is one of plan.GeneratedNames), so the decorator is pytest's.
+var regionFixture = render.RegionPytest + ".fixture"
+
 // newFacts works out what the rules need of one module alone; the readers
 // call it as soon as they have scanned the module.
 func newFacts(s *source, pats *testPatterns) *facts {
@@ -183,7 +190,7 @@ func newFacts(s *source, pats *testPatterns) *facts {
 			class = d.Parent
 		}
 		for _, dec := range d.Decorators {
-			if !fixtureDecorators[m.ResolveAt(dec.Name, d.Parent, dec.Pos)] {
+			if !fixtureDecorators[m.ResolveAt(dec.Name, d.Parent, dec.Pos)] && dec.Name != regionFixture {
 				continue
 			}
 			fx := &fixture{name: d.Name, src: s, def: i, class: class}

@@ -313,7 +313,7 @@ func SpecText(spec *schema.Spec) (*Change, error) {
 
 // generatedNames are the module-level names every conftest region defines
 // besides the two fixtures.
-var generatedNames = []string{"_fixturegen_load", "_fixturegen", "_fixturegen_pytest"}
+var generatedNames = []string{"_fixturegen_load", "_fixturegen", render.RegionPytest}
 
 func (c *Change) spliceRegion(spec *schema.Spec, content []byte) error {
 	if !utf8.Valid(c.Old) {

@@ -19,6 +19,13 @@ import (
 	"github.com/fixturegen/fixturegen/templates"
 )
 
+// RegionPytest is the private name the conftest region binds pytest to
+// (conftest_region.py.tmpl): the region imports nothing at module level, so
+// that no linter merges, moves or deletes its lines, and its fixtures are
+// decorated with RegionPytest + ".fixture". A static reader cannot follow
+// the loader's return value to pytest, so check knows the name from here.
+const RegionPytest = "_fixturegen_pytest"
+
 // File is one planned file.
 type File struct {
 	// Path is slash-separated and relative to the spec's folder.
