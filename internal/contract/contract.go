@@ -58,6 +58,10 @@ type Result struct {
 	Generated []string
 	Members   []finding.Member
 	Users     []User // with Options.ListUsers
+	// Adopt is true when the conftest holds a hand-written deadline
+	// fixture of the spec's name: generate --adopt, not generate, writes
+	// the region.
+	Adopt bool
 }
 
 // Rule ids, as printed. They are part of fixturegen's interface.
@@ -135,7 +139,8 @@ func Check(opts Options) (*Result, error) {
 	r.preloadModules()
 	r.distLoadgroup()
 
-	res := &Result{Findings: append(r.findings, s.warnings...), Generated: s.generated, Members: r.members, Users: r.users}
+	res := &Result{Findings: append(r.findings, s.warnings...), Generated: s.generated, Members: r.members, Users: r.users,
+		Adopt: adoptable(s.sources, &opts)}
 	sort.Strings(res.Generated)
 	finding.Sort(res.Findings)
 	return res, nil
