@@ -302,6 +302,15 @@ func (c *checker) seconds(n *node, v any) (float64, bool) {
 	return f, true
 }
 
+// boolean reads a TOML true or false.
+func (c *checker) boolean(n *node, v any) (bool, bool) {
+	b, ok := v.(bool)
+	if !ok {
+		c.errorf(n, "%s must be true or false, not %s", n.key, describe(v))
+	}
+	return b, ok
+}
+
 // oneOf reads a string that must be one of allowed.
 func (c *checker) oneOf(n *node, v any, allowed ...string) (string, bool) {
 	s, ok := c.str(n, v)

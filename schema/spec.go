@@ -6,6 +6,8 @@
 // trust identifiers and module names and needs to quote only strings.
 package schema
 
+import "path"
+
 // Version is the only spec format version this fixturegen understands.
 const Version = 1
 
@@ -37,14 +39,36 @@ type Spec struct {
 type Deadline struct {
 	Fixture     string  // Python identifier of the deadline fixture.
 	Seconds     float64 // Time the guarded code may take; > 0.
-	Timer       string  // "real", "virtual" or "prof".
-	Message     string  // Start of the AssertionError message.
+	Timer       string  // "real", "virtual", "prof", "thread" or "auto".
+	Message     string  // Start of the failure message.
 	OnImport    string  // "exclude", "defer" or "raise".
 	LateImports string  // "off", "warn" or "fail".
 	// ImportGrace bounds an import that the alarm does not interrupt: after
 	// this many seconds in one import the deadline fires anyway, so a hung
 	// import cannot hang the test forever.
 	ImportGrace float64
+	// Autouse makes the deadline fixture autouse: every test below the
+	// conftest runs under it, after the preload.
+	Autouse bool
+	// SecondsEnv names an environment variable read when the session
+	// starts: its value replaces Seconds, and 0 turns the deadline off.
+	// "" when not configured.
+	SecondsEnv string
+	// Raises is the exception a fired deadline raises: "AssertionError" or
+	// "TimeoutError".
+	Raises string
+	// DumpThreads writes every thread's stack to stderr, with faulthandler,
+	// when the deadline fires.
+	DumpThreads bool
+}
+
+// Exception is the exception a fired deadline raises: Raises, or its
+// default for a Deadline built without the loader.
+func (d Deadline) Exception() string {
+	if d.Raises == "" {
+		return DefaultRaises
+	}
+	return d.Raises
 }
 
 // Timer names, as written in the spec.
@@ -52,6 +76,18 @@ const (
 	TimerReal    = "real"
 	TimerVirtual = "virtual"
 	TimerProf    = "prof"
+	// TimerThread measures real time in a watchdog thread, which delivers
+	// the deadline to the main thread: for platforms without SIGALRM.
+	TimerThread = "thread"
+	// TimerAuto is TimerReal where signal.setitimer exists, TimerThread
+	// elsewhere; the generated code decides when it runs.
+	TimerAuto = "auto"
+)
+
+// Exceptions a fired deadline can raise, as written in the spec.
+const (
+	RaisesAssertionError = "AssertionError"
+	RaisesTimeoutError   = "TimeoutError"
 )
 
 // on_import modes.
@@ -75,6 +111,7 @@ const (
 	DefaultOnImport    = OnImportExclude
 	DefaultLateImports = LateImportsWarn
 	DefaultImportGrace = 60.0
+	DefaultRaises      = RaisesAssertionError
 )
 
 // Preload is the [preload] table: the fixture that imports every module the
@@ -85,9 +122,11 @@ type Preload struct {
 }
 
 // Group is the [group] table: the pytest-xdist loadgroup that keeps every
-// test touching the preloaded modules on one worker.
+// test touching the preloaded modules on one worker. The table is optional:
+// an autouse deadline makes every test a deadline user, and a group would
+// put the whole suite on one worker.
 type Group struct {
-	Name string
+	Name string // "" when the spec has no [group].
 }
 
 // Paths is the [paths] table. Each path is slash-separated and relative to
@@ -99,6 +138,22 @@ type Paths struct {
 	// Docs is the Markdown file whose marked region fixturegen docs writes
 	// and check keeps current; "" when not configured.
 	Docs string
+	// Runtime is the generated deadline runtime, a whole file that the
+	// region loads; DefaultRuntime beside the conftest when not written.
+	Runtime string
+}
+
+// RuntimeFile is the file name of the generated runtime when paths.runtime
+// is not set. The region loads it from its path under a private module
+// name, so the name need not be importable.
+const RuntimeFile = "_fixturegen_runtime.py"
+
+// DefaultRuntime is the runtime's path beside conftest.
+func DefaultRuntime(conftest string) string {
+	if dir := path.Dir(conftest); dir != "." {
+		return dir + "/" + RuntimeFile
+	}
+	return RuntimeFile
 }
 
 // Probe holds [probe.record] and [[probe.case]].

@@ -11,10 +11,10 @@ import (
 // The keys each table allows, in the order the docs list them.
 var (
 	topKeys      = []string{"version", "deadline", "preload", "group", "paths", "probe"}
-	deadlineKeys = []string{"fixture", "seconds", "timer", "message", "on_import", "late_imports", "import_grace"}
+	deadlineKeys = []string{"fixture", "seconds", "timer", "message", "on_import", "late_imports", "import_grace", "autouse", "seconds_env", "raises", "dump_threads"}
 	preloadKeys  = []string{"fixture", "modules"}
 	groupKeys    = []string{"name"}
-	pathsKeys    = []string{"conftest", "probe_plugin", "probe_tests", "docs"}
+	pathsKeys    = []string{"conftest", "probe_plugin", "probe_tests", "docs", "runtime"}
 	probeKeys    = []string{"record", "case"}
 	caseKeys     = []string{"test", "node", "planted_delay", "armed_delay"}
 	plantedKeys  = []string{"module", "seconds"}
@@ -80,6 +80,7 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 		OnImport:    DefaultOnImport,
 		LateImports: DefaultLateImports,
 		ImportGrace: DefaultImportGrace,
+		Raises:      DefaultRaises,
 	}
 	defer func() { s.Deadline = d }()
 	n, t, ok := c.table(root, doc, "deadline")
@@ -95,7 +96,7 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 		d.Seconds, _ = c.seconds(n.child("seconds"), v)
 	}
 	if v, ok := t["timer"]; ok {
-		d.Timer, _ = c.oneOf(n.child("timer"), v, TimerReal, TimerVirtual, TimerProf)
+		d.Timer, _ = c.oneOf(n.child("timer"), v, TimerReal, TimerVirtual, TimerProf, TimerThread, TimerAuto)
 	}
 	if v, ok := t["message"]; ok {
 		d.Message, _ = c.message(n.child("message"), v)
@@ -109,6 +110,36 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 	if v, ok := t["import_grace"]; ok {
 		d.ImportGrace, _ = c.seconds(n.child("import_grace"), v)
 	}
+	if v, ok := t["autouse"]; ok {
+		d.Autouse, _ = c.boolean(n.child("autouse"), v)
+	}
+	if v, ok := t["seconds_env"]; ok {
+		d.SecondsEnv, _ = c.envName(n.child("seconds_env"), v)
+	}
+	if v, ok := t["raises"]; ok {
+		d.Raises, _ = c.oneOf(n.child("raises"), v, RaisesAssertionError, RaisesTimeoutError)
+	}
+	if v, ok := t["dump_threads"]; ok {
+		d.DumpThreads, _ = c.boolean(n.child("dump_threads"), v)
+	}
+}
+
+// envName reads the name of an environment variable, as a shell writes it:
+// the generated code reads it with os.environ.get, and a name a shell cannot
+// set would be a variable nobody can set.
+func (c *checker) envName(n *node, v any) (string, bool) {
+	s, ok := c.str(n, v)
+	if !ok {
+		return "", false
+	}
+	valid := s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) < 0 && !(s[0] >= '0' && s[0] <= '9')
+	if !valid {
+		c.errorf(n, "%s must be an environment variable name, letters, digits and _ not starting with a digit, not %q", n.key, s)
+		return "", false
+	}
+	return s, true
 }
 
 // message reads deadline.message, which reaches Python only as a quoted
@@ -210,6 +241,10 @@ func (c *checker) preload(root *node, doc map[string]any, s *Spec) {
 }
 
 func (c *checker) group(root *node, doc map[string]any, s *Spec) {
+	// [group] is optional; when it is written, it needs its name.
+	if _, present := doc["group"]; !present {
+		return
+	}
 	n, t, ok := c.table(root, doc, "group")
 	if !ok {
 		return
@@ -282,7 +317,16 @@ func (c *checker) paths(root *node, doc map[string]any, s *Spec) pathKeys {
 		c.errorf(pk.nodes["probe_tests"], "%s needs %s too: the probe tests load the probe plugin with pytest -p",
 			pk.nodes["probe_tests"].key, n.child("probe_plugin").key)
 	}
-	s.Paths = Paths{Conftest: clean["conftest"], ProbePlugin: clean["probe_plugin"], ProbeTests: clean["probe_tests"], Docs: clean["docs"]}
+	s.Paths = Paths{Conftest: clean["conftest"], ProbePlugin: clean["probe_plugin"], ProbeTests: clean["probe_tests"], Docs: clean["docs"], Runtime: clean["runtime"]}
+	if !pk.present["runtime"] && s.Paths.Conftest != "" {
+		s.Paths.Runtime = DefaultRuntime(s.Paths.Conftest)
+		for _, k := range pathsKeys {
+			if k != "runtime" && sameFile(clean[k], s.Paths.Runtime) {
+				c.errorf(pk.nodes[k], "%s names %q, where the runtime goes by default; set %s to another file",
+					pk.nodes[k].key, clean[k], n.child("runtime").key)
+			}
+		}
+	}
 	return pk
 }
 
@@ -314,6 +358,17 @@ func (c *checker) pathRole(n *node, key, p string) bool {
 		// marker lines and tables would be noise.
 		if !strings.HasSuffix(base, ".md") {
 			c.errorf(n, "%s must name a Markdown file ending in .md, not %q", n.key, base)
+			return false
+		}
+	case "runtime":
+		// The region loads the runtime from its path, so any file name
+		// works; pytest must not collect it as a test module.
+		if !strings.HasSuffix(base, ".py") {
+			c.errorf(n, "%s must end in .py, not %q", n.key, base)
+			return false
+		}
+		if base == "conftest.py" || strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") {
+			c.errorf(n, "%s must not be named %q: pytest would load it as a conftest or collect it as tests", n.key, base)
 			return false
 		}
 	case "probe_tests":

@@ -93,7 +93,7 @@ func TestParseErrors(t *testing.T) {
 			"spec.toml:1:1: missing required key deadline.fixture"},
 		{"missing preload.modules", []string{"modules = [\"a\", \"b.c\"]\n", ""}, "",
 			"spec.toml:7:1: missing required key preload.modules"},
-		{"missing group.name", []string{"name = \"g\"\n", ""}, "",
+		{"group without its name", []string{"name = \"g\"\n", ""}, "",
 			"spec.toml:11:1: missing required key group.name"},
 		{"missing paths.conftest", []string{"conftest = \"tests/conftest.py\"\n", ""}, "",
 			"spec.toml:14:1: missing required key paths.conftest"},
@@ -126,7 +126,27 @@ func TestParseErrors(t *testing.T) {
 
 		// Enums.
 		{"timer", []string{"seconds = 5", "seconds = 5\ntimer = 'REAL'"}, "",
-			`spec.toml:6:1: deadline.timer must be one of "real", "virtual", "prof", not "REAL"`},
+			`spec.toml:6:1: deadline.timer must be one of "real", "virtual", "prof", "thread", "auto", not "REAL"`},
+		{"raises", []string{"seconds = 5", "seconds = 5\nraises = 'RuntimeError'"}, "",
+			`spec.toml:6:1: deadline.raises must be one of "AssertionError", "TimeoutError", not "RuntimeError"`},
+		{"autouse as text", []string{"seconds = 5", "seconds = 5\nautouse = 'yes'"}, "",
+			`spec.toml:6:1: deadline.autouse must be true or false, not a string`},
+		{"dump_threads as a number", []string{"seconds = 5", "seconds = 5\ndump_threads = 1"}, "",
+			`spec.toml:6:1: deadline.dump_threads must be true or false, not an integer`},
+		{"seconds_env with a dash", []string{"seconds = 5", "seconds = 5\nseconds_env = 'TEST-LIMIT'"}, "",
+			`spec.toml:6:1: deadline.seconds_env must be an environment variable name, letters, digits and _ not starting with a digit, not "TEST-LIMIT"`},
+		{"seconds_env starting with a digit", []string{"seconds = 5", "seconds = 5\nseconds_env = '1LIMIT'"}, "",
+			`spec.toml:6:1: deadline.seconds_env must be an environment variable name`},
+		{"empty seconds_env", []string{"seconds = 5", "seconds = 5\nseconds_env = ''"}, "",
+			`spec.toml:6:1: deadline.seconds_env must be an environment variable name`},
+		{"runtime not Python", []string{`probe_tests = "tests/test_alarm_probe.py"`, "probe_tests = \"tests/test_alarm_probe.py\"\nruntime = \"tests/runtime.txt\""}, "",
+			`spec.toml:18:1: paths.runtime must end in .py, not "runtime.txt"`},
+		{"runtime collected as tests", []string{`probe_tests = "tests/test_alarm_probe.py"`, "probe_tests = \"tests/test_alarm_probe.py\"\nruntime = \"tests/test_runtime.py\""}, "",
+			`spec.toml:18:1: paths.runtime must not be named "test_runtime.py"`},
+		{"runtime is the plugin", []string{`probe_tests = "tests/test_alarm_probe.py"`, "probe_tests = \"tests/test_alarm_probe.py\"\nruntime = \"tests/alarm_probe.py\""}, "",
+			`spec.toml:18:1: paths.runtime names the same file as paths.probe_plugin, "tests/alarm_probe.py"`},
+		{"plugin where the runtime goes by default", []string{`"tests/alarm_probe.py"`, `"tests/_fixturegen_runtime.py"`}, "",
+			`spec.toml:16:1: paths.probe_plugin names "tests/_fixturegen_runtime.py", where the runtime goes by default; set paths.runtime to another file`},
 		{"on_import", []string{"seconds = 5", "seconds = 5\non_import = 'ignore'"}, "",
 			`spec.toml:6:1: deadline.on_import must be one of "exclude", "defer", "raise", not "ignore"`},
 		{"late_imports", []string{"seconds = 5", "seconds = 5\nlate_imports = 'error'"}, "",
@@ -391,6 +411,7 @@ var designSpec = &Spec{
 		OnImport:    "exclude",
 		LateImports: "warn",
 		ImportGrace: DefaultImportGrace,
+		Raises:      DefaultRaises,
 	},
 	Preload: Preload{
 		Fixture: "mcp_sdk",
@@ -401,6 +422,7 @@ var designSpec = &Spec{
 		Conftest:    "tests/inbox/conftest.py",
 		ProbePlugin: "tests/inbox/alarm_probe.py",
 		ProbeTests:  "tests/inbox/test_channel_reconnect_alarm.py",
+		Runtime:     "tests/inbox/_fixturegen_runtime.py",
 	},
 	Probe: Probe{
 		Record: []Record{
@@ -454,10 +476,11 @@ func TestParseDefaults(t *testing.T) {
 			OnImport:    DefaultOnImport,
 			LateImports: DefaultLateImports,
 			ImportGrace: DefaultImportGrace,
+			Raises:      DefaultRaises,
 		},
 		Preload: Preload{Fixture: "preload", Modules: []string{"a", "b.c"}},
 		Group:   Group{Name: "g"},
-		Paths:   Paths{Conftest: "tests/conftest.py"},
+		Paths:   Paths{Conftest: "tests/conftest.py", Runtime: "tests/_fixturegen_runtime.py"},
 		Probe: Probe{
 			Record:          []Record{{Key: "a", Module: "a"}, {Key: "b.c", Module: "b.c"}, {Key: "b:c", Module: "b", Attr: "c"}},
 			RecordDefaulted: true,
@@ -487,6 +510,19 @@ func TestParseValid(t *testing.T) {
 				d := s.Deadline
 				return d.Timer == "prof" && d.OnImport == "defer" && d.LateImports == "fail" && d.ImportGrace == 2.5 && d.Message == `slow "loop"`
 			}},
+		{"autouse per-test timeout", []string{"seconds = 5", "seconds = 4\ntimer = 'auto'\nautouse = true\nseconds_env = 'SUITE_TEST_LIMIT'\nraises = 'TimeoutError'\ndump_threads = true"}, "",
+			func(s *Spec) bool {
+				d := s.Deadline
+				return d.Timer == "auto" && d.Autouse && d.SecondsEnv == "SUITE_TEST_LIMIT" && d.Raises == "TimeoutError" && d.DumpThreads
+			}},
+		{"thread timer", []string{"seconds = 5", "seconds = 5\ntimer = 'thread'"}, "",
+			func(s *Spec) bool { return s.Deadline.Timer == TimerThread }},
+		{"no group", []string{"[group]\nname = \"g\"\n", ""}, "",
+			func(s *Spec) bool { return s.Group.Name == "" }},
+		{"runtime named", []string{`probe_tests = "tests/test_alarm_probe.py"`, "probe_tests = \"tests/test_alarm_probe.py\"\nruntime = \"tests/support/deadline_runtime.py\""}, "",
+			func(s *Spec) bool { return s.Paths.Runtime == "tests/support/deadline_runtime.py" }},
+		{"runtime beside a top-level conftest", []string{`"tests/conftest.py"`, `"conftest.py"`}, "",
+			func(s *Spec) bool { return s.Paths.Runtime == "_fixturegen_runtime.py" }},
 		{"no modules", []string{`modules = ["a", "b.c"]`, "modules = []"}, "",
 			func(s *Spec) bool {
 				return s.Preload.Modules != nil && len(s.Preload.Modules) == 0 && len(s.Probe.Record) == 0

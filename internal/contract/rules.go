@@ -312,7 +312,8 @@ func (r *rules) inGroup(src *source, test int) (in bool, other string) {
 // the xdist group, so that under --dist loadgroup they share the worker
 // whose imports the preload manages.
 func (r *rules) missingGroup(src *source) {
-	if !src.test {
+	// A spec without [group] keeps no tests together: nothing is missing.
+	if !src.test || r.spec.Group.Name == "" {
 		return
 	}
 	var first request
@@ -551,7 +552,7 @@ func isFile(p string) bool {
 // xdist_group marks.
 func (r *rules) distLoadgroup() {
 	cfg := r.opts.Config
-	if cfg == nil {
+	if cfg == nil || r.spec.Group.Name == "" {
 		return
 	}
 	x := cfg.Xdist()
@@ -573,6 +574,9 @@ func (r *rules) distLoadgroup() {
 
 // member lists a module of the group with the reasons it is there.
 func (r *rules) member(src *source) {
+	if r.spec.Group.Name == "" {
+		return
+	}
 	m := src.mod
 	var all []int
 	for i := range m.Calls {

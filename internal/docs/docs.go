@@ -91,6 +91,8 @@ var timers = map[string]struct{ clock, which, signal string }{
 	schema.TimerReal:    {"real time", "ITIMER_REAL", "SIGALRM"},
 	schema.TimerVirtual: {"user CPU time", "ITIMER_VIRTUAL", "SIGVTALRM"},
 	schema.TimerProf:    {"CPU time", "ITIMER_PROF", "SIGPROF"},
+	schema.TimerThread:  {"real time", "a watchdog thread", "interrupt_main"},
+	schema.TimerAuto:    {"real time", "ITIMER_REAL or a watchdog thread", "SIGALRM where it exists"},
 }
 
 var onImport = map[string]string{
@@ -132,11 +134,13 @@ func settings(b *bytes.Buffer, spec *schema.Spec) {
 	rows := [][4]string{
 		{"Deadline", fmt.Sprintf("%s of %s (%s, %s)", seconds, t.clock, code(t.which), code(t.signal)),
 			fmt.Sprintf("%s fixture in %s", code(d.Fixture), conftest), key("deadline.seconds") + ", " + key("deadline.timer")},
-		{"Deadline failure", code("AssertionError: " + d.Message), "the alarm handler of " + code(d.Fixture), key("deadline.message")},
+		{"Deadline failure", code(d.Exception() + ": " + d.Message), "the alarm handler of " + code(d.Fixture), key("deadline.message")},
 		{"Imports under the alarm", code(d.OnImport) + ": " + onImport[d.OnImport], code(d.Fixture) + " fixture", key("deadline.on_import")},
 		{"Late imports", code(d.LateImports) + ": " + lateImports[d.LateImports], code(d.Fixture) + " fixture", key("deadline.late_imports")},
 		{"Preload", modules, fmt.Sprintf("%s fixture, the first parameter of %s", code(spec.Preload.Fixture), code(d.Fixture)), key("preload.modules")},
-		{"Worker group", code(spec.Group.Name) + ", with `--dist loadgroup`", "each module's " + code("pytestmark"), key("group.name")},
+	}
+	if spec.Group.Name != "" {
+		rows = append(rows, [4]string{"Worker group", code(spec.Group.Name) + ", with `--dist loadgroup`", "each module's " + code("pytestmark"), key("group.name")})
 	}
 	for _, r := range rows {
 		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", r[0], r[1], r[2], r[3])
@@ -144,6 +148,9 @@ func settings(b *bytes.Buffer, spec *schema.Spec) {
 }
 
 func members(b *bytes.Buffer, spec *schema.Spec, facts *contract.Result, rel func(string) string) {
+	if spec.Group.Name == "" {
+		return
+	}
 	fmt.Fprintf(b, "\n### Modules in the %s group\n\n", code(spec.Group.Name))
 	if len(facts.Members) == 0 {
 		fmt.Fprintf(b, "No module is marked %s yet.\n", code(fmt.Sprintf("xdist_group(%s)", pyquote.String(spec.Group.Name))))

@@ -125,6 +125,8 @@ var timers = map[string]struct{ text, which, signal, clock string }{
 	schema.TimerReal:    {"real time", "ITIMER_REAL", "SIGALRM", "monotonic"},
 	schema.TimerVirtual: {"user CPU time", "ITIMER_VIRTUAL", "SIGVTALRM", "process_time"},
 	schema.TimerProf:    {"CPU time", "ITIMER_PROF", "SIGPROF", "process_time"},
+	schema.TimerThread:  {"real time", "ITIMER_REAL", "SIGALRM", "monotonic"},
+	schema.TimerAuto:    {"real time", "ITIMER_REAL", "SIGALRM", "monotonic"},
 }
 
 func newView(spec *schema.Spec) view {

@@ -44,6 +44,8 @@ var timers = map[string]string{
 	schema.TimerReal:    "real time",
 	schema.TimerVirtual: "user CPU time",
 	schema.TimerProf:    "CPU time",
+	schema.TimerThread:  "real time",
+	schema.TimerAuto:    "real time",
 }
 
 // New plans the module at rel, a slash-separated path relative to the

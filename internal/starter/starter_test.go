@@ -19,6 +19,10 @@ func TestTextLoads(t *testing.T) {
 	found.Origin = map[string]string{"seconds": "tests/inbox/conftest.py:33:42"}
 	found.HandProbe = "tests/inbox/alarm_probe.py, loaded by tests/inbox/test_alarm.py"
 	generatedProbe := found
+	perTest := found
+	perTest.Deadline.Timer, perTest.Deadline.Autouse, perTest.Deadline.SecondsEnv = schema.TimerAuto, true, "SUITE_TEST_LIMIT"
+	perTest.Deadline.Raises, perTest.Deadline.DumpThreads = schema.RaisesTimeoutError, true
+	perTest.Group = ""
 	generatedProbe.Paths.ProbePlugin, generatedProbe.Paths.ProbeTests = "tests/inbox/alarm_probe.py", "tests/inbox/test_alarm.py"
 
 	for name, v := range map[string]Values{
@@ -26,6 +30,7 @@ func TestTextLoads(t *testing.T) {
 		"starter with tests": Defaults("tests"),
 		"found":              found,
 		"generated probe":    generatedProbe,
+		"per-test timeout":   perTest,
 	} {
 		for _, prefix := range [][]string{nil, schema.PyprojectTable} {
 			t.Run(name+" "+strings.Join(prefix, "."), func(t *testing.T) {
@@ -37,9 +42,13 @@ func TestTextLoads(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%v\n%s", err, text)
 				}
+				paths := v.Paths
+				paths.Runtime = schema.DefaultRuntime(paths.Conftest)
 				if s.Deadline.Fixture != v.Deadline.Fixture || s.Deadline.Seconds != v.Deadline.Seconds ||
 					s.Deadline.Timer != v.Deadline.Timer || s.Deadline.Message != v.Deadline.Message ||
-					!reflect.DeepEqual(s.Preload, v.Preload) || s.Group.Name != v.Group || s.Paths != v.Paths {
+					!reflect.DeepEqual(s.Preload, v.Preload) || s.Group.Name != v.Group || s.Paths != paths ||
+					s.Deadline.Autouse != v.Deadline.Autouse || s.Deadline.SecondsEnv != v.Deadline.SecondsEnv ||
+					s.Deadline.Exception() != v.Deadline.Exception() || s.Deadline.DumpThreads != v.Deadline.DumpThreads {
 					t.Errorf("the spec says\n%+v\nnot\n%+v\n%s", s, v, text)
 				}
 				if at := v.Origin["seconds"]; at != "" && !strings.Contains(string(text), "# Found at "+at+".\nseconds = 0.5\n") {
