@@ -32,8 +32,10 @@ file is written.
 With --adopt, hand-written definitions of the preload and deadline fixtures
 in the conftest (each a module-level function decorated with
 pytest.fixture, as fixturegen init found them) are removed along with their
-decorators, and the region takes the place of the first of them. Nothing
-else in the conftest changes. Preview it with --adopt --dry-run.
+decorators, and the region takes the place of the first of them. A
+module-level alarm handler that only the hand-written deadline installed
+goes with it. Nothing else in the conftest changes. Preview it with
+--adopt --dry-run.
 
 Examples:
   fixturegen generate
@@ -75,6 +77,10 @@ Examples:
 				}
 				fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
 				for _, d := range ch.Adopted {
+					if d.HandlerOf != "" {
+						fmt.Fprintf(c.stdout, "  removed %s (lines %d-%d), the alarm handler only the hand-written %s used\n", d.Name, d.First, d.Last, d.HandlerOf)
+						continue
+					}
 					fmt.Fprintf(c.stdout, "  replaced the hand-written %s (lines %d-%d) with the generated one\n", d.Name, d.First, d.Last)
 				}
 			}

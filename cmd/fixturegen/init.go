@@ -12,6 +12,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/discover"
 	"github.com/fixturegen/fixturegen/internal/pyquote"
+	"github.com/fixturegen/fixturegen/internal/specedit"
 	"github.com/fixturegen/fixturegen/internal/starter"
 	"github.com/fixturegen/fixturegen/internal/write"
 	"github.com/fixturegen/fixturegen/schema"
@@ -81,6 +82,12 @@ func runInit(c *context, force bool) error {
 	found, err := discover.Find(root)
 	if err != nil {
 		return fmt.Errorf("reading the project: %w", err)
+	}
+	if u := found.UnreadKey("seconds"); u != nil {
+		// Every spec needs its seconds, and init invents no deadline.
+		return &schema.Error{File: u.At, Msg: fmt.Sprintf(
+			"init cannot read the deadline's seconds here: %s; it invents no value, so nothing was written: write them as a number, or as os.environ.get(NAME, \"N\"), or write %s by hand with [deadline].seconds",
+			u.Why, target)}
 	}
 	v := starterValues(root, found)
 	text := starter.Text(v, prefix)
@@ -193,24 +200,63 @@ func starterValues(root string, found *discover.Contract) starter.Values {
 	v.Deadline.Fixture = found.Deadline.Name
 	v.Deadline.Timer = found.Timer
 	v.Origin["timer"] = found.TimerAt
-	if found.Seconds > 0 {
-		v.Deadline.Seconds = found.Seconds
-		v.Origin["seconds"] = found.TimerAt
+	if found.Guard != "" && found.Timer == schema.TimerReal {
+		// The hand-written deadline runs only where SIGALRM exists; auto
+		// keeps it there and adds a watchdog thread elsewhere.
+		v.Deadline.Timer = schema.TimerAuto
+		v.Origin["timer"] = found.Guard
 	}
-	if found.Message != "" {
-		v.Deadline.Message = found.Message
+	v.Deadline.Seconds = found.Seconds
+	v.Origin["seconds"] = found.SecondsAt
+	if found.SecondsEnv != "" {
+		v.Deadline.SecondsEnv = found.SecondsEnv
+		v.Origin["seconds_env"] = found.SecondsEnvAt
+	}
+	if found.Autouse {
+		v.Deadline.Autouse = true
+		v.Origin["autouse"] = found.AutouseAt
+	}
+	if found.DumpThreads {
+		v.Deadline.DumpThreads = true
+		v.Origin["dump_threads"] = found.DumpAt
+	}
+	v.Unread = map[string]string{}
+	if u := found.UnreadKey("raises"); u != nil {
+		v.Unread["raises"] = fmt.Sprintf("# Not read from %s: %s.\n# Until you set it, a fired deadline raises %s.\n# raises = %s",
+			u.At, u.Why, schema.DefaultRaises, specedit.String(schema.DefaultRaises))
+	} else if found.Raises != "" {
+		v.Deadline.Raises = found.Raises
+		v.Origin["raises"] = found.RaisesAt
+	}
+	message, fixed := discover.LiteralMessage(found.Message)
+	switch u := found.UnreadKey("message"); {
+	case u != nil:
+		v.Unread["message"] = fmt.Sprintf("# Not read from %s: %s.\n# Until you set it, the message is %s.\n# message = \"\"",
+			u.At, u.Why, specedit.String(schema.DefaultMessage))
+	case !fixed:
+		v.Unread["message"] = fmt.Sprintf("# Not read as written at %s: it formats the seconds, and this message is\n# fixed text (the failure ends with \"(<seconds> s, <timer>)\"). Until you set\n# it, the message is %s.\n# message = %s",
+			found.MessageAt, specedit.String(schema.DefaultMessage), specedit.String(message))
+	default:
+		v.Deadline.Message = message
 		v.Origin["message"] = found.MessageAt
 	}
 	if found.Preload != nil {
 		v.Preload = schema.Preload{Fixture: found.Preload.Name, Modules: found.Modules}
 		v.Origin["preload"] = found.Preload.At
 	}
-	// Without a group mark to copy, the group is named after the preload,
-	// as the reference's mcp_sdk fixture goes with the mcp-sdk group.
-	v.Group = strings.ReplaceAll(v.Preload.Fixture, "_", "-")
-	if found.Group != "" {
+	switch {
+	case found.Group != "":
 		v.Group = found.Group
 		v.Origin["group"] = found.GroupUses[0].At
+	case found.Autouse:
+		// Every test below the conftest uses an autouse deadline; a group
+		// would put the whole suite on one worker.
+		v.Group = ""
+	default:
+		// Without a group mark to copy, the group is named after the
+		// preload, as the reference's mcp_sdk fixture goes with the
+		// mcp-sdk group.
+		v.Group = strings.ReplaceAll(v.Preload.Fixture, "_", "-")
 	}
 	if p := found.Probe; p != nil {
 		switch {
@@ -236,15 +282,40 @@ func report(c *context, found *discover.Contract, group string) {
 	}
 	w := c.stdout
 	fmt.Fprintf(w, "found a hand-written contract in %s:\n", found.Conftest)
-	seconds := "seconds not read"
-	if found.Seconds > 0 {
-		seconds = pyquote.Number(found.Seconds) + " s"
+	kind := "deadline fixture"
+	if found.Autouse {
+		kind = "autouse deadline fixture"
+	}
+	seconds := pyquote.Number(found.Seconds) + " s"
+	if found.SecondsEnv != "" {
+		seconds += ", or $" + found.SecondsEnv + " when set"
+	}
+	timer := found.Timer
+	if found.Guard != "" && found.Timer == schema.TimerReal {
+		timer = schema.TimerAuto
+	}
+	parts := []string{seconds, timer + " timer"}
+	if found.Raises == discover.RaisesTimeout && found.UnreadKey("raises") == nil {
+		parts = append(parts, "raises "+found.Raises)
 	}
 	message := "message not read"
-	if found.Message != "" {
-		message = "message " + pyquote.String(found.Message)
+	if text, fixed := discover.LiteralMessage(found.Message); found.Message != "" {
+		message = "message " + pyquote.String(text)
+		if !fixed {
+			message += " (it formats the seconds)"
+		}
 	}
-	fmt.Fprintf(w, "  %s: deadline fixture %s: %s, %s timer, %s\n", found.Deadline.At, found.Deadline.Name, seconds, found.Timer, message)
+	parts = append(parts, message)
+	fmt.Fprintf(w, "  %s: %s %s: %s\n", found.Deadline.At, kind, found.Deadline.Name, strings.Join(parts, ", "))
+	if found.Guard != "" && found.Timer == schema.TimerReal {
+		fmt.Fprintf(w, "  %s: runs only where SIGALRM exists; the spec says timer = \"auto\" (a watchdog thread elsewhere)\n", found.Guard)
+	}
+	if found.DumpThreads {
+		fmt.Fprintf(w, "  %s: dumps every thread's stack when it fires (dump_threads = true)\n", found.DumpAt)
+	}
+	if h := found.Handler; h != nil && !found.HandlerNested {
+		fmt.Fprintf(w, "  %s: alarm handler %s, at module level\n", h.At, h.Name)
+	}
 	if found.Preload != nil {
 		fmt.Fprintf(w, "  %s: preload fixture %s imports %s\n", found.Preload.At, found.Preload.Name, strings.Join(found.Modules, ", "))
 	} else {
@@ -258,6 +329,8 @@ func report(c *context, found *discover.Contract, group string) {
 			}
 		}
 		fmt.Fprintf(w, "  %s: xdist group %s, marked by %d module(s) that use the fixtures\n", found.GroupUses[0].At, pyquote.String(found.Group), n)
+	} else if group == "" {
+		fmt.Fprintf(w, "  no [group]: the autouse deadline covers every test, and one group would put them all on one worker\n")
 	} else {
 		fmt.Fprintf(w, "  no module that uses the fixtures has an xdist_group mark; the spec names the group %s\n", pyquote.String(group))
 	}
@@ -272,9 +345,20 @@ func report(c *context, found *discover.Contract, group string) {
 		}
 		fmt.Fprintln(w)
 	}
-	if len(found.Notes) > 0 {
+	notes := found.Notes
+	for _, u := range found.Unread {
+		notes = append(notes, fmt.Sprintf("%s: %s; [deadline].%s is left commented out in the spec, so the default applies until you set it", u.At, u.Why, u.Key))
+	}
+	if text, fixed := discover.LiteralMessage(found.Message); found.Message != "" && !fixed {
+		notes = append(notes, fmt.Sprintf("%s: the message formats the seconds (%s), and [deadline].message is fixed text, ended by \"(<seconds> s, <timer>)\"; it is left commented out in the spec, so the default applies until you set it",
+			found.MessageAt, pyquote.String(text)))
+	}
+	if found.Interval != "" {
+		notes = append(notes, fmt.Sprintf("%s: the alarm repeats; the generated deadline fires once, and again every 0.05 s only while the code under test swallows it", found.Interval))
+	}
+	if len(notes) > 0 {
 		fmt.Fprintln(w, "check these by hand:")
-		for _, n := range found.Notes {
+		for _, n := range notes {
 			fmt.Fprintf(w, "  %s\n", n)
 		}
 	}

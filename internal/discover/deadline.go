@@ -29,6 +29,9 @@ func (c *Contract) unread(key, where, why string) {
 
 // UnreadKey returns what init could not read for key, or nil.
 func (c *Contract) UnreadKey(key string) *Unread {
+	if c == nil {
+		return nil
+	}
 	for i := range c.Unread {
 		if c.Unread[i].Key == key {
 			return &c.Unread[i]
@@ -303,6 +306,28 @@ func (c *Contract) readMessage(s *source, toks []pyscan.Token, scope, depth int)
 		return
 	}
 	c.Message, c.MessageAt = b.String(), where
+}
+
+// LiteralMessage returns a Contract.Message as the text a failure shows,
+// and whether that text is fixed: false when the message formats the
+// seconds, which stand as "<seconds>" in the text.
+func LiteralMessage(msg string) (string, bool) {
+	var b strings.Builder
+	fixed := true
+	for i := 0; i < len(msg); i++ {
+		switch {
+		case strings.HasPrefix(msg[i:], SecondsPlaceholder):
+			b.WriteString("<seconds>")
+			fixed = false
+			i += len(SecondsPlaceholder) - 1
+		case strings.HasPrefix(msg[i:], "{{"), strings.HasPrefix(msg[i:], "}}"):
+			b.WriteByte(msg[i])
+			i++
+		default:
+			b.WriteByte(msg[i])
+		}
+	}
+	return b.String(), fixed
 }
 
 // SecondsPlaceholder stands, in Contract.Message, where the hand-written
