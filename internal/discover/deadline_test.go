@@ -194,7 +194,7 @@ def timeout():
     signal.alarm(0)
 `,
 		want: shape{Autouse: true, SecondsEnv: "TEST_TIMEOUT", Timer: "real", Unread: []string{
-			"seconds: os.environ[TEST_TIMEOUT] has no default",
+			"seconds: os.environ[\"TEST_TIMEOUT\"] has no default",
 			"raises: the handler on_alarm is not defined in this conftest",
 			"message: the handler on_alarm is not defined in this conftest",
 		}},

@@ -81,7 +81,7 @@ func (s *source) readSeconds(toks []pyscan.Token, scope, before, depth int) seco
 		}
 	case n > 0 && callee == "os.environ" && n < len(toks) && text(toks[n]) == "[" && matching(toks, n) == len(toks)-1:
 		env := s.readEnv([]arg{{toks: toks[n+1 : len(toks)-1]}}, where)
-		env.why = "os.environ[" + env.env + "] has no default"
+		env.why = "os.environ[" + strconv.Quote(env.env) + "] has no default"
 		return env
 	}
 	return seconds{why: "the seconds are computed (" + compact(toks) + ")", at: where}
