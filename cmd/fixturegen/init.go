@@ -28,17 +28,23 @@ Writes fixturegen.toml (or the file named by --spec) in the working
 directory and prints what it found.
 
 When a conftest.py below the working directory holds a hand-written
-contract (a fixture that arms signal.setitimer or signal.alarm, taking a
-fixture that imports modules), init reads it without running Python:
-  - the deadline fixture's name, seconds, timer and AssertionError message
-    become [deadline],
+contract (a fixture that arms signal.setitimer or signal.alarm, perhaps
+taking a fixture that imports modules, perhaps autouse), init reads it
+without running Python:
+  - the deadline fixture's name, autouse, seconds (a number, or an
+    environment variable with a default: seconds_env), timer (auto behind a
+    hasattr(signal, "SIGALRM") guard), and what its alarm handler does (the
+    exception it raises, its message, a faulthandler dump) become
+    [deadline],
   - the preload fixture's name and imports become [preload],
   - the xdist_group name that the test modules using them carry becomes
-    [group],
+    [group] (an autouse deadline without one gets no [group]),
   - that conftest becomes [paths].conftest, and a probe plugin found beside
     it is noted.
 Each value gets a comment naming the line it came from, and what init could
-not read as a literal is listed for you to check. init then prints the one
+not read as a literal is listed for you to check. init invents no value:
+seconds it cannot read stop it with exit status 2 at their line; a message
+or exception it cannot read is left commented out in the spec, with why. init then prints the one
 command that replaces the hand-written fixtures with the generated region,
 fixturegen generate --adopt, which keeps everything else in the conftest.
 

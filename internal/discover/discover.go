@@ -6,6 +6,8 @@
 // The contract it looks for is the one the reference describes: a pytest
 // fixture in a conftest.py that arms an interval timer (signal.setitimer or
 // signal.alarm), whose parameters name a fixture that only imports modules;
+// or the autouse per-test timeout most suites write, with its seconds from
+// an environment variable and its own alarm handler (see Contract);
 // test modules below that conftest that use the fixtures and mark
 // themselves with pytest.mark.xdist_group; and, perhaps, a probe plugin
 // that wraps signal.setitimer with tests that load it with pytest -p.
