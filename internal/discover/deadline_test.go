@@ -47,6 +47,7 @@ func TestDeadlineShapes(t *testing.T) {
 		name string
 		src  string
 		want shape
+		note string // one of the notes, when set
 	}{{
 		name: "setitimer, seconds from the environment, TimeoutError from a module-level handler",
 		src: `import os
@@ -249,12 +250,35 @@ def timeout():
 			"seconds: the seconds are 0, not more than 0",
 			"message: the exception is raised without a message",
 		}},
+	}, {
+		name: "a guard around the whole fixture",
+		src: `import signal
+
+import pytest
+
+if hasattr(signal, "SIGALRM"):
+
+    @pytest.fixture(autouse=True)
+    def timeout():
+        def handler(signum, frame):
+            raise TimeoutError("slow")
+
+        signal.signal(signal.SIGALRM, handler)
+        signal.alarm(3)
+        yield
+        signal.alarm(0)
+`,
+		want: shape{Autouse: true, Seconds: 3, Timer: "real", Guarded: true, Handler: "nested handler", Raises: "TimeoutError", Message: "slow"},
+		note: "conftest.py:8:9: timeout is defined inside a block (an if or a try); move it to module level",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := fromConftest("conftest.py", []byte(tt.src))
 			if c == nil {
 				t.Fatal("no deadline fixture found")
+			}
+			if tt.note != "" && !strings.Contains(strings.Join(c.Notes, "\n"), tt.note) {
+				t.Errorf("notes\n%s\nlack\n%s", strings.Join(c.Notes, "\n"), tt.note)
 			}
 			if got := shapeOf(c); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got\n%+v\nwant\n%+v\nnotes:\n%s", got, tt.want, strings.Join(c.Notes, "\n"))

@@ -237,6 +237,11 @@ func fromConftest(file string, src []byte) *Contract {
 				continue
 			}
 			c := &Contract{Conftest: file, Deadline: fixture(m, file, def), Timer: schema.TimerReal}
+			if m.Defs[def].Pos.Col > len("def ")+1 {
+				// Defined under an if or a try at module level: generate
+				// --adopt takes out only definitions at module level.
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: %s is defined inside a block (an if or a try); move it to module level before running fixturegen generate --adopt, which replaces only module-level fixtures", c.Deadline.At, name))
+			}
 			c.readAutouse(s, def)
 			c.readTimer(s, call, callee, def)
 			c.readGuard(s, def)
