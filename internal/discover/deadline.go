@@ -352,9 +352,15 @@ func (c *Contract) stringPart(s *source, lit string, scope int) (string, string)
 	if strings.ContainsAny(prefix, "tT") {
 		return "", "the message is a template string"
 	}
+	if len(lit)-i < 2 {
+		return "", "the message is not a complete string"
+	}
 	q := lit[i : i+1]
 	if strings.HasPrefix(lit[i:], q+q+q) && len(lit)-i >= 6 {
 		q = q + q + q
+	}
+	if !strings.HasSuffix(lit, q) || len(lit)-i < 2*len(q) {
+		return "", "the message is not a complete string"
 	}
 	body := lit[i+len(q) : len(lit)-len(q)]
 	var out strings.Builder
@@ -374,13 +380,19 @@ func (c *Contract) stringPart(s *source, lit string, scope int) (string, string)
 			}
 			literal(body[start:j])
 			end := fieldEnd(body, j)
+			if end <= j {
+				return "", "the message has a replacement field that is not closed"
+			}
 			field := body[j+1 : end]
 			expr, spec := field, ""
 			if k := strings.IndexAny(field, "!:"); k >= 0 {
 				expr, spec = field[:k], field[k:]
 			}
-			expr = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(expr), "="))
-			if !c.namesSeconds(s, expr, scope) {
+			expr = strings.TrimSpace(expr)
+			if strings.HasSuffix(expr, "=") {
+				spec = "=" + spec // {name=} shows the name too
+			}
+			if !c.namesSeconds(s, strings.TrimSuffix(expr, "="), scope) {
 				return "", fmt.Sprintf("the message formats {%s}, which is not the deadline's seconds", field)
 			}
 			// str() and repr() of a number are what format() gives; a
@@ -418,7 +430,7 @@ func fieldEnd(body string, open int) int {
 			}
 		}
 	}
-	return len(body) - 1
+	return -1
 }
 
 // namesSeconds reports whether expr, a name in scope, holds the deadline's
