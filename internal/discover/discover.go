@@ -385,7 +385,9 @@ func below(rel, dir string) bool {
 // string, as pytest -p takes it.
 func (c *Contract) findProbe(root string, files []string) error {
 	for _, rel := range files {
-		if isTestFile(rel) || path.Base(rel) == "conftest.py" || !below(rel, path.Dir(c.Conftest)) {
+		// The generated deadline runtime defines a hook and names
+		// setitimer too, but it is no probe.
+		if isTestFile(rel) || path.Base(rel) == "conftest.py" || path.Base(rel) == schema.RuntimeFile || !below(rel, path.Dir(c.Conftest)) {
 			continue
 		}
 		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))

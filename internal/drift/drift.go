@@ -133,6 +133,14 @@ func specKeys(spec *schema.Spec) map[string]specKey {
 		sp := spans[prefix+"paths."+key]
 		out[p] = specKey{name: "paths." + key, line: sp.Line, col: sp.Col}
 	}
+	// The runtime is planned by paths.runtime, or, when that is not written,
+	// beside the conftest.
+	if sp, ok := spans[prefix+"paths.runtime"]; ok {
+		out[spec.Paths.Runtime] = specKey{name: "paths.runtime", line: sp.Line, col: sp.Col}
+	} else {
+		sp := spans[prefix+"paths.conftest"]
+		out[spec.Paths.Runtime] = specKey{name: "paths.conftest (the runtime beside it)", line: sp.Line, col: sp.Col}
+	}
 	return out
 }
 

@@ -168,10 +168,14 @@ func survey(spec *schema.Spec, adopting bool) ([]*Change, error) {
 }
 
 // GeneratedNames are the module-level names the conftest region defines:
-// the two fixtures, the hook and the helpers. A user definition of one of
-// them outside the region would replace the generated one, or be replaced.
+// the two fixtures, the runtime's loader and the names it binds, and
+// pytest_configure when the region has one (see render).
 func GeneratedNames(spec *schema.Spec) []string {
-	return append([]string{spec.Preload.Fixture, spec.Deadline.Fixture}, generatedNames...)
+	names := append([]string{spec.Preload.Fixture, spec.Deadline.Fixture}, generatedNames...)
+	if spec.Group.Name != "" || spec.Deadline.SecondsEnv != "" {
+		names = append(names, "pytest_configure")
+	}
+	return names
 }
 
 func (c *Change) fail(line int, format string, args ...any) error {
@@ -202,9 +206,9 @@ func (c *Change) read() error {
 	return nil
 }
 
-// generatedNames are the module-level names the conftest region defines
+// generatedNames are the module-level names every conftest region defines
 // besides the two fixtures.
-var generatedNames = []string{"pytest_configure", "_FixturegenDeadline", "_FixturegenLateImport", "_FixturegenDeadlineExceeded"}
+var generatedNames = []string{"_fixturegen_load", "_fixturegen"}
 
 func (c *Change) spliceRegion(spec *schema.Spec, content []byte) error {
 	if !utf8.Valid(c.Old) {

@@ -20,9 +20,10 @@ const (
 )
 
 // BeginLine returns the full begin marker line for a region generated from
-// spec. The spec's name is quoted, so no file name can end the comment.
+// spec. The spec's name is quoted, so no file name can end the comment. For
+// the usual spec names the line fits in the 88 columns linters allow.
 func BeginLine(spec string) string {
-	return fmt.Sprintf("%s -- generated from %s; edit the spec and run `fixturegen generate`, not this region", Begin, pyquote.String(spec))
+	return fmt.Sprintf("%s -- from %s; edit it and run fixturegen generate", Begin, pyquote.String(spec))
 }
 
 // Error is a problem with the markers in a file, at a 1-based line.

@@ -246,16 +246,22 @@ var (
 
 // templateNames renders a fixed spec in every combination of the settings
 // that switch template branches (timer, on_import, late_imports, with and
-// without probe files) and collects the names the output uses. The spec's
+// without probe files, with the per-test timeout's keys and without a group
+// or with neither) and collects the names the output uses. The spec's
 // own identifiers are chosen so that none of them is a real template name.
 func templateNames() map[string]bool {
 	vocabOnce.Do(func() {
 		vocab = map[string]bool{}
-		for _, timer := range []string{"real", "virtual", "prof"} {
+		for _, timer := range []string{"real", "virtual", "prof", "thread", "auto"} {
 			for _, onImport := range []string{"exclude", "defer", "raise"} {
 				for _, late := range []string{"off", "warn", "fail"} {
-					for _, probe := range []bool{false, true} {
+					for _, variant := range []int{0, 1, 2, 3} {
+						probe, perTest := variant&1 == 1, variant&2 == 2
 						src := vocabSpec(timer, onImport, late, probe)
+						if perTest {
+							src = strings.Replace(src, "[deadline]\n", "[deadline]\nautouse = true\nseconds_env = \"ZZ_ENV\"\nraises = \"TimeoutError\"\ndump_threads = true\n", 1)
+							src = strings.Replace(src, "[group]\nname = \"g\"\n", "", 1)
+						}
 						spec, err := schema.Parse([]byte(src), "fixturegen.toml", "/project")
 						if err != nil {
 							panic(fmt.Sprintf("vocabulary spec rejected: %v\n%s", err, src))
@@ -346,21 +352,25 @@ func TestCheckRenderedCatchesInjection(t *testing.T) {
 		name, old, new string
 	}{
 		// A value pasted without quotes brings names of its own.
-		{"unquoted", `MESSAGE = "only here"`, `MESSAGE = only_here; import os`},
+		{"unquoted", `MESSAGE: Final[str] = "only here"`, `MESSAGE: Final[str] = only_here; import os`},
 		// A value whose quote was not escaped ends its literal early.
-		{"unescaped quote", `MESSAGE = "only here"`, `MESSAGE = "only "here"`},
+		{"unescaped quote", `MESSAGE: Final[str] = "only here"`, `MESSAGE: Final[str] = "only "here"`},
 		// Python joins adjacent literals, so a quote that ends a literal
 		// early can still tokenize; the joined value gives it away.
-		{"split literal", `MESSAGE = "only here"`, `MESSAGE = "only "" here"`},
+		{"split literal", `MESSAGE: Final[str] = "only here"`, `MESSAGE: Final[str] = "only "" here"`},
 		// A value that lost a character no longer round-trips.
-		{"mangled", `MESSAGE = "only here"`, `MESSAGE = "only there"`},
+		{"mangled", `MESSAGE: Final[str] = "only here"`, `MESSAGE: Final[str] = "only there"`},
 	}
 	for _, tc := range tamper {
 		broken := make([]File, len(files))
 		copy(broken, files)
-		broken[0].Content = bytes.Replace(files[0].Content, []byte(tc.old), []byte(tc.new), 1)
-		if bytes.Equal(broken[0].Content, files[0].Content) {
-			t.Fatalf("%s: %q does not occur in the rendered region", tc.name, tc.old)
+		tampered := false
+		for i, f := range files {
+			broken[i].Content = bytes.Replace(f.Content, []byte(tc.old), []byte(tc.new), 1)
+			tampered = tampered || !bytes.Equal(broken[i].Content, f.Content)
+		}
+		if !tampered {
+			t.Fatalf("%s: %q does not occur in the rendered files", tc.name, tc.old)
 		}
 		if err := checkRendered(spec, broken); err == nil {
 			t.Errorf("%s: checkRendered accepted the tampered region", tc.name)

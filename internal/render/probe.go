@@ -18,10 +18,14 @@ type probeView struct {
 }
 
 type caseView struct {
-	Test   string
-	Node   string
-	Doc    string // built from validated names and numbers only
-	Delays []delay
+	Test string
+	// LongName: the test's def line is longer than ruff format's 88
+	// columns, so its return annotation goes on a line of its own, as
+	// ruff format writes it.
+	LongName bool
+	Node     string
+	Doc      string // built from validated names and numbers only
+	Delays   []delay
 }
 
 type delay struct{ Name, Value string }
@@ -44,7 +48,7 @@ func newProbeView(spec *schema.Spec) probeView {
 }
 
 func newCaseView(c schema.Case) caseView {
-	cv := caseView{Test: c.Test, Node: c.Node}
+	cv := caseView{Test: c.Test, Node: c.Node, LongName: len("def "+c.Test+"() -> None:") > 88}
 	doc := []string{"The alarm is armed only after every recorded module is loaded"}
 	if d := c.PlantedDelay; d != nil {
 		cv.Delays = append(cv.Delays,

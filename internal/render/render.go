@@ -1,5 +1,6 @@
 // Package render turns a spec into the files fixturegen owns: the conftest
-// region and, when configured, the probe plugin and the probe tests.
+// region, the deadline runtime it loads and, when configured, the probe
+// plugin and the probe tests.
 //
 // It is the one renderer behind generate, check and probe, so they can never
 // disagree about what the generated code should be. It does no I/O.
@@ -43,6 +44,7 @@ func Render(spec *schema.Spec) ([]File, error) {
 		region         bool
 	}{
 		{spec.Paths.Conftest, "conftest_region.py.tmpl", true},
+		{runtimePath(spec), "runtime.py.tmpl", false},
 		{spec.Paths.ProbePlugin, "probe_plugin.py.tmpl", false},
 		{spec.Paths.ProbeTests, "probe_tests.py.tmpl", false},
 	} {
@@ -56,6 +58,21 @@ func Render(spec *schema.Spec) ([]File, error) {
 		files = append(files, File{Path: f.path, Region: f.region, Content: content})
 	}
 	return files, nil
+}
+
+// RuntimeModule is the name the region loads the runtime under, whatever
+// its file is called: users name it in warning filters
+// (error::_fixturegen_runtime.LateImportWarning), and the probe plugin finds
+// the runtime by it.
+const RuntimeModule = "_fixturegen_runtime"
+
+// runtimePath is where the runtime goes: paths.runtime, or its default for
+// a spec built without the loader.
+func runtimePath(spec *schema.Spec) string {
+	if spec.Paths.Runtime != "" {
+		return spec.Paths.Runtime
+	}
+	return schema.DefaultRuntime(spec.Paths.Conftest)
 }
 
 // ProbePlugin renders the recording probe plugin, whether or not the spec
@@ -80,12 +97,41 @@ type view struct {
 	Deadline   deadlineView
 	Preload    preloadView
 	Group      string
+	Runtime    runtimeView
 	Probe      probeView
+}
+
+type runtimeView struct {
+	Module string // the module name the region loads it under
+	File   string // its path relative to the project folder
+	Rel    string // its path relative to the conftest's folder
+}
+
+func newRuntimeView(spec *schema.Spec) runtimeView {
+	file := runtimePath(spec)
+	return runtimeView{Module: RuntimeModule, File: file, Rel: relPath(path.Dir(spec.Paths.Conftest), file)}
+}
+
+// relPath is the slash-separated path of target relative to the folder
+// dir, both relative to the same root and clean.
+func relPath(dir, target string) string {
+	if dir == "." {
+		return target
+	}
+	d, t := strings.Split(dir, "/"), strings.Split(target, "/")
+	i := 0
+	for i < len(d) && i < len(t)-1 && d[i] == t[i] {
+		i++
+	}
+	return strings.Repeat("../", len(d)-i) + strings.Join(t[i:], "/")
 }
 
 type preloadView struct {
 	Fixture string
 	Imports []preloadImport
+	// KeepOrder marks the first import with noqa I001: the modules are
+	// imported in the spec's order, which an import sorter must not change.
+	KeepOrder bool
 }
 
 // preloadImport is one import statement of the preload fixture. NoQA marks
@@ -104,7 +150,7 @@ func newPreloadView(p schema.Preload) preloadView {
 		top, _, _ := strings.Cut(m, ".")
 		last[top] = i
 	}
-	v := preloadView{Fixture: p.Fixture}
+	v := preloadView{Fixture: p.Fixture, KeepOrder: len(p.Modules) > 1}
 	for i, m := range p.Modules {
 		top, _, _ := strings.Cut(m, ".")
 		v.Imports = append(v.Imports, preloadImport{Module: m, NoQA: last[top] == i})
@@ -125,7 +171,7 @@ var timers = map[string]struct{ text, which, signal, clock string }{
 	schema.TimerReal:    {"real time", "ITIMER_REAL", "SIGALRM", "monotonic"},
 	schema.TimerVirtual: {"user CPU time", "ITIMER_VIRTUAL", "SIGVTALRM", "process_time"},
 	schema.TimerProf:    {"CPU time", "ITIMER_PROF", "SIGPROF", "process_time"},
-	schema.TimerThread:  {"real time", "ITIMER_REAL", "SIGALRM", "monotonic"},
+	schema.TimerThread:  {"real time", "", "", "monotonic"},
 	schema.TimerAuto:    {"real time", "ITIMER_REAL", "SIGALRM", "monotonic"},
 }
 
@@ -148,6 +194,7 @@ func newView(spec *schema.Spec) view {
 		},
 		Preload: newPreloadView(spec.Preload),
 		Group:   spec.Group.Name,
+		Runtime: newRuntimeView(spec),
 		Probe:   newProbeView(spec),
 	}
 }

@@ -9,6 +9,8 @@ do not reach the inner run, and pytest-timeout is left out of it (with its
 PYTEST_TIMEOUT and ini setting), so reruns, -n and timeouts cannot change it.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import subprocess
@@ -27,7 +29,9 @@ RECORDED = (
 TIMEOUT = 600
 
 
-def _probe(node, delays):
+def _probe(
+    node: str, delays: dict[str, str]
+) -> tuple[dict[str, object] | None, subprocess.CompletedProcess[str]]:
     """Run node with the probe plugin; return its JSON report (or None) and the run."""
     env = {
         name: value
@@ -52,18 +56,20 @@ def _probe(node, delays):
     for line in run.stdout.splitlines():
         if line.startswith('{"code"'):
             try:
-                return json.loads(line), run
+                report: dict[str, object] = json.loads(line)
             except ValueError:
                 break
+            else:
+                return report, run
     return None, run
 
 
-def _expect_contract(node, delays):
+def _expect_contract(node: str, delays: dict[str, str]) -> None:
     """Fail unless node passes and every recorded module is loaded at its arming."""
     report, run = _probe(node, delays)
     output = f"\n--- stdout ---\n{run.stdout}\n--- stderr ---\n{run.stderr}"
     assert report is not None, f"the probe printed no JSON report for {node}{output}"
-    expected = {"code": 0, "armed": [dict.fromkeys(RECORDED, True)]}
+    expected: dict[str, object] = {"code": 0, "armed": [dict.fromkeys(RECORDED, True)]}
     if "ARMED_DELAY" in delays:
         expected["late"] = []
     assert report == expected, (
@@ -72,7 +78,7 @@ def _expect_contract(node, delays):
     )
 
 
-def test_the_channel_reconnect_alarm_is_armed_only_after_the_sdk_is_loaded():
+def test_the_channel_reconnect_alarm_is_armed_only_after_the_sdk_is_loaded() -> None:
     """The alarm is armed only after every recorded module is loaded."""
     _expect_contract(
         "tests/inbox/test_channel_reconnect.py::test_pending_items",
@@ -80,7 +86,7 @@ def test_the_channel_reconnect_alarm_is_armed_only_after_the_sdk_is_loaded():
     )
 
 
-def test_a_slow_cold_toyredis_import_is_not_charged_to_the_reconnect_alarm():
+def test_a_slow_cold_toyredis_import_is_not_charged_to_the_reconnect_alarm() -> None:
     """The alarm is armed only after every recorded module is loaded, even when the first import of toyredis takes 2 s."""
     _expect_contract(
         "tests/inbox/test_channel_reconnect.py::test_pending_items",
@@ -88,7 +94,9 @@ def test_a_slow_cold_toyredis_import_is_not_charged_to_the_reconnect_alarm():
     )
 
 
-def test_the_subscriber_case_imports_nothing_while_its_reconnect_alarm_is_armed():
+def test_the_subscriber_case_imports_nothing_while_its_reconnect_alarm_is_armed() -> (
+    None
+):
     """The alarm is armed only after every recorded module is loaded, and no import starts while it is armed."""
     _expect_contract(
         "tests/inbox/test_channel_reconnect.py::test_subscriber",
