@@ -14,6 +14,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/finding"
 	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/internal/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/region"
 )
 
 func init() {
@@ -116,13 +117,20 @@ Examples:
 			if err != nil {
 				return err
 			}
-			d := drift.Find(spec, changes, res.Generated, showDiff)
 			if res.Adopt {
-				// The region is missing because a hand-written deadline
-				// still stands in its place; that finding says so, and
-				// generate --adopt is the command that writes the region.
-				d.Findings = slices.DeleteFunc(d.Findings, func(f finding.Finding) bool { return f.Rule == drift.RuleRegionMissing })
+				// A hand-written deadline still stands where the region
+				// goes: its finding says so, and generate --adopt writes
+				// the region and the runtime beside it. Their absence is
+				// not drift of its own.
+				changes = slices.DeleteFunc(changes, func(ch *plan.Change) bool {
+					if ch.Region {
+						b, err := region.Find(ch.Old)
+						return err == nil && !b.Found
+					}
+					return ch.Path == spec.Paths.Runtime && !ch.Exists
+				})
 			}
+			d := drift.Find(spec, changes, res.Generated, showDiff)
 			stale, err := docsDrift(spec, showDiff)
 			if err != nil {
 				return err
@@ -131,11 +139,11 @@ Examples:
 			d.Generate = d.Generate || len(stale) > 0
 			report := &finding.Report{Spec: spec.File, Findings: append(d.Findings, res.Findings...)}
 			finding.Sort(report.Findings)
-			if d.Generate {
+			switch {
+			case res.Adopt:
+				report.FixCommand = c.commandLine("generate --adopt")
+			case d.Generate:
 				report.FixCommand = c.commandLine("generate")
-				if res.Adopt {
-					report.FixCommand += " --adopt"
-				}
 			}
 			if listGroup {
 				report.Listing, report.Group, report.Members = true, spec.Group.Name, res.Members
