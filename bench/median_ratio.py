@@ -1,10 +1,12 @@
-"""Run two measurements interleaved and print their medians and ratios.
+"""Run measurements interleaved and print their medians and ratios.
 
-Usage: python3 bench/median_ratio.py [--self-timed] RUNS TARGET BASE=COMMAND NAME=COMMAND
+Usage: python3 bench/median_ratio.py [--self-timed] RUNS TARGET BASE=COMMAND [BASE2=COMMAND ...] NAME=COMMAND
 
 TARGET is the largest acceptable ratio of NAME's wall-time median to BASE's
 (1.10), or, written with "ms", the largest acceptable wall-time median of
-NAME itself (20ms); BASE then shows what starting any process costs.
+NAME itself (20ms); BASE then shows what starting any process costs. With
+more than one base, TARGET lists one ratio per base, comma-separated
+(1.03,1.02), and NAME is compared with each, side by side.
 
 Each COMMAND runs through the shell and is measured twice: wall time, and
 CPU time (user + system, the command and all its children). With
@@ -12,7 +14,7 @@ CPU time (user + system, the command and all its children). With
 named by $BENCH_OUT, one line of "WALL CPU" seconds, so that a benchmark
 can time just the part it is about.
 
-The two commands alternate (A, B, A, B, ...) after one warm-up run each,
+The commands alternate (A, B, A, B, ...) after one warm-up run each,
 so a noisy neighbour slows both alike. The verdict is on the ratio of the
 wall-time medians, NAME/BASE, against TARGET; the CPU-time ratio is printed
 beside it because on a shared machine it is the steadier of the two.
@@ -51,31 +53,37 @@ def main(argv):
     self_timed = argv[1] == "--self-timed"
     if self_timed:
         argv = argv[1:]
-    runs, target = int(argv[1]), argv[2]
-    (base, base_cmd), (name, cmd) = (arg.split("=", 1) for arg in argv[3:5])
-    samples = {base: [], name: []}
-    measure(base_cmd, self_timed)
-    measure(cmd, self_timed)
+    runs, targets = int(argv[1]), argv[2].split(",")
+    commands = [arg.split("=", 1) for arg in argv[3:]]
+    *bases, (name, _) = commands
+    if len(targets) != len(bases):
+        sys.exit(f"{len(bases)} base command(s) need as many targets, not {argv[2]}")
+    samples = {label: [] for label, _ in commands}
+    for _, command in commands:
+        measure(command, self_timed)
     for _ in range(runs):
-        samples[base].append(measure(base_cmd, self_timed))
-        samples[name].append(measure(cmd, self_timed))
+        for label, command in commands:
+            samples[label].append(measure(command, self_timed))
     wall = {k: statistics.median(s[0] for s in v) for k, v in samples.items()}
     cpu = {k: statistics.median(s[1] for s in v) for k, v in samples.items()}
     for k, v in samples.items():
         walls = [s[0] for s in v]
         print(
-            f"{k:<10} wall median {wall[k] * 1000:9.1f} ms (min {min(walls) * 1000:.1f}, "
+            f"{k:<11} wall median {wall[k] * 1000:9.1f} ms (min {min(walls) * 1000:.1f}, "
             f"max {max(walls) * 1000:.1f}; {runs} runs)   cpu median {cpu[k] * 1000:9.1f} ms"
         )
-    ratio, cpu_ratio = wall[name] / wall[base], cpu[name] / cpu[base]
-    if target.endswith("ms"):
-        met = wall[name] * 1000 <= float(target[:-2])
-        verdict = f"{name} median {'within' if met else 'MISSES'} the target {target}"
-    else:
-        met = ratio <= float(target)
-        verdict = f"{'within' if met else 'MISSES'} the target {target}"
-    print(f"ratio {name}/{base}: wall {ratio:.3f} ({verdict}), cpu {cpu_ratio:.3f}")
-    return 0 if met else 1
+    met_all = True
+    for (base, _), target in zip(bases, targets):
+        ratio, cpu_ratio = wall[name] / wall[base], cpu[name] / cpu[base]
+        if target.endswith("ms"):
+            met = wall[name] * 1000 <= float(target[:-2])
+            verdict = f"{name} median {'within' if met else 'MISSES'} the target {target}"
+        else:
+            met = ratio <= float(target)
+            verdict = f"{'within' if met else 'MISSES'} the target {target}"
+        print(f"ratio {name}/{base}: wall {ratio:.3f} ({verdict}), cpu {cpu_ratio:.3f}")
+        met_all = met_all and met
+    return 0 if met_all else 1
 
 
 if __name__ == "__main__":

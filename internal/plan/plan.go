@@ -208,7 +208,7 @@ func (c *Change) read() error {
 
 // generatedNames are the module-level names every conftest region defines
 // besides the two fixtures.
-var generatedNames = []string{"_fixturegen_load", "_fixturegen"}
+var generatedNames = []string{"_fixturegen_load", "_fixturegen", "_fixturegen_pytest"}
 
 func (c *Change) spliceRegion(spec *schema.Spec, content []byte) error {
 	if !utf8.Valid(c.Old) {

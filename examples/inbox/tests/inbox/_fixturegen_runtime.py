@@ -31,7 +31,7 @@ import sys
 import threading
 import time
 import warnings
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import pytest
 
@@ -87,6 +87,15 @@ INTERRUPT_WITH_SIGNUM: Final = 0x030A0000
 # Functions called each time a deadline is armed; the recording probe plugin
 # adds one.
 ARMING_HOOKS: list[Callable[[], object]] = []
+
+# signal.signal wraps this function to turn handlers into enums and back,
+# which costs more than the system call; the deadline needs no enums.
+_set_handler: Callable[[int, Handler], Handler] = getattr(
+    signal, "_signal", signal
+).signal
+# The namespace of the import system, whose _find_and_load the deadline wraps.
+_bootstrap = sys.modules.get("importlib._bootstrap")
+_IMPORT_SYSTEM: Final[dict[str, Any]] = {} if _bootstrap is None else vars(_bootstrap)
 
 
 class LateImportWarning(UserWarning):
@@ -377,7 +386,7 @@ class _Deadline:
         if left > 0:
             self.outer = (now + left, interval)
         self.due = now + self.seconds
-        self.previous = signal.signal(self.timer.signum, self._on_signal)
+        self.previous = _set_handler(self.timer.signum, self._on_signal)
         self.armed = True
         _Deadline.active = self
         for hook in ARMING_HOOKS:
@@ -392,9 +401,9 @@ class _Deadline:
         self.timer.start(0)
         self._unwatch_imports()
         previous = signal.SIG_DFL if self.previous is None else self.previous
-        # signal.signal runs the handler of a signal still pending first;
+        # Setting a handler runs the handler of a signal still pending first;
         # unarmed, it does nothing.
-        signal.signal(self.timer.signum, previous)
+        _set_handler(self.timer.signum, previous)
         if self.outer is not None and not self.outer_fired:
             due, interval = self.outer
             self.timer.start(max(due - self.clock(), TICK), interval)
@@ -488,7 +497,7 @@ class _Deadline:
 
     def _forward(self, signum: int, frame: FrameType | None) -> None:
         """Run the handler the signal had before the deadline was armed."""
-        if self.previous is signal.SIG_DFL:
+        if self.previous == signal.SIG_DFL:
             # The signal's default action ends the process, as it would have
             # without the deadline: let it.
             signal.signal(signum, signal.SIG_DFL)
@@ -528,9 +537,8 @@ class _Deadline:
 
     def _watch_imports(self) -> None:
         """Wrap the import system's entry point for modules not yet loaded."""
-        bootstrap = sys.modules.get("importlib._bootstrap")
-        original = getattr(bootstrap, "_find_and_load", None)
-        if bootstrap is None or original is None:
+        original = _IMPORT_SYSTEM.get("_find_and_load")
+        if original is None:
             return
         main = threading.get_ident()
 
@@ -541,14 +549,13 @@ class _Deadline:
 
         self.find_and_load = original
         self.watcher = find_and_load
-        vars(bootstrap)["_find_and_load"] = find_and_load
+        _IMPORT_SYSTEM["_find_and_load"] = find_and_load
 
     def _unwatch_imports(self) -> None:
-        bootstrap = sys.modules.get("importlib._bootstrap")
-        if bootstrap is None or self.watcher is None:
+        # Another wrapper installed on top of this one keeps its place.
+        if self.watcher is None or _IMPORT_SYSTEM["_find_and_load"] is not self.watcher:
             return
-        if vars(bootstrap).get("_find_and_load") is self.watcher:
-            vars(bootstrap)["_find_and_load"] = self.find_and_load
+        _IMPORT_SYSTEM["_find_and_load"] = self.find_and_load
 
     def _import(
         self,

@@ -16,7 +16,6 @@ def channel():
 # fixturegen:begin -- from "fixturegen.toml"; edit it and run fixturegen generate
 def _fixturegen_load():
     """Load the deadline runtime once per process; every name bound is private."""
-    global _fixturegen_pytest
     import importlib.util as _fixturegen_util
     import sys as _fixturegen_sys
     from pathlib import Path as _FixturegenPath
@@ -29,10 +28,10 @@ def _fixturegen_load():
         spec = _fixturegen_util.spec_from_file_location(name, path)
         modules[name] = _fixturegen_util.module_from_spec(spec)
         spec.loader.exec_module(modules[name])
-    return modules[name]
+    return modules[name], _fixturegen_pytest
 
 
-_fixturegen = _fixturegen_load()
+_fixturegen, _fixturegen_pytest = _fixturegen_load()
 pytest_configure = _fixturegen.pytest_configure
 
 
