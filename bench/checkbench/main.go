@@ -31,7 +31,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -246,11 +245,7 @@ func runOnce(command string) (time.Duration, int64, int, error) {
 	} else if err != nil {
 		return 0, 0, 0, fmt.Errorf("%s: %w", command, err)
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = int64(ru.Maxrss) // KiB on Linux
-	}
-	return d, rss, code, nil
+	return d, maxRSS(cmd.ProcessState), code, nil
 }
 
 func median(ds []time.Duration) time.Duration {

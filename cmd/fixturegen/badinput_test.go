@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/fixturegen/fixturegen/internal/testtree"
@@ -109,7 +108,7 @@ var badInputs = []struct {
 		replaceWith(t, dir, "tests/inbox/alarm_probe.py", func(p string) error { return os.Mkdir(p, 0o755) })
 	}, want: `^tests/inbox/alarm_probe.py: is a folder; fixturegen writes a file here, so point the spec at a file path\n$`},
 	{name: "target is a FIFO (unreadable, even as root)", spoil: func(t *testing.T, dir string) {
-		replaceWith(t, dir, "tests/inbox/conftest.py", func(p string) error { return syscall.Mkfifo(p, 0o644) })
+		replaceWith(t, dir, "tests/inbox/conftest.py", func(p string) error { return mkfifo(t, p) })
 	}, want: `^tests/inbox/conftest.py: is not a regular file\n$`},
 	{name: "target unreadable by its mode", spoil: func(t *testing.T, dir string) {
 		chmod(t, filepath.Join(dir, "tests/inbox/conftest.py"), 0o000)
@@ -124,7 +123,7 @@ var badInputs = []struct {
 	}, want: `^tests/inbox/conftest.py: is read-only; make it writable \(chmod u\+w\) so fixturegen can update it\n$`},
 	{name: "conftest markers duplicated", spoil: editFile("tests/inbox/conftest.py", "\n# fixturegen:end\n", "\n# fixturegen:end\n\n# fixturegen:begin\n# fixturegen:end\n"),
 		want: `^tests/inbox/conftest.py:\d+:1: a second fixturegen region; the first starts on line \d+, and a conftest holds one; fix the markers by hand`},
-	{name: "conftest markers nested", spoil: editFile("tests/inbox/conftest.py", "\n_fixturegen = _fixturegen_load()\n", "\n# fixturegen:begin\n_fixturegen = _fixturegen_load()\n"),
+	{name: "conftest markers nested", spoil: editFile("tests/inbox/conftest.py", "\n_fixturegen, _fixturegen_pytest = _fixturegen_load()\n", "\n# fixturegen:begin\n_fixturegen, _fixturegen_pytest = _fixturegen_load()\n"),
 		want: `^tests/inbox/conftest.py:\d+:1: a second "# fixturegen:begin" marker before the region that starts on line \d+ ends; fix the markers by hand`},
 	{name: "conftest with only a begin marker", spoil: editFile("tests/inbox/conftest.py", "\n# fixturegen:end\n", "\n"),
 		want: `^tests/inbox/conftest.py:\d+:1: "# fixturegen:begin" marker without a matching "# fixturegen:end" marker after it`},
@@ -153,7 +152,7 @@ var badInputs = []struct {
 	{name: "spec is a folder", args: []string{"--spec", "tests", "generate"},
 		want: `^tests: cannot read spec: it is a folder, not a file\n$`},
 	{name: "spec is a FIFO", spoil: func(t *testing.T, dir string) {
-		if err := syscall.Mkfifo(filepath.Join(dir, "spec.fifo"), 0o644); err != nil {
+		if err := mkfifo(t, filepath.Join(dir, "spec.fifo")); err != nil {
 			t.Fatal(err)
 		}
 	}, args: []string{"--spec", "spec.fifo", "generate"},
