@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -14,7 +13,6 @@ import (
 	"github.com/fixturegen/fixturegen/internal/finding"
 	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/internal/pytestcfg"
-	"github.com/fixturegen/fixturegen/internal/region"
 )
 
 func init() {
@@ -118,17 +116,7 @@ Examples:
 				return err
 			}
 			if res.Adopt {
-				// A hand-written deadline still stands where the region
-				// goes: its finding says so, and generate --adopt writes
-				// the region and the runtime beside it. Their absence is
-				// not drift of its own.
-				changes = slices.DeleteFunc(changes, func(ch *plan.Change) bool {
-					if ch.Region {
-						b, err := region.Find(ch.Old)
-						return err == nil && !b.Found
-					}
-					return ch.Path == spec.Paths.Runtime && !ch.Exists
-				})
+				changes = drift.BeforeAdoption(spec, changes)
 			}
 			d := drift.Find(spec, changes, res.Generated, showDiff)
 			stale, err := docsDrift(spec, showDiff)

@@ -57,7 +57,7 @@ func (c *Contract) readAutouse(s *source, def int) {
 
 // readTimer reads the timer and seconds of the call that arms the alarm:
 // signal.setitimer(which, seconds[, interval]) or signal.alarm(seconds).
-func (c *Contract) readTimer(s *source, call pyscan.Call, callee string, def int) {
+func (c *Contract) readTimer(s *source, call pyscan.Call, callee string) {
 	c.TimerAt = at(s.file, call.Pos)
 	args := s.callArgs(call.Pos)
 	secondsArg, intervalArg := 0, -1

@@ -243,7 +243,7 @@ func fromConftest(file string, src []byte) *Contract {
 				c.Notes = append(c.Notes, fmt.Sprintf("%s: %s is defined inside a block (an if or a try); move it to module level before running fixturegen generate --adopt, which replaces only module-level fixtures", c.Deadline.At, name))
 			}
 			c.readAutouse(s, def)
-			c.readTimer(s, call, callee, def)
+			c.readTimer(s, call, callee)
 			c.readGuard(s, def)
 			c.readHandler(s, def)
 			c.readPreload(m, file, fx, def)
