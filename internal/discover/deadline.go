@@ -143,11 +143,31 @@ func (c *Contract) readHandler(s *source, def int) {
 			continue
 		}
 		where = at(s.file, h.Pos)
+		switch m.Resolve(h.Value) {
+		case "signal.SIG_DFL", "signal.SIG_IGN":
+			continue // resetting the signal installs no handler
+		}
+		if args := s.callArgs(call.Pos); h.Kind == pyscan.ArgOther && len(args) > 1 && text(args[1].toks[0]) == "lambda" {
+			// A lambda's parameters hold commas: it runs to the end.
+			inner := s.callInner(call.Pos)
+			start := 0
+			for start < len(inner) && inner[start].Off != args[1].toks[0].Off {
+				start++
+			}
+			c.readLambda(s, inner[start:], call.Scope, where)
+			return
+		}
 		if h.Kind != pyscan.ArgName || strings.Contains(h.Value, ".") {
 			c.unreadHandler(where, "the handler is not a function named in this conftest")
 			return
 		}
 		handler = findFunction(m, h.Value, call.Scope)
+		if handler < 0 {
+			// handler = _on_timeout, then signal.signal(..., handler).
+			if value := s.assignment(h.Value, call.Scope, call.Pos.Line); len(value) == 1 && value[0].Kind == pyscan.Name {
+				handler = findFunction(m, text(value[0]), call.Scope)
+			}
+		}
 		if handler < 0 {
 			c.unreadHandler(where, fmt.Sprintf("the handler %s is not defined in this conftest", h.Value))
 			return
@@ -215,6 +235,22 @@ func (c *Contract) readDump(s *source, body int) {
 	}
 }
 
+// readLambda reads a handler written as a lambda, which can fail the test
+// only by calling a function: pytest.fail(message).
+func (c *Contract) readLambda(s *source, toks []pyscan.Token, scope int, where string) {
+	colon := indexOp(toks, ":")
+	if colon < 0 || colon+1 == len(toks) {
+		c.unreadHandler(where, "the handler is a lambda without a body")
+		return
+	}
+	body := toks[colon+1:]
+	if name, n := dotted(body); n == 0 || s.m.Resolve(name) != "pytest.fail" {
+		c.unreadHandler(where, "the handler is a lambda that does not call pytest.fail")
+		return
+	}
+	c.readException(s, body, "pytest.fail", scope)
+}
+
 // readRaise reads the first raise statement or pytest.fail call in body
 // (and the functions nested in it), and reports whether there was one.
 func (c *Contract) readRaise(s *source, body int) bool {
@@ -234,41 +270,48 @@ func (c *Contract) readRaise(s *source, body int) bool {
 			}
 			kind = "pytest.fail"
 		}
-		name, n := dotted(toks)
-		if kind == "" {
-			kind = s.m.Resolve(name)
-		}
-		where := s.at(toks[0])
-		var args []arg
-		if n < len(toks) && text(toks[n]) == "(" {
-			args = splitArgs(toks[n+1 : matching(toks, n)])
-		}
-		switch kind {
-		case "TimeoutError", "builtins.TimeoutError":
-			c.Raises, c.RaisesAt = RaisesTimeout, where
-		case "AssertionError", "builtins.AssertionError":
-			c.Raises, c.RaisesAt = RaisesAssertion, where
-		case "pytest.fail":
-			c.Raises, c.RaisesAt = RaisesAssertion, where
-			c.Notes = append(c.Notes, fmt.Sprintf("%s: the handler calls pytest.fail, whose failure reads \"Failed: <message>\"; the generated deadline raises AssertionError with the same message", where))
-		default:
-			c.unread("raises", where, fmt.Sprintf("the handler raises %s; the generated deadline raises AssertionError or TimeoutError", compact(toks[:max(n, 1)])))
-		}
-		var msg []pyscan.Token
-		for i, a := range args {
-			if a.keyword == "" && i == 0 || kind == "pytest.fail" && (a.keyword == "reason" || a.keyword == "msg") {
-				msg = a.toks
-				break
-			}
-		}
-		if msg == nil {
-			c.unread("message", where, "the exception is raised without a message")
-			return true
-		}
-		c.readMessage(s, msg, l.scope, 0)
+		c.readException(s, toks, kind, l.scope)
 		return true
 	}
 	return false
+}
+
+// readException reads what a raise statement raises (toks follow the
+// raise keyword; kind is "") or what a pytest.fail call says (kind is
+// "pytest.fail"): the exception and its message.
+func (c *Contract) readException(s *source, toks []pyscan.Token, kind string, scope int) {
+	name, n := dotted(toks)
+	if kind == "" {
+		kind = s.m.Resolve(name)
+	}
+	where := s.at(toks[0])
+	var args []arg
+	if n < len(toks) && text(toks[n]) == "(" {
+		args = splitArgs(toks[n+1 : matching(toks, n)])
+	}
+	switch kind {
+	case "TimeoutError", "builtins.TimeoutError":
+		c.Raises, c.RaisesAt = RaisesTimeout, where
+	case "AssertionError", "builtins.AssertionError":
+		c.Raises, c.RaisesAt = RaisesAssertion, where
+	case "pytest.fail":
+		c.Raises, c.RaisesAt = RaisesAssertion, where
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: the handler calls pytest.fail, whose failure reads \"Failed: <message>\"; the generated deadline raises AssertionError with the same message", where))
+	default:
+		c.unread("raises", where, fmt.Sprintf("the handler raises %s; the generated deadline raises AssertionError or TimeoutError", compact(toks[:max(n, 1)])))
+	}
+	var msg []pyscan.Token
+	for i, a := range args {
+		if a.keyword == "" && i == 0 || kind == "pytest.fail" && (a.keyword == "reason" || a.keyword == "msg") {
+			msg = a.toks
+			break
+		}
+	}
+	if msg == nil {
+		c.unread("message", where, "the exception is raised without a message")
+		return
+	}
+	c.readMessage(s, msg, scope, 0)
 }
 
 // readMessage reads the message argument: a string literal, an f-string

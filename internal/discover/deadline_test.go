@@ -251,6 +251,43 @@ def timeout():
 			"message: the exception is raised without a message",
 		}},
 	}, {
+		name: "a lambda handler calling pytest.fail, after the signal is reset",
+		src: `import signal
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def deadline():
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    signal.signal(signal.SIGALRM, lambda signum, frame: pytest.fail("hung"))
+    signal.alarm(5)
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Autouse: true, Seconds: 5, Timer: "real", Raises: "AssertionError", Message: "hung"},
+		note: "conftest.py:9:57: the handler calls pytest.fail",
+	}, {
+		name: "a handler bound to another name first",
+		src: `import signal
+
+import pytest
+
+
+def _expired(signum, frame):
+    raise TimeoutError("expired")
+
+
+@pytest.fixture(autouse=True)
+def deadline():
+    handler = _expired
+    signal.signal(signal.SIGALRM, handler)
+    signal.alarm(5)
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Autouse: true, Seconds: 5, Timer: "real", Handler: "_expired", Raises: "TimeoutError", Message: "expired"},
+	}, {
 		name: "a guard around the whole fixture",
 		src: `import signal
 

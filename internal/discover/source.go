@@ -111,6 +111,12 @@ func (s *source) within(scope, def int) bool {
 // callArgs returns the arguments of the call whose callee starts at p,
 // each as its tokens with a keyword (if any) split off.
 func (s *source) callArgs(p pyscan.Pos) []arg {
+	return splitArgs(s.callInner(p))
+}
+
+// callInner returns the tokens between the parentheses of the call whose
+// callee starts at p.
+func (s *source) callInner(p pyscan.Pos) []pyscan.Token {
 	l, i := s.tokenAt(p)
 	if l == nil {
 		return nil
@@ -122,8 +128,7 @@ func (s *source) callArgs(p pyscan.Pos) []arg {
 	if i == len(toks) {
 		return nil
 	}
-	end := matching(toks, i)
-	return splitArgs(toks[i+1 : end])
+	return toks[i+1 : matching(toks, i)]
 }
 
 // arg is one argument of a call.
