@@ -235,10 +235,14 @@ func starterValues(root string, found *discover.Contract) starter.Values {
 		v.Origin["raises"] = found.RaisesAt
 	}
 	message, fixed := discover.LiteralMessage(found.Message)
+	before, mapped := discover.MessageBeforeSeconds(found.Message)
 	switch u := found.UnreadKey("message"); {
 	case u != nil:
 		v.Unread["message"] = fmt.Sprintf("# Not read from %s: %s.\n# Until you set it, the message is %s.\n# message = \"\"",
 			u.At, u.Why, specedit.String(schema.DefaultMessage))
+	case !fixed && mapped:
+		v.Deadline.Message = before
+		v.Origin["message"] = found.MessageAt + ", without the seconds it ended with: the failure ends with them"
 	case !fixed:
 		v.Unread["message"] = fmt.Sprintf("# Not read as written at %s: it formats the seconds, and this message is\n# fixed text (the failure ends with \"(<seconds> s, <timer>)\"). Until you set\n# it, the message is %s.\n# message = %s",
 			found.MessageAt, specedit.String(schema.DefaultMessage), specedit.String(message))
@@ -355,7 +359,11 @@ func report(c *context, found *discover.Contract, group string) {
 	for _, u := range found.Unread {
 		notes = append(notes, fmt.Sprintf("%s: %s; [deadline].%s is left commented out in the spec, so the default applies until you set it", u.At, u.Why, u.Key))
 	}
-	if text, fixed := discover.LiteralMessage(found.Message); found.Message != "" && !fixed {
+	if before, ok := discover.MessageBeforeSeconds(found.Message); ok {
+		text, _ := discover.LiteralMessage(found.Message)
+		notes = append(notes, fmt.Sprintf("%s: the message ends with the seconds (%s); the spec's message is %s, and the generated failure ends with \"(<seconds> s, <timer>)\"",
+			found.MessageAt, pyquote.String(text), pyquote.String(before)))
+	} else if text, fixed := discover.LiteralMessage(found.Message); found.Message != "" && !fixed {
 		notes = append(notes, fmt.Sprintf("%s: the message formats the seconds (%s), and [deadline].message is fixed text, ended by \"(<seconds> s, <timer>)\"; it is left commented out in the spec, so the default applies until you set it",
 			found.MessageAt, pyquote.String(text)))
 	}

@@ -373,6 +373,28 @@ func LiteralMessage(msg string) (string, bool) {
 	return b.String(), fixed
 }
 
+// MessageBeforeSeconds maps a Contract.Message that ends with the seconds
+// ("test exceeded {seconds} s") to the spec's message: the text before
+// them. The generated failure ends with the seconds itself, as
+// "<message> (<seconds> s, <timer>)", so nothing the hand-written message
+// said is lost. It reports false for any other message that formats the
+// seconds.
+func MessageBeforeSeconds(msg string) (string, bool) {
+	text, fixed := LiteralMessage(msg)
+	const mark = "<seconds>"
+	i := strings.Index(text, mark)
+	if fixed || i < 0 || strings.Count(text, mark) != 1 {
+		return "", false
+	}
+	switch strings.TrimSpace(text[i+len(mark):]) {
+	case "", "s", "s.", "sec", "secs", "second", "seconds", "seconds.":
+	default:
+		return "", false
+	}
+	before := strings.TrimRight(text[:i], " \t:=(")
+	return before, before != ""
+}
+
 // SecondsPlaceholder stands, in Contract.Message, where the hand-written
 // message formats the deadline's seconds.
 const SecondsPlaceholder = "{seconds}"

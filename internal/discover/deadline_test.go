@@ -323,3 +323,22 @@ if hasattr(signal, "SIGALRM"):
 		})
 	}
 }
+
+func TestMessageBeforeSeconds(t *testing.T) {
+	for msg, want := range map[string]string{
+		"test exceeded {seconds} s":         "test exceeded",
+		"timed out after {seconds}s":        "timed out after",
+		"per-test limit: {seconds} seconds": "per-test limit",
+		"over {seconds}":                    "over",
+		"{seconds} s passed":                "",
+		"over {seconds} s, see {{stderr}}":  "",
+		"took {seconds} of {seconds} s":     "",
+		"no seconds here":                   "",
+		"{seconds}":                         "",
+	} {
+		got, ok := MessageBeforeSeconds(msg)
+		if got != want || ok != (want != "") {
+			t.Errorf("MessageBeforeSeconds(%q) = %q, %v; want %q", msg, got, ok, want)
+		}
+	}
+}
