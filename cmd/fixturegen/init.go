@@ -44,9 +44,10 @@ without running Python:
 Each value gets a comment naming the line it came from, and what init could
 not read as a literal is listed for you to check. init invents no value:
 seconds it cannot read stop it with exit status 2 at their line; a message
-or exception it cannot read is left commented out in the spec, with why. init then prints the one
-command that replaces the hand-written fixtures with the generated region,
-fixturegen generate --adopt, which keeps everything else in the conftest.
+or exception it cannot read is left commented out in the spec, with why.
+init then prints the one command that replaces the hand-written fixtures
+with the generated region, fixturegen generate --adopt, which keeps
+everything else in the conftest.
 
 Otherwise init writes a commented starter spec with defaults.
 
@@ -355,7 +356,7 @@ func report(c *context, found *discover.Contract, group string) {
 		}
 		fmt.Fprintln(w)
 	}
-	notes := found.Notes
+	notes := append([]string{}, found.Notes...)
 	for _, u := range found.Unread {
 		notes = append(notes, fmt.Sprintf("%s: %s; [deadline].%s is left commented out in the spec, so the default applies until you set it", u.At, u.Why, u.Key))
 	}
