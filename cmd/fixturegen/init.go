@@ -306,7 +306,7 @@ func report(c *context, found *discover.Contract, group string) {
 		timer = schema.TimerAuto
 	}
 	parts := []string{seconds, timer + " timer"}
-	if found.Raises == discover.RaisesTimeout && found.UnreadKey("raises") == nil {
+	if found.Raises == schema.RaisesTimeoutError && found.UnreadKey("raises") == nil {
 		parts = append(parts, "raises "+found.Raises)
 	}
 	message := "message not read"

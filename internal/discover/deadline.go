@@ -6,13 +6,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/pyquote"
 	"github.com/fixturegen/fixturegen/internal/pyscan"
-)
-
-// Exceptions a generated deadline can raise, as the spec's deadline.raises
-// names them.
-const (
-	RaisesAssertion = "AssertionError"
-	RaisesTimeout   = "TimeoutError"
+	"github.com/fixturegen/fixturegen/schema"
 )
 
 // Unread is a spec key whose value init could not read from the
@@ -291,11 +285,11 @@ func (c *Contract) readException(s *source, toks []pyscan.Token, kind string, sc
 	}
 	switch kind {
 	case "TimeoutError", "builtins.TimeoutError":
-		c.Raises, c.RaisesAt = RaisesTimeout, where
+		c.Raises, c.RaisesAt = schema.RaisesTimeoutError, where
 	case "AssertionError", "builtins.AssertionError":
-		c.Raises, c.RaisesAt = RaisesAssertion, where
+		c.Raises, c.RaisesAt = schema.RaisesAssertionError, where
 	case "pytest.fail":
-		c.Raises, c.RaisesAt = RaisesAssertion, where
+		c.Raises, c.RaisesAt = schema.RaisesAssertionError, where
 		c.Notes = append(c.Notes, fmt.Sprintf("%s: the handler calls pytest.fail, whose failure reads \"Failed: <message>\"; the generated deadline raises AssertionError with the same message", where))
 	default:
 		c.unread("raises", where, fmt.Sprintf("the handler raises %s; the generated deadline raises AssertionError or TimeoutError", compact(toks[:max(n, 1)])))

@@ -63,7 +63,8 @@ type Contract struct {
 	// in the fixture from one at module level.
 	Handler       *Fixture
 	HandlerNested bool
-	// Raises is RaisesAssertion or RaisesTimeout; "" when not read.
+	// Raises is schema.RaisesAssertionError or RaisesTimeoutError; ""
+	// when not read.
 	Raises   string
 	RaisesAt string
 	// Message is the failure's message, with literal braces doubled and
