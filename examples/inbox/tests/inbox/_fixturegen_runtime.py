@@ -378,6 +378,7 @@ class _Deadline:
         self.outer_fired = False
         self.find_and_load: Callable[..., ModuleType] | None = None
         self.watcher: Callable[..., ModuleType] | None = None
+        self.main = 0
 
     def arm(self) -> None:
         """Install the handler and start the timer, keeping any running timer."""
@@ -537,25 +538,30 @@ class _Deadline:
 
     def _watch_imports(self) -> None:
         """Wrap the import system's entry point for modules not yet loaded."""
-        original = _IMPORT_SYSTEM.get("_find_and_load")
-        if original is None:
+        self.find_and_load = _IMPORT_SYSTEM.get("_find_and_load")
+        if self.find_and_load is None:
             return
-        main = threading.get_ident()
-
-        def find_and_load(name: str, *args: object, **kwargs: object) -> ModuleType:
-            if not self.armed or threading.get_ident() != main:
-                return original(name, *args, **kwargs)  # type: ignore[no-any-return]
-            return self._import(original, name, args, kwargs)
-
-        self.find_and_load = original
-        self.watcher = find_and_load
-        _IMPORT_SYSTEM["_find_and_load"] = find_and_load
+        # A bound method, made once: a function defined here would cost
+        # more than the rest of the arming.
+        self.main = threading.get_ident()
+        self.watcher = self._find_and_load
+        _IMPORT_SYSTEM["_find_and_load"] = self.watcher
 
     def _unwatch_imports(self) -> None:
+        # The wrapper refers to this deadline and this deadline to it:
+        # dropping it here spares the garbage collector the cycle.
+        watcher, self.watcher = self.watcher, None
         # Another wrapper installed on top of this one keeps its place.
-        if self.watcher is None or _IMPORT_SYSTEM["_find_and_load"] is not self.watcher:
-            return
-        _IMPORT_SYSTEM["_find_and_load"] = self.find_and_load
+        if watcher is not None and _IMPORT_SYSTEM["_find_and_load"] is watcher:
+            _IMPORT_SYSTEM["_find_and_load"] = self.find_and_load
+
+    def _find_and_load(self, name: str, *args: object, **kwargs: object) -> ModuleType:
+        """Run the import system's entry point, as the wrapper it puts in place."""
+        # Set whenever this wrapper is in place.
+        original = self.find_and_load or _IMPORT_SYSTEM["_find_and_load"]
+        if not self.armed or threading.get_ident() != self.main:
+            return original(name, *args, **kwargs)
+        return self._import(original, name, args, kwargs)
 
     def _import(
         self,
