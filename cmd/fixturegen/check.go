@@ -39,7 +39,8 @@ Checks, without running Python or writing anything:
   - the contract, over the Python test tree: code that arms its own timer
     without the deadline fixture, deadline users outside the xdist group,
     fixtures that shadow the generated ones, a deadline fixture that lost
-    its preload parameter, probe cases naming missing tests, first-party
+    its preload parameter, a hand-written per-test deadline (a fixture
+    that arms a timer itself) to adopt, probe cases naming missing tests, first-party
     preload modules that do not exist, and pytest-xdist without
     --dist loadgroup in the pytest configuration.
 
@@ -169,6 +170,9 @@ Examples:
 					return err
 				}
 			}
+			if res.Adopt {
+				changes = drift.BeforeAdoption(spec, changes)
+			}
 			d := drift.Find(spec, changes, res.Generated, showDiff)
 			stale, err := docsDrift(spec, showDiff)
 			if err != nil {
@@ -181,7 +185,10 @@ Examples:
 				report.TidyPaths(cwd)
 			}
 			finding.Sort(report.Findings)
-			if d.Generate {
+			switch {
+			case res.Adopt:
+				report.FixCommand = c.commandLine("generate --adopt")
+			case d.Generate:
 				report.FixCommand = c.commandLine("generate")
 			}
 			if listGroup {

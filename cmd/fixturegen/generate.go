@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/fixturegen/fixturegen/internal/adopt"
 	"github.com/fixturegen/fixturegen/internal/diff"
 	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/schema"
@@ -37,8 +38,10 @@ exits 1 when it would change a file, 0 when it would not (as ruff format
 With --adopt, hand-written definitions of the preload and deadline fixtures
 in the conftest (each a module-level function decorated with
 pytest.fixture, as fixturegen init found them) are removed along with their
-decorators, and the region takes the place of the first of them. Nothing
-else in the conftest changes. Preview it with --adopt --dry-run.
+decorators, and the region takes the place of the first of them. A
+module-level alarm handler that only the hand-written deadline installed
+goes with it. Nothing else in the conftest changes. Preview it with
+--adopt --dry-run.
 
 Examples:
   fixturegen generate
@@ -85,7 +88,16 @@ Examples:
 				}
 				fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
 				for _, d := range ch.Adopted {
+					if d.HandlerOf != "" {
+						fmt.Fprintf(c.stdout, "  removed %s (lines %d-%d), the alarm handler only the hand-written %s used\n", d.Name, d.First, d.Last, d.HandlerOf)
+						continue
+					}
 					fmt.Fprintf(c.stdout, "  replaced the hand-written %s (lines %d-%d) with the generated one\n", d.Name, d.First, d.Last)
+				}
+				if len(ch.Adopted) > 0 {
+					for _, l := range adopt.Leftovers(ch.Old, ch.New) {
+						fmt.Fprintf(c.stdout, "  %s:%d: %s is no longer used in this file (only what was replaced used it); remove it unless another module imports it from here\n", ch.Display, l.Line, l.Name)
+					}
 				}
 			}
 			// Like ruff format --diff: a dry run that would change

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/discover"
 	"github.com/fixturegen/fixturegen/internal/pyquote"
+	"github.com/fixturegen/fixturegen/internal/specedit"
 	"github.com/fixturegen/fixturegen/internal/starter"
 	"github.com/fixturegen/fixturegen/internal/write"
 	"github.com/fixturegen/fixturegen/schema"
@@ -27,19 +28,26 @@ Writes fixturegen.toml (or the file named by --spec) in the working
 directory and prints what it found.
 
 When a conftest.py below the working directory holds a hand-written
-contract (a fixture that arms signal.setitimer or signal.alarm, taking a
-fixture that imports modules), init reads it without running Python:
-  - the deadline fixture's name, seconds, timer and AssertionError message
-    become [deadline],
+contract (a fixture that arms signal.setitimer or signal.alarm, perhaps
+taking a fixture that imports modules, perhaps autouse), init reads it
+without running Python:
+  - the deadline fixture's name, autouse, seconds (a number, or an
+    environment variable with a default: seconds_env), timer (auto behind a
+    hasattr(signal, "SIGALRM") guard), and what its alarm handler does (the
+    exception it raises, its message, a faulthandler dump) become
+    [deadline],
   - the preload fixture's name and imports become [preload],
   - the xdist_group name that the test modules using them carry becomes
-    [group],
+    [group] (an autouse deadline without one gets no [group]),
   - that conftest becomes [paths].conftest, and a probe plugin found beside
     it is noted.
 Each value gets a comment naming the line it came from, and what init could
-not read as a literal is listed for you to check. init then prints the one
-command that replaces the hand-written fixtures with the generated region,
-fixturegen generate --adopt, which keeps everything else in the conftest.
+not read as a literal is listed for you to check. init invents no value:
+seconds it cannot read stop it with exit status 2 at their line; a message
+or exception it cannot read is left commented out in the spec, with why.
+init then prints the one command that replaces the hand-written fixtures
+with the generated region, fixturegen generate --adopt, which keeps
+everything else in the conftest.
 
 Otherwise init writes a commented starter spec with defaults.
 
@@ -90,6 +98,12 @@ func runInit(c *context, force bool) error {
 	found, err := discover.Find(dir)
 	if err != nil {
 		return fmt.Errorf("reading the project: %w", err)
+	}
+	if u := found.UnreadKey("seconds"); u != nil {
+		// Every spec needs its seconds, and init invents no deadline.
+		return &schema.Error{File: u.At, Msg: fmt.Sprintf(
+			"init cannot read the deadline's seconds here: %s; it invents no value, so nothing was written: write them as a number, or as os.environ.get(NAME, \"N\"), or write %s by hand with [deadline].seconds",
+			u.Why, target)}
 	}
 	v := starterValues(dir, found)
 	text := starter.Text(v, prefix)
@@ -202,24 +216,67 @@ func starterValues(root string, found *discover.Contract) starter.Values {
 	v.Deadline.Fixture = found.Deadline.Name
 	v.Deadline.Timer = found.Timer
 	v.Origin["timer"] = found.TimerAt
-	if found.Seconds > 0 {
-		v.Deadline.Seconds = found.Seconds
-		v.Origin["seconds"] = found.TimerAt
+	if found.Guard != "" && found.Timer == schema.TimerReal {
+		// The hand-written deadline runs only where SIGALRM exists; auto
+		// keeps it there and adds a watchdog thread elsewhere.
+		v.Deadline.Timer = schema.TimerAuto
+		v.Origin["timer"] = found.Guard
 	}
-	if found.Message != "" {
-		v.Deadline.Message = found.Message
+	v.Deadline.Seconds = found.Seconds
+	v.Origin["seconds"] = found.SecondsAt
+	if found.SecondsEnv != "" {
+		v.Deadline.SecondsEnv = found.SecondsEnv
+		v.Origin["seconds_env"] = found.SecondsEnvAt
+	}
+	if found.Autouse {
+		v.Deadline.Autouse = true
+		v.Origin["autouse"] = found.AutouseAt
+	}
+	if found.DumpThreads {
+		v.Deadline.DumpThreads = true
+		v.Origin["dump_threads"] = found.DumpAt
+	}
+	v.Unread = map[string]string{}
+	if u := found.UnreadKey("raises"); u != nil {
+		v.Unread["raises"] = fmt.Sprintf("# Not read from %s: %s.\n# Until you set it, a fired deadline raises %s.\n# raises = %s",
+			u.At, u.Why, schema.DefaultRaises, specedit.String(schema.DefaultRaises))
+	} else if found.Raises != "" {
+		v.Deadline.Raises = found.Raises
+		v.Origin["raises"] = found.RaisesAt
+	}
+	message, fixed := discover.LiteralMessage(found.Message)
+	before, mapped := discover.MessageBeforeSeconds(found.Message)
+	switch u := found.UnreadKey("message"); {
+	case u != nil:
+		v.Unread["message"] = fmt.Sprintf("# Not read from %s: %s.\n# Until you set it, the message is %s.\n# message = \"\"",
+			u.At, u.Why, specedit.String(schema.DefaultMessage))
+	case !fixed && mapped:
+		v.Deadline.Message = before
+		v.Origin["message"] = found.MessageAt + ", without the seconds it ended with: the failure ends with them"
+	case !fixed:
+		v.Unread["message"] = fmt.Sprintf("# Not read as written at %s: it formats the seconds, and this message is\n# fixed text (the failure ends with \"(<seconds> s, <timer>)\"). Until you set\n# it, the message is %s.\n# message = %s",
+			found.MessageAt, specedit.String(schema.DefaultMessage), specedit.String(message))
+	default:
+		v.Deadline.Message = message
 		v.Origin["message"] = found.MessageAt
 	}
 	if found.Preload != nil {
 		v.Preload = schema.Preload{Fixture: found.Preload.Name, Modules: found.Modules}
 		v.Origin["preload"] = found.Preload.At
 	}
-	// Without a group mark to copy, the group is named after the preload,
-	// as the reference's mcp_sdk fixture goes with the mcp-sdk group.
-	v.Group = strings.ReplaceAll(v.Preload.Fixture, "_", "-")
-	if found.Group != "" {
+	switch {
+	case found.Group != "":
 		v.Group = found.Group
 		v.Origin["group"] = found.GroupUses[0].At
+	case found.Autouse:
+		// Every test below the conftest uses an autouse deadline; a group
+		// would put the whole suite on one worker.
+		v.Group = ""
+	default:
+		// Without a group mark to copy, the group is named after the
+		// preload, as the reference's mcp_sdk fixture goes with the
+		// mcp-sdk group.
+		v.Group = strings.ReplaceAll(v.Preload.Fixture, "_", "-")
 	}
 	if p := found.Probe; p != nil {
 		switch {
@@ -245,15 +302,40 @@ func report(c *context, found *discover.Contract, group string) {
 	}
 	w := c.stdout
 	fmt.Fprintf(w, "found a hand-written contract in %s:\n", found.Conftest)
-	seconds := "seconds not read"
-	if found.Seconds > 0 {
-		seconds = pyquote.Number(found.Seconds) + " s"
+	kind := "deadline fixture"
+	if found.Autouse {
+		kind = "autouse deadline fixture"
+	}
+	seconds := pyquote.Number(found.Seconds) + " s"
+	if found.SecondsEnv != "" {
+		seconds += ", or $" + found.SecondsEnv + " when set"
+	}
+	timer := found.Timer
+	if found.Guard != "" && found.Timer == schema.TimerReal {
+		timer = schema.TimerAuto
+	}
+	parts := []string{seconds, timer + " timer"}
+	if found.Raises == schema.RaisesTimeoutError && found.UnreadKey("raises") == nil {
+		parts = append(parts, "raises "+found.Raises)
 	}
 	message := "message not read"
-	if found.Message != "" {
-		message = "message " + pyquote.String(found.Message)
+	if text, fixed := discover.LiteralMessage(found.Message); found.Message != "" {
+		message = "message " + pyquote.String(text)
+		if !fixed {
+			message += " (it formats the seconds)"
+		}
 	}
-	fmt.Fprintf(w, "  %s: deadline fixture %s: %s, %s timer, %s\n", found.Deadline.At, found.Deadline.Name, seconds, found.Timer, message)
+	parts = append(parts, message)
+	fmt.Fprintf(w, "  %s: %s %s: %s\n", found.Deadline.At, kind, found.Deadline.Name, strings.Join(parts, ", "))
+	if found.Guard != "" && found.Timer == schema.TimerReal {
+		fmt.Fprintf(w, "  %s: runs only where SIGALRM exists; the spec says timer = \"auto\" (a watchdog thread elsewhere)\n", found.Guard)
+	}
+	if found.DumpThreads {
+		fmt.Fprintf(w, "  %s: dumps every thread's stack when it fires (dump_threads = true)\n", found.DumpAt)
+	}
+	if h := found.Handler; h != nil && !found.HandlerNested {
+		fmt.Fprintf(w, "  %s: alarm handler %s, at module level\n", h.At, h.Name)
+	}
 	if found.Preload != nil {
 		fmt.Fprintf(w, "  %s: preload fixture %s imports %s\n", found.Preload.At, found.Preload.Name, strings.Join(found.Modules, ", "))
 	} else {
@@ -267,6 +349,8 @@ func report(c *context, found *discover.Contract, group string) {
 			}
 		}
 		fmt.Fprintf(w, "  %s: xdist group %s, marked by %d module(s) that use the fixtures\n", found.GroupUses[0].At, pyquote.String(found.Group), n)
+	} else if group == "" {
+		fmt.Fprintf(w, "  no [group]: the autouse deadline covers every test, and one group would put them all on one worker\n")
 	} else {
 		fmt.Fprintf(w, "  no module that uses the fixtures has an xdist_group mark; the spec names the group %s\n", pyquote.String(group))
 	}
@@ -281,9 +365,24 @@ func report(c *context, found *discover.Contract, group string) {
 		}
 		fmt.Fprintln(w)
 	}
-	if len(found.Notes) > 0 {
+	notes := append([]string{}, found.Notes...)
+	for _, u := range found.Unread {
+		notes = append(notes, fmt.Sprintf("%s: %s; [deadline].%s is left commented out in the spec, so the default applies until you set it", u.At, u.Why, u.Key))
+	}
+	if before, ok := discover.MessageBeforeSeconds(found.Message); ok {
+		text, _ := discover.LiteralMessage(found.Message)
+		notes = append(notes, fmt.Sprintf("%s: the message ends with the seconds (%s); the spec's message is %s, and the generated failure ends with \"(<seconds> s, <timer>)\"",
+			found.MessageAt, pyquote.String(text), pyquote.String(before)))
+	} else if text, fixed := discover.LiteralMessage(found.Message); found.Message != "" && !fixed {
+		notes = append(notes, fmt.Sprintf("%s: the message formats the seconds (%s), and [deadline].message is fixed text, ended by \"(<seconds> s, <timer>)\"; it is left commented out in the spec, so the default applies until you set it",
+			found.MessageAt, pyquote.String(text)))
+	}
+	if found.Interval != "" {
+		notes = append(notes, fmt.Sprintf("%s: the alarm repeats; the generated deadline fires once, and again every 0.05 s only while the code under test swallows it", found.Interval))
+	}
+	if len(notes) > 0 {
 		fmt.Fprintln(w, "check these by hand:")
-		for _, n := range found.Notes {
+		for _, n := range notes {
 			fmt.Fprintf(w, "  %s\n", n)
 		}
 	}

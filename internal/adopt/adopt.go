@@ -11,15 +11,20 @@ package adopt
 
 import (
 	"bytes"
+	"sort"
 
 	"github.com/fixturegen/fixturegen/internal/pyscan"
 	"github.com/fixturegen/fixturegen/internal/region"
 )
 
-// Def is a hand-written fixture that Remove took out.
+// Def is a hand-written fixture that Remove took out, or the alarm
+// handler that went with it.
 type Def struct {
 	Name        string
 	First, Last int // 1-based lines, from the first decorator to the end of the body
+	// HandlerOf names the removed fixture that installed this function as
+	// its timer signal's handler; "" for a fixture.
+	HandlerOf string
 }
 
 // Remove returns src without the module-level fixtures named in names, and
@@ -42,20 +47,34 @@ func Remove(src []byte, names []string, placeholder []byte) ([]byte, []Def) {
 	extents := topLevel(src)
 	var cuts []extent
 	var defs []Def
+	var removed []int
+	inRegion := func(e extent) bool { return bounds.Found && e.start < bounds.End && e.end > bounds.Start }
 	for i, d := range m.Defs {
 		if d.Parent >= 0 || !want[d.Name] || !m.IsFixture(i) {
 			continue
 		}
 		e, ok := extents[d.Pos.Line]
-		if !ok || bounds.Found && e.start < bounds.End && e.end > bounds.Start {
+		if !ok || inRegion(e) {
 			continue
 		}
 		cuts = append(cuts, e)
 		defs = append(defs, Def{Name: d.Name, First: e.firstLine, Last: e.lastLine})
+		removed = append(removed, i)
 	}
 	if len(cuts) == 0 {
 		return src, nil
 	}
+	for _, h := range handlers(src, m, removed, cuts) {
+		e, ok := extents[m.Defs[h.def].Pos.Line]
+		if !ok || inRegion(e) {
+			continue
+		}
+		cuts = append(cuts, e)
+		defs = append(defs, Def{Name: m.Defs[h.def].Name, First: e.firstLine, Last: e.lastLine, HandlerOf: h.of})
+	}
+	// In source order, so the region takes the place of the first cut.
+	sort.SliceStable(defs, func(i, j int) bool { return defs[i].First < defs[j].First })
+	sort.SliceStable(cuts, func(i, j int) bool { return cuts[i].start < cuts[j].start })
 
 	var out bytes.Buffer
 	prev := 0
@@ -183,4 +202,69 @@ func topLevel(src []byte) map[int]extent {
 	}
 	closeOpen()
 	return out
+}
+
+// handler is a module-level function that a removed fixture installs as
+// its timer signal's handler.
+type handler struct {
+	def int    // index in Module.Defs
+	of  string // the fixture
+}
+
+// timerSignals are the signals an interval timer delivers.
+var timerSignals = map[string]bool{"signal.SIGALRM": true, "signal.SIGVTALRM": true, "signal.SIGPROF": true}
+
+// handlers finds the module-level functions that the removed fixtures pass
+// to signal.signal for a timer signal, and that nothing else in src names:
+// the hand-written deadline's own handler, which the generated deadline
+// replaces. A handler that other code also names stays.
+func handlers(src []byte, m *pyscan.Module, removed []int, cuts []extent) []handler {
+	var out []handler
+	for _, fx := range removed {
+		for _, c := range m.Calls {
+			if !inside(m, c.Scope, fx) || m.Resolve(c.Callee) != "signal.signal" || len(c.Args) < 2 {
+				continue
+			}
+			sig, h := c.Args[0], c.Args[1]
+			if sig.Kind != pyscan.ArgName || !timerSignals[m.Resolve(sig.Value)] || h.Kind != pyscan.ArgName {
+				continue
+			}
+			for i, d := range m.Defs {
+				if d.Parent < 0 && d.Kind == pyscan.Function && d.Name == h.Value && !m.IsFixture(i) &&
+					namedOnlyIn(src, d.Name, d.Pos, cuts) {
+					out = append(out, handler{def: i, of: m.Defs[fx].Name})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// inside reports whether scope is def or lies inside it.
+func inside(m *pyscan.Module, scope, def int) bool {
+	for s := scope; s >= 0; s = m.Defs[s].Parent {
+		if s == def {
+			return true
+		}
+	}
+	return false
+}
+
+// namedOnlyIn reports whether every use of name as code in src, besides
+// its definition at def, lies in one of the cuts.
+func namedOnlyIn(src []byte, name string, def pyscan.Pos, cuts []extent) bool {
+	lx := pyscan.NewLexer(src)
+	for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
+		if t.Kind != pyscan.Name || string(t.Text) != name || lx.Pos(t) == def {
+			continue
+		}
+		cut := false
+		for _, e := range cuts {
+			cut = cut || t.Off >= e.start && t.Off < e.end
+		}
+		if !cut {
+			return false
+		}
+	}
+	return true
 }

@@ -44,6 +44,23 @@ def recovery_deadline(toy_sdk):
         signal.signal(signal.SIGALRM, previous)
 `
 
+// moduleHandler is a module-level alarm handler, and autouse the per-test
+// deadline that installs it.
+const moduleHandler = `def _on_timeout(signum, frame):
+    raise TimeoutError("test exceeded its deadline")
+`
+
+const autouse = `@pytest.fixture(autouse=True)
+def recovery_deadline():
+    previous = signal.signal(signal.SIGALRM, _on_timeout)
+    signal.setitimer(signal.ITIMER_REAL, 4)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+`
+
 const tail = `@pytest.fixture
 def other():
     return 2
@@ -94,6 +111,14 @@ func TestRemove(t *testing.T) {
 			head + "\n\n@pytest.fixture\nasync def toy_sdk():\n    yield\n",
 			head + "\n\n" + placeholder,
 			"toy_sdk 13-15"},
+		{"the module-level alarm handler only the deadline uses goes with it",
+			head + "\n\n" + moduleHandler + "\n\n" + autouse + "\n\n" + tail,
+			head + "\n\n" + placeholder + "\n\n" + tail,
+			"_on_timeout 13-14 (recovery_deadline installs _on_timeout), recovery_deadline 17-25"},
+		{"a handler that other code names stays",
+			head + "\n\n" + moduleHandler + "\n\n" + autouse + "\n\n" + tail + "\n\nALSO = _on_timeout\n",
+			head + "\n\n" + moduleHandler + "\n\n" + placeholder + "\n\n" + tail + "\n\nALSO = _on_timeout\n",
+			"recovery_deadline 17-25"},
 		{"broken markers leave everything to the plan",
 			head + "\n# fixturegen:begin\n\n" + preload,
 			head + "\n# fixturegen:begin\n\n" + preload,
@@ -107,7 +132,8 @@ func TestRemove(t *testing.T) {
 			}
 			var ds []string
 			for _, d := range defs {
-				ds = append(ds, fmt.Sprintf("%s %d-%d", d.Name, d.First, d.Last))
+				d := fmt.Sprintf("%s %d-%d", d.Name, d.First, d.Last) + map[bool]string{true: " (" + d.HandlerOf + " installs " + d.Name + ")"}[d.HandlerOf != ""]
+				ds = append(ds, d)
 			}
 			if strings.Join(ds, ", ") != tt.defs {
 				t.Errorf("removed %q, want %q", strings.Join(ds, ", "), tt.defs)

@@ -66,6 +66,10 @@ type Result struct {
 	Members   []finding.Member
 	Users     []User // with Options.ListUsers
 	Tests     []Test // with Options.ListTests
+	// Adopt is true when the conftest holds a hand-written deadline
+	// fixture of the spec's name: generate --adopt, not generate, writes
+	// the region.
+	Adopt bool
 }
 
 // Test is one test function as the static model sees it.
@@ -157,7 +161,8 @@ func Check(opts Options) (*Result, error) {
 	r.preloadModules()
 	r.distLoadgroup()
 
-	res := &Result{Findings: s.suppress(append(r.findings, s.warnings...)), Generated: s.generated, Members: r.members, Users: r.users}
+	res := &Result{Findings: s.suppress(append(r.findings, s.warnings...)), Generated: s.generated, Members: r.members, Users: r.users,
+		Adopt: adoptable(s.sources, &opts)}
 	if opts.ListTests {
 		res.Tests = listTests(s.sources)
 	}

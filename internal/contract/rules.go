@@ -65,6 +65,7 @@ func (r *rules) perModule(sources []*source) {
 				w.missingGroup(src)
 				w.shadows(src)
 				w.deadlinePreload(src)
+				w.handwrittenDeadlines(src)
 				if w.opts.ListGroup {
 					w.member(src)
 				}

@@ -24,7 +24,7 @@ const (
 // are reported at the spec, the pytest configuration, a link or a file
 // check could not read, where no such comment can be.
 var Suppressible = []string{
-	RuleOwnTimer, RuleMissingGroup, RuleShadowFixture, RuleNameClash, RuleDeadlinePreload, WarnSyntax,
+	RuleOwnTimer, RuleHandwrittenDeadline, RuleMissingGroup, RuleShadowFixture, RuleNameClash, RuleDeadlinePreload, WarnSyntax,
 }
 
 // suppress drops the findings that a "# fixturegen: ignore" comment on

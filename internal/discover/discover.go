@@ -6,6 +6,8 @@
 // The contract it looks for is the one the reference describes: a pytest
 // fixture in a conftest.py that arms an interval timer (signal.setitimer or
 // signal.alarm), whose parameters name a fixture that only imports modules;
+// or the autouse per-test timeout most suites write, with its seconds from
+// an environment variable and its own alarm handler (see Contract);
 // test modules below that conftest that use the fixtures and mark
 // themselves with pytest.mark.xdist_group; and, perhaps, a probe plugin
 // that wraps signal.setitimer with tests that load it with pytest -p.
@@ -34,13 +36,48 @@ type Contract struct {
 	Deadline Fixture
 	Preload  *Fixture // nil when the deadline fixture takes no preload fixture
 
-	Seconds float64 // 0 when the timer's seconds are not a number literal
-	Timer   string  // schema.TimerReal, TimerVirtual or TimerProf
-	TimerAt string  // path:line:col of the call that arms the alarm
-	Message string  // "" when no literal AssertionError message was found
+	// Autouse is true when the deadline fixture is autouse: every test
+	// below the conftest runs under its alarm.
+	Autouse   bool
+	AutouseAt string
+
+	// Seconds is the deadline, or the default of SecondsEnv; 0 when it
+	// could not be read (see Unread).
+	Seconds   float64
+	SecondsAt string
+	// SecondsEnv is the environment variable the seconds are read from,
+	// "" when they are fixed.
+	SecondsEnv   string
+	SecondsEnvAt string
+	Timer        string // schema.TimerReal, TimerVirtual or TimerProf
+	TimerAt      string // path:line:col of the call that arms the alarm
+	// Interval is the path:line:col of a repeat interval given to
+	// setitimer, or "".
+	Interval string
+	// Guard is the path:line:col of a hasattr(signal, "SIGALRM") test: the
+	// hand-written deadline runs only where the signal exists.
+	Guard string
+
+	// Handler is the function the fixture installs for the timer's signal,
+	// when it is defined in the conftest; HandlerNested tells one defined
+	// in the fixture from one at module level.
+	Handler       *Fixture
+	HandlerNested bool
+	// Raises is schema.RaisesAssertionError or RaisesTimeoutError; ""
+	// when not read.
+	Raises   string
+	RaisesAt string
+	// Message is the failure's message, with literal braces doubled and
+	// SecondsPlaceholder where it formats the seconds; "" when not read.
+	Message string
 	// MessageAt is the path:line:col of the message; "" without one.
 	MessageAt string
-	Modules   []string
+	// DumpThreads is true when the handler dumps every thread's stack
+	// with faulthandler first.
+	DumpThreads bool
+	DumpAt      string
+
+	Modules []string
 
 	Group     string // "" when no module using the fixtures has a group mark
 	GroupUses []Use  // the group marks found, most used name first
@@ -50,6 +87,10 @@ type Contract struct {
 	// Notes are things the user should check, each starting with the
 	// path:line:col it is about.
 	Notes []string
+	// Unread are the [deadline] keys whose values could not be read.
+	Unread []Unread
+
+	seconds seconds // what the seconds expression says, for the message
 }
 
 // Fixture is a fixture definition.
@@ -177,7 +218,8 @@ var timerNames = map[string]string{
 // fromConftest returns the contract whose deadline fixture conftest src
 // defines, or nil.
 func fromConftest(file string, src []byte) *Contract {
-	m := pyscan.Scan(src)
+	s := newSource(file, src)
+	m := s.m
 	fx := fixtures(m)
 	names := make([]string, 0, len(fx))
 	for name := range fx {
@@ -196,8 +238,15 @@ func fromConftest(file string, src []byte) *Contract {
 				continue
 			}
 			c := &Contract{Conftest: file, Deadline: fixture(m, file, def), Timer: schema.TimerReal}
-			c.readTimer(m, file, call, callee)
-			c.readMessage(m, file, def)
+			if m.Defs[def].Pos.Col > len("def ")+1 {
+				// Defined under an if or a try at module level: generate
+				// --adopt takes out only definitions at module level.
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: %s is defined inside a block (an if or a try); move it to module level before running fixturegen generate --adopt, which replaces only module-level fixtures", c.Deadline.At, name))
+			}
+			c.readAutouse(s, def)
+			c.readTimer(s, call, callee)
+			c.readGuard(s, def)
+			c.readHandler(s, def)
 			c.readPreload(m, file, fx, def)
 			return c
 		}
@@ -212,53 +261,6 @@ func fixture(m *pyscan.Module, file string, def int) Fixture {
 		line = min(line, dec.Pos.Line)
 	}
 	return Fixture{Name: d.Name, At: at(file, d.Pos), Line: line}
-}
-
-// readTimer reads the timer and seconds of the call that arms the alarm.
-func (c *Contract) readTimer(m *pyscan.Module, file string, call pyscan.Call, callee string) {
-	c.TimerAt = at(file, call.Pos)
-	secondsArg := 0
-	if callee == "signal.setitimer" {
-		secondsArg = 1
-		if len(call.Args) > 0 {
-			a := call.Args[0]
-			if t, ok := timerNames[m.Resolve(a.Value)]; ok && a.Kind == pyscan.ArgName {
-				c.Timer = t
-			} else {
-				c.Notes = append(c.Notes, fmt.Sprintf("%s: the timer is not one of signal.ITIMER_REAL, ITIMER_VIRTUAL or ITIMER_PROF as written; the spec says real, so check [deadline].timer", at(file, a.Pos)))
-			}
-		}
-	}
-	if len(call.Args) > secondsArg {
-		a := call.Args[secondsArg]
-		if f, err := strconv.ParseFloat(strings.ReplaceAll(a.Value, "_", ""), 64); a.Kind == pyscan.ArgNumber && err == nil && f > 0 {
-			c.Seconds = f
-			return
-		}
-		c.Notes = append(c.Notes, fmt.Sprintf("%s: the seconds are not a number literal; set [deadline].seconds by hand", at(file, a.Pos)))
-		return
-	}
-	c.Notes = append(c.Notes, fmt.Sprintf("%s: %s has no seconds argument; set [deadline].seconds by hand", at(file, call.Pos), call.Callee))
-}
-
-// readMessage finds the AssertionError (or pytest.fail) message that the
-// deadline fixture, or the alarm handler defined in it, raises.
-func (c *Contract) readMessage(m *pyscan.Module, file string, def int) {
-	for _, call := range m.Calls {
-		if !within(m, call.Scope, def) {
-			continue
-		}
-		switch m.Resolve(call.Callee) {
-		case "AssertionError", "pytest.fail":
-			if len(call.Args) > 0 && call.Args[0].Kind == pyscan.ArgString && call.Args[0].Value != "" {
-				c.Message = call.Args[0].Value
-				c.MessageAt = at(file, call.Args[0].Pos)
-				return
-			}
-			c.Notes = append(c.Notes, fmt.Sprintf("%s: the deadline's message is not a plain string; set [deadline].message by hand", at(file, call.Pos)))
-			return
-		}
-	}
 }
 
 // readPreload finds the fixture among the deadline fixture's parameters

@@ -802,6 +802,11 @@ func (p *parser) arg(seg []tok) Arg {
 	return a
 }
 
+// StringValue returns the text of one string literal token as written
+// (prefix and quotes included), or false for a formatted string, whose
+// text is known only when it runs.
+func StringValue(literal string) (string, bool) { return stringValue(literal) }
+
 // stringValue returns the text of a string literal token, or false for a
 // formatted string, whose text is known only when it runs.
 func stringValue(tok string) (string, bool) {

@@ -35,9 +35,14 @@ type Values struct {
 	// From names the hand-written conftest the values come from; "" for
 	// a starter spec.
 	From string
-	// Origin holds, by key (deadline, seconds, timer, message, preload,
-	// group), the path:line:col a value was read from.
+	// Origin holds, by key (deadline, seconds, timer, message, autouse,
+	// seconds_env, raises, dump_threads, preload, group), the
+	// path:line:col a value was read from.
 	Origin map[string]string
+	// Unread holds, by key (message, raises), the comment lines written
+	// instead of a key whose value could not be read: the key stays
+	// commented out rather than take a value the code does not say.
+	Unread map[string]string
 	// HandProbe describes a hand-written probe that was found, for a
 	// comment; its paths are suggested (commented out) as ProbePlugin and
 	// ProbeTests when Paths has none.
@@ -85,6 +90,7 @@ func Text(v Values, prefix []string) []byte {
 		"Prefix":      pfx,
 		"From":        v.From,
 		"Origin":      origin,
+		"Unread":      v.Unread,
 		"Deadline":    v.Deadline,
 		"Preload":     v.Preload,
 		"Group":       v.Group,

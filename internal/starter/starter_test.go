@@ -24,6 +24,14 @@ func TestTextLoads(t *testing.T) {
 	perTest.Deadline.Raises, perTest.Deadline.DumpThreads = schema.RaisesTimeoutError, true
 	perTest.Group = ""
 	generatedProbe.Paths.ProbePlugin, generatedProbe.Paths.ProbeTests = "tests/inbox/alarm_probe.py", "tests/inbox/test_alarm.py"
+	// Keys init could not read stay commented out: the spec loads with
+	// their defaults, and says so.
+	unread := perTest
+	unread.Deadline.Message, unread.Deadline.Raises = schema.DefaultMessage, ""
+	unread.Unread = map[string]string{
+		"message": "# Not read from tests/conftest.py:9:24: the message is computed.\n# message = \"\"",
+		"raises":  "# Not read from tests/conftest.py:9:11: the handler raises Timeout.\n# raises = \"AssertionError\"",
+	}
 
 	for name, v := range map[string]Values{
 		"starter":            Defaults("."),
@@ -31,6 +39,7 @@ func TestTextLoads(t *testing.T) {
 		"found":              found,
 		"generated probe":    generatedProbe,
 		"per-test timeout":   perTest,
+		"unread keys":        unread,
 	} {
 		for _, prefix := range [][]string{nil, schema.PyprojectTable} {
 			t.Run(name+" "+strings.Join(prefix, "."), func(t *testing.T) {
@@ -53,6 +62,11 @@ func TestTextLoads(t *testing.T) {
 				}
 				if at := v.Origin["seconds"]; at != "" && !strings.Contains(string(text), "# Found at "+at+".\nseconds = 0.5\n") {
 					t.Errorf("the seconds lack their origin:\n%s", text)
+				}
+				for key, comment := range v.Unread {
+					if !strings.Contains(string(text), "\n"+comment+"\n") || strings.Contains(string(text), "\n"+key+" = ") {
+						t.Errorf("%s is not left commented out:\n%s", key, text)
+					}
 				}
 			})
 		}

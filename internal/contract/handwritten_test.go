@@ -1,0 +1,114 @@
+package contract
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// perTestTimeout is an autouse per-test timeout as public conftests write
+// it, with its handler at module level.
+const perTestTimeout = `import os
+import signal
+
+import pytest
+
+LIMIT = float(os.environ.get("SUITE_TEST_LIMIT", "4"))
+
+
+def _on_timeout(signum, frame):
+    raise TimeoutError("per-test timeout hit")
+
+
+@pytest.fixture(autouse=True)
+def _per_test_timeout():
+    previous = signal.signal(signal.SIGALRM, _on_timeout)
+    signal.setitimer(signal.ITIMER_REAL, LIMIT)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+`
+
+// generatedDeadline stands for the region generate writes.
+const generatedDeadline = "import pytest\n\n# fixturegen:begin\n@pytest.fixture\ndef deadline(preload):\n    yield\n# fixturegen:end\n"
+
+// A fixture that arms a timer itself is one hand-written-deadline finding,
+// in place of what other rules would say about its lines.
+func TestHandwrittenDeadline(t *testing.T) {
+	tests := []struct {
+		name     string
+		deadline string // the spec's deadline fixture
+		files    map[string]string
+		want     []string // rule path:line:col
+		adopt    bool
+	}{{
+		name:     "an autouse timeout beside a spec that names another deadline",
+		deadline: "deadline",
+		files:    map[string]string{"tests/conftest.py": perTestTimeout, "tests/test_a.py": "def test_a():\n    pass\n"},
+		want:     []string{"hand-written-deadline tests/conftest.py:14:5"},
+	}, {
+		name:     "an autouse timeout that init has read into the spec",
+		deadline: "_per_test_timeout",
+		files:    map[string]string{"tests/conftest.py": perTestTimeout, "tests/test_a.py": "def test_a():\n    pass\n"},
+		want:     []string{"hand-written-deadline tests/conftest.py:14:5"},
+		adopt:    true,
+	}, {
+		name:     "a timer in a fixture under the deadline is not a deadline of its own",
+		deadline: "deadline",
+		files: map[string]string{
+			"tests/conftest.py": generatedDeadline,
+			"tests/test_a.py":   "import signal\n\nimport pytest\n\n\n@pytest.fixture\ndef rearm(deadline):\n    signal.alarm(2)\n    yield\n\n\ndef test_a(rearm):\n    pass\n",
+		},
+	}, {
+		name:     "a test that arms a timer is still own-timer",
+		deadline: "deadline",
+		files: map[string]string{
+			"tests/conftest.py": generatedDeadline,
+			"tests/test_a.py":   "import signal\n\n\ndef test_a():\n    signal.alarm(2)\n",
+		},
+		want: []string{"own-timer tests/test_a.py:5:5"},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			for name, text := range tt.files {
+				p := filepath.Join(root, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Chdir(root)
+			spec := &schema.Spec{
+				Deadline: schema.Deadline{Fixture: tt.deadline},
+				Preload:  schema.Preload{Fixture: "preload"},
+				Paths:    schema.Paths{Conftest: "tests/conftest.py"},
+				File:     "fixturegen.toml",
+				Dir:      root,
+			}
+			res, err := Check(Options{Spec: spec, Roots: []string{"tests"}, Planned: map[string]bool{},
+				Conftest: filepath.Join(root, "tests", "conftest.py")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range res.Findings {
+				got = append(got, fmt.Sprintf("%s %s:%d:%d", f.Rule, f.Path, f.Line, f.Col))
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+			if res.Adopt != tt.adopt {
+				t.Errorf("Adopt = %v, want %v", res.Adopt, tt.adopt)
+			}
+		})
+	}
+}

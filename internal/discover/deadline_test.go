@@ -1,0 +1,344 @@
+package discover
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// shape is what TestDeadlineShapes compares: the [deadline] values a
+// hand-written deadline fixture yields, and the keys left unread.
+type shape struct {
+	Autouse     bool
+	Seconds     float64
+	SecondsEnv  string
+	Timer       string
+	Guarded     bool
+	Interval    bool
+	Handler     string // "" without one; "nested " prefixed when nested
+	Raises      string
+	Message     string
+	DumpThreads bool
+	Unread      []string // key: why
+}
+
+func shapeOf(c *Contract) shape {
+	sh := shape{
+		Autouse: c.Autouse, Seconds: c.Seconds, SecondsEnv: c.SecondsEnv, Timer: c.Timer,
+		Guarded: c.Guard != "", Interval: c.Interval != "", Raises: c.Raises, Message: c.Message,
+		DumpThreads: c.DumpThreads,
+	}
+	if c.Handler != nil {
+		sh.Handler = c.Handler.Name
+		if c.HandlerNested {
+			sh.Handler = "nested " + sh.Handler
+		}
+	}
+	for _, u := range c.Unread {
+		sh.Unread = append(sh.Unread, u.Key+": "+u.Why)
+	}
+	return sh
+}
+
+// The autouse per-test timeouts found in public conftests, and the ways
+// their values are written.
+func TestDeadlineShapes(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want shape
+		note string // one of the notes, when set
+	}{{
+		name: "setitimer, seconds from the environment, TimeoutError from a module-level handler",
+		src: `import os
+import signal
+
+import pytest
+
+LIMIT = float(os.environ.get("SUITE_TEST_LIMIT", "4"))
+
+
+def _on_timeout(signum, frame):
+    raise TimeoutError(f"test exceeded {LIMIT} s")
+
+
+@pytest.fixture(autouse=True)
+def _per_test_timeout():
+    if LIMIT <= 0:
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, _on_timeout)
+    signal.setitimer(signal.ITIMER_REAL, LIMIT)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+`,
+		want: shape{Autouse: true, Seconds: 4, SecondsEnv: "SUITE_TEST_LIMIT", Timer: "real", Handler: "_on_timeout",
+			Raises: "TimeoutError", Message: "test exceeded {seconds} s"},
+	}, {
+		name: "signal.alarm with an int default, a nested handler raising AssertionError",
+		src: `import os
+import signal
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def timeout():
+    seconds = int(os.getenv("TEST_TIMEOUT", 10))
+
+    def handler(signum, frame):
+        raise AssertionError("the test ran out of time")
+
+    old = signal.signal(signal.SIGALRM, handler)
+    signal.alarm(seconds)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+`,
+		want: shape{Autouse: true, Seconds: 10, SecondsEnv: "TEST_TIMEOUT", Timer: "real", Handler: "nested handler",
+			Raises: "AssertionError", Message: "the test ran out of time"},
+	}, {
+		name: "setitimer with a repeat interval, faulthandler, pytest.fail",
+		src: `import faulthandler
+import signal
+from os import environ
+
+import pytest
+
+TIMEOUT = float(environ.get("PER_TEST_TIMEOUT", "2.5"))
+MESSAGE = "timed out: {see stderr}"
+
+
+def on_alarm(signum, frame):
+    faulthandler.dump_traceback(all_threads=True)
+    pytest.fail(MESSAGE)
+
+
+@pytest.fixture(autouse=True)
+def per_test_timeout():
+    signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, TIMEOUT, 1)
+    yield
+    signal.setitimer(signal.ITIMER_REAL, 0)
+`,
+		want: shape{Autouse: true, Seconds: 2.5, SecondsEnv: "PER_TEST_TIMEOUT", Timer: "real", Interval: true, Handler: "on_alarm",
+			Raises: "AssertionError", Message: "timed out: {{see stderr}}", DumpThreads: true},
+	}, {
+		name: "a hasattr guard, the variable or a default, faulthandler with its default",
+		src: `import faulthandler
+import os
+import signal
+
+import pytest
+
+HAS_ALARM = hasattr(signal, "SIGALRM")
+
+
+@pytest.fixture(autouse=True)
+def _deadline():
+    if not HAS_ALARM:
+        yield
+        return
+    limit = float(os.environ.get("LIMIT") or 3)
+
+    def boom(signum, frame):
+        faulthandler.dump_traceback()
+        raise TimeoutError(f"over {limit!s}s" " (raise LIMIT)")
+
+    signal.signal(signal.SIGALRM, boom)
+    signal.setitimer(signal.ITIMER_REAL, limit, limit)
+    yield
+    signal.setitimer(signal.ITIMER_REAL, 0)
+`,
+		want: shape{Autouse: true, Seconds: 3, SecondsEnv: "LIMIT", Timer: "real", Guarded: true, Interval: true, Handler: "nested boom",
+			Raises: "TimeoutError", Message: "over {seconds}s (raise LIMIT)", DumpThreads: true},
+	}, {
+		name: "fixed seconds in a local name, an annotated module constant for the message",
+		src: `import signal
+
+import pytest
+
+MSG: str = "deadline"
+
+
+@pytest.fixture
+def deadline():
+    budget = 7
+
+    def handler(*_):
+        raise TimeoutError(MSG)
+
+    signal.signal(signal.SIGALRM, handler)
+    signal.alarm(budget)
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Seconds: 7, Timer: "real", Handler: "nested handler", Raises: "TimeoutError", Message: "deadline"},
+	}, {
+		name: "values init cannot read are named, never invented",
+		src: `import os
+import signal
+
+import pytest
+
+from helpers import on_alarm
+
+
+@pytest.fixture(autouse=True)
+def timeout():
+    signal.signal(signal.SIGALRM, on_alarm)
+    signal.alarm(int(os.environ["TEST_TIMEOUT"]))
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Autouse: true, SecondsEnv: "TEST_TIMEOUT", Timer: "real", Unread: []string{
+			"seconds: os.environ[\"TEST_TIMEOUT\"] has no default",
+			"raises: the handler on_alarm is not defined in this conftest",
+			"message: the handler on_alarm is not defined in this conftest",
+		}},
+	}, {
+		name: "a computed deadline, a custom exception, a message naming the test",
+		src: `import os
+import signal
+
+import pytest
+
+LIMIT = float(os.environ.get("T", "1")) * 2
+
+
+class Timeout(Exception):
+    pass
+
+
+@pytest.fixture(autouse=True)
+def timeout(request):
+    def handler(signum, frame):
+        raise Timeout(f"{request.node.nodeid} took over {LIMIT} s")
+
+    signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, LIMIT)
+    yield
+    signal.setitimer(signal.ITIMER_REAL, 0)
+`,
+		want: shape{Autouse: true, Timer: "real", Handler: "nested handler", Unread: []string{
+			"seconds: the seconds are computed (float(os.environ.get(\"T\",\"1\"))*2)",
+			"raises: the handler raises Timeout; the generated deadline raises AssertionError or TimeoutError",
+			"message: the message formats {request.node.nodeid}, which is not the deadline's seconds",
+		}},
+	}, {
+		name: "a bare raise, a default of 0",
+		src: `import os
+import signal
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def timeout():
+    def handler(signum, frame):
+        raise TimeoutError
+
+    signal.signal(signal.SIGALRM, handler)
+    signal.alarm(int(os.environ.get("T", "0")))
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Autouse: true, SecondsEnv: "T", Timer: "real", Handler: "nested handler", Raises: "TimeoutError", Unread: []string{
+			"seconds: the seconds are 0, not more than 0",
+			"message: the exception is raised without a message",
+		}},
+	}, {
+		name: "a lambda handler calling pytest.fail, after the signal is reset",
+		src: `import signal
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def deadline():
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    signal.signal(signal.SIGALRM, lambda signum, frame: pytest.fail("hung"))
+    signal.alarm(5)
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Autouse: true, Seconds: 5, Timer: "real", Raises: "AssertionError", Message: "hung"},
+		note: "conftest.py:9:57: the handler calls pytest.fail",
+	}, {
+		name: "a handler bound to another name first",
+		src: `import signal
+
+import pytest
+
+
+def _expired(signum, frame):
+    raise TimeoutError("expired")
+
+
+@pytest.fixture(autouse=True)
+def deadline():
+    handler = _expired
+    signal.signal(signal.SIGALRM, handler)
+    signal.alarm(5)
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Autouse: true, Seconds: 5, Timer: "real", Handler: "_expired", Raises: "TimeoutError", Message: "expired"},
+	}, {
+		name: "a guard around the whole fixture",
+		src: `import signal
+
+import pytest
+
+if hasattr(signal, "SIGALRM"):
+
+    @pytest.fixture(autouse=True)
+    def timeout():
+        def handler(signum, frame):
+            raise TimeoutError("slow")
+
+        signal.signal(signal.SIGALRM, handler)
+        signal.alarm(3)
+        yield
+        signal.alarm(0)
+`,
+		want: shape{Autouse: true, Seconds: 3, Timer: "real", Guarded: true, Handler: "nested handler", Raises: "TimeoutError", Message: "slow"},
+		note: "conftest.py:8:9: timeout is defined inside a block (an if or a try); move it to module level",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := fromConftest("conftest.py", []byte(tt.src))
+			if c == nil {
+				t.Fatal("no deadline fixture found")
+			}
+			if tt.note != "" && !strings.Contains(strings.Join(c.Notes, "\n"), tt.note) {
+				t.Errorf("notes\n%s\nlack\n%s", strings.Join(c.Notes, "\n"), tt.note)
+			}
+			if got := shapeOf(c); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got\n%+v\nwant\n%+v\nnotes:\n%s", got, tt.want, strings.Join(c.Notes, "\n"))
+			}
+		})
+	}
+}
+
+func TestMessageBeforeSeconds(t *testing.T) {
+	for msg, want := range map[string]string{
+		"test exceeded {seconds} s":         "test exceeded",
+		"timed out after {seconds}s":        "timed out after",
+		"per-test limit: {seconds} seconds": "per-test limit",
+		"over {seconds}":                    "over",
+		"{seconds} s passed":                "",
+		"over {seconds} s, see {{stderr}}":  "",
+		"took {seconds} of {seconds} s":     "",
+		"no seconds here":                   "",
+		"{seconds}":                         "",
+	} {
+		got, ok := MessageBeforeSeconds(msg)
+		if got != want || ok != (want != "") {
+			t.Errorf("MessageBeforeSeconds(%q) = %q, %v; want %q", msg, got, ok, want)
+		}
+	}
+}
