@@ -137,7 +137,23 @@ func ParseTable(src []byte, file, dir string, prefix []string) (*Spec, error) {
 	}
 	s.File = file
 	s.Dir = dir
+	s.Positions = specPositions(spans, root.key)
 	return s, nil
+}
+
+// specPositions keeps the spans of the keys under the spec table, named
+// by their path from it.
+func specPositions(spans map[string]Span, table string) map[string]Span {
+	if table == "" {
+		return spans
+	}
+	out := map[string]Span{}
+	for k, sp := range spans {
+		if rest, ok := strings.CutPrefix(k, table+"."); ok {
+			out[rest] = sp
+		}
+	}
+	return out
 }
 
 // recordOrder lists the keys of [probe.record] in document order, as the

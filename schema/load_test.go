@@ -96,3 +96,32 @@ func TestParseDeepNesting(t *testing.T) {
 		t.Errorf("error %v, want one at %s about nesting", err, want)
 	}
 }
+
+// The loaded spec keeps where each key is written, named from the spec's
+// table, so findings about the spec never read its file again; in a
+// pyproject.toml the positions still point into the whole file.
+func TestSpecKeepsKeyPositions(t *testing.T) {
+	src := "[project]\nname = \"x\"\n\n[tool.fixturegen]\nversion = 1\n\n[tool.fixturegen.deadline]\nfixture = \"deadline\"\nseconds = 5\n\n" +
+		"[tool.fixturegen.preload]\nfixture = \"preload\"\nmodules = [\"a\", \"b\"]\n\n[tool.fixturegen.paths]\nconftest = \"tests/conftest.py\"\n"
+	s, err := ParseTable([]byte(src), "pyproject.toml", "/project", TablePrefix("pyproject.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string][2]int{
+		"version":            {5, 1},
+		"deadline":           {7, 1},
+		"deadline.seconds":   {9, 1},
+		"preload.modules[1]": {13, 17},
+		"paths.conftest":     {16, 1},
+	} {
+		sp, ok := s.Position(key)
+		if !ok || sp.Line != want[0] || sp.Col != want[1] {
+			t.Errorf("Position(%q) = %d:%d, %v; want %d:%d", key, sp.Line, sp.Col, ok, want[0], want[1])
+		}
+	}
+	for _, key := range []string{"project.name", "tool.fixturegen.version", "deadline.timer"} {
+		if sp, ok := s.Position(key); ok {
+			t.Errorf("Position(%q) = %d:%d; the spec does not write that key", key, sp.Line, sp.Col)
+		}
+	}
+}

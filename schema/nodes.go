@@ -22,19 +22,11 @@ func CheckCaseFiles(s *Spec) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	var spans map[string]Span
-	if src, err := readFile(s.File); err == nil {
-		spans = Locate(src)
-	}
-	prefix := strings.Join(TablePrefix(s.File), ".")
-	if prefix != "" {
-		prefix += "."
-	}
 	var errs Errors
 	for _, i := range missing {
 		c := s.Probe.Cases[i]
 		file, _, _ := strings.Cut(c.Node, "::")
-		sp := spans[fmt.Sprintf("%sprobe.case[%d].node", prefix, i)]
+		sp, _ := s.Position(fmt.Sprintf("probe.case[%d].node", i))
 		errs = append(errs, &Error{File: s.File, Line: sp.Line, Col: sp.Col, Msg: fmt.Sprintf(
 			"probe case %s runs %s, but %s does not exist (relative to the spec's folder); point node at an existing test file",
 			c.Test, c.Node, file)})

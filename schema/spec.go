@@ -6,7 +6,10 @@
 // trust identifiers and module names and needs to quote only strings.
 package schema
 
-import "path"
+import (
+	"path"
+	"reflect"
+)
 
 // Version is the only spec format version this fixturegen understands.
 const Version = 1
@@ -37,6 +40,27 @@ type Spec struct {
 	// Dir is the absolute path of the spec's folder: the project folder.
 	// Every path in [paths] is relative to it and must stay inside it.
 	Dir string
+	// Positions holds where each key, table and array element written in
+	// File sits, by its path from the spec table as Locate names it
+	// ("deadline.seconds", "probe.case[1].node"; a pyproject.toml's
+	// tool.fixturegen prefix left off). Findings about the spec's own
+	// values point there, so nothing reads the spec's text a second time.
+	Positions map[string]Span
+}
+
+// Position returns where key (a path as in Positions) is written in the
+// spec's file; false when the spec does not write it.
+func (s *Spec) Position(key string) (Span, bool) {
+	sp, ok := s.Positions[key]
+	return sp, ok
+}
+
+// SameValues reports whether s and o hold the same values, wherever their
+// keys are written: an edit that moves a key keeps its meaning.
+func (s *Spec) SameValues(o *Spec) bool {
+	a, b := *s, *o
+	a.Positions, b.Positions = nil, nil
+	return reflect.DeepEqual(a, b)
 }
 
 // Deadline is the [deadline] table: the fixture that arms the alarm.

@@ -2,7 +2,6 @@ package schema
 
 import (
 	"errors"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -501,7 +500,7 @@ func TestParseDesignSpec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(s, designSpec) {
+	if !s.SameValues(designSpec) {
 		t.Errorf("got\n%+v\nwant\n%+v", s, designSpec)
 	}
 }
@@ -534,7 +533,7 @@ func TestParseDefaults(t *testing.T) {
 		File: "spec.toml",
 		Dir:  "/project",
 	}
-	if !reflect.DeepEqual(s, want) {
+	if !s.SameValues(want) {
 		t.Errorf("got\n%+v\nwant\n%+v", s, want)
 	}
 }

@@ -133,14 +133,6 @@ func (r *rules) deadlinePreload() {
 
 // probeNodes: each probe case's node must be among the collected items.
 func (r *rules) probeNodes() {
-	var spans map[string]schema.Span
-	prefix := ""
-	if src, err := os.ReadFile(r.spec.File); err == nil {
-		spans = schema.Locate(src)
-	}
-	if p := schema.TablePrefix(r.spec.File); len(p) > 0 {
-		prefix = strings.Join(p, ".") + "."
-	}
 	for i, c := range r.spec.Probe.Cases {
 		file, rest, _ := strings.Cut(c.Node, "::")
 		abs := filepath.Join(r.spec.Dir, filepath.FromSlash(file))
@@ -164,7 +156,7 @@ func (r *rules) probeNodes() {
 		if !fileSeen {
 			why = fmt.Sprintf("pytest collects nothing from %s", file)
 		}
-		sp, ok := spans[prefix+fmt.Sprintf("probe.case[%d].node", i)]
+		sp, ok := r.spec.Position(fmt.Sprintf("probe.case[%d].node", i))
 		if !ok {
 			sp = schema.Span{Line: 1, Col: 1}
 		}

@@ -154,7 +154,6 @@ func Check(opts Options) (*Result, error) {
 	}
 
 	r := &rules{ix: ix, opts: &opts, spec: spec, cwd: cwd}
-	r.specPositions()
 	sort.Slice(s.sources, func(i, j int) bool { return s.sources[i].path < s.sources[j].path })
 	r.perModule(s.sources)
 	r.probeNodes(s)

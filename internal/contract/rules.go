@@ -26,8 +26,6 @@ type rules struct {
 	members  []finding.Member
 	users    []User
 	cwd      string
-	spans    map[string]schema.Span // positions in the spec
-	prefix   string                 // key prefix of the spec's table in its file
 	sc       scratch
 }
 
@@ -54,7 +52,7 @@ func (r *rules) perModule(sources []*source) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &rules{ix: r.ix, opts: r.opts, spec: r.spec, cwd: r.cwd, spans: r.spans, prefix: r.prefix}
+			w := &rules{ix: r.ix, opts: r.opts, spec: r.spec, cwd: r.cwd}
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(sources) {
@@ -90,22 +88,10 @@ func (r *rules) add(rule, path string, pos pyscan.Pos, msg, fix string) {
 		Line: max(pos.Line, 1), Col: max(pos.Col, 1), Message: msg, Fix: fix})
 }
 
-// specPositions locates the spec's keys, for findings about the spec's own
-// values; a spec in pyproject.toml has its keys under [tool.fixturegen].
-func (r *rules) specPositions() {
-	src, err := os.ReadFile(r.spec.File)
-	if err != nil {
-		r.spans = map[string]schema.Span{}
-		return
-	}
-	r.spans = schema.Locate(src)
-	if p := schema.TablePrefix(r.spec.File); len(p) > 0 {
-		r.prefix = strings.Join(p, ".") + "."
-	}
-}
-
+// specPos is where key is written in the spec, for findings about the
+// spec's own values; 1:1 when the spec does not write it.
 func (r *rules) specPos(key string) pyscan.Pos {
-	sp, ok := r.spans[r.prefix+key]
+	sp, ok := r.spec.Position(key)
 	if !ok {
 		return pyscan.Pos{Line: 1, Col: 1}
 	}

@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/diff"
 	"github.com/fixturegen/fixturegen/internal/finding"
@@ -166,29 +165,21 @@ type specKey struct {
 // specKeys maps each planned path to the spec key that plans it and that
 // key's position.
 func specKeys(spec *schema.Spec) map[string]specKey {
-	var spans map[string]schema.Span
-	if src, err := os.ReadFile(spec.File); err == nil {
-		spans = schema.Locate(src)
-	}
-	prefix := strings.Join(schema.TablePrefix(spec.File), ".")
-	if prefix != "" {
-		prefix += "."
-	}
 	out := map[string]specKey{}
 	for key, p := range map[string]string{
 		"conftest":     spec.Paths.Conftest,
 		"probe_plugin": spec.Paths.ProbePlugin,
 		"probe_tests":  spec.Paths.ProbeTests,
 	} {
-		sp := spans[prefix+"paths."+key]
+		sp, _ := spec.Position("paths." + key)
 		out[p] = specKey{name: "paths." + key, line: sp.Line, col: sp.Col}
 	}
 	// The runtime is planned by paths.runtime, or, when that is not written,
 	// beside the conftest.
-	if sp, ok := spans[prefix+"paths.runtime"]; ok {
+	if sp, ok := spec.Position("paths.runtime"); ok {
 		out[spec.Paths.Runtime] = specKey{name: "paths.runtime", line: sp.Line, col: sp.Col}
 	} else {
-		sp := spans[prefix+"paths.conftest"]
+		sp, _ := spec.Position("paths.conftest")
 		out[spec.Paths.Runtime] = specKey{name: "paths.conftest (the runtime beside it)", line: sp.Line, col: sp.Col}
 	}
 	return out

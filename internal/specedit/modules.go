@@ -3,7 +3,6 @@ package specedit
 import (
 	"bytes"
 	"fmt"
-	"reflect"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/schema"
@@ -45,7 +44,7 @@ func AppendModules(spec *schema.Spec, src []byte, modules []string) ([]byte, *sc
 	if spec.Probe.RecordDefaulted {
 		want.Probe.Record = schema.DefaultRecord(want.Preload.Modules)
 	}
-	if !reflect.DeepEqual(got, &want) {
+	if !got.SameValues(&want) {
 		return nil, nil, byHand("the edited spec would mean more than the new modules")
 	}
 	return out, got, nil

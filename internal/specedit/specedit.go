@@ -10,7 +10,6 @@ package specedit
 import (
 	"bytes"
 	"fmt"
-	"reflect"
 	"strings"
 	"unicode"
 
@@ -58,7 +57,7 @@ func AppendCase(spec *schema.Spec, src []byte, c schema.Case) ([]byte, *schema.S
 	}
 	want := *spec
 	want.Probe.Cases = append(append([]schema.Case{}, spec.Probe.Cases...), c)
-	if !reflect.DeepEqual(got, &want) {
+	if !got.SameValues(&want) {
 		return nil, nil, byHand("the edited spec would mean more than the new case")
 	}
 	return out.Bytes(), got, nil
