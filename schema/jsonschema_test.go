@@ -3,9 +3,6 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"io/fs"
 	"math"
 	"os"
@@ -20,9 +17,9 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-// The editor schema, schema/fixturegen.schema.json, is a second description
-// of the spec, for TOML editors. These tests keep it honest: its keys are
-// the loader's keys, every key has a description, every example spec passes
+// The editor schema, schema/fixturegen.schema.json, is generated from Keys
+// (see keys_test.go), for TOML editors. These tests keep it honest: its
+// keys are the loader's keys, every key has a description, every example spec passes
 // it, and it refuses the mistakes the loader refuses, as far as JSON Schema
 // can say them. The validator below understands exactly the keywords the
 // schema uses and refuses any other, so the schema cannot lean on a keyword
@@ -32,8 +29,7 @@ const schemaFile = "fixturegen.schema.json"
 
 // loaderTables maps each table of the spec, by its path in the schema
 // ("probe.case[]" for the tables of an array), to the loader's list of keys
-// for it. TestSchemaKeysMatchLoader checks with the parsed source of
-// validate.go that no list of keys is missing here.
+// for it.
 var loaderTables = map[string][]string{
 	"":                           topKeys,
 	"deadline":                   deadlineKeys,
@@ -64,45 +60,6 @@ func loadJSONSchema(t *testing.T) *jsonSchema {
 
 func TestSchemaKeysMatchLoader(t *testing.T) {
 	s := loadJSONSchema(t)
-
-	// Every []string variable named *Keys in validate.go is a table's keys;
-	// each must be in loaderTables, so a new table cannot skip the schema.
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "validate.go", nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mapped []string
-	for _, keys := range loaderTables {
-		mapped = append(mapped, fmt.Sprint(keys))
-	}
-	for _, decl := range f.Decls {
-		gd, ok := decl.(*ast.GenDecl)
-		if !ok || gd.Tok != token.VAR {
-			continue
-		}
-		for _, spec := range gd.Specs {
-			vs := spec.(*ast.ValueSpec)
-			for i, name := range vs.Names {
-				if !strings.HasSuffix(name.Name, "Keys") || i >= len(vs.Values) {
-					continue
-				}
-				if _, ok := vs.Values[i].(*ast.CompositeLit); !ok {
-					continue
-				}
-				// Compare by value: the map holds the variables' values.
-				var keys []string
-				for _, e := range vs.Values[i].(*ast.CompositeLit).Elts {
-					if lit, ok := e.(*ast.BasicLit); ok {
-						keys = append(keys, strings.Trim(lit.Value, `"`))
-					}
-				}
-				if !slices.Contains(mapped, fmt.Sprint(keys)) {
-					t.Errorf("validate.go: %s lists a table's keys, but loaderTables does not map it to a table of the schema", name.Name)
-				}
-			}
-		}
-	}
 
 	tables := s.tables(s.root, "")
 	for path, keys := range loaderTables {

@@ -23,16 +23,16 @@ const URL = "https://raw.githubusercontent.com/fixturegen/fixturegen/main/schema
 
 // Spec is a loaded and validated spec.
 type Spec struct {
-	Version int
+	Version int `toml:"version"`
 	// RequiredVersion is the required_version text, "" when absent: the
 	// fixturegen versions the spec allows. Load has checked it against
 	// the running fixturegen.
-	RequiredVersion string
-	Deadline        Deadline
-	Preload         Preload
-	Group           Group
-	Paths           Paths
-	Probe           Probe
+	RequiredVersion string   `toml:"required_version"`
+	Deadline        Deadline `toml:"deadline"`
+	Preload         Preload  `toml:"preload"`
+	Group           Group    `toml:"group"`
+	Paths           Paths    `toml:"paths"`
+	Probe           Probe    `toml:"probe"`
 
 	// File is the spec's path as the user named it (or as it was found),
 	// used in messages and in generated headers.
@@ -65,29 +65,29 @@ func (s *Spec) SameValues(o *Spec) bool {
 
 // Deadline is the [deadline] table: the fixture that arms the alarm.
 type Deadline struct {
-	Fixture     string  // Python identifier of the deadline fixture.
-	Seconds     float64 // Time the guarded code may take; > 0.
-	Timer       string  // "real", "virtual", "prof", "thread" or "auto".
-	Message     string  // Start of the failure message.
-	OnImport    string  // "exclude", "defer" or "raise".
-	LateImports string  // "off", "warn" or "fail".
+	Fixture     string  `toml:"fixture"`      // Python identifier of the deadline fixture.
+	Seconds     float64 `toml:"seconds"`      // Time the guarded code may take; > 0.
+	Timer       string  `toml:"timer"`        // "real", "virtual", "prof", "thread" or "auto".
+	Message     string  `toml:"message"`      // Start of the failure message.
+	OnImport    string  `toml:"on_import"`    // "exclude", "defer" or "raise".
+	LateImports string  `toml:"late_imports"` // "off", "warn" or "fail".
 	// ImportGrace bounds an import that the alarm does not interrupt: after
 	// this many seconds in one import the deadline fires anyway, so a hung
 	// import cannot hang the test forever.
-	ImportGrace float64
+	ImportGrace float64 `toml:"import_grace"`
 	// Autouse makes the deadline fixture autouse: every test below the
 	// conftest runs under it, after the preload.
-	Autouse bool
+	Autouse bool `toml:"autouse"`
 	// SecondsEnv names an environment variable read when the session
 	// starts: its value replaces Seconds, and 0 turns the deadline off.
 	// "" when not configured.
-	SecondsEnv string
+	SecondsEnv string `toml:"seconds_env"`
 	// Raises is the exception a fired deadline raises: "AssertionError" or
 	// "TimeoutError".
-	Raises string
+	Raises string `toml:"raises"`
 	// DumpThreads writes every thread's stack to stderr, with faulthandler,
 	// when the deadline fires.
-	DumpThreads bool
+	DumpThreads bool `toml:"dump_threads"`
 }
 
 // Exception is the exception a fired deadline raises: Raises, or its
@@ -145,8 +145,8 @@ const (
 // Preload is the [preload] table: the fixture that imports every module the
 // deadline's tests would otherwise import for the first time under the alarm.
 type Preload struct {
-	Fixture string   // Python identifier of the preload fixture.
-	Modules []string // Dotted module names, imported in this order.
+	Fixture string   `toml:"fixture"` // Python identifier of the preload fixture.
+	Modules []string `toml:"modules"` // Dotted module names, imported in this order.
 }
 
 // Group is the [group] table: the pytest-xdist loadgroup that keeps every
@@ -154,21 +154,21 @@ type Preload struct {
 // an autouse deadline makes every test a deadline user, and a group would
 // put the whole suite on one worker.
 type Group struct {
-	Name string // "" when the spec has no [group].
+	Name string `toml:"name"` // "" when the spec has no [group].
 }
 
 // Paths is the [paths] table. Each path is slash-separated and relative to
 // the spec's folder, as written in the spec.
 type Paths struct {
-	Conftest    string // The conftest.py that holds the generated region.
-	ProbePlugin string // The generated probe plugin; "" when not configured.
-	ProbeTests  string // The generated probe tests; "" when not configured.
+	Conftest    string `toml:"conftest"`     // The conftest.py that holds the generated region.
+	ProbePlugin string `toml:"probe_plugin"` // The generated probe plugin; "" when not configured.
+	ProbeTests  string `toml:"probe_tests"`  // The generated probe tests; "" when not configured.
 	// Docs is the Markdown file whose marked region fixturegen docs writes
 	// and check keeps current; "" when not configured.
-	Docs string
+	Docs string `toml:"docs"`
 	// Runtime is the generated deadline runtime, a whole file that the
 	// region loads; DefaultRuntime beside the conftest when not written.
-	Runtime string
+	Runtime string `toml:"runtime"`
 }
 
 // RuntimeFile is the file name of the generated runtime when paths.runtime
@@ -189,9 +189,9 @@ type Probe struct {
 	// Record is [probe.record] in document order. When the table is absent,
 	// Record is derived from the preload (see DefaultRecord) and
 	// RecordDefaulted is true.
-	Record          []Record
+	Record          []Record `toml:"record"`
 	RecordDefaulted bool
-	Cases           []Case
+	Cases           []Case `toml:"case"`
 }
 
 // Record is one [probe.record] entry: a JSON key and what it checks at each
@@ -204,16 +204,16 @@ type Record struct {
 
 // Case is one [[probe.case]].
 type Case struct {
-	Test         string        // Name of the generated probe test; a Python identifier starting with "test".
-	Node         string        // pytest node id run by the probe, relative to the spec's folder.
-	PlantedDelay *PlantedDelay // Optional.
-	ArmedDelay   float64       // Seconds; 0 when not set.
+	Test         string        `toml:"test"`          // Name of the generated probe test; a Python identifier starting with "test".
+	Node         string        `toml:"node"`          // pytest node id run by the probe, relative to the spec's folder.
+	PlantedDelay *PlantedDelay `toml:"planted_delay"` // Optional.
+	ArmedDelay   float64       `toml:"armed_delay"`   // Seconds; 0 when not set.
 }
 
 // PlantedDelay makes the first import of Module sleep Seconds, wherever it happens.
 type PlantedDelay struct {
-	Module  string
-	Seconds float64
+	Module  string  `toml:"module"`
+	Seconds float64 `toml:"seconds"`
 }
 
 // DefaultRecord is the probe record used when [probe.record] is absent: one

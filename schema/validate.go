@@ -12,14 +12,14 @@ import (
 
 // The keys each table allows, in the order the docs list them.
 var (
-	topKeys      = []string{"version", "required_version", "deadline", "preload", "group", "paths", "probe"}
-	deadlineKeys = []string{"fixture", "seconds", "timer", "message", "on_import", "late_imports", "import_grace", "autouse", "seconds_env", "raises", "dump_threads"}
-	preloadKeys  = []string{"fixture", "modules"}
-	groupKeys    = []string{"name"}
-	pathsKeys    = []string{"conftest", "probe_plugin", "probe_tests", "docs", "runtime"}
-	probeKeys    = []string{"record", "case"}
-	caseKeys     = []string{"test", "node", "planted_delay", "armed_delay"}
-	plantedKeys  = []string{"module", "seconds"}
+	topKeys      = tableKeys("")
+	deadlineKeys = tableKeys("deadline")
+	preloadKeys  = tableKeys("preload")
+	groupKeys    = tableKeys("group")
+	pathsKeys    = tableKeys("paths")
+	probeKeys    = tableKeys("probe")
+	caseKeys     = tableKeys("probe.case")
+	plantedKeys  = tableKeys("probe.case.planted_delay")
 )
 
 // maxGroupName bounds the xdist group name, which pytest-xdist shows in its
@@ -146,16 +146,16 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 		d.Seconds, _ = c.seconds(n.child("seconds"), v)
 	}
 	if v, ok := t["timer"]; ok {
-		d.Timer, _ = c.oneOf(n.child("timer"), v, TimerReal, TimerVirtual, TimerProf, TimerThread, TimerAuto)
+		d.Timer, _ = c.oneOf(n.child("timer"), v, keyEnum("deadline.timer")...)
 	}
 	if v, ok := t["message"]; ok {
 		d.Message, _ = c.message(n.child("message"), v)
 	}
 	if v, ok := t["on_import"]; ok {
-		d.OnImport, _ = c.oneOf(n.child("on_import"), v, OnImportExclude, OnImportDefer, OnImportRaise)
+		d.OnImport, _ = c.oneOf(n.child("on_import"), v, keyEnum("deadline.on_import")...)
 	}
 	if v, ok := t["late_imports"]; ok {
-		d.LateImports, _ = c.oneOf(n.child("late_imports"), v, LateImportsOff, LateImportsWarn, LateImportsFail)
+		d.LateImports, _ = c.oneOf(n.child("late_imports"), v, keyEnum("deadline.late_imports")...)
 	}
 	if v, ok := t["import_grace"]; ok {
 		d.ImportGrace, _ = c.seconds(n.child("import_grace"), v)
@@ -167,7 +167,7 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 		d.SecondsEnv, _ = c.envName(n.child("seconds_env"), v)
 	}
 	if v, ok := t["raises"]; ok {
-		d.Raises, _ = c.oneOf(n.child("raises"), v, RaisesAssertionError, RaisesTimeoutError)
+		d.Raises, _ = c.oneOf(n.child("raises"), v, keyEnum("deadline.raises")...)
 	}
 	if v, ok := t["dump_threads"]; ok {
 		d.DumpThreads, _ = c.boolean(n.child("dump_threads"), v)
