@@ -133,7 +133,7 @@ var Keys = []Key{
 	{Name: "probe.case.node", Required: true,
 		Doc:    "the pytest node id the probe runs, relative to the spec's folder (`tests/test_x.py::test_name`); not a test in `paths.probe_tests`",
 		Schema: `{"type": "string", "pattern": "^[^/\\\\:][^\\\\:]*\\.py::[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*(\\[.*\\])?$"}`},
-	{Name: "probe.case.planted_delay", Table: true,
+	{Name: "probe.case.planted_delay",
 		Doc: "makes the first import of a module sleep, wherever it happens, to prove the preload takes the cost before the alarm is armed: `{ module = \"m\", seconds = 6 }`"},
 	{Name: "probe.case.planted_delay.module", Required: true,
 		Doc:    "the dotted name of the module whose first import sleeps",

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"reflect"
 	"slices"
@@ -242,4 +243,89 @@ func fieldAt(v reflect.Value, key string) (any, bool) {
 		return fieldAt(v.Field(i), rest)
 	}
 	return nil, false
+}
+
+const (
+	readmeFile  = "../README.md"
+	keysBegin   = "<!-- fixturegen:keys:begin: generated from schema.Keys by go test ./schema -update -->\n"
+	keysEnd     = "<!-- fixturegen:keys:end -->\n"
+	tableHeader = "| key | required | default | meaning |\n|---|---|---|---|\n"
+)
+
+// keyTable is the README's table of spec keys: every key but the tables
+// whose keys it lists.
+func keyTable(t *testing.T) string {
+	var b strings.Builder
+	b.WriteString(tableHeader)
+	for _, k := range Keys {
+		if k.Table {
+			continue
+		}
+		if strings.Contains(k.Doc, "|") {
+			t.Errorf("%s: Doc has a |, which would end its cell in the README's table", k.Name)
+		}
+		row := fmt.Sprintf("| `%s` | %s | %s | %s |\n", k.Name, requiredText(t, k), defaultText(k), k.Doc)
+		b.WriteString(strings.ReplaceAll(row, "|  |", "| |"))
+	}
+	return b.String()
+}
+
+// requiredText says when key k is required: "yes", "no", or with the
+// optional table that holds it.
+func requiredText(t *testing.T, k Key) string {
+	switch {
+	case k.RequiredWhen != "":
+		return k.RequiredWhen
+	case !k.Required:
+		return "no"
+	}
+	for table, _ := splitKey(k.Name); table != ""; table, _ = splitKey(table) {
+		tk := keyNamed(t, table)
+		if tk.Required {
+			continue
+		}
+		switch {
+		case strings.Contains(tk.Schema, `"array"`):
+			return "with `[[" + table + "]]`"
+		case !strings.Contains(table, "."):
+			return "with `[" + table + "]`"
+		}
+		_, name := splitKey(table)
+		return "with `" + name + "`"
+	}
+	return "yes"
+}
+
+func defaultText(k Key) string {
+	switch {
+	case k.DefaultText != "":
+		return k.DefaultText
+	case k.Default == nil:
+		return ""
+	}
+	return "`" + fmt.Sprint(k.Default) + "`"
+}
+
+// The README's key table is generated from Keys, between its marker lines.
+func TestReadmeKeyTable(t *testing.T) {
+	src, err := os.ReadFile(readmeFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	before, rest, ok := strings.Cut(text, keysBegin)
+	_, after, ok2 := strings.Cut(rest, keysEnd)
+	if !ok || !ok2 {
+		t.Fatalf("%s has no %q ... %q lines", readmeFile, strings.TrimSpace(keysBegin), strings.TrimSpace(keysEnd))
+	}
+	want := before + keysBegin + keyTable(t) + keysEnd + after
+	if *update && want != text {
+		if err := os.WriteFile(readmeFile, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if want != text {
+		t.Errorf("the key table in %s differs from what Keys describe; run go test ./schema -update and review the diff", readmeFile)
+	}
 }
