@@ -119,7 +119,7 @@ var Keys = []Key{
 		Doc:    "the generated deadline runtime, a whole file the region loads by its path; not `conftest.py`, nor a name pytest collects as tests",
 		Schema: `{"type": "string", "pattern": "^([^/\\\\:][^\\\\]*/)?[^/\\\\]+\\.py$", "not": {"anyOf": [{"pattern": "(^|/)conftest\\.py$"}, {"pattern": "(^|/)test_[^/]*$"}, {"pattern": "_test\\.py$"}]}}`},
 
-	{Name: "probe", Table: true, Starter: true,
+	{Name: "probe", Table: true,
 		Doc: "The recording probe: what it notes each time the alarm is armed, and the probe cases that run a test cold in a fresh interpreter and check the report."},
 	{Name: "probe.record", DefaultText: "one key per preload module, and `parent:child` per dotted one",
 		Doc:    "what the probe notes at each arming, by the JSON key of its report: `\"module\"` (loaded) or `\"module:attr\"` (loaded and has the attribute)",

@@ -72,3 +72,44 @@ func TestTextLoads(t *testing.T) {
 		}
 	}
 }
+
+// The starter spec shows exactly the keys schema.Keys marks as Starter,
+// each in its table (set, or commented out), so a new key of the spec
+// must say whether the starter shows it, and then cannot be left out.
+func TestTextShowsTheStarterKeys(t *testing.T) {
+	v := Defaults("tests")
+	v.Deadline.Autouse, v.Deadline.SecondsEnv = true, "SUITE_TEST_LIMIT"
+	v.Deadline.Raises, v.Deadline.DumpThreads = schema.RaisesTimeoutError, true
+	for _, prefix := range [][]string{nil, schema.PyprojectTable} {
+		pfx := strings.Join(prefix, ".")
+		if pfx != "" {
+			pfx += "."
+		}
+		shown := map[string]bool{}
+		table := ""
+		for _, line := range strings.Split(string(Text(v, prefix)), "\n") {
+			line, commented := strings.CutPrefix(line, "# ")
+			for _, h := range []string{"[[", "["} {
+				if i := strings.Index(line, h+pfx); i >= 0 {
+					name, _, _ := strings.Cut(line[i+len(h)+len(pfx):], "]")
+					shown[name] = true
+					if i == 0 && !commented {
+						table = name
+					}
+					break
+				}
+			}
+			if key, _, ok := strings.Cut(line, " = "); ok && !strings.ContainsAny(key, " [") {
+				if table != "" && !strings.HasPrefix(line, "[") {
+					key = table + "." + key
+				}
+				shown[key] = true
+			}
+		}
+		for _, k := range schema.Keys {
+			if shown[k.Name] != k.Starter {
+				t.Errorf("prefix %q: the starter shows %s: %v; schema.Keys says Starter: %v", pfx, k.Name, shown[k.Name], k.Starter)
+			}
+		}
+	}
+}
