@@ -329,3 +329,43 @@ func TestReadmeKeyTable(t *testing.T) {
 		t.Errorf("the key table in %s differs from what Keys describe; run go test ./schema -update and review the diff", readmeFile)
 	}
 }
+
+// The loader reads every boolean and every enum key of Keys into the
+// field its toml tag names: a key described but not read would be
+// accepted and then ignored.
+func TestLoaderReadsTheKeys(t *testing.T) {
+	base := "version = 1\n[deadline]\nfixture = \"d\"\nseconds = 5\n[preload]\nfixture = \"p\"\nmodules = []\n[paths]\nconftest = \"conftest.py\"\n"
+	for _, k := range Keys {
+		var values []any
+		switch {
+		case k.Enum != nil:
+			for _, e := range k.Enum {
+				values = append(values, e)
+			}
+		case k.Default == false:
+			values = []any{true}
+		default:
+			continue
+		}
+		table, name := splitKey(k.Name)
+		header := "[" + table + "]\n"
+		if !strings.Contains(base, header) {
+			t.Fatalf("%s: test bug: the base spec has no %s", k.Name, strings.TrimSpace(header))
+		}
+		for _, v := range values {
+			value := fmt.Sprint(v)
+			if s, ok := v.(string); ok {
+				value = fmt.Sprintf("%q", s)
+			}
+			src := strings.Replace(base, header, header+name+" = "+value+"\n", 1)
+			s, err := Parse([]byte(src), "spec.toml", "/project")
+			if err != nil {
+				t.Errorf("%s = %s: %v", k.Name, value, err)
+				continue
+			}
+			if got, _ := fieldAt(reflect.ValueOf(*s), k.Name); !reflect.DeepEqual(got, v) {
+				t.Errorf("%s = %s loads as %#v", k.Name, value, got)
+			}
+		}
+	}
+}
