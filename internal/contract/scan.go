@@ -3,7 +3,6 @@ package contract
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,17 +12,8 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/finding"
 	"github.com/fixturegen/fixturegen/internal/pyscan"
-	"github.com/fixturegen/fixturegen/internal/pytree"
 	"github.com/fixturegen/fixturegen/internal/region"
-)
-
-// maxFileSize bounds one file in memory. A test module of 16 MiB is not a
-// test module; such a file is reported and skipped rather than read.
-const maxFileSize = 16 << 20
-
-var (
-	errTooLarge   = fmt.Errorf("is larger than %d MiB; not read", maxFileSize>>20)
-	errNotRegular = errors.New("is not a regular file (a FIFO, a socket or a device); not read")
+	"github.com/fixturegen/fixturegen/internal/treeread"
 )
 
 // source is one Python file that check read and tokenized.
@@ -152,13 +142,13 @@ func (j *job) path() string {
 type dirHandle struct {
 	fd   int
 	refs atomic.Int32
-	// shortIsEOF is shortReadIsEOF for the folder's file system.
+	// shortIsEOF is treeread.ShortReadIsEOF for the folder's file system.
 	shortIsEOF bool
 }
 
 func (h *dirHandle) release() {
 	if h != nil && h.refs.Add(-1) == 0 {
-		closeDir(h.fd)
+		treeread.CloseDir(h.fd)
 	}
 }
 
@@ -178,7 +168,7 @@ func (s *scan) run(roots []string, noRecurse []string) error {
 	var walkErr error
 	go func() {
 		defer close(batches)
-		w := &pytree.Walker{
+		w := &treeread.Walker{
 			NoRecurse: noRecurse,
 			Bounds:    roots,
 			Ignore:    s.coll.walkIgnore(),
@@ -188,7 +178,7 @@ func (s *scan) run(roots []string, noRecurse []string) error {
 			Folder: func(dir string, fd int, names []string) {
 				var h *dirHandle
 				if fd >= 0 {
-					h = &dirHandle{fd: fd, shortIsEOF: shortReadIsEOF(fd)}
+					h = &dirHandle{fd: fd, shortIsEOF: treeread.ShortReadIsEOF(fd)}
 					h.refs.Store(1) // the walk's own hold, until every batch is sent
 				}
 				for len(names) > 0 {
@@ -205,7 +195,7 @@ func (s *scan) run(roots []string, noRecurse []string) error {
 				}
 				h.release()
 			},
-			Problem: func(p pytree.Problem) {
+			Problem: func(p treeread.Problem) {
 				s.warn(p.Path, 1, 1, p.Kind, p.Msg, problemFix[p.Kind])
 			},
 		}
@@ -287,7 +277,7 @@ func (s *scan) first(j *job, w *worker) {
 	} else if p == "" {
 		p = j.path()
 	}
-	data, err := readFileAt(fd, j.name, p, w.buf, shortIsEOF)
+	data, err := treeread.ReadFileAt(fd, j.name, p, w.buf, shortIsEOF)
 	w.buf = data[:0]
 	if err != nil {
 		s.readError(j.path(), err)
@@ -362,7 +352,7 @@ func (s *scan) readError(p string, err error) {
 	msg := "cannot read: "
 	var pe *fs.PathError
 	switch {
-	case errors.Is(err, errTooLarge), errors.Is(err, errNotRegular):
+	case errors.Is(err, treeread.ErrTooLarge), errors.Is(err, treeread.ErrNotRegular):
 		msg = ""
 	case errors.As(err, &pe):
 		err = pe.Err
@@ -406,7 +396,7 @@ func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool))
 	s.parallel(batches, func(j *job, w *worker) {
 		p := j.path()
 		abs := s.abs(p)
-		data, err := readFile(abs, w.buf)
+		data, err := treeread.ReadFile(abs, w.buf)
 		w.buf = data[:0]
 		if err != nil {
 			s.readError(p, err)

@@ -1,4 +1,4 @@
-package pytree
+package treeread
 
 import (
 	"bytes"

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package pytree
+package treeread
 
 import "os"
 

@@ -8,7 +8,7 @@
 // by its own path (so every file has one name, the one the user gave it),
 // and one outside the tree is not walked at all, so the walk never leaves
 // the folders it was given.
-package pytree
+package treeread
 
 import (
 	"errors"

@@ -1,15 +1,15 @@
-package contract
+package treeread
 
 import "syscall"
 
-// shortReadIsEOF reports whether the folder open as fd lies on a file
+// ShortReadIsEOF reports whether the folder open as fd lies on a file
 // system whose regular files never return fewer bytes than asked for
 // before their end: those that read through the page cache
 // (filemap_read) or, for tmpfs, an equivalent loop, where only a fatal
 // signal cuts a read short. FUSE, network and 9p file systems may return
 // short reads anywhere, and overlayfs passes on whatever the file system
 // below it does, so they are read until a read returns nothing.
-func shortReadIsEOF(fd int) bool {
+func ShortReadIsEOF(fd int) bool {
 	var st syscall.Statfs_t
 	if err := syscall.Fstatfs(fd, &st); err != nil {
 		return false
