@@ -16,3 +16,7 @@ var (
 	// are not waited for.
 	ErrNotRegular = errors.New("is not a regular file (a FIFO, a socket or a device); not read")
 )
+
+// firstRead is what ReadFileAt reads of a file before it asks the file's
+// size: more than almost every test module holds.
+const firstRead = 64 << 10

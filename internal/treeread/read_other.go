@@ -2,54 +2,18 @@
 
 package treeread
 
-import (
-	"io"
-	"os"
-)
-
 // ReadFile reads the file at path into buf, growing it as needed.
 func ReadFile(path string, buf []byte) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return buf[:0], err
-	}
-	if !info.Mode().IsRegular() {
-		return buf[:0], ErrNotRegular
-	}
-	if info.Size() > MaxFileSize {
-		return buf[:0], ErrTooLarge
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return buf[:0], err
-	}
-	defer f.Close()
-	n := 0
-	buf = buf[:cap(buf)]
-	for {
-		if n == len(buf) {
-			if n >= MaxFileSize {
-				return buf[:0], ErrTooLarge
-			}
-			buf = append(buf, make([]byte, len(buf))...)
-			buf = buf[:cap(buf)]
-		}
-		m, err := f.Read(buf[n:])
-		n += m
-		if err == io.EOF {
-			return buf[:n], nil
-		}
-		if err != nil {
-			return buf[:0], err
-		}
-	}
+	return readPlain(path, buf)
 }
 
 // ReadFileAt opens path: folders are not opened where this file builds.
 func ReadFileAt(_ int, _, path string, buf []byte, _ bool) ([]byte, error) {
-	return ReadFile(path, buf)
+	return readPlain(path, buf)
 }
 
+// CloseDir closes a folder the walk opened; none is opened here.
 func CloseDir(int) {}
 
+// ShortReadIsEOF is false where folders are not opened.
 func ShortReadIsEOF(int) bool { return false }

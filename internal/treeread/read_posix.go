@@ -101,10 +101,6 @@ func ReadFileAt(dirfd int, name, path string, buf []byte, shortIsEOF bool) ([]by
 	}
 }
 
-// firstRead is what ReadFileAt reads of a file before it asks the file's
-// size: more than almost every test module holds.
-const firstRead = 64 << 10
-
 // CloseDir closes a folder the walk opened for ReadFileAt.
 func CloseDir(fd int) {
 	if fd >= 0 {
