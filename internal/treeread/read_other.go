@@ -8,12 +8,9 @@ func ReadFile(path string, buf []byte) ([]byte, error) {
 }
 
 // ReadFileAt opens path: folders are not opened where this file builds.
-func ReadFileAt(_ int, _, path string, buf []byte, _ bool) ([]byte, error) {
+func ReadFileAt(_ int, _, path string, buf []byte) ([]byte, error) {
 	return readPlain(path, buf)
 }
 
 // CloseDir closes a folder the walk opened; none is opened here.
 func CloseDir(int) {}
-
-// ShortReadIsEOF is false where folders are not opened.
-func ShortReadIsEOF(int) bool { return false }

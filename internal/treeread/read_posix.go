@@ -9,18 +9,14 @@ import "syscall"
 // thousand small files is mostly system calls, so the usual os.ReadFile,
 // which adds two stats and a poller registration, would cost a third more.
 func ReadFile(path string, buf []byte) ([]byte, error) {
-	return ReadFileAt(-1, "", path, buf, false)
+	return ReadFileAt(-1, "", path, buf)
 }
 
 // ReadFileAt is ReadFile for the file name in the open folder dirfd, which
 // spares the system resolving the whole path again (as grep does); with
 // dirfd -1, or where the system lacks openat, it opens path.
-//
-// With shortIsEOF, a read that returns less than it was asked for is
-// taken for the end of the file, which spares the read that would return
-// nothing: true of regular files on the file systems ShortReadIsEOF
-// names, not of every file system (FUSE, 9p).
-func ReadFileAt(dirfd int, name, path string, buf []byte, shortIsEOF bool) ([]byte, error) {
+
+func ReadFileAt(dirfd int, name, path string, buf []byte) ([]byte, error) {
 	var fd int
 	var err error
 	for {
@@ -95,9 +91,6 @@ func ReadFileAt(dirfd int, name, path string, buf []byte, shortIsEOF bool) ([]by
 			return buf[:n], nil
 		}
 		n += m
-		if shortIsEOF && n < end {
-			return buf[:n], nil
-		}
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 )
 
 // ReadFileAt reads whole files, whatever their size against the buffer's,
-// whether it stops at a short read or reads until nothing comes.
+// opened relative to their folder or by path.
 func TestReadFileAt(t *testing.T) {
 	dir := t.TempDir()
 	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
@@ -26,16 +26,14 @@ func TestReadFileAt(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, name), want, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		for _, short := range []bool{false, ShortReadIsEOF(fd)} {
-			for _, dirfd := range []int{fd, -1} {
-				got, err := ReadFileAt(dirfd, name, filepath.Join(dir, name), make([]byte, 0, 4096), short)
-				if err != nil || !bytes.Equal(got, want) {
-					t.Errorf("size %d, shortIsEOF %v, dirfd %d: read %d bytes, err %v", size, short, dirfd, len(got), err)
-				}
+		for _, dirfd := range []int{fd, -1} {
+			got, err := ReadFileAt(dirfd, name, filepath.Join(dir, name), make([]byte, 0, 4096))
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("size %d, dirfd %d: read %d bytes, err %v", size, dirfd, len(got), err)
 			}
 		}
 	}
-	if _, err := ReadFileAt(fd, "missing.py", filepath.Join(dir, "missing.py"), nil, true); err == nil {
+	if _, err := ReadFileAt(fd, "missing.py", filepath.Join(dir, "missing.py"), nil); err == nil {
 		t.Error("a missing file read without error")
 	}
 }

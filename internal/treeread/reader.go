@@ -59,8 +59,6 @@ type Look func(f *File, data []byte, err error, worker int)
 type dirHandle struct {
 	fd   int
 	refs atomic.Int32
-	// shortIsEOF is ShortReadIsEOF for the folder's file system.
-	shortIsEOF bool
 }
 
 func (h *dirHandle) release() {
@@ -106,7 +104,7 @@ func (r *Reader) Read(roots []string, look Look) ([]File, error) {
 			Folder: func(dir string, fd int, names []string) {
 				var h *dirHandle
 				if fd >= 0 {
-					h = &dirHandle{fd: fd, shortIsEOF: ShortReadIsEOF(fd)}
+					h = &dirHandle{fd: fd}
 					h.refs.Store(1) // the walk's own hold, until every batch is sent
 				}
 				for len(names) > 0 {
@@ -139,7 +137,7 @@ func (r *Reader) Read(roots []string, look Look) ([]File, error) {
 			return readPlain(f.Path(), buf)
 		}
 		if f.h != nil {
-			return ReadFileAt(f.h.fd, f.Name, f.Path(), buf, f.h.shortIsEOF)
+			return ReadFileAt(f.h.fd, f.Name, f.Path(), buf)
 		}
 		return ReadFile(f.Path(), buf)
 	}, look)

@@ -16,7 +16,8 @@ import (
 )
 
 // The fast path (raw folder listings, files opened relative to their
-// folder, a short read taken for the end) and the plain one (os.ReadDir,
+// folder, a read of 64 KiB before the file is asked its size) and the
+// plain one (os.ReadDir,
 // files opened by path and read until nothing comes) read the same tree
 // alike: the same files, the same bytes, the same errors and problems.
 func TestFastAndPlainPathsAgree(t *testing.T) {
