@@ -17,6 +17,6 @@ var (
 	ErrNotRegular = errors.New("is not a regular file (a FIFO, a socket or a device); not read")
 )
 
-// firstRead is what ReadFileAt reads of a file before it asks the file's
+// firstRead is what readFileAt reads of a file before it asks the file's
 // size: more than almost every test module holds.
 const firstRead = 64 << 10

@@ -7,10 +7,10 @@ func ReadFile(path string, buf []byte) ([]byte, error) {
 	return readPlain(path, buf)
 }
 
-// ReadFileAt opens path: folders are not opened where this file builds.
-func ReadFileAt(_ int, _, path string, buf []byte) ([]byte, error) {
+// readFileAt opens path: folders are not opened where this file builds.
+func readFileAt(_ int, _, path string, buf []byte) ([]byte, error) {
 	return readPlain(path, buf)
 }
 
-// CloseDir closes a folder the walk opened; none is opened here.
-func CloseDir(int) {}
+// closeDir closes a folder the walk opened; none is opened here.
+func closeDir(int) {}

@@ -9,14 +9,14 @@ import "syscall"
 // thousand small files is mostly system calls, so the usual os.ReadFile,
 // which adds two stats and a poller registration, would cost a third more.
 func ReadFile(path string, buf []byte) ([]byte, error) {
-	return ReadFileAt(-1, "", path, buf)
+	return readFileAt(-1, "", path, buf)
 }
 
-// ReadFileAt is ReadFile for the file name in the open folder dirfd, which
+// readFileAt is ReadFile for the file name in the open folder dirfd, which
 // spares the system resolving the whole path again (as grep does); with
 // dirfd -1, or where the system lacks openat, it opens path.
 
-func ReadFileAt(dirfd int, name, path string, buf []byte) ([]byte, error) {
+func readFileAt(dirfd int, name, path string, buf []byte) ([]byte, error) {
 	var fd int
 	var err error
 	for {
@@ -94,8 +94,8 @@ func ReadFileAt(dirfd int, name, path string, buf []byte) ([]byte, error) {
 	}
 }
 
-// CloseDir closes a folder the walk opened for ReadFileAt.
-func CloseDir(fd int) {
+// closeDir closes a folder the walk opened for readFileAt.
+func closeDir(fd int) {
 	if fd >= 0 {
 		syscall.Close(fd)
 	}

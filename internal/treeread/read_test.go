@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// ReadFileAt reads whole files, whatever their size against the buffer's,
+// readFileAt reads whole files, whatever their size against the buffer's,
 // opened relative to their folder or by path.
 func TestReadFileAt(t *testing.T) {
 	dir := t.TempDir()
@@ -27,13 +27,13 @@ func TestReadFileAt(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, dirfd := range []int{fd, -1} {
-			got, err := ReadFileAt(dirfd, name, filepath.Join(dir, name), make([]byte, 0, 4096))
+			got, err := readFileAt(dirfd, name, filepath.Join(dir, name), make([]byte, 0, 4096))
 			if err != nil || !bytes.Equal(got, want) {
 				t.Errorf("size %d, dirfd %d: read %d bytes, err %v", size, dirfd, len(got), err)
 			}
 		}
 	}
-	if _, err := ReadFileAt(fd, "missing.py", filepath.Join(dir, "missing.py"), nil); err == nil {
+	if _, err := readFileAt(fd, "missing.py", filepath.Join(dir, "missing.py"), nil); err == nil {
 		t.Error("a missing file read without error")
 	}
 }

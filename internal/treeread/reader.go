@@ -11,11 +11,17 @@ import (
 // file's bytes to its caller. It owns the open folders and the buffers;
 // the caller sees only paths and bytes.
 type Reader struct {
-	// NoRecurse, Bounds, Ignore and Problem are the Walker's.
+	// NoRecurse holds the patterns of pytest's norecursedirs: folders
+	// whose path they match (pytestcfg.MatchPath) are not entered.
 	NoRecurse []string
-	Bounds    []string
-	Ignore    func(abs string) bool
-	Problem   func(Problem)
+	// Bounds are the folders a link may point into; each root is one.
+	Bounds []string
+	// Ignore, when set, is asked about the absolute path of each folder
+	// before it is entered and of each .py file before it is read, as
+	// pytest asks its pytest_ignore_collect hook.
+	Ignore func(abs string) bool
+	// Problem is called for each place the walk could not go into.
+	Problem func(Problem)
 	// Workers is the number of readers; 0 means one per core.
 	Workers int
 	// Plain reads the portable way, as where the fast path does not
@@ -63,7 +69,7 @@ type dirHandle struct {
 
 func (h *dirHandle) release() {
 	if h != nil && h.refs.Add(-1) == 0 {
-		CloseDir(h.fd)
+		closeDir(h.fd)
 	}
 }
 
@@ -72,7 +78,7 @@ func (h *dirHandle) release() {
 // of files is still shared among the readers.
 const batchSize = 64
 
-// Workers returns the number of readers Read and ReadAgain use.
+// workers returns the number of readers Read and ReadAgain use.
 func (r *Reader) workers() int {
 	if r.Workers > 0 {
 		return r.Workers
@@ -93,7 +99,7 @@ func (r *Reader) Read(roots []string, look Look) ([]File, error) {
 	var walkErr error
 	go func() {
 		defer close(batches)
-		w := &Walker{
+		w := &walker{
 			NoRecurse: r.NoRecurse,
 			Bounds:    r.Bounds,
 			Ignore:    r.Ignore,
@@ -137,7 +143,7 @@ func (r *Reader) Read(roots []string, look Look) ([]File, error) {
 			return readPlain(f.Path(), buf)
 		}
 		if f.h != nil {
-			return ReadFileAt(f.h.fd, f.Name, f.Path(), buf)
+			return readFileAt(f.h.fd, f.Name, f.Path(), buf)
 		}
 		return ReadFile(f.Path(), buf)
 	}, look)

@@ -56,8 +56,8 @@ type Problem struct {
 	Msg  string
 }
 
-// Walker walks test trees.
-type Walker struct {
+// walker walks test trees.
+type walker struct {
 	// NoRecurse holds the patterns of pytest's norecursedirs: folders
 	// whose path they match (pytestcfg.MatchPath) are not entered.
 	NoRecurse []string
@@ -111,7 +111,7 @@ type entry struct {
 // list returns a folder's entries sorted by name, as os.ReadDir does, and,
 // when keep is set, a descriptor of the folder left open for the caller
 // (or -1).
-func (w *Walker) list(dir string, keep bool) ([]entry, int, error) {
+func (w *walker) list(dir string, keep bool) ([]entry, int, error) {
 	if w.readDir == nil {
 		var reuse []entry
 		if w.Folder != nil {
@@ -134,7 +134,7 @@ func (w *Walker) list(dir string, keep bool) ([]entry, int, error) {
 // Walk visits the .py files under root, in lexical order; a root that is
 // a file is visited itself. A root that does not exist is an error; every
 // other trouble is a Problem and the walk goes on.
-func (w *Walker) Walk(root string) error {
+func (w *walker) Walk(root string) error {
 	info, err := os.Stat(root)
 	if err != nil {
 		return err
@@ -169,7 +169,7 @@ func (w *Walker) Walk(root string) error {
 }
 
 // dir walks one folder; ancestors holds the folders above it and itself.
-func (w *Walker) dir(dir string, ancestors []os.FileInfo) {
+func (w *walker) dir(dir string, ancestors []os.FileInfo) {
 	entries, fd, err := w.list(dir, w.Folder != nil)
 	if err != nil {
 		w.Problem(Problem{Path: dir, Kind: "unreadable", Msg: "cannot read folder: " + reason(err)})
@@ -290,7 +290,7 @@ type subdir struct {
 // folderLink reports a link to a folder that leads back into the folders
 // above it, or out of the tree. A link to a folder elsewhere in the tree
 // is left alone: the walk reaches that folder by its own path.
-func (w *Walker) folderLink(p string, info os.FileInfo, ancestors []os.FileInfo) {
+func (w *walker) folderLink(p string, info os.FileInfo, ancestors []os.FileInfo) {
 	if loopsBack(info, ancestors) {
 		w.Problem(Problem{Path: p, Kind: "symlink-loop", Msg: "is a symbolic link to a folder that contains it; not followed"})
 		return
@@ -330,7 +330,7 @@ func within(path, dir string) bool {
 }
 
 // skip reports whether the folder at p is not to be entered.
-func (w *Walker) skip(p string) bool {
+func (w *walker) skip(p string) bool {
 	abs := w.abs(p)
 	for _, pat := range w.NoRecurse {
 		if pytestcfg.MatchPath(pat, abs) {
@@ -341,7 +341,7 @@ func (w *Walker) skip(p string) bool {
 }
 
 // abs is a path of the walk made absolute.
-func (w *Walker) abs(p string) string {
+func (w *walker) abs(p string) string {
 	if filepath.IsAbs(p) {
 		return p
 	}
@@ -359,7 +359,7 @@ func loopsBack(info os.FileInfo, ancestors []os.FileInfo) bool {
 
 // seenBefore reports whether a folder was entered already (through a
 // link, or as the target of one); it remembers info otherwise.
-func (w *Walker) seenBefore(info os.FileInfo) bool {
+func (w *walker) seenBefore(info os.FileInfo) bool {
 	if id, ok := idOf(info); ok {
 		if w.seen == nil {
 			w.seen = map[fileID]bool{}
