@@ -7,7 +7,7 @@
 #
 #   bash bench/check.sh [RUNS]
 #
-# The figures in docs/check.md come from this script. Run it on an idle
+# The figures in bench/README.md come from this script. Run it on an idle
 # machine: check reads on every core, grep on one, so a busy neighbour
 # slows check more.
 set -euo pipefail

@@ -1,5 +1,5 @@
 // Checkbench makes the input of fixturegen check's benchmark and times it
-// against grep. bench/check.sh runs both steps; see docs/check.md for the
+// against grep. bench/check.sh runs both steps; see bench/README.md for the
 // figures.
 //
 // Usage:

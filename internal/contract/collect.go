@@ -79,7 +79,7 @@ func (c *collection) ignored(abs string) bool {
 	return false
 }
 
-// walkIgnore is the Walker's Ignore hook, or nil when nothing is ignored,
+// walkIgnore is the Reader's Ignore hook, or nil when nothing is ignored,
 // which spares the walk a question per file.
 func (c *collection) walkIgnore() func(string) bool {
 	if len(c.cfg.Ignore) == 0 && len(c.cfg.IgnoreGlob) == 0 {

@@ -6,7 +6,7 @@
 // honours the group.
 //
 // Each rule reads the facts package pyscan extracts; the tree is read by
-// package pytree, on every core, and only files that hold a word a rule
+// package treeread, on every core, and only files that hold a word a rule
 // looks for are tokenized.
 package contract
 
@@ -20,8 +20,8 @@ import (
 	"github.com/fixturegen/fixturegen/internal/finding"
 	"github.com/fixturegen/fixturegen/internal/pyscan"
 	"github.com/fixturegen/fixturegen/internal/pytestcfg"
-	"github.com/fixturegen/fixturegen/internal/pytree"
 	"github.com/fixturegen/fixturegen/internal/relpath"
+	"github.com/fixturegen/fixturegen/internal/treeread"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -115,7 +115,7 @@ func Check(opts Options) (*Result, error) {
 			s.specialNames[filepath.Base(abs)] = true
 		}
 	}
-	noRecurse := pytree.DefaultNoRecurse
+	noRecurse := treeread.DefaultNoRecurse
 	if opts.Config != nil {
 		if args, ok := opts.Config.Options["norecursedirs"]; ok {
 			noRecurse = []string{"__pycache__"}
@@ -135,7 +135,7 @@ func Check(opts Options) (*Result, error) {
 		for _, c := range carriers {
 			names = append(names, c.name)
 		}
-		s.again(&prefilter{names: newMatcher(words(names))}, func(abs string) (bool, bool) {
+		s.again(&prefilter{names: treeread.NewMatcher(names)}, func(abs string) (bool, bool) {
 			look, all := false, false
 			for _, c := range carriers {
 				if under(abs, c.src.dir) {
@@ -227,7 +227,7 @@ func (s *scan) probeFiles() bool {
 		if have[abs] {
 			continue
 		}
-		data, err := readFile(abs, nil)
+		data, err := treeread.ReadFile(abs, nil)
 		if err != nil {
 			continue // the probe-node rule reports a missing file
 		}

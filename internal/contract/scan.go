@@ -3,27 +3,16 @@ package contract
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"github.com/fixturegen/fixturegen/internal/finding"
 	"github.com/fixturegen/fixturegen/internal/pyscan"
-	"github.com/fixturegen/fixturegen/internal/pytree"
 	"github.com/fixturegen/fixturegen/internal/region"
-)
-
-// maxFileSize bounds one file in memory. A test module of 16 MiB is not a
-// test module; such a file is reported and skipped rather than read.
-const maxFileSize = 16 << 20
-
-var (
-	errTooLarge   = fmt.Errorf("is larger than %d MiB; not read", maxFileSize>>20)
-	errNotRegular = errors.New("is not a regular file (a FIFO, a socket or a device); not read")
+	"github.com/fixturegen/fixturegen/internal/treeread"
 )
 
 // source is one Python file that check read and tokenized.
@@ -64,9 +53,12 @@ type scan struct {
 
 	mu      sync.Mutex
 	sources []*source
-	// done holds the batches the readers finished; the files in them that
-	// were read but not tokenized are marked skipped, for a second look.
-	done      [][]job
+	// files are the files the first look read; those read but not
+	// tokenized are marked Skipped, for a second look.
+	files []treeread.File
+	// scanners are the readers' own tokenizers, one per reader, which
+	// reuse their working memory from file to file.
+	scanners  []pyscan.Scanner
 	generated []string
 	warnings  []finding.Finding
 
@@ -126,98 +118,32 @@ func sameFile(a, b string) bool {
 
 var regionBegin = []byte(region.Begin)
 
-// job is one file to read: the folder that holds it, as the walk reached
-// it, and its name there, with the open folder when the system lets files
-// be opened relative to it. A root that is a file has only its path.
-type job struct {
-	dir     string
-	name    string
-	h       *dirHandle
-	whole   string // the path of a root that is a file
-	skipped bool   // read, and found not to matter
-}
-
-// path is the file's path as the user reaches it. It is worked out only
-// where it is needed: most files are read, found not to matter, and never
-// named.
-func (j *job) path() string {
-	if j.whole != "" {
-		return j.whole
-	}
-	return filepath.Join(j.dir, j.name)
-}
-
-// dirHandle is an open folder shared by the batches of its files; the
-// last one to finish closes it.
-type dirHandle struct {
-	fd   int
-	refs atomic.Int32
-	// shortIsEOF is shortReadIsEOF for the folder's file system.
-	shortIsEOF bool
-}
-
-func (h *dirHandle) release() {
-	if h != nil && h.refs.Add(-1) == 0 {
-		closeDir(h.fd)
-	}
-}
-
-// batchSize bounds the files handed to a reader at once: large enough that
-// handing them over costs little, small enough that a folder of thousands
-// of files is still shared among the readers.
-const batchSize = 64
-
-// run reads every file under the roots on all cores. The walk hands the
-// readers batches of files of one folder through a channel, each folder's
-// files before its subfolders are walked, so reading starts with the first
-// folder; the readers open the files relative to the folder the walk
-// listed; and each reader keeps one buffer, so memory does not grow with
-// the tree.
+// run reads every file under the roots on all cores, and takes the first
+// look at each.
 func (s *scan) run(roots []string, noRecurse []string) error {
-	batches := make(chan []job, 64)
-	var walkErr error
-	go func() {
-		defer close(batches)
-		w := &pytree.Walker{
-			NoRecurse: noRecurse,
-			Bounds:    roots,
-			Ignore:    s.coll.walkIgnore(),
-			Visit: func(p string) {
-				batches <- []job{{whole: p, name: filepath.Base(p)}}
-			},
-			Folder: func(dir string, fd int, names []string) {
-				var h *dirHandle
-				if fd >= 0 {
-					h = &dirHandle{fd: fd, shortIsEOF: shortReadIsEOF(fd)}
-					h.refs.Store(1) // the walk's own hold, until every batch is sent
-				}
-				for len(names) > 0 {
-					n := min(len(names), batchSize)
-					batch := make([]job, n)
-					for i, name := range names[:n] {
-						batch[i] = job{dir: dir, name: name, h: h}
-					}
-					if h != nil {
-						h.refs.Add(1)
-					}
-					batches <- batch
-					names = names[n:]
-				}
-				h.release()
-			},
-			Problem: func(p pytree.Problem) {
-				s.warn(p.Path, 1, 1, p.Kind, p.Msg, problemFix[p.Kind])
-			},
-		}
-		for _, root := range roots {
-			if err := w.Walk(root); err != nil {
-				walkErr = err
-				return
-			}
-		}
-	}()
-	s.parallel(batches, s.first)
-	return walkErr
+	r := s.reader()
+	r.NoRecurse = noRecurse
+	r.Bounds = roots
+	r.Ignore = s.coll.walkIgnore()
+	r.Problem = func(p treeread.Problem) {
+		s.warn(p.Path, 1, 1, p.Kind, p.Msg, problemFix[p.Kind])
+	}
+	files, err := r.Read(roots, s.first)
+	s.files = files
+	return err
+}
+
+// reader returns a treeread.Reader with the scan's number of readers, and
+// gives each reader its tokenizer.
+func (s *scan) reader() *treeread.Reader {
+	r := &treeread.Reader{Workers: s.opts.Workers}
+	if r.Workers <= 0 {
+		r.Workers = runtime.GOMAXPROCS(0)
+	}
+	if len(s.scanners) < r.Workers {
+		s.scanners = make([]pyscan.Scanner, r.Workers)
+	}
+	return r
 }
 
 var problemFix = map[string]string{
@@ -225,44 +151,6 @@ var problemFix = map[string]string{
 	WarnSymlinkLoop:     "remove the link, or point it outside the tree",
 	WarnSymlinkOutside:  "scan the folder it points to too (--scan), or replace the link with the folder",
 	WarnDanglingSymlink: "remove the link, or restore the file it points to",
-}
-
-// worker is one reader's own state: its buffer, and the batches it
-// finished, kept apart from the other readers' so that no lock is taken per
-// file.
-type worker struct {
-	buf     []byte
-	done    [][]job
-	scanner pyscan.Scanner // reuses its working memory from file to file
-}
-
-// parallel runs look on every job, on one goroutine per core.
-func (s *scan) parallel(batches <-chan []job, look func(j *job, w *worker)) {
-	n := s.opts.Workers
-	if n <= 0 {
-		n = runtime.GOMAXPROCS(0)
-	}
-	workers := make([]*worker, n)
-	var wg sync.WaitGroup
-	for i := range workers {
-		w := &worker{buf: make([]byte, 0, 64<<10)}
-		workers[i] = w
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for batch := range batches {
-				for i := range batch {
-					look(&batch[i], w)
-				}
-				batch[0].h.release()
-				w.done = append(w.done, batch)
-			}
-		}()
-	}
-	wg.Wait()
-	for _, w := range workers {
-		s.done = append(s.done, w.done...)
-	}
 }
 
 // special reports whether a file's name is that of a file the scan treats
@@ -274,35 +162,27 @@ func (s *scan) special(base string) bool {
 
 // first is the first look at a file: read it, note a generated header,
 // check its encoding, and tokenize it only when it can matter to a rule.
-func (s *scan) first(j *job, w *worker) {
-	base := j.name
+func (s *scan) first(j *treeread.File, data []byte, err error, worker int) {
+	if err != nil {
+		s.readError(j.Path(), err)
+		return
+	}
+	base := j.Name
 	p, abs := "", ""
 	if s.special(base) {
-		p = j.path()
+		p = j.Path()
 		abs = s.abs(p)
-	}
-	fd, shortIsEOF := -1, false
-	if j.h != nil {
-		fd, shortIsEOF = j.h.fd, j.h.shortIsEOF
-	} else if p == "" {
-		p = j.path()
-	}
-	data, err := readFileAt(fd, j.name, p, w.buf, shortIsEOF)
-	w.buf = data[:0]
-	if err != nil {
-		s.readError(j.path(), err)
-		return
 	}
 	if abs != "" && s.opts.Planned[abs] {
 		return // generated: compared with the spec, not scanned
 	}
 	// The first byte rules out most files without a call to compare.
 	if len(data) > 0 && data[0] == generatedHeader[0] && bytes.HasPrefix(data, generatedHeader) {
-		if s.planned(j.path()) {
+		if s.planned(j.Path()) {
 			return // a planned file reached by another name
 		}
 		s.mu.Lock()
-		s.generated = append(s.generated, j.path())
+		s.generated = append(s.generated, j.Path())
 		s.mu.Unlock()
 		return
 	}
@@ -315,21 +195,21 @@ func (s *scan) first(j *job, w *worker) {
 	text, prob := pyscan.Decode(data)
 	if prob != nil {
 		if abs == "" || abs != s.opts.Conftest { // the drift report covers the planned conftest
-			s.warn(j.path(), prob.Pos.Line, prob.Pos.Col, WarnUndecodable, prob.Msg, "save the file as UTF-8, or declare its encoding as Python expects")
+			s.warn(j.Path(), prob.Pos.Line, prob.Pos.Col, WarnUndecodable, prob.Msg, "save the file as UTF-8, or declare its encoding as Python expects")
 		}
 		return
 	}
-	if base != "conftest.py" && !(abs != "" && s.opts.Forced[abs]) && !(s.opts.ListTests && s.coll.isTestFile(s.abs(j.path()))) && !s.needles.match(data) {
-		j.skipped = true
+	if base != "conftest.py" && !(abs != "" && s.opts.Forced[abs]) && !(s.opts.ListTests && s.coll.isTestFile(s.abs(j.Path()))) && !s.needles.match(data) {
+		j.Skipped = true
 		return
 	}
 	if p == "" {
-		p = j.path()
+		p = j.Path()
 	}
 	if abs == "" {
 		abs = s.abs(p)
 	}
-	s.tokenize(p, abs, text, &w.scanner)
+	s.tokenize(p, abs, text, &s.scanners[worker])
 }
 
 // tokenize scans data, whose encoding was checked, and keeps its facts.
@@ -362,7 +242,7 @@ func (s *scan) readError(p string, err error) {
 	msg := "cannot read: "
 	var pe *fs.PathError
 	switch {
-	case errors.Is(err, errTooLarge), errors.Is(err, errNotRegular):
+	case errors.Is(err, treeread.ErrTooLarge), errors.Is(err, treeread.ErrNotRegular):
 		msg = ""
 	case errors.As(err, &pe):
 		err = pe.Err
@@ -376,51 +256,31 @@ func (s *scan) readError(p string, err error) {
 // look at again; all reports whether a file in it must be tokenized whatever
 // it holds (an autouse fixture reaches every test under its conftest).
 func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool)) {
-	// parallel adds the batches it runs to s.done; those of the first
-	// look are kept apart meanwhile.
-	done := s.done
-	s.done = nil
-	batches := make(chan []job, 64)
-	go func() {
-		defer close(batches)
-		var batch []job
-		for _, b := range done {
-			for i := range b {
-				j := &b[i]
-				if !j.skipped || s.ignoreFile != nil && s.ignoreFile(s.abs(j.path())) {
-					continue
-				}
-				if look, _ := want(s.abs(j.path())); look {
-					batch = append(batch, job{whole: j.path(), name: j.name})
-				}
-				if len(batch) == batchSize {
-					batches <- batch
-					batch = nil
-				}
-			}
+	var files []treeread.File
+	for i := range s.files {
+		f := &s.files[i]
+		if !f.Skipped || s.ignoreFile != nil && s.ignoreFile(s.abs(f.Path())) {
+			continue
 		}
-		if len(batch) > 0 {
-			batches <- batch
+		if look, _ := want(s.abs(f.Path())); look {
+			files = append(files, *f)
 		}
-	}()
-	s.parallel(batches, func(j *job, w *worker) {
-		p := j.path()
-		abs := s.abs(p)
-		data, err := readFile(abs, w.buf)
-		w.buf = data[:0]
+	}
+	s.reader().ReadAgain(files, func(f *treeread.File, data []byte, err error, worker int) {
+		p := f.Path()
 		if err != nil {
 			s.readError(p, err)
 			return
 		}
+		abs := s.abs(p)
 		text, prob := pyscan.Decode(data)
 		if prob != nil {
 			return // reported by the first look
 		}
 		if _, all := want(abs); all || needles.match(data) {
-			s.tokenize(p, abs, text, &w.scanner)
+			s.tokenize(p, abs, text, &s.scanners[worker])
 		}
 	})
-	s.done = done
 }
 
 var generatedHeader = []byte("# Code generated by fixturegen")

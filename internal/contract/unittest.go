@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"github.com/fixturegen/fixturegen/internal/treeread"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -179,7 +180,7 @@ func (cf *caseFinder) module(file string) *pyscan.Module {
 	}
 	var m *pyscan.Module
 	// readFile refuses what is too large or not a regular file.
-	if data, err := readFile(file, nil); err == nil {
+	if data, err := treeread.ReadFile(file, nil); err == nil {
 		if text, prob := pyscan.Decode(data); prob == nil {
 			m = pyscan.Scan(text)
 		}

@@ -15,7 +15,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -73,11 +72,11 @@ type Release struct {
 	Out     string // the folder the release files are written to (dist)
 }
 
-var versionPattern = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*((a|b|rc)[0-9]+)?$`)
+var versionPattern = lazyRegexp(`^[0-9]+(\.[0-9]+)*((a|b|rc)[0-9]+)?$`)
 
 // Check reports a version that is not a release number.
 func (r Release) Check() error {
-	if !versionPattern.MatchString(r.Version) {
+	if !versionPattern().MatchString(r.Version) {
 		return fmt.Errorf("%q is not a release version such as 0.4.0 or 1.0.0rc1 (no leading v)", r.Version)
 	}
 	return nil
@@ -158,13 +157,13 @@ func (r Release) metadata(readme []byte) wheel.Metadata {
 
 // relativeLink matches a Markdown link or image whose target is a path in
 // the repository, not a URL or an anchor.
-var relativeLink = regexp.MustCompile(`\]\(([^)#:\s][^):\s]*)\)`)
+var relativeLink = lazyRegexp(`\]\(([^)#:\s][^):\s]*)\)`)
 
 // absoluteLinks points the README's links into the repository at the
 // release's tag, so they work where the README is shown away from the
 // repository, on the package index.
 func absoluteLinks(readme, base string) string {
-	return relativeLink.ReplaceAllString(readme, "]("+base+"$1)")
+	return relativeLink().ReplaceAllString(readme, "]("+base+"$1)")
 }
 
 func (r Release) docs() (readme, license []byte, err error) {

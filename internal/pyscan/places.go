@@ -33,38 +33,53 @@ func Places(src []byte, offs []int) []Place {
 		}
 	}
 	for k < len(offs) && l.off < len(src) {
-		start := l.off
-		c := src[start]
-		switch {
-		case c == '#':
+		// Code is skipped to the next byte that can start a comment or a
+		// string, in a loop that keeps its offset in a register: only
+		// those bytes change the place of the bytes after them.
+		start, i := l.off, l.off
+		for i < len(src) && !placeStop[src[i]] {
+			i++
+		}
+		if i >= len(src) {
+			break
+		}
+		if src[i] == '#' {
 			end := len(src)
-			if i := bytes.IndexAny(src[start:], "\r\n"); i >= 0 {
-				end = start + i
+			if j := bytes.IndexAny(src[i:], "\r\n"); j >= 0 {
+				end = i + j
 			}
+			mark(i, InCode)
 			l.off = end
 			mark(end, InComment)
-		case c == '"' || c == '\'':
-			l.skipString(false)
-			mark(l.off, InString)
-		case c == '\n' || c == '\r':
-			l.newline()
-			mark(l.off, InCode)
-		case isNameStart(c):
-			for l.off < len(src) && isNameByte(src[l.off]) {
-				l.off++
-			}
-			if l.off < len(src) && (src[l.off] == '"' || src[l.off] == '\'') {
-				if f, ok := stringPrefix(src[start:l.off]); ok {
-					l.skipString(f)
-					mark(l.off, InString)
-					continue
-				}
-			}
-			mark(l.off, InCode)
-		default:
-			l.off++
-			mark(l.off, InCode)
+			continue
 		}
+		// A quote. The name right before it, if any, is the string's
+		// prefix when it is one: the name the tokenizer would read, which
+		// starts after any digits (a number ends there) and after start.
+		open, formatted := i, false
+		j := i
+		for j > start && isNameByte(src[j-1]) {
+			j--
+		}
+		for j < i && isDigit(src[j]) {
+			j++
+		}
+		if j < i {
+			if f, ok := stringPrefix(src[j:i]); ok {
+				open, formatted = j, f
+			}
+		}
+		mark(open, InCode)
+		l.off = i
+		l.skipString(formatted)
+		mark(l.off, InString)
 	}
 	return out // the rest is code, the zero Place
 }
+
+// placeStop marks the bytes Places must look at in code: those that start
+// a comment or a string.
+var placeStop = func() (t [256]bool) {
+	t['#'], t['"'], t['\''] = true, true, true
+	return t
+}()

@@ -1,7 +1,9 @@
 package pyscan
 
 import (
+	"bytes"
 	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
 )
@@ -255,6 +257,81 @@ func TestPlaces(t *testing.T) {
 	want := fmt.Sprint([]Place{InCode, InComment, InString, InString, InString, InString})
 	if got != want {
 		t.Errorf("Places = %s, want %s", got, want)
+	}
+}
+
+// placesByToken is Places as it was first written, token by token: the
+// reference the faster Places must agree with.
+func placesByToken(src []byte, offs []int) []Place {
+	out := make([]Place, len(offs))
+	var lx Lexer
+	lx.reset(src)
+	l := &lx
+	k := 0
+	mark := func(end int, p Place) {
+		for k < len(offs) && offs[k] < end {
+			out[k] = p
+			k++
+		}
+	}
+	for k < len(offs) && l.off < len(src) {
+		start := l.off
+		c := src[start]
+		switch {
+		case c == '#':
+			end := len(src)
+			if i := bytes.IndexAny(src[start:], "\r\n"); i >= 0 {
+				end = start + i
+			}
+			l.off = end
+			mark(end, InComment)
+		case c == '"' || c == '\'':
+			l.skipString(false)
+			mark(l.off, InString)
+		case c == '\n' || c == '\r':
+			l.newline()
+			mark(l.off, InCode)
+		case isNameStart(c):
+			for l.off < len(src) && isNameByte(src[l.off]) {
+				l.off++
+			}
+			if l.off < len(src) && (src[l.off] == '"' || src[l.off] == '\'') {
+				if f, ok := stringPrefix(src[start:l.off]); ok {
+					l.skipString(f)
+					mark(l.off, InString)
+					continue
+				}
+			}
+			mark(l.off, InCode)
+		default:
+			l.off++
+			mark(l.off, InCode)
+		}
+	}
+	return out
+}
+
+// Places agrees with the token-by-token reference on every byte of
+// sources made of the pieces that change a place: quotes, prefixes,
+// comments, digits, escapes, line ends, replacement fields.
+func TestPlacesAgreesWithTokens(t *testing.T) {
+	pieces := []string{"x", "rb", "f", "1", "u", "Rb", "br", "ab", "_", "\xe9", "é", "#", "'", "\"", "\"\"\"", "'''",
+		"\\", "\n", "\r\n", "{", "}", " ", "(", "=", ":", "!r"}
+	rng := rand.New(rand.NewSource(1))
+	for n := 0; n < 20000; n++ {
+		var b strings.Builder
+		for range 1 + rng.Intn(24) {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		src := []byte(b.String())
+		offs := make([]int, len(src))
+		for i := range offs {
+			offs[i] = i
+		}
+		want := fmt.Sprint(placesByToken(src, offs))
+		if got := fmt.Sprint(Places(src, offs)); got != want {
+			t.Fatalf("Places(%q) = %s, want %s", src, got, want)
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/fixturegen/fixturegen/internal/pyquote"
@@ -38,10 +39,14 @@ type File struct {
 	Content []byte
 }
 
-var tmpl = template.Must(template.New("").
-	Option("missingkey=error").
-	Funcs(template.FuncMap{"py": pyquote.String, "num": pyquote.Number}).
-	ParseFS(templates.FS, "*.py.tmpl"))
+// tmpl parses the templates when they are first needed, not at start-up:
+// commands that render nothing (version, triage) should not pay for them.
+var tmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").
+		Option("missingkey=error").
+		Funcs(template.FuncMap{"py": pyquote.String, "num": pyquote.Number}).
+		ParseFS(templates.FS, "*.py.tmpl"))
+})
 
 // Render returns the files spec plans, conftest region first.
 func Render(spec *schema.Spec) ([]File, error) {
@@ -91,7 +96,7 @@ func ProbePlugin(spec *schema.Spec) ([]byte, error) {
 
 func execute(name string, v view) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&buf, name, v); err != nil {
+	if err := tmpl().ExecuteTemplate(&buf, name, v); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

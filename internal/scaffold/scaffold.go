@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/fixturegen/fixturegen/internal/pyquote"
@@ -21,10 +22,14 @@ import (
 //go:embed module.py.tmpl
 var moduleTemplate string
 
-var tmpl = template.Must(template.New("module").
-	Option("missingkey=error").
-	Funcs(template.FuncMap{"py": pyquote.String}).
-	Parse(moduleTemplate))
+// tmpl parses the template when scaffold first needs it, not at start-up
+// of every command.
+var tmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("module").
+		Option("missingkey=error").
+		Funcs(template.FuncMap{"py": pyquote.String}).
+		Parse(moduleTemplate))
+})
 
 // Module is a planned test module.
 type Module struct {
@@ -65,7 +70,7 @@ func New(spec *schema.Spec, rel string) (*Module, error) {
 		title = "Tests"
 	}
 	var buf bytes.Buffer
-	err := tmpl.Execute(&buf, map[string]any{
+	err := tmpl().Execute(&buf, map[string]any{
 		"Title":    strings.ToUpper(title[:1]) + title[1:],
 		"Deadline": spec.Deadline.Fixture,
 		"Preload":  spec.Preload.Fixture,

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	_ "embed"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/fixturegen/fixturegen/internal/pyquote"
@@ -20,10 +21,14 @@ import (
 //go:embed spec.toml.tmpl
 var specTemplate string
 
-var tmpl = template.Must(template.New("spec").
-	Option("missingkey=zero").
-	Funcs(template.FuncMap{"toml": specedit.String, "num": pyquote.Number}).
-	Parse(specTemplate))
+// tmpl parses the template when init first needs it, not at start-up of
+// every command.
+var tmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("spec").
+		Option("missingkey=zero").
+		Funcs(template.FuncMap{"toml": specedit.String, "num": pyquote.Number}).
+		Parse(specTemplate))
+})
 
 // Values are what a new spec says.
 type Values struct {
@@ -84,7 +89,7 @@ func Text(v Values, prefix []string) []byte {
 		pfx = table + "."
 	}
 	var buf bytes.Buffer
-	err := tmpl.Execute(&buf, map[string]any{
+	err := tmpl().Execute(&buf, map[string]any{
 		"SchemaURL":   schema.URL,
 		"Table":       table,
 		"Prefix":      pfx,

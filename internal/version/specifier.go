@@ -2,7 +2,6 @@ package version
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -33,10 +32,10 @@ type parsed struct {
 	preN    int
 }
 
-var versionText = regexp.MustCompile(`^v?([0-9]+(?:\.[0-9]+)*)(?:(a|b|rc)([0-9]+))?$`)
+var versionText = lazyRegexp(`^v?([0-9]+(?:\.[0-9]+)*)(?:(a|b|rc)([0-9]+))?$`)
 
 func parse(s string) (parsed, bool) {
-	m := versionText.FindStringSubmatch(s)
+	m := versionText().FindStringSubmatch(s)
 	if m == nil {
 		return parsed{}, false
 	}

@@ -13,7 +13,6 @@
 package version
 
 import (
-	"regexp"
 	"runtime/debug"
 	"strings"
 )
@@ -27,15 +26,15 @@ var stamp string
 
 // release matches the versions fixturegen releases carry: dotted numbers,
 // optionally with a PEP 440 pre-release (0.4.0, 1.0.0rc1).
-var release = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*((a|b|rc)[0-9]+)?$`)
+var release = lazyRegexp(`^[0-9]+(\.[0-9]+)*((a|b|rc)[0-9]+)?$`)
 
 // semverPre matches a Go module version's pre-release suffix, so the
 // module version v1.0.0-rc.1 is read as the release 1.0.0rc1.
-var semverPre = regexp.MustCompile(`^([0-9]+\.[0-9]+\.[0-9]+)-(alpha|beta|rc)\.?([0-9]+)$`)
+var semverPre = lazyRegexp(`^([0-9]+\.[0-9]+\.[0-9]+)-(alpha|beta|rc)\.?([0-9]+)$`)
 
 // pseudo matches the timestamp-and-commit part of a Go pseudo-version
 // (v0.0.0-20261130174034-9b2fe42abcde), which names no release.
-var pseudo = regexp.MustCompile(`[0-9]{14}-[0-9a-f]{12}$`)
+var pseudo = lazyRegexp(`[0-9]{14}-[0-9a-f]{12}$`)
 
 // Version is the running fixturegen's version, without a leading "v":
 // "0.4.0" for a release, Dev for a development build.
@@ -54,15 +53,15 @@ func Version() string {
 // release keeps its number, and everything else (empty, "(devel)", a
 // pseudo-version, a build from a tree with uncommitted changes) is Dev.
 func fromModule(v string) string {
-	if v == "" || v == "(devel)" || strings.Contains(v, "+") || pseudo.MatchString(v) {
+	if v == "" || v == "(devel)" || strings.Contains(v, "+") || pseudo().MatchString(v) {
 		return Dev
 	}
 	v = strings.TrimPrefix(v, "v")
-	if m := semverPre.FindStringSubmatch(v); m != nil {
+	if m := semverPre().FindStringSubmatch(v); m != nil {
 		abbrev := map[string]string{"alpha": "a", "beta": "b", "rc": "rc"}
 		return m[1] + abbrev[m[2]] + m[3]
 	}
-	if !release.MatchString(v) {
+	if !release().MatchString(v) {
 		return Dev
 	}
 	return v

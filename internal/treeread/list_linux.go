@@ -1,4 +1,4 @@
-package pytree
+package treeread
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 // the walker's buffer: a test tree is mostly files whose type the listing
 // gives, so, unlike os.ReadDir, it makes no object per entry, and the
 // folder it opens can be handed on instead of being opened a second time.
-func (w *Walker) listDir(dir string, keep bool, entries []entry) ([]entry, int, error) {
+func (w *walker) listDir(dir string, keep bool, entries []entry) ([]entry, int, error) {
 	var fd int
 	var err error
 	for {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package pytree
+package treeread
 
 import (
 	"os"

@@ -1,6 +1,6 @@
 //go:build !amd64
 
-package contract
+package treeread
 
 // havePairSearch is false where indexPairBlocks has no assembly: the
 // matcher searches for each word's rarest byte instead.

@@ -1,4 +1,4 @@
-package pytree
+package treeread
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 
 func walk(t *testing.T, root string) (files, problems []string) {
 	t.Helper()
-	w := &Walker{
+	w := &walker{
 		NoRecurse: DefaultNoRecurse,
 		Visit: func(p string) {
 			rel, _ := filepath.Rel(root, p)
@@ -79,7 +79,7 @@ func TestWalkReportsLoopsAndDanglingLinks(t *testing.T) {
 	// With the other folder among the bounds, the link stays in the tree,
 	// and that folder is walked by its own path.
 	var got []string
-	w := &Walker{NoRecurse: DefaultNoRecurse, Bounds: []string{root, outside},
+	w := &walker{NoRecurse: DefaultNoRecurse, Bounds: []string{root, outside},
 		Visit:   func(p string) { got = append(got, p) },
 		Problem: func(p Problem) { got = append(got, p.Kind+" "+p.Path) }}
 	for _, r := range []string{root, outside} {
@@ -99,7 +99,7 @@ func TestWalkReportsUnreadableFolders(t *testing.T) {
 	root := t.TempDir()
 	touch(t, root, "locked/test_x.py", "open/test_y.py")
 	var files, problems []string
-	w := &Walker{
+	w := &walker{
 		NoRecurse: DefaultNoRecurse,
 		Visit:     func(p string) { files = append(files, filepath.Base(p)) },
 		Problem:   func(p Problem) { problems = append(problems, filepath.Base(p.Path)+" "+p.Kind+": "+p.Msg) },
@@ -137,7 +137,7 @@ func TestWalkFolders(t *testing.T) {
 	wantFiles, wantProblems := walk(t, root)
 
 	var files, problems []string
-	w := &Walker{
+	w := &walker{
 		NoRecurse: DefaultNoRecurse,
 		Visit:     func(p string) { t.Errorf("Visit(%s) under a folder", p) },
 		Folder: func(dir string, fd int, names []string) {
@@ -181,7 +181,7 @@ func TestWalkMatchesPathPatterns(t *testing.T) {
 	touch(t, root, "tests/skipme/test_a.py", "tests/sub/skipme/test_b.py", "tests/build/test_c.py",
 		"tests/legacy/test_d.py", "tests/test_e.py", "tests/test_f_py2.py")
 	var files []string
-	w := &Walker{
+	w := &walker{
 		NoRecurse: []string{"tests/skipme", "build"},
 		Ignore: func(abs string) bool {
 			return abs == filepath.Join(root, "tests", "legacy") || strings.HasSuffix(abs, "_py2.py")

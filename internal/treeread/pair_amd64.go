@@ -1,4 +1,4 @@
-package contract
+package treeread
 
 // havePairSearch is true where indexPairBlocks is written in assembly.
 const havePairSearch = true

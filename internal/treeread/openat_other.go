@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package contract
+package treeread
 
 import "syscall"
 

@@ -1,4 +1,4 @@
-package contract
+package treeread
 
 import (
 	"syscall"

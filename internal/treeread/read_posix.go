@@ -1,26 +1,22 @@
 //go:build unix
 
-package contract
+package treeread
 
 import "syscall"
 
-// readFile reads the file at path into buf, growing it as needed, with
+// ReadFile reads the file at path into buf, growing it as needed, with
 // the fewest system calls: open, read until the end, close. Reading ten
 // thousand small files is mostly system calls, so the usual os.ReadFile,
 // which adds two stats and a poller registration, would cost a third more.
-func readFile(path string, buf []byte) ([]byte, error) {
-	return readFileAt(-1, "", path, buf, false)
+func ReadFile(path string, buf []byte) ([]byte, error) {
+	return readFileAt(-1, "", path, buf)
 }
 
-// readFileAt is readFile for the file name in the open folder dirfd, which
+// readFileAt is ReadFile for the file name in the open folder dirfd, which
 // spares the system resolving the whole path again (as grep does); with
 // dirfd -1, or where the system lacks openat, it opens path.
-//
-// With shortIsEOF, a read that returns less than it was asked for is
-// taken for the end of the file, which spares the read that would return
-// nothing: true of regular files on the file systems shortReadIsEOF
-// names, not of every file system (FUSE, 9p).
-func readFileAt(dirfd int, name, path string, buf []byte, shortIsEOF bool) ([]byte, error) {
+
+func readFileAt(dirfd int, name, path string, buf []byte) ([]byte, error) {
 	var fd int
 	var err error
 	for {
@@ -59,9 +55,9 @@ func readFileAt(dirfd int, name, path string, buf []byte, shortIsEOF bool) ([]by
 			case err != nil:
 				return buf[:0], err
 			case st.Mode&syscall.S_IFMT != syscall.S_IFREG:
-				return buf[:0], errNotRegular
-			case st.Size > maxFileSize:
-				return buf[:0], errTooLarge
+				return buf[:0], ErrNotRegular
+			case st.Size > MaxFileSize:
+				return buf[:0], ErrTooLarge
 			}
 			// One byte more than the file holds lets one read see the
 			// rest, and the end.
@@ -71,8 +67,8 @@ func readFileAt(dirfd int, name, path string, buf []byte, shortIsEOF bool) ([]by
 			}
 		}
 		if n == len(buf) {
-			if n >= maxFileSize {
-				return buf[:0], errTooLarge // it grew since
+			if n >= MaxFileSize {
+				return buf[:0], ErrTooLarge // it grew since
 			}
 			buf = append(buf, make([]byte, len(buf))...)
 			buf = buf[:cap(buf)]
@@ -86,7 +82,7 @@ func readFileAt(dirfd int, name, path string, buf []byte, shortIsEOF bool) ([]by
 			continue
 		}
 		if err == syscall.EAGAIN {
-			return buf[:0], errNotRegular // a FIFO with a writer: not waited for
+			return buf[:0], ErrNotRegular // a FIFO with a writer: not waited for
 		}
 		if err != nil {
 			return buf[:0], err
@@ -95,15 +91,8 @@ func readFileAt(dirfd int, name, path string, buf []byte, shortIsEOF bool) ([]by
 			return buf[:n], nil
 		}
 		n += m
-		if shortIsEOF && n < end {
-			return buf[:n], nil
-		}
 	}
 }
-
-// firstRead is what readFileAt reads of a file before it asks the file's
-// size: more than almost every test module holds.
-const firstRead = 64 << 10
 
 // closeDir closes a folder the walk opened for readFileAt.
 func closeDir(fd int) {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package contract
+package treeread
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 )
 
 // readFileAt reads whole files, whatever their size against the buffer's,
-// whether it stops at a short read or reads until nothing comes.
+// opened relative to their folder or by path.
 func TestReadFileAt(t *testing.T) {
 	dir := t.TempDir()
 	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
@@ -26,16 +26,14 @@ func TestReadFileAt(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, name), want, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		for _, short := range []bool{false, shortReadIsEOF(fd)} {
-			for _, dirfd := range []int{fd, -1} {
-				got, err := readFileAt(dirfd, name, filepath.Join(dir, name), make([]byte, 0, 4096), short)
-				if err != nil || !bytes.Equal(got, want) {
-					t.Errorf("size %d, shortIsEOF %v, dirfd %d: read %d bytes, err %v", size, short, dirfd, len(got), err)
-				}
+		for _, dirfd := range []int{fd, -1} {
+			got, err := readFileAt(dirfd, name, filepath.Join(dir, name), make([]byte, 0, 4096))
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("size %d, dirfd %d: read %d bytes, err %v", size, dirfd, len(got), err)
 			}
 		}
 	}
-	if _, err := readFileAt(fd, "missing.py", filepath.Join(dir, "missing.py"), nil, true); err == nil {
+	if _, err := readFileAt(fd, "missing.py", filepath.Join(dir, "missing.py"), nil); err == nil {
 		t.Error("a missing file read without error")
 	}
 }
@@ -56,24 +54,24 @@ func TestReadFileAtRefusesBeforeReading(t *testing.T) {
 	}
 	f.Close()
 	buf := make([]byte, 0, 4096)
-	if got, err := readFile(big, buf); err != errTooLarge || cap(got) > firstRead {
+	if got, err := ReadFile(big, buf); err != ErrTooLarge || cap(got) > firstRead {
 		t.Errorf("20 MB file: err %v, buffer of %d bytes", err, cap(got))
 	}
 	// Just under the limit is read whole.
-	if err := os.Truncate(big, maxFileSize); err != nil {
+	if err := os.Truncate(big, MaxFileSize); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := readFile(big, buf); err != nil || len(got) != maxFileSize {
+	if got, err := ReadFile(big, buf); err != nil || len(got) != MaxFileSize {
 		t.Errorf("16 MiB file: err %v, read %d bytes", err, len(got))
 	}
 	fifo := filepath.Join(dir, "pipe.py")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := readFile(fifo, buf); len(got) != 0 || err != nil && err != errNotRegular {
+	if got, err := ReadFile(fifo, buf); len(got) != 0 || err != nil && err != ErrNotRegular {
 		t.Errorf("FIFO: read %d bytes, err %v", len(got), err)
 	}
-	if got, err := readFile("/dev/zero", buf); err != errNotRegular || cap(got) > firstRead {
-		t.Errorf("/dev/zero: err %v, buffer of %d bytes, want errNotRegular", err, cap(got))
+	if got, err := ReadFile("/dev/zero", buf); err != ErrNotRegular || cap(got) > firstRead {
+		t.Errorf("/dev/zero: err %v, buffer of %d bytes, want ErrNotRegular", err, cap(got))
 	}
 }

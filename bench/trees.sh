@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Times `fixturegen check` against grep on several trees in one run and
+# prints, for each, the medians and the ratio beside its target, then the
+# peak RSS of check on every tree. See bench/README.md for the figures.
+#
+#   bash bench/trees.sh [RUNS] [FOLDER ...]
+#
+# The rows, each timed with bench/median_ratio.py (the two commands
+# alternate, after a warm-up run each):
+#
+#   synthetic   the 10,000-module tree of bench/checkbench gen; check at
+#               most 1.00x grep -rl --include='*.py' 'xdist_group("mcp-sdk")'
+#   strings     the same tree where every module names signal.setitimer(
+#               and signal.alarm( in a comment and a string; at most 1.00x
+#   busy core   the synthetic row while a busy loop holds one core; 1.30x
+#   start-up    a project with one test module (and the three files
+#               generate writes); at most 1.50x grep -rl on its tests/
+#   timeout     the synthetic tree with the deadline fixture named
+#               "timeout", against the same tree with the default name;
+#               at most 1.50x
+#   FOLDER      each folder given (a checkout of sympy, CPython's
+#               Lib/test), checked with --scan FOLDER from the synthetic
+#               project; at most 1.00x grep; then with the deadline
+#               fixture named "timeout" against the default name, 1.50x
+#
+# and the peak RSS of check on every tree, target under 32 MiB. The script
+# exits 1 when a row misses its target. Run it on a quiet machine.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+runs=${1:-11}
+shift || true
+work=$(mktemp -d)
+busy=
+cleanup() {
+  if [ -n "$busy" ]; then kill "$busy" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+# fixturegen is built as a release is (docs/releasing.md): a static binary,
+# which starts a millisecond sooner than one linked to the C library.
+(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$work/fixturegen" ./cmd/fixturegen &&
+  go build -o "$work/checkbench" ./bench/checkbench)
+fg=$work/fixturegen
+status=0
+
+# check and grep exit 1 when they find something; 2 is an error.
+quiet() { printf '%s >/dev/null 2>&1; [ $? -le 1 ]' "$1"; }
+grep_cmd() { quiet "grep -rl --include='*.py' 'xdist_group(\"mcp-sdk\")' $1"; }
+
+row() { # TITLE DIR TARGET BASE=COMMAND NAME=COMMAND
+  local title=$1 dir=$2
+  shift 2
+  echo "== $title"
+  (cd "$dir" && python3 "$root/bench/median_ratio.py" "$runs" "$@") || status=1
+  echo
+}
+
+peaks=()
+peak() { # TITLE DIR COMMAND...: check's peak RSS, in MiB
+  local title=$1 dir=$2
+  shift 2
+  local kib
+  kib=$(cd "$dir" && python3 -c '
+import os, subprocess, sys
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, status, usage = os.wait4(child.pid, 0)
+code = os.waitstatus_to_exitcode(status)
+print(usage.ru_maxrss if code in (0, 1) else 0)' "$@")
+  peaks+=("$(printf '%-34s %6.1f MiB' "$title" "$(echo "$kib / 1024" | bc -l)")")
+  if [ "$kib" -eq 0 ] || [ "$kib" -ge $((32 * 1024)) ]; then status=1; fi
+}
+
+# The synthetic project, and its tree with the timer calls in every module.
+"$work/checkbench" gen "$work/synth" >/dev/null
+(cd "$work/synth" && "$fg" generate >/dev/null)
+cp -r "$work/synth" "$work/strings"
+find "$work/strings/tests" -name 'test_mod*.py' -exec python3 -c '
+import sys
+note = ("# Never call signal.setitimer( or signal.alarm( here: the fixture arms it.\n"
+        "NOTE = \"signal.setitimer(signal.ITIMER_REAL, 5) and signal.alarm(5) are the fixture'"'"'s\"\n")
+for name in sys.argv[1:]:
+    with open(name, "a") as f:
+        f.write(note)' {} +
+# The same project with the deadline fixture named "timeout".
+cp -r "$work/synth" "$work/timeout"
+grep -rl recovery_deadline "$work/timeout" | xargs sed -i 's/recovery_deadline/timeout/g'
+(cd "$work/timeout" && "$fg" generate >/dev/null)
+# The smallest project: one test module.
+mkdir -p "$work/one/tests"
+cat >"$work/one/fixturegen.toml" <<'EOF'
+version = 1
+
+[deadline]
+fixture = "recovery_deadline"
+seconds = 5
+
+[group]
+name = "mcp-sdk"
+
+[preload]
+fixture = "mcp_sdk"
+modules = ["json"]
+
+[paths]
+conftest = "tests/conftest.py"
+probe_plugin = "tests/alarm_probe.py"
+probe_tests = "tests/test_alarm_probe.py"
+EOF
+printf 'import pytest\n\n\ndef test_one():\n    assert True\n' >"$work/one/tests/test_one.py"
+(cd "$work/one" && "$fg" generate >/dev/null)
+
+row "synthetic: 10,000 modules" "$work/synth" 1.00 \
+  grep="$(grep_cmd tests)" check="$(quiet "$fg check")"
+row "strings: every module names the timer calls in a comment and a string" "$work/strings" 1.00 \
+  grep="$(grep_cmd tests)" check="$(quiet "$fg check")"
+row "start-up: one test module" "$work/one" 1.50 \
+  grep="$(grep_cmd tests)" check="$(quiet "$fg check")"
+row "timeout: the deadline fixture named timeout, against the default name" "$work/synth" 1.50 \
+  default="$(quiet "$fg check")" timeout="$(quiet "$fg -C $work/timeout check")"
+peak "synthetic" "$work/synth" "$fg" check
+peak "strings" "$work/strings" "$fg" check
+peak "start-up" "$work/one" "$fg" check
+peak "timeout" "$work/timeout" "$fg" check
+
+for dir in "$@"; do
+  dir=$(cd "$dir" && pwd)
+  row "$dir" "$work/synth" 1.00 \
+    grep="$(grep_cmd "$dir")" check="$(quiet "$fg check --scan $dir")"
+  row "$dir, fixture named timeout" "$work/synth" 1.50 \
+    default="$(quiet "$fg check --scan $dir")" timeout="$(quiet "$fg -C $work/timeout check --scan $dir")"
+  peak "$dir" "$work/synth" "$fg" check --scan "$dir"
+  peak "$dir, timeout" "$work/timeout" "$fg" check --scan "$dir"
+done
+
+# One core busy: a shell loop that never sleeps.
+sh -c 'while :; do :; done' &
+busy=$!
+row "busy core: synthetic, with a busy loop on one core" "$work/synth" 1.30 \
+  grep="$(grep_cmd tests)" check="$(quiet "$fg check")"
+kill "$busy"
+busy=
+
+echo "== peak RSS of check (target under 32 MiB)"
+printf '%s\n' "${peaks[@]}"
+exit $status

@@ -1,0 +1,213 @@
+package treeread
+
+import (
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Reader reads the .py files of a test tree on every core and hands each
+// file's bytes to its caller. It owns the open folders and the buffers;
+// the caller sees only paths and bytes.
+type Reader struct {
+	// NoRecurse holds the patterns of pytest's norecursedirs: folders
+	// whose path they match (pytestcfg.MatchPath) are not entered.
+	NoRecurse []string
+	// Bounds are the folders a link may point into; each root is one.
+	Bounds []string
+	// Ignore, when set, is asked about the absolute path of each folder
+	// before it is entered and of each .py file before it is read, as
+	// pytest asks its pytest_ignore_collect hook.
+	Ignore func(abs string) bool
+	// Problem is called for each place the walk could not go into.
+	Problem func(Problem)
+	// Workers is the number of readers; 0 means one per core.
+	Workers int
+	// Plain reads the portable way, as where the fast path does not
+	// build: folders listed with os.ReadDir, files opened by their paths
+	// and read until a read returns nothing. Tests use it to check that
+	// both paths read the same tree alike.
+	Plain bool
+}
+
+// File is one file the Reader read.
+type File struct {
+	// Dir is the folder that holds the file, as the walk reached it, and
+	// Name its name there; a root that is a file has only Whole, its path.
+	Dir, Name, Whole string
+	// Skipped is the caller's own mark, kept with the file for a second
+	// look (ReadAgain).
+	Skipped bool
+	h       *dirHandle
+}
+
+// Path is the file's path as the user reaches it. It is worked out only
+// where it is needed: most files are read, found not to matter, and never
+// named.
+func (f *File) Path() string {
+	if f.Whole != "" {
+		return f.Whole
+	}
+	return filepath.Join(f.Dir, f.Name)
+}
+
+// Look is called once per file, on one of the readers, with the file's
+// bytes, or the error that kept it from being read (ErrTooLarge,
+// ErrNotRegular, or a *fs.PathError's cause). data is valid only during
+// the call. worker, from 0 to the number of readers, says which reader
+// calls, so that the caller can keep working memory per reader without a
+// lock.
+type Look func(f *File, data []byte, err error, worker int)
+
+// dirHandle is an open folder shared by the batches of its files; the
+// last one to finish closes it.
+type dirHandle struct {
+	fd   int
+	refs atomic.Int32
+}
+
+func (h *dirHandle) release() {
+	if h != nil && h.refs.Add(-1) == 0 {
+		closeDir(h.fd)
+	}
+}
+
+// batchSize bounds the files handed to a reader at once: large enough that
+// handing them over costs little, small enough that a folder of thousands
+// of files is still shared among the readers.
+const batchSize = 64
+
+// workers returns the number of readers Read and ReadAgain use.
+func (r *Reader) workers() int {
+	if r.Workers > 0 {
+		return r.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Read reads every .py file under the roots and calls look with each, and
+// returns the files it read, for ReadAgain. The walk hands the readers
+// batches of files of one folder, each folder's files before its
+// subfolders are walked, so reading starts with the first folder; the
+// readers open the files relative to the folder the walk listed; and each
+// reader keeps one buffer, so memory does not grow with the tree. A root
+// that does not exist is an error; every other trouble goes to Problem or
+// to look.
+func (r *Reader) Read(roots []string, look Look) ([]File, error) {
+	batches := make(chan []File, 64)
+	var walkErr error
+	go func() {
+		defer close(batches)
+		w := &walker{
+			NoRecurse: r.NoRecurse,
+			Bounds:    r.Bounds,
+			Ignore:    r.Ignore,
+			Problem:   r.Problem,
+			Visit: func(p string) {
+				batches <- []File{{Whole: p, Name: filepath.Base(p)}}
+			},
+			Folder: func(dir string, fd int, names []string) {
+				var h *dirHandle
+				if fd >= 0 {
+					h = &dirHandle{fd: fd}
+					h.refs.Store(1) // the walk's own hold, until every batch is sent
+				}
+				for len(names) > 0 {
+					n := min(len(names), batchSize)
+					batch := make([]File, n)
+					for i, name := range names[:n] {
+						batch[i] = File{Dir: dir, Name: name, h: h}
+					}
+					if h != nil {
+						h.refs.Add(1)
+					}
+					batches <- batch
+					names = names[n:]
+				}
+				h.release()
+			},
+		}
+		if r.Plain {
+			w.readDir = plainReadDir
+		}
+		for _, root := range roots {
+			if err := w.Walk(root); err != nil {
+				walkErr = err
+				return
+			}
+		}
+	}()
+	done := r.parallel(batches, func(f *File, buf []byte) ([]byte, error) {
+		if r.Plain {
+			return readPlain(f.Path(), buf)
+		}
+		if f.h != nil {
+			return readFileAt(f.h.fd, f.Name, f.Path(), buf)
+		}
+		return ReadFile(f.Path(), buf)
+	}, look)
+	var files []File
+	for _, b := range done {
+		files = append(files, b...)
+	}
+	return files, walkErr
+}
+
+// ReadAgain reads the given files again, by path, on every core, and calls
+// look with each.
+func (r *Reader) ReadAgain(files []File, look Look) {
+	batches := make(chan []File, 64)
+	go func() {
+		defer close(batches)
+		for len(files) > 0 {
+			n := min(len(files), batchSize)
+			batch := make([]File, n)
+			for i, f := range files[:n] {
+				batch[i] = File{Whole: f.Path(), Name: f.Name, Skipped: f.Skipped}
+			}
+			batches <- batch
+			files = files[n:]
+		}
+	}()
+	r.parallel(batches, func(f *File, buf []byte) ([]byte, error) {
+		if r.Plain {
+			return readPlain(f.Whole, buf)
+		}
+		return ReadFile(f.Whole, buf)
+	}, look)
+}
+
+// parallel reads every file of every batch with read, on one goroutine
+// per reader, each with its own buffer, and returns the batches done.
+func (r *Reader) parallel(batches <-chan []File, read func(f *File, buf []byte) ([]byte, error), look Look) [][]File {
+	n := r.workers()
+	done := make([][][]File, n)
+	var wg sync.WaitGroup
+	for k := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 0, firstRead)
+			for batch := range batches {
+				for i := range batch {
+					f := &batch[i]
+					data, err := read(f, buf)
+					buf = data[:0]
+					if err != nil {
+						data = nil
+					}
+					look(f, data, err, k)
+				}
+				batch[0].h.release()
+				done[k] = append(done[k], batch)
+			}
+		}()
+	}
+	wg.Wait()
+	var all [][]File
+	for _, d := range done {
+		all = append(all, d...)
+	}
+	return all
+}
