@@ -34,7 +34,6 @@ var killTargets = []string{
 // region, so a write takes long enough for kills to land inside it; the
 // test insists that some did, or it would prove nothing.
 func TestGenerateSurvivesKill(t *testing.T) {
-	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills a few hundred processes")
 	}
