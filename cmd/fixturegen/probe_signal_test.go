@@ -42,6 +42,7 @@ def test_sleeps():
 // test that finished before, and leave no process running and nothing in
 // its temporary folder.
 func TestProbeInterrupted(t *testing.T) {
+	t.Parallel()
 	python := pyenv.Python(t)
 	example, err := filepath.Abs("../../examples/inbox")
 	if err != nil {
@@ -66,6 +67,7 @@ func TestProbeInterrupted(t *testing.T) {
 		{"SIGTERM ignored, then killed", syscall.SIGTERM, true, 143},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			if err := testtree.Copy(example, dir); err != nil {
 				t.Fatal(err)

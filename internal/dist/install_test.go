@@ -25,6 +25,7 @@ import (
 // also proves what a development build cannot: version drift between two
 // releases and required_version refusing a release.
 func TestInstallHostWheel(t *testing.T) {
+	t.Parallel()
 	python := pyenv.Python(t)
 	target, ok := Host()
 	if !ok {

@@ -12,11 +12,18 @@ import (
 )
 
 // TestPreCommitHooks runs the repository's pre-commit hooks as a project
-// would (pre-commit try-repo, which builds fixturegen from this repository
-// with language: golang) on a git copy of the example: the check passes,
-// and after a spec edit the generate hook rewrites the region, fails the
-// run as a fixer does, and passes once the change is there.
+// would (a .pre-commit-config.yaml naming this repository at a rev, from
+// which pre-commit builds fixturegen with language: golang) on a git copy
+// of the example: the check passes, and after a spec edit the generate hook
+// rewrites the region, fails the run as a fixer does, and passes once the
+// change is there.
+//
+// The rev is a commit of this repository's working tree, uncommitted
+// changes included, as pre-commit try-repo makes it; unlike try-repo, which
+// builds the hooks afresh on every call, the runs share one PRE_COMMIT_HOME
+// and so build fixturegen once, as a project's runs do.
 func TestPreCommitHooks(t *testing.T) {
+	t.Parallel()
 	python := pyenv.Python(t)
 	root, err := pyenv.Root()
 	if err != nil {
@@ -27,17 +34,42 @@ func TestPreCommitHooks(t *testing.T) {
 	if err := testtree.Copy(filepath.Join(root, "examples", "inbox"), project); err != nil {
 		t.Fatal(err)
 	}
-	git := func(args ...string) {
+	git := func(dir string, args ...string) string {
 		t.Helper()
 		cmd := exec.Command("git", append([]string{"-c", "user.name=fixturegen", "-c", "user.email=fixturegen@example.invalid"}, args...)...)
-		cmd.Dir = project
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			msg := ""
+			if ee, ok := err.(*exec.ExitError); ok {
+				msg = string(ee.Stderr)
+			}
+			t.Fatalf("git %s: %v\n%s%s", strings.Join(args, " "), err, out, msg)
 		}
+		return string(out)
 	}
-	git("init", "-q")
-	git("add", "-A")
-	git("commit", "-q", "-m", "example")
+	git(project, "init", "-q")
+	git(project, "add", "-A")
+	git(project, "commit", "-q", "-m", "example")
+
+	// The hooks' repository: this one at HEAD with the working tree's
+	// changes to tracked files committed on top.
+	hooks := filepath.Join(work, "hooks-repo")
+	git(work, "clone", "-q", "--no-local", root, hooks)
+	if patch := git(root, "diff", "--binary", "HEAD"); patch != "" {
+		cmd := exec.Command("git", "apply", "--index", "--whitespace=nowarn")
+		cmd.Dir, cmd.Stdin = hooks, strings.NewReader(patch)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git apply the working tree's changes: %v\n%s", err, out)
+		}
+		git(hooks, "commit", "-q", "-m", "working tree")
+	}
+	rev := strings.TrimSpace(git(hooks, "rev-parse", "HEAD"))
+	config := filepath.Join(work, "pre-commit-config.yaml")
+	if err := os.WriteFile(config, []byte("repos:\n- repo: "+hooks+"\n  rev: "+rev+
+		"\n  hooks:\n  - id: fixturegen-check\n  - id: fixturegen-generate\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
@@ -50,7 +82,7 @@ func TestPreCommitHooks(t *testing.T) {
 		"PYTHONDONTWRITEBYTECODE=1")
 	hook := func(id string) (string, int) {
 		t.Helper()
-		cmd := exec.Command(filepath.Join(filepath.Dir(python), "pre-commit"), "try-repo", root, id, "--all-files")
+		cmd := exec.Command(filepath.Join(filepath.Dir(python), "pre-commit"), "run", "--config", config, id, "--all-files")
 		cmd.Dir, cmd.Env = project, env
 		out, err := cmd.CombinedOutput()
 		if ee, ok := err.(*exec.ExitError); ok {
