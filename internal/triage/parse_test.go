@@ -409,3 +409,43 @@ func TestParseLogTimeoutAndDurations(t *testing.T) {
 		t.Errorf("why = %q", v.Poisoning.Why)
 	}
 }
+
+// pytest-timeout starts its timer before pytest times the setup, and the
+// hooks between the phases go untimed: setup and call a few percent short
+// of the limit still reached it, while a run well under it did not.
+func TestTimeoutReachedWithinItsSlack(t *testing.T) {
+	for _, tc := range []struct {
+		setup, call string
+		poisoned    bool
+	}{
+		{"0.20", "0.77", true},  // 0.97 s of a 1 s limit
+		{"0.20", "0.80", true},  // exactly the limit
+		{"0.20", "0.70", false}, // 0.90 s: well under it
+	} {
+		log := header +
+			"plugins: rerunfailures-16.7, xdist-3.8.0, timeout-2.4.0\n" +
+			"timeout: 1.0s\n" +
+			"created: 2/2 workers\n" +
+			"[gw0] [ 50%] RERUN tests/a.py::test_b\n" +
+			"[gw0] [ 50%] PASSED tests/a.py::test_b\n" +
+			"[gw0] [100%] FAILED tests/c.py::test_d\n" +
+			"=================================== FAILURES ===================================\n" +
+			"___ test_d ___\n" +
+			"[gw0] linux -- Python 3.12.3 /usr/bin/python\n" +
+			"E   AttributeError: 'module' object at mcp.server.stdio has no attribute 'stdio'\n" +
+			"============================== slowest durations ===============================\n" +
+			tc.call + "s call     tests/a.py::test_b\n" +
+			tc.setup + "s setup    tests/a.py::test_b\n"
+		src, err := Read(strings.NewReader(log), "t.log", "t", &Matcher{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		poisoned := false
+		for _, v := range Analyze([]*Source{src}, Spec{DeadlineSeconds: 5}).Verdicts {
+			poisoned = poisoned || v.Kind == PoisonedWorker
+		}
+		if poisoned != tc.poisoned {
+			t.Errorf("setup %s + call %s of a 1 s timeout: poisoned worker = %v, want %v", tc.setup, tc.call, poisoned, tc.poisoned)
+		}
+	}
+}
