@@ -16,6 +16,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/internal/probe"
 	"github.com/fixturegen/fixturegen/internal/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/rule"
 )
 
 func init() {
@@ -71,6 +72,7 @@ Examples:
   fixturegen check --scan tests --scan integration
   fixturegen check --list-group
   fixturegen check --collect`,
+		more: func() string { return "Rules:\n" + rule.List() },
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVar(&showDiff, "diff", false, "print the unified diff generate would apply for each drifted file")
 			fs.StringVar(&format, "format", "text", "output `FORMAT`: text, json or github (workflow annotations)")
@@ -174,7 +176,7 @@ Examples:
 				changes = drift.BeforeAdoption(spec, changes)
 			}
 			d := drift.Find(spec, changes, res.Generated, showDiff)
-			stale, err := docsDrift(spec, showDiff)
+			stale, err := drift.Docs(spec, showDiff)
 			if err != nil {
 				return err
 			}

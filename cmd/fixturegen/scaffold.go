@@ -96,7 +96,7 @@ func runScaffold(c *context, target string, probe bool) error {
 	if _, err := os.Lstat(abs); err == nil {
 		return exists()
 	}
-	if docsAbs, _ := docsTarget(spec); docsAbs != "" {
+	if docsAbs, _ := plan.DocsTarget(spec); docsAbs != "" {
 		if err := root.Check(docsAbs); err != nil {
 			return err
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/pytree"
 	"github.com/fixturegen/fixturegen/internal/relpath"
+	"github.com/fixturegen/fixturegen/internal/rule"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -82,18 +83,6 @@ type Test struct {
 	Line int
 }
 
-// Rule ids, as printed. They are part of fixturegen's interface.
-const (
-	RuleOwnTimer        = "own-timer"
-	RuleMissingGroup    = "missing-group"
-	RuleShadowFixture   = "shadow-fixture"
-	RuleNameClash       = "name-clash"
-	RuleDeadlinePreload = "deadline-without-preload"
-	RuleProbeNode       = "probe-node"
-	RulePreloadMissing  = "preload-missing"
-	RuleDistLoadgroup   = "dist-loadgroup"
-)
-
 // Check scans the roots and applies every rule.
 func Check(opts Options) (*Result, error) {
 	cwd, err := os.Getwd()
@@ -107,7 +96,8 @@ func Check(opts Options) (*Result, error) {
 		opts.Forced[filepath.Join(spec.Dir, filepath.FromSlash(file))] = true
 	}
 	s := &scan{opts: &opts, cwd: cwd, coll: opts.newCollection()}
-	s.needles = newPrefilter(opts.names())
+	names, calls := opts.words()
+	s.needles = newPrefilter(names, calls)
 	s.pats = opts.testPatterns()
 	s.specialNames = map[string]bool{filepath.Base(opts.Conftest): true}
 	for _, set := range []map[string]bool{opts.Planned, opts.Forced} {
@@ -157,9 +147,9 @@ func Check(opts Options) (*Result, error) {
 	r.specPositions()
 	sort.Slice(s.sources, func(i, j int) bool { return s.sources[i].path < s.sources[j].path })
 	r.perModule(s.sources)
-	r.probeNodes(s)
-	r.preloadModules()
-	r.distLoadgroup()
+	for _, check := range treeChecks {
+		check(r, s)
+	}
 
 	res := &Result{Findings: s.suppress(append(r.findings, s.warnings...)), Generated: s.generated, Members: r.members, Users: r.users,
 		Adopt: adoptable(s.sources, &opts)}
@@ -182,14 +172,14 @@ func listTests(sources []*source) []Test {
 	return out
 }
 
-// names are the words besides the timer calls without which a file cannot
-// matter to a rule: the two fixture names, and for --list-group the mark.
-func (o *Options) names() []string {
-	names := []string{o.Spec.Deadline.Fixture, o.Spec.Preload.Fixture}
+// words are what the prefilter looks for: the names and the timer calls
+// the rules ask for (see rule.Rule), and for --list-group the mark.
+func (o *Options) words() (names, calls []string) {
+	names, calls = rule.Words(o.Spec)
 	if o.ListGroup {
 		names = append(names, "xdist_group")
 	}
-	return names
+	return names, calls
 }
 
 // carriers are the conftest fixtures other than the deadline fixture that

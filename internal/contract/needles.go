@@ -186,12 +186,15 @@ type prefilter struct {
 	timers *matcher
 }
 
-func newPrefilter(names []string) *prefilter {
-	return &prefilter{
-		names:  newMatcher(words(names)),
-		signal: newMatcher(words([]string{"signal"})),
-		timers: newMatcher(words([]string{"setitimer", "alarm", "ALRM", "SIGPROF"})),
+// newPrefilter looks for names anywhere but in comments, and for calls in
+// code beside "signal"; without calls it is a filter for names only.
+func newPrefilter(names, calls []string) *prefilter {
+	f := &prefilter{names: newMatcher(words(names))}
+	if len(calls) > 0 {
+		f.signal = newMatcher(words([]string{"signal"}))
+		f.timers = newMatcher(words(calls))
 	}
+	return f
 }
 
 func words(ws []string) [][]byte {

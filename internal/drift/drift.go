@@ -18,19 +18,6 @@ import (
 	"github.com/fixturegen/fixturegen/schema"
 )
 
-// Rule ids, as printed. They are part of fixturegen's interface.
-const (
-	RuleMissingFile    = "missing-file"
-	RuleStaleFile      = "stale-file"
-	RuleOrphanedFile   = "orphaned-file"
-	RuleForeignFile    = "foreign-file"
-	RuleRegionMissing  = "region-missing"
-	RuleRegionEdited   = "region-edited"
-	RuleRegionMarkers  = "region-markers"
-	RuleRegionEncoding = "region-encoding"
-	RuleVersionDrift   = "version-drift"
-)
-
 // Result is the drift between the plan and the disk.
 type Result struct {
 	Findings []finding.Finding

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fixturegen/fixturegen/internal/mdblock"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/internal/write"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -58,4 +59,14 @@ func SurveyDocs(spec *schema.Spec, root *write.Root, abs, display string, block 
 	c.New = out
 	c.keepDevelopmentVersion()
 	return c, nil
+}
+
+// DocsTarget is the spec's [paths].docs, absolute and as the user reaches
+// it; both are "" when it is not set.
+func DocsTarget(spec *schema.Spec) (abs, display string) {
+	if spec.Paths.Docs == "" {
+		return "", ""
+	}
+	abs = filepath.Join(spec.Dir, filepath.FromSlash(spec.Paths.Docs))
+	return abs, relpath.FromWD(abs)
 }

@@ -1,0 +1,70 @@
+package drift
+
+import (
+	"fmt"
+
+	"github.com/fixturegen/fixturegen/internal/diff"
+	"github.com/fixturegen/fixturegen/internal/docs"
+	"github.com/fixturegen/fixturegen/internal/finding"
+	"github.com/fixturegen/fixturegen/internal/mdblock"
+	"github.com/fixturegen/fixturegen/internal/plan"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// Docs reports the spec's docs block when it is missing, out of date or
+// has broken markers; nothing when the spec names no docs file. With diffs,
+// the finding carries the unified diff fixturegen docs would apply.
+func Docs(spec *schema.Spec, diffs bool) ([]finding.Finding, error) {
+	abs, display := plan.DocsTarget(spec)
+	if abs == "" {
+		return nil, nil
+	}
+	facts, err := docs.Facts(spec)
+	if err != nil {
+		return nil, err
+	}
+	block, err := docs.Block(spec, facts)
+	if err != nil {
+		return nil, err
+	}
+	root, err := plan.Root(spec)
+	if err != nil {
+		return nil, err
+	}
+	ch, err := plan.SurveyDocs(spec, root, abs, display, block)
+	if err != nil {
+		return nil, err
+	}
+	f := finding.Finding{Severity: finding.Error, Path: display, Line: 1, Col: 1,
+		Fix: "run fixturegen docs (or fixturegen generate)"}
+	switch {
+	case ch.Problem != nil:
+		f.Rule, f.Line = RuleDocsMarkers, ch.Problem.Line
+		f.Message = "the docs block cannot be updated: " + ch.Problem.Detail
+		if ch.Problem.Detail == "" {
+			f.Message = "the docs file is not UTF-8, so its block cannot be updated"
+		}
+		f.Fix = "fix the file by hand, then run fixturegen docs"
+	case !ch.Changed():
+		return nil, nil
+	case VersionDrift(ch) != "":
+		f.Rule, f.Message = RuleVersionDrift, VersionDrift(ch)
+		_, f.Line, _ = ch.RecordedVersion()
+	case !ch.Exists:
+		f.Rule = RuleDocsMissing
+		f.Message = fmt.Sprintf("the docs file that %s names does not exist", spec.File)
+	default:
+		b, _ := mdblock.Find(ch.Old)
+		f.Rule = RuleDocsStale
+		f.Message = "the reference tables between the fixturegen:docs markers are out of date with the spec and the tests"
+		if b.Found {
+			f.Line = b.BeginLine
+		} else {
+			f.Message = "has no fixturegen:docs block for the reference tables"
+		}
+	}
+	if diffs && ch.New != nil {
+		f.Diff = string(diff.Unified(ch.Display, ch.Old, ch.New))
+	}
+	return []finding.Finding{f}, nil
+}
