@@ -16,6 +16,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/internal/probe"
 	"github.com/fixturegen/fixturegen/internal/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/render"
 	"github.com/fixturegen/fixturegen/internal/rule"
 )
 
@@ -134,7 +135,7 @@ Examples:
 				Spec:           spec,
 				Roots:          scanDirs,
 				Planned:        map[string]bool{},
-				GeneratedNames: plan.GeneratedNames(spec),
+				GeneratedNames: render.RegionNames(spec),
 				Config:         cfg,
 				ListGroup:      listGroup,
 				ListTests:      collectOn,

@@ -36,7 +36,7 @@ type Options struct {
 	Planned map[string]bool
 	// Conftest is the absolute path of the conftest holding the region.
 	Conftest string
-	// GeneratedNames are the names the region defines (plan.GeneratedNames).
+	// GeneratedNames are the names the region defines (render.RegionNames).
 	GeneratedNames []string
 	// Config is the project's pytest configuration, or nil.
 	Config *pytestcfg.Config
