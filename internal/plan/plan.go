@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"unicode/utf8"
 
-	"github.com/fixturegen/fixturegen/internal/adopt"
 	"github.com/fixturegen/fixturegen/internal/mdblock"
 	"github.com/fixturegen/fixturegen/internal/region"
 	"github.com/fixturegen/fixturegen/internal/relpath"
@@ -39,9 +38,6 @@ type Change struct {
 	// Problem, set only by Survey, is why generate would refuse to write
 	// the file.
 	Problem *Problem
-	// Adopted, set only by Adopt, lists the hand-written fixtures that New
-	// no longer holds: the region replaces them.
-	Adopted []adopt.Def
 	// base is Old without the adopted fixtures: the text the region is
 	// spliced into.
 	base []byte
@@ -82,21 +78,25 @@ type Problem struct {
 // that generate must not write (see Problem), a read-only file, or a user
 // definition that clashes with a generated one is an error.
 func Make(spec *schema.Spec) ([]*Change, error) {
-	return mustWrite(spec, false)
+	return writablePlan(spec, nil)
 }
 
 // Adopt is Make for generate --adopt, which turns a hand-written contract
-// into a generated one: the conftest's own definitions of the preload and
-// deadline fixtures are left out of New (see package adopt), and when it
-// has no region yet, the region takes the place of the first of them.
-// Everything else in the conftest is kept, and any other clash with the
-// region is still an error.
-func Adopt(spec *schema.Spec) ([]*Change, error) {
-	return mustWrite(spec, true)
+// into a generated one: the region is spliced into base(conftest), the
+// conftest without its own definitions of the preload and deadline
+// fixtures (package adopt removes them, and puts the region in place of
+// the first when the conftest has none). Everything else in the conftest
+// is kept, and any other clash with the region is still an error.
+func Adopt(spec *schema.Spec, base func(conftest []byte) []byte) ([]*Change, error) {
+	return writablePlan(spec, base)
 }
 
-func mustWrite(spec *schema.Spec, adopting bool) ([]*Change, error) {
-	changes, err := survey(spec, adopting)
+// writablePlan plans the files and refuses, with an error at the line to
+// fix, any generate must not write: read-only, with broken markers, not
+// UTF-8, or with a user's definition the region would replace.
+func writablePlan(spec *schema.Spec, base func([]byte) []byte) ([]*Change, error) {
+	adopting := base != nil
+	changes, err := survey(spec, base)
 	if err != nil {
 		return nil, err
 	}
@@ -132,10 +132,10 @@ func mustWrite(spec *schema.Spec, adopting bool) ([]*Change, error) {
 // scan of the tree). Files that cannot be read at all, and planned paths
 // that are folders, are still errors.
 func Survey(spec *schema.Spec) ([]*Change, error) {
-	return survey(spec, false)
+	return survey(spec, nil)
 }
 
-func survey(spec *schema.Spec, adopting bool) ([]*Change, error) {
+func survey(spec *schema.Spec, base func([]byte) []byte) ([]*Change, error) {
 	files, err := render.Render(spec)
 	if err != nil {
 		return nil, err
@@ -157,10 +157,8 @@ func survey(spec *schema.Spec, adopting bool) ([]*Change, error) {
 			return nil, err
 		}
 		if f.Region {
-			if adopting && c.Exists && utf8.Valid(c.Old) {
-				c.base, c.Adopted = adopt.Remove(c.Old,
-					[]string{spec.Preload.Fixture, spec.Deadline.Fixture},
-					region.Block(filepath.Base(spec.File), nil))
+			if base != nil && c.Exists && utf8.Valid(c.Old) {
+				c.base = base(c.Old)
 			}
 			err = c.spliceRegion(spec, f.Content)
 		} else {
