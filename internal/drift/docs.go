@@ -6,8 +6,8 @@ import (
 	"github.com/fixturegen/fixturegen/internal/diff"
 	"github.com/fixturegen/fixturegen/internal/docs"
 	"github.com/fixturegen/fixturegen/internal/finding"
-	"github.com/fixturegen/fixturegen/internal/mdblock"
 	"github.com/fixturegen/fixturegen/internal/plan"
+	"github.com/fixturegen/fixturegen/internal/region"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -54,7 +54,7 @@ func Docs(spec *schema.Spec, diffs bool) ([]finding.Finding, error) {
 		f.Rule = RuleDocsMissing
 		f.Message = fmt.Sprintf("the docs file that %s names does not exist", spec.File)
 	default:
-		b, _ := mdblock.Find(ch.Old)
+		b, _ := region.Docs.Find(ch.Old)
 		f.Rule = RuleDocsStale
 		f.Message = "the reference tables between the fixturegen:docs markers are out of date with the spec and the tests"
 		if b.Found {

@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"unicode/utf8"
 
-	"github.com/fixturegen/fixturegen/internal/mdblock"
 	"github.com/fixturegen/fixturegen/internal/region"
 	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/internal/render"
@@ -182,7 +181,7 @@ func (c *Change) RecordedVersion() (recorded string, line int, ok bool) {
 	find := region.Find
 	switch {
 	case c.Docs:
-		find = mdblock.Find
+		find = region.Docs.Find
 	case !c.Region:
 		v, ok := render.RecordedVersion(c.Old)
 		return v, 1, ok
