@@ -10,7 +10,6 @@ import (
 	"github.com/fixturegen/fixturegen/internal/docs"
 	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/internal/write"
-	"github.com/fixturegen/fixturegen/schema"
 )
 
 func init() {
@@ -74,7 +73,7 @@ Examples:
 			if abs == "" {
 				return usageError{fmt.Sprintf("name the Markdown FILE to write, or set [paths].docs in %s", spec.File)}
 			}
-			ch, err := planDocs(spec, root, abs, display)
+			ch, err := docs.Plan(spec, root, abs, display)
 			if err != nil {
 				return err
 			}
@@ -92,42 +91,4 @@ Examples:
 			return nil
 		},
 	})
-}
-
-// planDocs plans the docs block in the Markdown file at abs, from the facts
-// of a fresh scan of the spec's tree; root is nil for a file the user
-// named (see plan.Docs).
-func planDocs(spec *schema.Spec, root *write.Root, abs, display string) (*plan.Change, error) {
-	block, err := docsBlock(spec)
-	if err != nil {
-		return nil, err
-	}
-	return plan.Docs(spec, root, abs, display, block)
-}
-
-// docsBlock renders the docs block from a fresh scan of the spec's tree.
-func docsBlock(spec *schema.Spec) ([]byte, error) {
-	facts, err := docs.Facts(spec)
-	if err != nil {
-		return nil, err
-	}
-	return docs.Block(spec, facts)
-}
-
-// withDocs adds the spec's docs file, when it names one, to the changes
-// generate writes, so that one generate repairs all drift check reports.
-func withDocs(spec *schema.Spec, changes []*plan.Change) ([]*plan.Change, error) {
-	abs, display := plan.DocsTarget(spec)
-	if abs == "" {
-		return changes, nil
-	}
-	root, err := plan.Root(spec)
-	if err != nil {
-		return nil, err
-	}
-	ch, err := planDocs(spec, root, abs, display)
-	if err != nil {
-		return nil, err
-	}
-	return append(changes, ch), nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/adopt"
 	"github.com/fixturegen/fixturegen/internal/diff"
+	"github.com/fixturegen/fixturegen/internal/docs"
 	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -74,7 +75,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			if changes, err = withDocs(spec, changes); err != nil {
+			if changes, err = docs.WithPlan(spec, changes); err != nil {
 				return err
 			}
 			wouldChange := false

@@ -3,6 +3,7 @@ package drift
 import (
 	"fmt"
 
+	"github.com/fixturegen/fixturegen/internal/contract"
 	"github.com/fixturegen/fixturegen/internal/diff"
 	"github.com/fixturegen/fixturegen/internal/docs"
 	"github.com/fixturegen/fixturegen/internal/finding"
@@ -12,16 +13,20 @@ import (
 )
 
 // Docs reports the spec's docs block when it is missing, out of date or
-// has broken markers; nothing when the spec names no docs file. With diffs,
-// the finding carries the unified diff fixturegen docs would apply.
-func Docs(spec *schema.Spec, diffs bool) ([]finding.Finding, error) {
+// has broken markers; nothing when the spec names no docs file. facts are
+// the scan's members and users of the spec's tree (docs.Facts), or nil to
+// scan for them. With diffs, the finding carries the unified diff
+// fixturegen docs would apply.
+func Docs(spec *schema.Spec, facts *contract.Result, diffs bool) ([]finding.Finding, error) {
 	abs, display := plan.DocsTarget(spec)
 	if abs == "" {
 		return nil, nil
 	}
-	facts, err := docs.Facts(spec)
-	if err != nil {
-		return nil, err
+	if facts == nil {
+		var err error
+		if facts, err = docs.Facts(spec); err != nil {
+			return nil, err
+		}
 	}
 	block, err := docs.Block(spec, facts)
 	if err != nil {
