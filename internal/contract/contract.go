@@ -224,7 +224,7 @@ func (s *scan) probeFiles() bool {
 		}
 		text, prob := pyscan.Decode(data)
 		if prob != nil {
-			s.warn(display(s.cwd, abs), prob.Pos.Line, prob.Pos.Col, "undecodable", prob.Msg, "save the file as UTF-8, or declare its encoding as Python expects")
+			s.warn(display(s.cwd, abs), prob.Pos.Line, prob.Pos.Col, WarnUndecodable, prob.Msg, "save the file as UTF-8, or declare its encoding as Python expects")
 			continue
 		}
 		s.tokenize(display(s.cwd, abs), abs, text, new(pyscan.Scanner))
