@@ -64,7 +64,7 @@ Examples:
   fixturegen check --scan tests --scan integration
   fixturegen check --list-group
   fixturegen check --collect`,
-		more: func() string { return "Rules:\n" + rule.List() },
+		more: rule.List,
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVar(&showDiff, "diff", false, "print the unified diff generate would apply for each drifted file")
 			fs.StringVar(&format, "format", "text", "output `FORMAT`: text, json or github (workflow annotations)")

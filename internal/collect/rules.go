@@ -19,7 +19,7 @@ const RuleGroupVoid = "group-void"
 
 var _ = rule.Register(rule.Rule{
 	ID:          RuleGroupVoid,
-	Summary:     "with --collect: the group's tests lose their group under --dist loadgroup",
+	Summary:     "--collect: the group is lost under --dist loadgroup",
 	Meaning:     "Only with `--collect`. Under `--dist loadgroup`, pytest-xdist appends `@<group>` to each grouped test's node id on every worker, and the scheduler keeps tests with the same suffix together. Here the suffix does not reach the node id (pytest 9.2 without the generated guard), so the group's tests spread over workers. One finding per module, at its first such test; the message names the pytest and pytest-xdist versions.",
 	Fix:         "`fixturegen generate` (the runtime's loadgroup guard puts the suffix back), or pin pytest below 9.2",
 	Pytest:      "grouped tests whose node id lacks `@<group>` after collection under `--dist loadgroup` (see below)",

@@ -34,7 +34,7 @@ const RuleMissingGroup = "missing-group"
 
 var _ = declare(rule.Rule{
 	ID:           RuleMissingGroup,
-	Summary:      "tests use the deadline fixture outside the xdist group",
+	Summary:      "deadline users outside the xdist group",
 	Meaning:      "Tests use the deadline fixture (as a parameter, through `usefixtures`, or through an autouse fixture that depends on it) but are not marked `pytest.mark.xdist_group(\"<group>\")`, or are in another group. Not checked when the spec has no `[group]`.",
 	Fix:          "Add the mark to the module's `pytestmark`",
 	Suppressible: true,
@@ -47,7 +47,7 @@ const RuleShadowFixture = "shadow-fixture"
 
 var _ = declare(rule.Rule{
 	ID:           RuleShadowFixture,
-	Summary:      "another fixture shadows the preload or the deadline fixture",
+	Summary:      "a fixture shadows the preload or deadline fixture",
 	Meaning:      "Another fixture with the preload's or the deadline's name would shadow the generated one.",
 	Fix:          "Rename or remove it",
 	Suppressible: true,
@@ -68,7 +68,7 @@ const RuleDeadlinePreload = "deadline-without-preload"
 
 var _ = declare(rule.Rule{
 	ID:           RuleDeadlinePreload,
-	Summary:      "a deadline fixture no longer depends on the preload fixture",
+	Summary:      "a deadline fixture lost its preload parameter",
 	Meaning:      "A deadline fixture no longer depends on the preload fixture (the reference's \"lost its mcp_sdk parameter\"): pytest may arm the alarm before the preload runs.",
 	Fix:          "Restore the parameter (`fixturegen generate` does, for the generated one)",
 	Suppressible: true,
@@ -80,7 +80,7 @@ const RuleHandwrittenDeadline = "hand-written-deadline"
 
 var _ = declare(rule.Rule{
 	ID:           RuleHandwrittenDeadline,
-	Summary:      "a fixture arms a timer itself: a per-test deadline to adopt",
+	Summary:      "a hand-written per-test deadline, to adopt",
 	Meaning:      "A fixture arms a timer itself (`signal.setitimer`, `signal.alarm`) without the deadline fixture: a hand-written per-test deadline, most often an autouse timeout. Its alarm can interrupt a module's first import in any test it covers. Reported once, at the fixture, in place of an `own-timer` finding per timer call (and, when it bears the spec's deadline name, of `shadow-fixture`, `deadline-without-preload` and `region-missing`).",
 	Fix:          "Adopt it: `fixturegen init`, then `fixturegen generate --adopt` ([migrating](migrating.md#autouse-per-test-timeout)); with a spec already there, set `[deadline].fixture` to its name first",
 	Suppressible: true,
@@ -122,7 +122,7 @@ const WarnUndecodable = "undecodable"
 
 var _ = declare(rule.Rule{
 	ID:      WarnUndecodable,
-	Summary: "a Python file is not UTF-8 and declares no known encoding",
+	Summary: "a Python file in no encoding fixturegen knows",
 	Meaning: "A Python file is not UTF-8 and declares no encoding, or one neither Python nor fixturegen knows.",
 	Fix:     "Save it as UTF-8, or declare its encoding",
 	Warning: true,
@@ -132,7 +132,7 @@ const WarnSyntax = "syntax"
 
 var _ = declare(rule.Rule{
 	ID:           WarnSyntax,
-	Summary:      "a Python file has a syntax error the rules may stumble on",
+	Summary:      "a Python file has a syntax error",
 	Meaning:      "A Python file has an unterminated string, unbalanced brackets or a bad dedent; rules may miss code after it. (In the region's conftest it is an error.)",
 	Fix:          "`python -m py_compile FILE` shows it",
 	Warning:      true,
@@ -153,7 +153,7 @@ const WarnSymlinkLoop = "symlink-loop"
 
 var _ = declare(rule.Rule{
 	ID:      WarnSymlinkLoop,
-	Summary: "a symbolic link leads to a folder that contains it",
+	Summary: "a link to a folder that contains it",
 	Meaning: "A symbolic link leads to a folder that contains it; it is not followed.",
 	Fix:     "Remove the link",
 	Warning: true,
@@ -163,7 +163,7 @@ const WarnSymlinkOutside = "symlink-outside"
 
 var _ = declare(rule.Rule{
 	ID:      WarnSymlinkOutside,
-	Summary: "a symbolic link leads outside the scanned folders",
+	Summary: "a link to a folder outside the scanned ones",
 	Meaning: "A symbolic link leads to a folder outside the scanned folders; it is not followed.",
 	Fix:     "Scan that folder too (`--scan`), or replace the link with the folder",
 	Warning: true,
@@ -173,7 +173,7 @@ const WarnDanglingSymlink = "dangling-symlink"
 
 var _ = declare(rule.Rule{
 	ID:      WarnDanglingSymlink,
-	Summary: "a .py link points to a file that does not exist",
+	Summary: "a .py link to a file that does not exist",
 	Meaning: "A `.py` link points to a file that does not exist.",
 	Fix:     "Remove the link, or restore the file",
 	Warning: true,
@@ -183,7 +183,7 @@ const WarnUnknownRule = "unknown-rule"
 
 var _ = declare(rule.Rule{
 	ID:      WarnUnknownRule,
-	Summary: "a suppression comment names a rule it cannot suppress",
+	Summary: "a suppression comment names no suppressible rule",
 	Meaning: "A `# fixturegen: ignore[...]` comment names a rule that no comment can suppress, or none at all; it suppresses nothing.",
 	Fix:     "Fix the rule's name",
 	Warning: true,

@@ -37,7 +37,7 @@ const RuleRegionEdited = "region-edited"
 
 var _ = rule.Register(rule.Rule{
 	ID:      RuleRegionEdited,
-	Summary: "the conftest's region differs from what the spec renders",
+	Summary: "the region differs from what the spec renders",
 	Meaning: "The region differs from what the spec renders. Reported at the first changed line.",
 	Fix:     "Move hand edits into the spec or outside the markers, then `fixturegen generate`",
 })
@@ -46,7 +46,7 @@ const RuleVersionDrift = "version-drift"
 
 var _ = rule.Register(rule.Rule{
 	ID:      RuleVersionDrift,
-	Summary: "another fixturegen version wrote a generated file or block",
+	Summary: "another fixturegen version wrote the file",
 	Meaning: "A generated file or the region differs from what this fixturegen renders, and it was written by another version: `written by fixturegen 0.3.0; this is 0.4.0`. The other version may render it differently, so this is not called a hand edit. Reported at the version line.",
 	Fix:     "`fixturegen generate`",
 })
@@ -55,7 +55,7 @@ const RuleRegionMarkers = "region-markers"
 
 var _ = rule.Register(rule.Rule{
 	ID:      RuleRegionMarkers,
-	Summary: "the region's markers are duplicated, nested or unpaired",
+	Summary: "the region's markers are broken",
 	Meaning: "The markers are duplicated, nested or unpaired; `generate` refuses to guess which region to keep.",
 	Fix:     "Keep one begin and one end marker by hand, then `fixturegen generate`",
 })
@@ -64,7 +64,7 @@ const RuleRegionEncoding = "region-encoding"
 
 var _ = rule.Register(rule.Rule{
 	ID:      RuleRegionEncoding,
-	Summary: "the conftest is not UTF-8, so its region cannot be updated",
+	Summary: "the conftest holding the region is not UTF-8",
 	Meaning: "The conftest is not UTF-8, so its region cannot be updated.",
 	Fix:     "Save it as UTF-8",
 })
@@ -73,7 +73,7 @@ const RuleForeignFile = "foreign-file"
 
 var _ = rule.Register(rule.Rule{
 	ID:      RuleForeignFile,
-	Summary: "a file without the generated header sits where the spec plans one",
+	Summary: "a file the spec plans lacks the generated header",
 	Meaning: "A file without the generated header sits where the spec plans a generated file; `generate` will not overwrite it.",
 	Fix:     "Move it away, or point `[paths]` elsewhere",
 })
@@ -82,7 +82,7 @@ const RuleOrphanedFile = "orphaned-file"
 
 var _ = rule.Register(rule.Rule{
 	ID:      RuleOrphanedFile,
-	Summary: "a file carries the generated header but the spec no longer plans it",
+	Summary: "a generated file the spec no longer plans",
 	Meaning: "A file carries the generated header but the spec no longer plans it.",
 	Fix:     "Delete it, or point `[paths]` at it again",
 })
@@ -100,7 +100,7 @@ const RuleDocsStale = "docs-stale"
 
 var _ = rule.Register(rule.Rule{
 	ID:      RuleDocsStale,
-	Summary: "the docs block is out of date with the spec and the tests",
+	Summary: "the docs block is out of date",
 	Meaning: "The reference tables between the `fixturegen:docs` markers of `[paths].docs` are out of date with the spec and the tests, or the file has no such block.",
 	Fix:     "`fixturegen docs` (or `fixturegen generate`)",
 })
@@ -109,7 +109,7 @@ const RuleDocsMarkers = "docs-markers"
 
 var _ = rule.Register(rule.Rule{
 	ID:      RuleDocsMarkers,
-	Summary: "the docs block's markers are broken, or the file is not UTF-8",
+	Summary: "the docs block's markers are broken, or not UTF-8",
 	Meaning: "The `fixturegen:docs` markers of `[paths].docs` are duplicated, nested or unpaired, or the file is not UTF-8, so the block cannot be updated.",
 	Fix:     "Fix the file by hand, then `fixturegen docs`",
 })

@@ -20,7 +20,8 @@ type Rule struct {
 	// ID is the rule's name as printed; it is part of fixturegen's
 	// interface.
 	ID string
-	// Summary says in one line what the rule reports, for check --help.
+	// Summary says in a few words what the rule reports, for check
+	// --help's list; it fits in 52 columns.
 	Summary string
 	// Meaning and Fix are the rule's row in docs/check.md: what a finding
 	// means, and what fixes it.
@@ -56,6 +57,9 @@ var all []Rule
 func Register(r Rule) string {
 	if r.ID == "" || r.Summary == "" || r.Meaning == "" || r.Fix == "" {
 		panic(fmt.Sprintf("rule %q: ID, Summary, Meaning and Fix are required", r.ID))
+	}
+	if len(r.Summary) > 52 {
+		panic(fmt.Sprintf("rule %q: the summary is longer than 52 columns", r.ID))
 	}
 	if Find(r.ID) != nil {
 		panic(fmt.Sprintf("rule %q registered twice", r.ID))
@@ -152,15 +156,18 @@ func PytestTable() string {
 	return b.String()
 }
 
-// List is check --help's list of the rules: each id and its summary.
+// List is check --help's list of the rules: each id and its summary,
+// errors first, then warnings under their own heading.
 func List() string {
 	var b strings.Builder
+	b.WriteString("Rules:\n")
+	warnings := false
 	for _, r := range All() {
-		kind := ""
-		if r.Warning {
-			kind = " (warning)"
+		if r.Warning && !warnings {
+			b.WriteString("\nWarnings (reported; the exit status is unchanged):\n")
+			warnings = true
 		}
-		fmt.Fprintf(&b, "  %-26s %s%s\n", r.ID, r.Summary, kind)
+		fmt.Fprintf(&b, "  %-26s %s\n", r.ID, r.Summary)
 	}
 	return b.String()
 }

@@ -54,6 +54,9 @@ func TestRegistry(t *testing.T) {
 		if got := PytestTable(); got != "| rule | from pytest's view |\n|---|---|\n| `d-spec` | p |\n" {
 			t.Errorf("PytestTable() =\n%s", got)
 		}
+		if got, want := List(), "Rules:\n  a-rule                     s\n  b-rule                     s\n  d-spec                     s\n\nWarnings (reported; the exit status is unchanged):\n  c-warning                  s\n"; got != want {
+			t.Errorf("List() =\n%s\nwant\n%s", got, want)
+		}
 		if Find("d-spec") == nil || Find("nope") != nil {
 			t.Error("Find does not find what was registered")
 		}
@@ -67,6 +70,7 @@ func TestRegisterRefuses(t *testing.T) {
 	}{
 		{"twice", []Rule{{ID: "x", Summary: "s", Meaning: "m", Fix: "f"}, {ID: "x", Summary: "s", Meaning: "m", Fix: "f"}}},
 		{"no fix", []Rule{{ID: "x", Summary: "s", Meaning: "m"}}},
+		{"long summary", []Rule{{ID: "x", Summary: strings.Repeat("s", 53), Meaning: "m", Fix: "f"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer func() {
