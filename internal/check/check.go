@@ -71,39 +71,7 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 	if err != nil {
 		return nil, FixNone, err
 	}
-	opts := contract.Options{
-		Spec:           spec,
-		Roots:          o.Scan,
-		Planned:        map[string]bool{},
-		GeneratedNames: render.RegionNames(spec),
-		Config:         cfg,
-		ListGroup:      o.ListGroup,
-		ListTests:      o.Collect,
-		NamedRoots:     len(o.Scan) > 0,
-	}
-	for _, ch := range changes {
-		if ch.Region {
-			opts.Conftest = ch.Abs
-		} else {
-			opts.Planned[ch.Abs] = true
-		}
-	}
-	if len(opts.Roots) == 0 {
-		for _, r := range contract.DefaultRoots(spec) {
-			if _, err := os.Stat(r); err == nil {
-				opts.Roots = append(opts.Roots, r)
-			}
-		}
-	}
-	// The docs block lists the group's members and the deadline's users
-	// over the spec's own tree. When this scan covers that tree and reads
-	// no more of it than the docs need (--collect reads every test
-	// module), it gathers them too, and the docs drift reads them from it.
-	docsAbs, _ := plan.DocsTarget(spec)
-	shareFacts := docsAbs != "" && len(o.Scan) == 0 && !o.Collect
-	if shareFacts {
-		opts.ListGroup, opts.ListUsers = true, true
-	}
+	opts, shareFacts := scanOptions(spec, o, changes, cfg)
 	res, err := contract.Check(opts)
 	if err != nil {
 		return nil, FixNone, err
@@ -149,6 +117,46 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 		fix = FixGenerate
 	}
 	return report, fix, nil
+}
+
+// scanOptions are the contract's options for one check: the roots, the
+// planned files, the conftest and the configuration. shareFacts reports
+// that the scan also gathers the docs block's facts.
+func scanOptions(spec *schema.Spec, o Options, changes []*plan.Change, cfg *pytestcfg.Config) (opts contract.Options, shareFacts bool) {
+	opts = contract.Options{
+		Spec:           spec,
+		Roots:          o.Scan,
+		Planned:        map[string]bool{},
+		GeneratedNames: render.RegionNames(spec),
+		Config:         cfg,
+		ListGroup:      o.ListGroup,
+		ListTests:      o.Collect,
+		NamedRoots:     len(o.Scan) > 0,
+	}
+	for _, ch := range changes {
+		if ch.Region {
+			opts.Conftest = ch.Abs
+		} else {
+			opts.Planned[ch.Abs] = true
+		}
+	}
+	if len(opts.Roots) == 0 {
+		for _, r := range contract.DefaultRoots(spec) {
+			if _, err := os.Stat(r); err == nil {
+				opts.Roots = append(opts.Roots, r)
+			}
+		}
+	}
+	// The docs block lists the group's members and the deadline's users
+	// over the spec's own tree. When this scan covers that tree and reads
+	// no more of it than the docs need (--collect reads every test
+	// module), it gathers them too, and the docs drift reads them from it.
+	docsAbs, _ := plan.DocsTarget(spec)
+	shareFacts = docsAbs != "" && len(o.Scan) == 0 && !o.Collect
+	if shareFacts {
+		opts.ListGroup, opts.ListUsers = true, true
+	}
+	return opts, shareFacts
 }
 
 // IsCollectionError returns pytest's output when err is a collection
