@@ -2,14 +2,11 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/spf13/pflag"
 
 	"github.com/fixturegen/fixturegen/internal/diff"
 	"github.com/fixturegen/fixturegen/internal/docs"
-	"github.com/fixturegen/fixturegen/internal/plan"
-	"github.com/fixturegen/fixturegen/internal/write"
 )
 
 func init() {
@@ -55,27 +52,16 @@ Examples:
 			if err != nil {
 				return err
 			}
-			abs, display := plan.DocsTarget(spec)
-			// A FILE typed on the command line is written where it is, as
-			// any command writes where it is told; [paths].docs, from the
-			// spec, stays inside the spec's folder.
-			var root *write.Root
+			file := ""
 			if len(args) == 1 {
-				if abs, err = filepath.Abs(args[0]); err != nil {
-					return err
-				}
-				display = filepath.Clean(args[0])
-			} else if abs != "" {
-				if root, err = plan.Root(spec); err != nil {
-					return err
-				}
+				file = args[0]
 			}
-			if abs == "" {
-				return usageError{fmt.Sprintf("name the Markdown FILE to write, or set [paths].docs in %s", spec.File)}
-			}
-			ch, err := docs.Plan(spec, root, abs, display)
+			ch, err := docs.PlanFile(spec, file)
 			if err != nil {
 				return err
+			}
+			if ch == nil {
+				return usageError{fmt.Sprintf("name the Markdown FILE to write, or set [paths].docs in %s", spec.File)}
 			}
 			if !ch.Changed() {
 				return nil

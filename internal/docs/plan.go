@@ -1,6 +1,8 @@
 package docs
 
 import (
+	"path/filepath"
+
 	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/internal/write"
 	"github.com/fixturegen/fixturegen/schema"
@@ -24,6 +26,30 @@ func block(spec *schema.Spec) ([]byte, error) {
 		return nil, err
 	}
 	return Block(spec, facts)
+}
+
+// PlanFile plans the docs block for fixturegen docs: in file, or, when
+// file is "", in the spec's [paths].docs; nil when neither names one. A
+// file typed on the command line is written where it is, as any command
+// writes where it is told; [paths].docs, from the spec, stays inside the
+// spec's folder.
+func PlanFile(spec *schema.Spec, file string) (*plan.Change, error) {
+	if file != "" {
+		abs, err := filepath.Abs(file)
+		if err != nil {
+			return nil, err
+		}
+		return Plan(spec, nil, abs, filepath.Clean(file))
+	}
+	abs, display := plan.DocsTarget(spec)
+	if abs == "" {
+		return nil, nil
+	}
+	root, err := plan.Root(spec)
+	if err != nil {
+		return nil, err
+	}
+	return Plan(spec, root, abs, display)
 }
 
 // WithPlan adds the spec's docs file, when it names one, to the changes
