@@ -21,6 +21,7 @@ var ruleTables = []struct {
 	{"errors", func() string { return rule.Table(false) }},
 	{"warnings", func() string { return rule.Table(true) }},
 	{"collect", rule.PytestTable},
+	{"suppressible", rule.SuppressibleList},
 }
 
 // TestRulesDoc fails when docs/check.md's rule tables differ from what the

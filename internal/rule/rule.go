@@ -156,6 +156,19 @@ func PytestTable() string {
 	return b.String()
 }
 
+// SuppressibleList is the sentence of docs/check.md that names the rules
+// a suppression comment may name.
+func SuppressibleList() string {
+	ids := Suppressible()
+	for i, id := range ids {
+		ids[i] = "`" + id + "`"
+	}
+	if len(ids) < 2 {
+		return strings.Join(ids, "") + ".\n"
+	}
+	return strings.Join(ids[:len(ids)-1], ", ") + " and " + ids[len(ids)-1] + ".\n"
+}
+
 // List is check --help's list of the rules: each id and its summary,
 // errors first, then warnings under their own heading.
 func List() string {

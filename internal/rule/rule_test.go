@@ -54,6 +54,9 @@ func TestRegistry(t *testing.T) {
 		if got := PytestTable(); got != "| rule | from pytest's view |\n|---|---|\n| `d-spec` | p |\n" {
 			t.Errorf("PytestTable() =\n%s", got)
 		}
+		if got, want := SuppressibleList(), "`a-rule` and `b-rule`.\n"; got != want {
+			t.Errorf("SuppressibleList() = %q, want %q", got, want)
+		}
 		if got, want := List(), "Rules:\n  a-rule                     s\n  b-rule                     s\n  d-spec                     s\n\nWarnings (reported; the exit status is unchanged):\n  c-warning                  s\n"; got != want {
 			t.Errorf("List() =\n%s\nwant\n%s", got, want)
 		}
