@@ -26,12 +26,25 @@ var _ = rule.Register(rule.Rule{
 	CollectOnly: true,
 })
 
+// judges are the rules check --collect judges from pytest's view, each
+// with its check; their static findings give way to these. Each declares,
+// in the registry, what pytest's view makes of it (rule.Rule.Pytest).
+var judges = []judge{
+	{contract.RuleMissingGroup, (*rules).missingGroup},
+	{RuleGroupVoid, (*rules).groupVoid},
+	{contract.RuleDeadlinePreload, (*rules).deadlinePreload},
+	{contract.RuleProbeNode, (*rules).probeNodes},
+}
+
 // replaced reports whether pytest's view replaces the static findings of
-// rule id: the rules that model collection, which pytest knows, declare
-// how --collect judges them.
+// rule id.
 func replaced(id string) bool {
-	r := rule.Find(id)
-	return r != nil && r.Pytest != "" && !r.CollectOnly
+	return slices.ContainsFunc(judges, func(j judge) bool { return j.id == id })
+}
+
+type judge struct {
+	id    string
+	check func(*rules)
 }
 
 // Judge replaces the static check's findings of the rules that model
@@ -58,10 +71,9 @@ func Judge(spec *schema.Spec, v *View, static *contract.Result, planned map[stri
 // Paths are shown relative to cwd where they lie below it.
 func Findings(spec *schema.Spec, v *View, cwd string) []finding.Finding {
 	r := &rules{spec: spec, v: v, cwd: cwd}
-	r.missingGroup()
-	r.groupVoid()
-	r.deadlinePreload()
-	r.probeNodes()
+	for _, j := range judges {
+		j.check(r)
+	}
 	finding.Sort(r.findings)
 	return r.findings
 }
