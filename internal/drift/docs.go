@@ -9,8 +9,38 @@ import (
 	"github.com/fixturegen/fixturegen/internal/finding"
 	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/internal/region"
+	"github.com/fixturegen/fixturegen/internal/rule"
 	"github.com/fixturegen/fixturegen/schema"
 )
+
+// The docs drift rules Docs reports, each declared once.
+
+const RuleDocsMissing = "docs-missing"
+
+var _ = rule.Register(rule.Rule{
+	ID:      RuleDocsMissing,
+	Summary: "the docs file [paths].docs names does not exist",
+	Meaning: "The Markdown file `[paths].docs` names does not exist.",
+	Fix:     "`fixturegen docs` (or `fixturegen generate`)",
+})
+
+const RuleDocsStale = "docs-stale"
+
+var _ = rule.Register(rule.Rule{
+	ID:      RuleDocsStale,
+	Summary: "the docs block is out of date",
+	Meaning: "The reference tables between the `fixturegen:docs` markers of `[paths].docs` are out of date with the spec and the tests, or the file has no such block.",
+	Fix:     "`fixturegen docs` (or `fixturegen generate`)",
+})
+
+const RuleDocsMarkers = "docs-markers"
+
+var _ = rule.Register(rule.Rule{
+	ID:      RuleDocsMarkers,
+	Summary: "the docs block's markers are broken, or not UTF-8",
+	Meaning: "The `fixturegen:docs` markers of `[paths].docs` are duplicated, nested or unpaired, or the file is not UTF-8, so the block cannot be updated.",
+	Fix:     "Fix the file by hand, then `fixturegen docs`",
+})
 
 // Docs reports the spec's docs block when it is missing, out of date or
 // has broken markers; nothing when the spec names no docs file. facts are
