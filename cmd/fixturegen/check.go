@@ -1,21 +1,14 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/pflag"
 
-	"github.com/fixturegen/fixturegen/internal/collect"
-	"github.com/fixturegen/fixturegen/internal/contract"
-	"github.com/fixturegen/fixturegen/internal/drift"
-	"github.com/fixturegen/fixturegen/internal/finding"
-	"github.com/fixturegen/fixturegen/internal/plan"
-	"github.com/fixturegen/fixturegen/internal/probe"
-	"github.com/fixturegen/fixturegen/internal/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/check"
+	"github.com/fixturegen/fixturegen/internal/rule"
 )
 
 func init() {
@@ -71,6 +64,7 @@ Examples:
   fixturegen check --scan tests --scan integration
   fixturegen check --list-group
   fixturegen check --collect`,
+		more: rule.List,
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVar(&showDiff, "diff", false, "print the unified diff generate would apply for each drifted file")
 			fs.StringVar(&format, "format", "text", "output `FORMAT`: text, json or github (workflow annotations)")
@@ -100,99 +94,22 @@ Examples:
 					return usageError{fmt.Sprintf("--scan %s: no such file or folder", d)}
 				}
 			}
-			// check is a short run with a small live heap that allocates
-			// quickly while it tokenizes; collecting at every doubling of
-			// that heap would cost more than the scan. A memory limit keeps
-			// the peak well under 64 MiB however large the tree.
-			debug.SetGCPercent(800)
-			debug.SetMemoryLimit(40 << 20)
 			spec, err := c.loadSpec()
 			if err != nil {
 				return err
 			}
-			// pytest's collection takes far longer than the static check, so
-			// it starts first and runs alongside.
-			var pytestView func() (*collect.View, error)
-			if collectOn {
-				if python == "" {
-					python = probe.DefaultPython(spec)
-				}
-				pytestView = collect.Start(spec, python, scanDirs)
-				defer pytestView()
+			report, fix, err := check.Run(spec, check.Options{Scan: scanDirs, ListGroup: listGroup, Collect: collectOn, Python: python, Diffs: showDiff})
+			if out, ok := check.IsCollectionError(err); ok {
+				fmt.Fprint(c.stderr, out)
 			}
-			changes, err := plan.Survey(spec)
 			if err != nil {
 				return err
 			}
-			cfg, err := pytestcfg.Find(spec.Dir)
-			if err != nil {
-				return err
-			}
-			opts := contract.Options{
-				Spec:           spec,
-				Roots:          scanDirs,
-				Planned:        map[string]bool{},
-				GeneratedNames: plan.GeneratedNames(spec),
-				Config:         cfg,
-				ListGroup:      listGroup,
-				ListTests:      collectOn,
-				NamedRoots:     len(scanDirs) > 0,
-			}
-			for _, ch := range changes {
-				if ch.Region {
-					opts.Conftest = ch.Abs
-				} else {
-					opts.Planned[ch.Abs] = true
-				}
-			}
-			if len(opts.Roots) == 0 {
-				for _, r := range contract.DefaultRoots(spec) {
-					if _, err := os.Stat(r); err == nil {
-						opts.Roots = append(opts.Roots, r)
-					}
-				}
-			}
-			res, err := contract.Check(opts)
-			if err != nil {
-				return err
-			}
-			var model *finding.ModelGap
-			if collectOn {
-				view, err := pytestView()
-				var ce *collect.CollectionError
-				if errors.As(err, &ce) {
-					fmt.Fprint(c.stderr, ce.Output)
-				}
-				if err != nil {
-					return err
-				}
-				if res.Findings, model, err = collect.Judge(spec, view, res, opts.Planned); err != nil {
-					return err
-				}
-			}
-			if res.Adopt {
-				changes = drift.BeforeAdoption(spec, changes)
-			}
-			d := drift.Find(spec, changes, res.Generated, showDiff)
-			stale, err := docsDrift(spec, showDiff)
-			if err != nil {
-				return err
-			}
-			d.Findings = append(d.Findings, stale...)
-			d.Generate = d.Generate || len(stale) > 0
-			report := &finding.Report{Spec: spec.File, Findings: append(d.Findings, res.Findings...), Model: model}
-			if cwd, err := os.Getwd(); err == nil {
-				report.TidyPaths(cwd)
-			}
-			finding.Sort(report.Findings)
-			switch {
-			case res.Adopt:
+			switch fix {
+			case check.FixAdopt:
 				report.FixCommand = c.commandLine("generate --adopt")
-			case d.Generate:
+			case check.FixGenerate:
 				report.FixCommand = c.commandLine("generate")
-			}
-			if listGroup {
-				report.Listing, report.Group, report.Members = true, spec.Group.Name, res.Members
 			}
 			switch format {
 			case "json":

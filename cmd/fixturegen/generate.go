@@ -7,6 +7,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/adopt"
 	"github.com/fixturegen/fixturegen/internal/diff"
+	"github.com/fixturegen/fixturegen/internal/docs"
 	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -62,15 +63,19 @@ Examples:
 			if err := schema.CheckCaseFiles(spec); err != nil {
 				return err
 			}
-			makePlan := plan.Make
+			var (
+				changes []*plan.Change
+				adopted []adopt.Def // the hand-written fixtures the region replaces
+			)
 			if adopting {
-				makePlan = plan.Adopt
+				changes, adopted, err = adopt.Plan(spec)
+			} else {
+				changes, err = plan.Make(spec)
 			}
-			changes, err := makePlan(spec)
 			if err != nil {
 				return err
 			}
-			if changes, err = withDocs(spec, changes); err != nil {
+			if changes, err = docs.WithPlan(spec, changes); err != nil {
 				return err
 			}
 			wouldChange := false
@@ -87,14 +92,17 @@ Examples:
 					return fmt.Errorf("write %s: %w", ch.Display, err)
 				}
 				fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
-				for _, d := range ch.Adopted {
+				if !ch.Region {
+					continue
+				}
+				for _, d := range adopted {
 					if d.HandlerOf != "" {
 						fmt.Fprintf(c.stdout, "  removed %s (lines %d-%d), the alarm handler only the hand-written %s used\n", d.Name, d.First, d.Last, d.HandlerOf)
 						continue
 					}
 					fmt.Fprintf(c.stdout, "  replaced the hand-written %s (lines %d-%d) with the generated one\n", d.Name, d.First, d.Last)
 				}
-				if len(ch.Adopted) > 0 {
+				if len(adopted) > 0 {
 					for _, l := range adopt.Leftovers(ch.Old, ch.New) {
 						fmt.Fprintf(c.stdout, "  %s:%d: %s is no longer used in this file (only what was replaced used it); remove it unless another module imports it from here\n", ch.Display, l.Line, l.Name)
 					}

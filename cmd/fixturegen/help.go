@@ -122,6 +122,9 @@ func printCommandHelp(w io.Writer, cmd *command) {
 		synopsis += " " + cmd.args
 	}
 	fmt.Fprintf(w, "Usage: %s\n\n%s\n", synopsis, strings.TrimSpace(cmd.help))
+	if cmd.more != nil {
+		fmt.Fprintf(w, "\n%s", cmd.more())
+	}
 	own := commandFlags(cmd, &context{})
 	own.BoolP("help", "h", false, "show this help")
 	global := globalFlags()

@@ -35,8 +35,11 @@ type command struct {
 	args    string // synopsis of the arguments after the flags
 	summary string
 	help    string // paragraphs printed by --help after the synopsis
-	flags   func(*pflag.FlagSet)
-	run     func(c *context, args []string) error
+	// more returns what --help prints after help, when it is built from
+	// elsewhere (check's list of rules); nil for none.
+	more  func() string
+	flags func(*pflag.FlagSet)
+	run   func(c *context, args []string) error
 }
 
 var commands []*command

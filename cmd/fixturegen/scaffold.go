@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/fixturegen/fixturegen/internal/docs"
 	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/internal/scaffold"
 	"github.com/fixturegen/fixturegen/internal/specedit"
@@ -96,7 +97,7 @@ func runScaffold(c *context, target string, probe bool) error {
 	if _, err := os.Lstat(abs); err == nil {
 		return exists()
 	}
-	if docsAbs, _ := docsTarget(spec); docsAbs != "" {
+	if docsAbs, _ := plan.DocsTarget(spec); docsAbs != "" {
 		if err := root.Check(docsAbs); err != nil {
 			return err
 		}
@@ -139,11 +140,11 @@ func runScaffold(c *context, target string, probe bool) error {
 	// The docs block, when the spec keeps one, lists the modules that use
 	// the alarm: it changes with the new module, and is refreshed now so
 	// that the module passes fixturegen check as created.
-	docs, err := withDocs(spec, nil)
+	docChanges, err := docs.WithPlan(spec, nil)
 	if err != nil {
 		return err
 	}
-	if err := writeChanges(c, docs); err != nil {
+	if err := writeChanges(c, docChanges); err != nil {
 		return err
 	}
 	if !probe {

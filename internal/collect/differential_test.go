@@ -15,6 +15,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/internal/pyenv"
 	"github.com/fixturegen/fixturegen/internal/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/render"
 	"github.com/fixturegen/fixturegen/internal/testtree"
 	"github.com/fixturegen/fixturegen/internal/write"
 	"github.com/fixturegen/fixturegen/schema"
@@ -378,7 +379,7 @@ func agree(t *testing.T, dir, python string, want int) agreement {
 	}
 	var staticFound, pytestFound []string
 	for _, f := range static.Findings {
-		if slices.Contains(Replaces, f.Rule) {
+		if replaced(f.Rule) {
 			staticFound = appendOnce(staticFound, key(f))
 		}
 	}
@@ -406,7 +407,7 @@ func staticCheck(t *testing.T, spec *schema.Spec) (*contract.Result, map[string]
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := contract.Options{Spec: spec, Planned: map[string]bool{}, GeneratedNames: plan.GeneratedNames(spec),
+	opts := contract.Options{Spec: spec, Planned: map[string]bool{}, GeneratedNames: render.RegionNames(spec),
 		Config: cfg, ListTests: true, ListUsers: true}
 	for _, ch := range changes {
 		if ch.Region {

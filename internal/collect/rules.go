@@ -9,6 +9,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/contract"
 	"github.com/fixturegen/fixturegen/internal/finding"
+	"github.com/fixturegen/fixturegen/internal/rule"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -16,9 +17,35 @@ import (
 // scheduler under --dist loadgroup. It is part of fixturegen's interface.
 const RuleGroupVoid = "group-void"
 
-// Replaces lists the static rules whose findings pytest's view replaces:
-// they model collection, which pytest knows.
-var Replaces = []string{contract.RuleMissingGroup, contract.RuleDeadlinePreload, contract.RuleProbeNode}
+var _ = rule.Register(rule.Rule{
+	ID:          RuleGroupVoid,
+	Summary:     "--collect: the group is lost under --dist loadgroup",
+	Meaning:     "Only with `--collect`. Under `--dist loadgroup`, pytest-xdist appends `@<group>` to each grouped test's node id on every worker, and the scheduler keeps tests with the same suffix together. Here the suffix does not reach the node id (pytest 9.2 without the generated guard), so the group's tests spread over workers. One finding per module, at its first such test; the message names the pytest and pytest-xdist versions.",
+	Fix:         "`fixturegen generate` (the runtime's loadgroup guard puts the suffix back), or pin pytest below 9.2",
+	Pytest:      "grouped tests whose node id lacks `@<group>` after collection under `--dist loadgroup` (see below)",
+	CollectOnly: true,
+})
+
+// judges are the rules check --collect judges from pytest's view, each
+// with its check; their static findings give way to these. Each declares,
+// in the registry, what pytest's view makes of it (rule.Rule.Pytest).
+var judges = []judge{
+	{contract.RuleMissingGroup, (*rules).missingGroup},
+	{RuleGroupVoid, (*rules).groupVoid},
+	{contract.RuleDeadlinePreload, (*rules).deadlinePreload},
+	{contract.RuleProbeNode, (*rules).probeNodes},
+}
+
+// replaced reports whether pytest's view replaces the static findings of
+// rule id.
+func replaced(id string) bool {
+	return slices.ContainsFunc(judges, func(j judge) bool { return j.id == id })
+}
+
+type judge struct {
+	id    string
+	check func(*rules)
+}
 
 // Judge replaces the static check's findings of the rules that model
 // collection with those of pytest's view, and sets the tests the static
@@ -30,7 +57,7 @@ func Judge(spec *schema.Spec, v *View, static *contract.Result, planned map[stri
 	}
 	var out []finding.Finding
 	for _, f := range static.Findings {
-		if !slices.Contains(Replaces, f.Rule) {
+		if !replaced(f.Rule) {
 			out = append(out, f)
 		}
 	}
@@ -44,10 +71,9 @@ func Judge(spec *schema.Spec, v *View, static *contract.Result, planned map[stri
 // Paths are shown relative to cwd where they lie below it.
 func Findings(spec *schema.Spec, v *View, cwd string) []finding.Finding {
 	r := &rules{spec: spec, v: v, cwd: cwd}
-	r.missingGroup()
-	r.groupVoid()
-	r.deadlinePreload()
-	r.probeNodes()
+	for _, j := range judges {
+		j.check(r)
+	}
 	finding.Sort(r.findings)
 	return r.findings
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fixturegen/fixturegen/internal/contract"
+	"github.com/fixturegen/fixturegen/internal/rule"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -116,5 +117,21 @@ func TestCompare(t *testing.T) {
 	g := Compare(v, static, map[string]bool{"/p/gen.py": true}, "/p")
 	if g.Agree != 2 || !slices.Equal(g.Missed, []string{"t.py::test_made"}) || !slices.Equal(g.NotCollected, []string{"t.py::TestInit::test_x"}) {
 		t.Errorf("got %+v", g)
+	}
+}
+
+// TestJudgesDeclared: the rules --collect judges are those whose
+// declaration says what pytest's view makes of them, as docs/check.md
+// shows.
+func TestJudgesDeclared(t *testing.T) {
+	for _, r := range rule.All() {
+		if (r.Pytest != "") != replaced(r.ID) {
+			t.Errorf("rule %s: judged by --collect is %v, but its declaration's Pytest is %q", r.ID, replaced(r.ID), r.Pytest)
+		}
+	}
+	for _, j := range judges {
+		if rule.Find(j.id) == nil {
+			t.Errorf("--collect judges %s, which the registry does not have", j.id)
+		}
 	}
 }

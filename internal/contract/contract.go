@@ -21,6 +21,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/pyscan"
 	"github.com/fixturegen/fixturegen/internal/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/relpath"
+	"github.com/fixturegen/fixturegen/internal/rule"
 	"github.com/fixturegen/fixturegen/internal/treeread"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -35,7 +36,7 @@ type Options struct {
 	Planned map[string]bool
 	// Conftest is the absolute path of the conftest holding the region.
 	Conftest string
-	// GeneratedNames are the names the region defines (plan.GeneratedNames).
+	// GeneratedNames are the names the region defines (render.RegionNames).
 	GeneratedNames []string
 	// Config is the project's pytest configuration, or nil.
 	Config *pytestcfg.Config
@@ -82,18 +83,6 @@ type Test struct {
 	Line int
 }
 
-// Rule ids, as printed. They are part of fixturegen's interface.
-const (
-	RuleOwnTimer        = "own-timer"
-	RuleMissingGroup    = "missing-group"
-	RuleShadowFixture   = "shadow-fixture"
-	RuleNameClash       = "name-clash"
-	RuleDeadlinePreload = "deadline-without-preload"
-	RuleProbeNode       = "probe-node"
-	RulePreloadMissing  = "preload-missing"
-	RuleDistLoadgroup   = "dist-loadgroup"
-)
-
 // Check scans the roots and applies every rule.
 func Check(opts Options) (*Result, error) {
 	cwd, err := os.Getwd()
@@ -107,7 +96,8 @@ func Check(opts Options) (*Result, error) {
 		opts.Forced[filepath.Join(spec.Dir, filepath.FromSlash(file))] = true
 	}
 	s := &scan{opts: &opts, cwd: cwd, coll: opts.newCollection()}
-	s.needles = newPrefilter(opts.names())
+	names, calls := opts.words()
+	s.needles = newPrefilter(names, calls)
 	s.pats = opts.testPatterns()
 	s.specialNames = map[string]bool{filepath.Base(opts.Conftest): true}
 	for _, set := range []map[string]bool{opts.Planned, opts.Forced} {
@@ -156,9 +146,9 @@ func Check(opts Options) (*Result, error) {
 	r := &rules{ix: ix, opts: &opts, spec: spec, cwd: cwd}
 	sort.Slice(s.sources, func(i, j int) bool { return s.sources[i].path < s.sources[j].path })
 	r.perModule(s.sources)
-	r.probeNodes(s)
-	r.preloadModules()
-	r.distLoadgroup()
+	for _, check := range treeChecks {
+		check(r, s)
+	}
 
 	res := &Result{Findings: s.suppress(append(r.findings, s.warnings...)), Generated: s.generated, Members: r.members, Users: r.users,
 		Adopt: adoptable(s.sources, &opts)}
@@ -181,14 +171,14 @@ func listTests(sources []*source) []Test {
 	return out
 }
 
-// names are the words besides the timer calls without which a file cannot
-// matter to a rule: the two fixture names, and for --list-group the mark.
-func (o *Options) names() []string {
-	names := []string{o.Spec.Deadline.Fixture, o.Spec.Preload.Fixture}
+// words are what the prefilter looks for: the names and the timer calls
+// the rules ask for (see rule.Rule), and for --list-group the mark.
+func (o *Options) words() (names, calls []string) {
+	names, calls = rule.Words(o.Spec)
 	if o.ListGroup {
 		names = append(names, "xdist_group")
 	}
-	return names
+	return names, calls
 }
 
 // carriers are the conftest fixtures other than the deadline fixture that
@@ -233,7 +223,7 @@ func (s *scan) probeFiles() bool {
 		}
 		text, prob := pyscan.Decode(data)
 		if prob != nil {
-			s.warn(display(s.cwd, abs), prob.Pos.Line, prob.Pos.Col, "undecodable", prob.Msg, "save the file as UTF-8, or declare its encoding as Python expects")
+			s.warn(display(s.cwd, abs), prob.Pos.Line, prob.Pos.Col, WarnUndecodable, prob.Msg, "save the file as UTF-8, or declare its encoding as Python expects")
 			continue
 		}
 		s.tokenize(display(s.cwd, abs), abs, text, new(pyscan.Scanner))

@@ -145,7 +145,7 @@ var fixtureDecorators = map[string]bool{"pytest.fixture": true, "pytest.yield_fi
 // regionFixture is how the generated region decorates its fixtures: with
 // pytest under a private name bound from its loader's return value, which
 // scope resolution rightly leaves unresolved. No other code may bind that
-// name (it is one of plan.GeneratedNames), so the decorator is pytest's.
+// name (it is one of render.RegionNames), so the decorator is pytest's.
 var regionFixture = render.RegionPytest + ".fixture"
 
 // newFacts works out what the rules need of one module alone; the readers

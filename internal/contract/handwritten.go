@@ -10,10 +10,6 @@ import (
 	"github.com/fixturegen/fixturegen/internal/pyscan"
 )
 
-// RuleHandwrittenDeadline is the rule id of a hand-written per-test
-// deadline; like the others, it is part of fixturegen's interface.
-const RuleHandwrittenDeadline = "hand-written-deadline"
-
 // handwrittenDeadlines: a fixture that arms an interval timer itself is a
 // hand-written per-test deadline (most often an autouse timeout). It is
 // one thing, reported once: in place of the own-timer findings of its

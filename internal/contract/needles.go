@@ -23,12 +23,15 @@ type prefilter struct {
 	timers *treeread.Matcher
 }
 
-func newPrefilter(names []string) *prefilter {
-	return &prefilter{
-		names:  treeread.NewMatcher(names),
-		signal: treeread.NewMatcher([]string{"signal"}),
-		timers: treeread.NewMatcher([]string{"setitimer", "alarm", "ALRM", "SIGPROF"}),
+// newPrefilter looks for names anywhere but in comments, and for calls in
+// code beside "signal"; without calls it is a filter for names only.
+func newPrefilter(names, calls []string) *prefilter {
+	f := &prefilter{names: treeread.NewMatcher(names)}
+	if len(calls) > 0 {
+		f.signal = treeread.NewMatcher([]string{"signal"})
+		f.timers = treeread.NewMatcher(calls)
 	}
+	return f
 }
 
 // match reports whether data can matter to a rule.

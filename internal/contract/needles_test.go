@@ -5,7 +5,7 @@ import (
 )
 
 func TestPrefilter(t *testing.T) {
-	f := newPrefilter([]string{"recovery_deadline", "mcp_sdk"})
+	f := newPrefilter([]string{"recovery_deadline", "mcp_sdk"}, timerCalls)
 	tests := []struct {
 		name string
 		src  string

@@ -59,11 +59,9 @@ func (r *rules) perModule(sources []*source) {
 					return
 				}
 				src := sources[i]
-				w.ownTimer(src)
-				w.missingGroup(src)
-				w.shadows(src)
-				w.deadlinePreload(src)
-				w.handwrittenDeadlines(src)
+				for _, check := range moduleChecks {
+					check(w, src)
+				}
 				if w.opts.ListGroup {
 					w.member(src)
 				}

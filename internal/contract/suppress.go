@@ -6,26 +6,8 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/finding"
+	"github.com/fixturegen/fixturegen/internal/rule"
 )
-
-// Warning kinds, as printed next to the rule ids.
-const (
-	WarnUndecodable     = "undecodable"
-	WarnSyntax          = "syntax"
-	WarnUnreadable      = "unreadable"
-	WarnSymlinkLoop     = "symlink-loop"
-	WarnDanglingSymlink = "dangling-symlink"
-	WarnSymlinkOutside  = "symlink-outside"
-	WarnUnknownRule     = "unknown-rule"
-)
-
-// Suppressible lists the rules a "# fixturegen: ignore[...]" comment may
-// name: those check reports at a line of a Python file it read. The others
-// are reported at the spec, the pytest configuration, a link or a file
-// check could not read, where no such comment can be.
-var Suppressible = []string{
-	RuleOwnTimer, RuleHandwrittenDeadline, RuleMissingGroup, RuleShadowFixture, RuleNameClash, RuleDeadlinePreload, WarnSyntax,
-}
 
 // suppress drops the findings that a "# fixturegen: ignore" comment on
 // their line covers, and warns about the comments that name a rule check
@@ -46,16 +28,17 @@ func (s *scan) suppress(findings []finding.Finding) []finding.Finding {
 			kept = append(kept, f)
 		}
 	}
+	suppressible := rule.Suppressible()
 	for _, src := range byPath {
 		for _, sup := range src.mod.Suppressions {
-			for _, rule := range sup.Rules {
-				if slices.Contains(Suppressible, rule) {
+			for _, id := range sup.Rules {
+				if slices.Contains(suppressible, id) {
 					continue
 				}
 				kept = append(kept, finding.Finding{Rule: WarnUnknownRule, Severity: finding.Warning, Path: src.path,
 					Line: sup.Pos.Line, Col: sup.Pos.Col,
-					Message: fmt.Sprintf("fixturegen: ignore names %q, which is not a rule check reports on a Python file's line; it suppresses nothing", rule),
-					Fix:     "use one of: " + strings.Join(Suppressible, ", ")})
+					Message: fmt.Sprintf("fixturegen: ignore names %q, which is not a rule check reports on a Python file's line; it suppresses nothing", id),
+					Fix:     "use one of: " + strings.Join(suppressible, ", ")})
 			}
 		}
 	}

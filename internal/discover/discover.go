@@ -24,8 +24,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fixturegen/fixturegen/internal/plan"
 	"github.com/fixturegen/fixturegen/internal/pyscan"
+	"github.com/fixturegen/fixturegen/internal/render"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -399,7 +399,7 @@ func (c *Contract) findProbe(root string, files []string) error {
 		if !hasHook(m) || !hasName(src, "setitimer") {
 			continue
 		}
-		p := &Probe{Plugin: rel, Generated: bytes.HasPrefix(src, []byte(plan.GeneratedHeader))}
+		p := &Probe{Plugin: rel, Generated: bytes.HasPrefix(src, []byte(render.GeneratedHeader))}
 		stem := strings.TrimSuffix(path.Base(rel), ".py")
 		for _, t := range files {
 			if !isTestFile(t) {

@@ -6,7 +6,7 @@
 // The tables come from the spec and from the facts fixturegen check reads
 // from the test tree (package contract), so the document says what check
 // checks. They are written between marker lines in a Markdown file (see
-// package mdblock); fixturegen docs and generate write them, check reports
+// region.Docs); fixturegen docs and generate write them, check reports
 // them when they are stale.
 package docs
 
@@ -20,9 +20,9 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/contract"
 	"github.com/fixturegen/fixturegen/internal/finding"
-	"github.com/fixturegen/fixturegen/internal/mdblock"
 	"github.com/fixturegen/fixturegen/internal/pyquote"
 	"github.com/fixturegen/fixturegen/internal/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/region"
 	"github.com/fixturegen/fixturegen/internal/render"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -76,7 +76,7 @@ func Block(spec *schema.Spec, facts *contract.Result) ([]byte, error) {
 		return filepath.ToSlash(p)
 	}
 	var b bytes.Buffer
-	b.WriteString(mdblock.BeginLine(filepath.Base(spec.File)))
+	b.WriteString(region.DocsBeginLine(filepath.Base(spec.File)))
 	b.WriteString("\n")
 	b.WriteString(render.MarkdownHeader())
 	b.WriteString("\n")
@@ -84,7 +84,7 @@ func Block(spec *schema.Spec, facts *contract.Result) ([]byte, error) {
 	members(&b, spec, facts, rel)
 	users(&b, spec, facts, rel)
 	fmt.Fprintf(&b, "\nRefresh these tables with `fixturegen docs`; `fixturegen check` reports them when they are out of date.\n")
-	b.WriteString(mdblock.End)
+	b.WriteString(region.DocsEnd)
 	b.WriteString("\n")
 	return b.Bytes(), nil
 }

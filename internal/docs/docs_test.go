@@ -6,7 +6,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/contract"
 	"github.com/fixturegen/fixturegen/internal/finding"
-	"github.com/fixturegen/fixturegen/internal/mdblock"
+	"github.com/fixturegen/fixturegen/internal/region"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -67,12 +67,12 @@ func TestBlock(t *testing.T) {
 	}
 	text := string(b)
 	for _, want := range []string{
-		mdblock.BeginLine("pyproject.toml") + "\n",
+		region.DocsBeginLine("pyproject.toml") + "\n",
 		"| Deadline | 2.5 seconds of user CPU time (`ITIMER_VIRTUAL`, `SIGVTALRM`) | `recovery_deadline` fixture in `tests/conftest.py` | `[tool.fixturegen.deadline].seconds`, `[tool.fixturegen.deadline].timer` |\n",
 		"| Deadline failure | `AssertionError: too \\| slow` |",
 		"| `tests/test_b.py` | Marks itself, but neither uses `recovery_deadline` nor patches a preloaded module |\n",
 		"No test uses `recovery_deadline` yet.\n",
-		"\n" + mdblock.End + "\n",
+		"\n" + region.DocsEnd + "\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("block lacks %q:\n%s", want, text)

@@ -5,7 +5,8 @@ import (
 	"path/filepath"
 	"unicode/utf8"
 
-	"github.com/fixturegen/fixturegen/internal/mdblock"
+	"github.com/fixturegen/fixturegen/internal/region"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/internal/write"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -45,8 +46,8 @@ func SurveyDocs(spec *schema.Spec, root *write.Root, abs, display string, block 
 		c.Problem = &Problem{Kind: NotUTF8, Line: firstInvalidLine(c.Old), msg: "is not UTF-8; fixturegen edits only UTF-8 Markdown files"}
 		return c, nil
 	}
-	out, err := mdblock.Splice(c.Old, block)
-	var me *mdblock.MarkerError
+	out, err := region.Docs.Splice(c.Old, block)
+	var me *region.Error
 	if errors.As(err, &me) {
 		c.Problem = &Problem{Kind: BrokenMarkers, Line: me.Line, Detail: me.Msg,
 			msg: me.Msg + "; fix the markers by hand (fixturegen will not guess which block to keep)"}
@@ -58,4 +59,14 @@ func SurveyDocs(spec *schema.Spec, root *write.Root, abs, display string, block 
 	c.New = out
 	c.keepDevelopmentVersion()
 	return c, nil
+}
+
+// DocsTarget is the spec's [paths].docs, absolute and as the user reaches
+// it; both are "" when it is not set.
+func DocsTarget(spec *schema.Spec) (abs, display string) {
+	if spec.Paths.Docs == "" {
+		return "", ""
+	}
+	abs = filepath.Join(spec.Dir, filepath.FromSlash(spec.Paths.Docs))
+	return abs, relpath.FromWD(abs)
 }

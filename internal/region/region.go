@@ -1,8 +1,7 @@
-// Package region finds and replaces fixturegen's region in a conftest.py, and,
-// with other Markers, any generated block between marker lines.
-//
-// The region is the block between a begin marker line and an end marker
-// line. Everything outside it belongs to the user and is kept byte for byte.
+// Package region finds and replaces fixturegen's generated blocks between
+// a begin marker line and an end marker line: the region in a conftest.py
+// (Conftest) and the docs block in a Markdown file (Docs). Everything
+// outside a block belongs to the user and is kept byte for byte.
 package region
 
 import (

@@ -13,7 +13,6 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/fixturegen/fixturegen/internal/pysyntax"
 	"github.com/fixturegen/fixturegen/internal/region"
 	"github.com/fixturegen/fixturegen/internal/specedit"
 	"github.com/fixturegen/fixturegen/schema"
@@ -161,7 +160,7 @@ func safePath(h string) string {
 
 // checkRendered checks every file rendered from spec:
 //
-//   - it tokenizes as Python (pysyntax.Check), the conftest region with its
+//   - it tokenizes as Python (checkPython), the conftest region with its
 //     marker lines and whole files with their generated header;
 //   - every name in it is one the templates use or one the spec supplies
 //     as an identifier: a spec value that escaped its string literal would
@@ -170,19 +169,19 @@ func safePath(h string) string {
 //     from one of its string literals: quoted, not mangled or dropped.
 func checkRendered(spec *schema.Spec, files []File) error {
 	allowed := allowedNames(spec)
-	var all []pysyntax.Token
+	var all []pyToken
 	for _, f := range files {
 		content := f.Content
 		if f.Region {
 			content = region.Block(filepath.Base(spec.File), content)
 		}
-		toks, err := pysyntax.Tokens(content)
-		toks = pysyntax.Join(toks)
+		toks, err := pythonTokens(content)
+		toks = joinStrings(toks)
 		if err != nil {
 			return fmt.Errorf("%s does not tokenize as Python: %v\n%s", f.Path, err, numbered(content))
 		}
 		for _, tok := range toks {
-			if tok.Kind == pysyntax.Name && !allowed[tok.Value] {
+			if tok.Kind == nameToken && !allowed[tok.Value] {
 				return fmt.Errorf("%s:%d: name %q comes from neither a template nor an identifier of the spec\n%s",
 					f.Path, tok.Line, tok.Value, numbered(content))
 			}
@@ -191,7 +190,7 @@ func checkRendered(spec *schema.Spec, files []File) error {
 	}
 	literals := map[string]bool{}
 	for _, tok := range all {
-		if tok.Kind == pysyntax.String && !tok.FString {
+		if tok.Kind == stringToken && !tok.FString {
 			literals[tok.Value] = true
 		}
 	}
@@ -271,12 +270,12 @@ func templateNames() map[string]bool {
 							panic(err)
 						}
 						for _, f := range files {
-							toks, err := pysyntax.Tokens(f.Content)
+							toks, err := pythonTokens(f.Content)
 							if err != nil {
 								panic(fmt.Sprintf("%s: %v", f.Path, err))
 							}
 							for _, tok := range toks {
-								if tok.Kind == pysyntax.Name {
+								if tok.Kind == nameToken {
 									vocab[tok.Value] = true
 								}
 							}

@@ -27,6 +27,18 @@ import (
 // the loader's return value to pytest, so check knows the name from here.
 const RegionPytest = "_fixturegen_pytest"
 
+// RegionNames are the module-level names the conftest region defines
+// (conftest_region.py.tmpl): the two fixtures, the runtime's loader and
+// the names it binds, and pytest_configure when the region has one. A
+// definition of one of them outside the region clashes with it.
+func RegionNames(spec *schema.Spec) []string {
+	names := []string{spec.Preload.Fixture, spec.Deadline.Fixture, "_fixturegen_load", "_fixturegen", RegionPytest}
+	if spec.Group.Name != "" || spec.Deadline.SecondsEnv != "" {
+		names = append(names, "pytest_configure")
+	}
+	return names
+}
+
 // File is one planned file.
 type File struct {
 	// Path is slash-separated and relative to the spec's folder.

@@ -1,4 +1,4 @@
-package pysyntax
+package render
 
 import (
 	"fmt"
@@ -69,9 +69,9 @@ var cases = []struct {
 
 func TestCases(t *testing.T) {
 	for _, tc := range cases {
-		err := Check([]byte(tc.src))
+		err := checkPython([]byte(tc.src))
 		if (err == nil) != tc.ok {
-			t.Errorf("%s: Check(%q) = %v, want ok=%v", tc.name, tc.src, err, tc.ok)
+			t.Errorf("%s: checkPython(%q) = %v, want ok=%v", tc.name, tc.src, err, tc.ok)
 		}
 	}
 }
@@ -124,16 +124,16 @@ for name in sys.argv[1:]:
 
 func TestTokensDecodeStrings(t *testing.T) {
 	src := "x = \"a\\\"b\\\\c\\n\\x41\\u00e9\"\ny = r'\\n'\nz = f\"{v!r} {{x}}\"\n"
-	toks, err := Tokens([]byte(src))
+	toks, err := pythonTokens([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var strs, names []string
 	for _, tok := range toks {
 		switch tok.Kind {
-		case String:
+		case stringToken:
 			strs = append(strs, tok.Value)
-		case Name:
+		case nameToken:
 			names = append(names, tok.Value)
 		}
 	}
@@ -147,13 +147,13 @@ func TestTokensDecodeStrings(t *testing.T) {
 }
 
 func TestJoin(t *testing.T) {
-	toks, err := Tokens([]byte("x = (\"a\" 'b'\n  \"c\")\ny = \"d\"\n"))
+	toks, err := pythonTokens([]byte("x = (\"a\" 'b'\n  \"c\")\ny = \"d\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var strs []string
-	for _, tok := range Join(toks) {
-		if tok.Kind == String {
+	for _, tok := range joinStrings(toks) {
+		if tok.Kind == stringToken {
 			strs = append(strs, tok.Value)
 		}
 	}

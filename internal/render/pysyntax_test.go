@@ -1,22 +1,24 @@
-// Package pysyntax checks Python source at the level of its tokens, without
-// a Python interpreter, so that fuzz targets can run it millions of times.
+package render
+
+// This file checks Python source at the level of its tokens, without a
+// Python interpreter, so that the fuzz targets can run it millions of
+// times on what render writes.
 //
-// Check enforces what a broken or injected spec value would disturb first:
-// every string literal is closed and holds only valid escapes, brackets
-// balance, indentation is made of spaces and every dedent returns to an
-// earlier level, a block opener is followed by an indented block, and no
-// character outside strings and comments is foreign to Python. Tokens lists
-// the names and string literals, decoded, so a caller can also check what
-// the code says, not only that it is well-formed.
+// checkPython enforces what a broken or injected spec value would disturb
+// first: every string literal is closed and holds only valid escapes,
+// brackets balance, indentation is made of spaces and every dedent returns
+// to an earlier level, a block opener is followed by an indented block, and
+// no character outside strings and comments is foreign to Python.
+// pythonTokens lists the names and string literals, decoded, so a caller
+// can also check what the code says, not only that it is well-formed.
 //
 // Adjacent string literals are reported one by one, as written; Python
 // joins them into one value, and a caller comparing values must do the
-// same (see Join).
+// same (see joinStrings).
 //
 // It is deliberately stricter than CPython in a few places that generated
 // code never needs: tabs in indentation and escape sequences that Python
 // only warns about are errors.
-package pysyntax
 
 import (
 	"fmt"
@@ -26,22 +28,22 @@ import (
 	"unicode/utf8"
 )
 
-// Kind is the kind of a token that Tokens reports.
-type Kind int
+// tokenKind is the kind of a token that Tokens reports.
+type tokenKind int
 
 // The token kinds. Layout (newlines, indentation, comments) is checked but
 // not reported.
 const (
-	Name   Kind = iota // an identifier or keyword
-	String             // a string or bytes literal; Value is its decoded text
-	Number             // a number literal
-	Op                 // an operator or delimiter
+	nameToken   tokenKind = iota // an identifier or keyword
+	stringToken                  // a string or bytes literal; Value is its decoded text
+	numberToken                  // a number literal
+	opToken                      // an operator or delimiter
 )
 
-// Token is one reported token.
-type Token struct {
-	Kind  Kind
-	Value string // a Name's text, or a String's decoded value
+// pyToken is one reported token.
+type pyToken struct {
+	Kind  tokenKind
+	Value string // a nameToken's text, or a stringToken's decoded value
 	Raw   string // the token as written, prefix and quotes included
 	Line  int    // 1-based line where the token starts
 	// FString marks an f-string; its Value is the literal text with the
@@ -49,24 +51,24 @@ type Token struct {
 	FString bool
 }
 
-// Error is a problem at a 1-based line and column (in runes).
-type Error struct {
+// syntaxError is a problem at a 1-based line and column (in runes).
+type syntaxError struct {
 	Line, Col int
 	Msg       string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
+func (e *syntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
 
 // Check reports the first problem in src, or nil.
-func Check(src []byte) error {
-	_, err := Tokens(src)
+func checkPython(src []byte) error {
+	_, err := pythonTokens(src)
 	return err
 }
 
 // Tokens checks src and returns its tokens in order.
-func Tokens(src []byte) ([]Token, error) {
+func pythonTokens(src []byte) ([]pyToken, error) {
 	if !utf8.Valid(src) {
-		return nil, &Error{1, 1, "source is not valid UTF-8"}
+		return nil, &syntaxError{1, 1, "source is not valid UTF-8"}
 	}
 	l := &lexer{src: string(src), line: 1, col: 1, indents: []int{0}}
 	if err := l.run(); err != nil {
@@ -79,7 +81,7 @@ type lexer struct {
 	src       string
 	pos       int
 	line, col int
-	toks      []Token
+	toks      []pyToken
 
 	indents  []int  // the indentation stack, in spaces
 	brackets []rune // open brackets, innermost last
@@ -92,7 +94,7 @@ type lexer struct {
 }
 
 func (l *lexer) errorf(format string, args ...any) error {
-	return &Error{l.line, l.col, fmt.Sprintf(format, args...)}
+	return &syntaxError{l.line, l.col, fmt.Sprintf(format, args...)}
 }
 
 func (l *lexer) peek(off int) byte {
@@ -181,7 +183,7 @@ func (l *lexer) run() error {
 	}
 	l.endLogicalLine()
 	if l.wantBlock {
-		return &Error{l.wantBlockLine, 1, "expected an indented block after the line that ends in \":\", found the end of the file"}
+		return &syntaxError{l.wantBlockLine, 1, "expected an indented block after the line that ends in \":\", found the end of the file"}
 	}
 	return nil
 }
@@ -263,7 +265,7 @@ func (l *lexer) nameOrPrefixedString() error {
 		l.advance(len(word))
 		return l.str(strings.ToLower(word))
 	}
-	l.toks = append(l.toks, Token{Kind: Name, Value: word, Raw: word, Line: l.line})
+	l.toks = append(l.toks, pyToken{Kind: nameToken, Value: word, Raw: word, Line: l.line})
 	l.lastOp = ""
 	l.advance(len(word))
 	return nil
@@ -292,7 +294,7 @@ func (l *lexer) str(prefix string) error {
 	depth := 0 // open replacement fields of an f-string
 	for {
 		if l.pos >= len(l.src) {
-			return &Error{startLine, 1, "string literal that starts on this line is never closed"}
+			return &syntaxError{startLine, 1, "string literal that starts on this line is never closed"}
 		}
 		if depth == 0 && strings.HasPrefix(l.src[l.pos:], quote) {
 			l.advance(len(quote))
@@ -301,7 +303,7 @@ func (l *lexer) str(prefix string) error {
 		r, size := utf8.DecodeRuneInString(l.src[l.pos:])
 		switch {
 		case r == '\n' && len(quote) == 1:
-			return &Error{startLine, 1, "string literal is not closed before the end of its line"}
+			return &syntaxError{startLine, 1, "string literal is not closed before the end of its line"}
 		case r == '\\':
 			if err := l.escape(&val, raw, isBytes, depth == 0); err != nil {
 				return err
@@ -336,8 +338,8 @@ func (l *lexer) str(prefix string) error {
 		val.WriteRune(r)
 		l.advance(size)
 	}
-	l.toks = append(l.toks, Token{
-		Kind: String, Value: val.String(), Raw: l.src[startPos:l.pos], Line: startLine, FString: isF,
+	l.toks = append(l.toks, pyToken{
+		Kind: stringToken, Value: val.String(), Raw: l.src[startPos:l.pos], Line: startLine, FString: isF,
 	})
 	l.lastOp = ""
 	return nil
@@ -431,12 +433,12 @@ func (l *lexer) number() error {
 		}
 		l.advance(1)
 	}
-	l.toks = append(l.toks, Token{Kind: Number, Value: l.src[start:l.pos], Raw: l.src[start:l.pos], Line: l.line})
+	l.toks = append(l.toks, pyToken{Kind: numberToken, Value: l.src[start:l.pos], Raw: l.src[start:l.pos], Line: l.line})
 	text := strings.ReplaceAll(l.src[start:l.pos], "_", "")
 	text = strings.TrimSuffix(strings.TrimSuffix(text, "j"), "J")
 	if _, err := strconv.ParseFloat(text, 64); err != nil {
 		if _, err := strconv.ParseInt(text, 0, 64); err != nil && !isBigInt(text) {
-			return &Error{l.line, l.col - (l.pos - start), fmt.Sprintf("malformed number %q", l.src[start:l.pos])}
+			return &syntaxError{l.line, l.col - (l.pos - start), fmt.Sprintf("malformed number %q", l.src[start:l.pos])}
 		}
 	}
 	l.lastOp = ""
@@ -479,7 +481,7 @@ func (l *lexer) operator() error {
 			}
 			l.brackets = l.brackets[:len(l.brackets)-1]
 		}
-		l.toks = append(l.toks, Token{Kind: Op, Value: op, Raw: op, Line: l.line})
+		l.toks = append(l.toks, pyToken{Kind: opToken, Value: op, Raw: op, Line: l.line})
 		l.lastOp = op
 		l.advance(len(op))
 		return nil
@@ -489,12 +491,12 @@ func (l *lexer) operator() error {
 }
 
 // Join returns toks with each run of adjacent plain string literals merged
-// into one String token, as Python concatenates them. A run that holds an
+// into one stringToken token, as Python concatenates them. A run that holds an
 // f-string is merged too and marked FString.
-func Join(toks []Token) []Token {
-	var out []Token
+func joinStrings(toks []pyToken) []pyToken {
+	var out []pyToken
 	for _, tok := range toks {
-		if n := len(out); n > 0 && tok.Kind == String && out[n-1].Kind == String {
+		if n := len(out); n > 0 && tok.Kind == stringToken && out[n-1].Kind == stringToken {
 			prev := &out[n-1]
 			prev.Value += tok.Value
 			prev.Raw += " " + tok.Raw

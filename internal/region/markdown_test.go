@@ -1,4 +1,4 @@
-package mdblock
+package region
 
 import (
 	"errors"
@@ -6,23 +6,23 @@ import (
 	"testing"
 )
 
-func TestSplice(t *testing.T) {
-	block := BeginLine("fixturegen.toml") + "\nnew\n" + End + "\n"
+func TestDocsSplice(t *testing.T) {
+	block := DocsBeginLine("fixturegen.toml") + "\nnew\n" + DocsEnd + "\n"
 	tests := []struct {
 		name, src, want string
 		errLine         int
 	}{
-		{"replace", "# Doc\n\n" + Begin + " -->\nold\n" + End + "\n\nafter\n", "# Doc\n\n" + block + "\nafter\n", 0},
+		{"replace", "# Doc\n\n" + DocsBegin + " -->\nold\n" + DocsEnd + "\n\nafter\n", "# Doc\n\n" + block + "\nafter\n", 0},
 		{"append", "# Doc\n\nprose", "# Doc\n\nprose\n\n" + block, 0},
 		{"empty file", "", block, 0},
-		{"second begin", Begin + " -->\n" + End + "\n" + Begin + " -->\n" + End + "\n", "", 3},
-		{"unpaired begin", "x\n" + Begin + " -->\n", "", 2},
-		{"end first", End + "\n", "", 1},
+		{"second begin", DocsBegin + " -->\n" + DocsEnd + "\n" + DocsBegin + " -->\n" + DocsEnd + "\n", "", 3},
+		{"unpaired begin", "x\n" + DocsBegin + " -->\n", "", 2},
+		{"end first", DocsEnd + "\n", "", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Splice([]byte(tt.src), []byte(block))
-			var me *MarkerError
+			got, err := Docs.Splice([]byte(tt.src), []byte(block))
+			var me *Error
 			switch {
 			case tt.errLine > 0 && (!errors.As(err, &me) || me.Line != tt.errLine):
 				t.Errorf("Splice = %v, want a marker error on line %d", err, tt.errLine)
@@ -34,8 +34,8 @@ func TestSplice(t *testing.T) {
 }
 
 // A spec file name cannot end the marker comment.
-func TestBeginLine(t *testing.T) {
-	got := BeginLine("a-->b\n.toml")
+func TestDocsBeginLine(t *testing.T) {
+	got := DocsBeginLine("a-->b\n.toml")
 	if strings.Count(got, "-->") != 1 || strings.Contains(got, "\n") || !strings.HasSuffix(got, "-->") {
 		t.Errorf("BeginLine = %q", got)
 	}

@@ -1,0 +1,170 @@
+// Package check runs fixturegen check from end to end, one way: it surveys
+// the planned files, scans the test tree once with the contract's rules,
+// asks pytest when told to, and turns what they found into one report of
+// drift and findings. The command prints the report; nothing here prints.
+package check
+
+import (
+	"errors"
+	"os"
+	"runtime/debug"
+
+	"github.com/fixturegen/fixturegen/internal/collect"
+	"github.com/fixturegen/fixturegen/internal/contract"
+	"github.com/fixturegen/fixturegen/internal/drift"
+	"github.com/fixturegen/fixturegen/internal/finding"
+	"github.com/fixturegen/fixturegen/internal/plan"
+	"github.com/fixturegen/fixturegen/internal/probe"
+	"github.com/fixturegen/fixturegen/internal/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/render"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// Options are check's flags.
+type Options struct {
+	// Scan are the folders named with --scan; empty for the spec's own.
+	Scan []string
+	// ListGroup asks for the modules of the xdist group (--list-group).
+	ListGroup bool
+	// Collect asks pytest for its view (--collect), with Python.
+	Collect bool
+	Python  string
+	// Diffs attaches to each drift finding the diff that repairs it.
+	Diffs bool
+}
+
+// Fix names the fixturegen command that repairs what a report holds.
+type Fix int
+
+const (
+	FixNone     Fix = iota
+	FixGenerate     // fixturegen generate
+	FixAdopt        // fixturegen generate --adopt
+)
+
+// Run checks spec's project. A collection error is a *collect.CollectionError
+// carrying pytest's output.
+func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
+	// check is a short run with a small live heap that allocates quickly
+	// while it tokenizes; collecting at every doubling of that heap would
+	// cost more than the scan. A memory limit keeps the peak well under
+	// 64 MiB however large the tree.
+	debug.SetGCPercent(800)
+	debug.SetMemoryLimit(40 << 20)
+
+	// pytest's collection takes far longer than the static check, so it
+	// starts first and runs alongside.
+	var pytestView func() (*collect.View, error)
+	if o.Collect {
+		python := o.Python
+		if python == "" {
+			python = probe.DefaultPython(spec)
+		}
+		pytestView = collect.Start(spec, python, o.Scan)
+		defer pytestView()
+	}
+	changes, err := plan.Survey(spec)
+	if err != nil {
+		return nil, FixNone, err
+	}
+	cfg, err := pytestcfg.Find(spec.Dir)
+	if err != nil {
+		return nil, FixNone, err
+	}
+	opts, shareFacts := scanOptions(spec, o, changes, cfg)
+	res, err := contract.Check(opts)
+	if err != nil {
+		return nil, FixNone, err
+	}
+	var model *finding.ModelGap
+	if o.Collect {
+		view, err := pytestView()
+		if err != nil {
+			return nil, FixNone, err
+		}
+		if res.Findings, model, err = collect.Judge(spec, view, res, opts.Planned); err != nil {
+			return nil, FixNone, err
+		}
+	}
+	if res.Adopt {
+		changes = drift.BeforeAdoption(spec, changes)
+	}
+	d := drift.Find(spec, changes, res.Generated, o.Diffs)
+	var facts *contract.Result
+	if shareFacts {
+		facts = res
+	}
+	stale, err := drift.Docs(spec, facts, o.Diffs)
+	if err != nil {
+		return nil, FixNone, err
+	}
+	d.Findings = append(d.Findings, stale...)
+	d.Generate = d.Generate || len(stale) > 0
+
+	report := &finding.Report{Spec: spec.File, Findings: append(d.Findings, res.Findings...), Model: model}
+	if cwd, err := os.Getwd(); err == nil {
+		report.TidyPaths(cwd)
+	}
+	finding.Sort(report.Findings)
+	if o.ListGroup {
+		report.Listing, report.Group, report.Members = true, spec.Group.Name, res.Members
+	}
+	fix := FixNone
+	switch {
+	case res.Adopt:
+		fix = FixAdopt
+	case d.Generate:
+		fix = FixGenerate
+	}
+	return report, fix, nil
+}
+
+// scanOptions are the contract's options for one check: the roots, the
+// planned files, the conftest and the configuration. shareFacts reports
+// that the scan also gathers the docs block's facts.
+func scanOptions(spec *schema.Spec, o Options, changes []*plan.Change, cfg *pytestcfg.Config) (opts contract.Options, shareFacts bool) {
+	opts = contract.Options{
+		Spec:           spec,
+		Roots:          o.Scan,
+		Planned:        map[string]bool{},
+		GeneratedNames: render.RegionNames(spec),
+		Config:         cfg,
+		ListGroup:      o.ListGroup,
+		ListTests:      o.Collect,
+		NamedRoots:     len(o.Scan) > 0,
+	}
+	for _, ch := range changes {
+		if ch.Region {
+			opts.Conftest = ch.Abs
+		} else {
+			opts.Planned[ch.Abs] = true
+		}
+	}
+	if len(opts.Roots) == 0 {
+		for _, r := range contract.DefaultRoots(spec) {
+			if _, err := os.Stat(r); err == nil {
+				opts.Roots = append(opts.Roots, r)
+			}
+		}
+	}
+	// The docs block lists the group's members and the deadline's users
+	// over the spec's own tree. When this scan covers that tree and reads
+	// no more of it than the docs need (--collect reads every test
+	// module), it gathers them too, and the docs drift reads them from it.
+	docsAbs, _ := plan.DocsTarget(spec)
+	shareFacts = docsAbs != "" && len(o.Scan) == 0 && !o.Collect
+	if shareFacts {
+		opts.ListGroup, opts.ListUsers = true, true
+	}
+	return opts, shareFacts
+}
+
+// IsCollectionError returns pytest's output when err is a collection
+// error, for the command to print.
+func IsCollectionError(err error) (output string, ok bool) {
+	var ce *collect.CollectionError
+	if errors.As(err, &ce) {
+		return ce.Output, true
+	}
+	return "", false
+}

@@ -1,0 +1,62 @@
+package check
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/fixturegen/fixturegen/internal/contract"
+	"github.com/fixturegen/fixturegen/internal/docs"
+	"github.com/fixturegen/fixturegen/internal/plan"
+	"github.com/fixturegen/fixturegen/internal/pytestcfg"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// TestSharedFacts: the docs block check renders from its own scan of the
+// tree is the one a scan of its own (docs.Facts, as fixturegen docs runs)
+// renders, and only a plain check shares its scan.
+func TestSharedFacts(t *testing.T) {
+	spec, err := schema.Load("../../examples/inbox/fixturegen.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.Paths.Docs = "docs/alarm-contract.md"
+	changes, err := plan.Survey(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := pytestcfg.Find(spec.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []Options{{Scan: []string{"../../examples/inbox/tests"}}, {Collect: true}} {
+		if _, share := scanOptions(spec, o, changes, cfg); share {
+			t.Errorf("%+v: shares the scan with the docs, which read the spec's own tree without --collect", o)
+		}
+	}
+	opts, share := scanOptions(spec, Options{}, changes, cfg)
+	if !share {
+		t.Fatal("a plain check does not share its scan with the docs drift")
+	}
+	shared, err := contract.Check(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := docs.Facts(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := docs.Block(spec, shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := docs.Block(spec, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("the block from check's scan differs from the block of a scan of its own:\n%s\nwant\n%s", got, want)
+	}
+	if len(shared.Members) == 0 || len(shared.Users) == 0 {
+		t.Errorf("check's scan found %d members and %d users; the example has both", len(shared.Members), len(shared.Users))
+	}
+}
