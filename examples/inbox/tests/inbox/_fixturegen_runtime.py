@@ -144,9 +144,11 @@ def deadline() -> Iterator[None]:
     guard.check()
 
 
-def loaded_as(path: str | os.PathLike[str]) -> ModuleType:
-    """Return this module to the conftest that asked for the runtime at path.
+def loaded_as(path: str | os.PathLike[str]) -> tuple[ModuleType, ModuleType]:
+    """Return this module and pytest to the conftest loading the runtime at path.
 
+    The conftest region takes pytest from here, so that it imports nothing
+    a linter could merge with, or find duplicated by, the user's imports.
     A process holds one runtime, under one module name. A second conftest
     region that asks for another runtime file (a second spec in the same
     pytest session) would get this one, with this spec's settings: that
@@ -160,7 +162,7 @@ def loaded_as(path: str | os.PathLike[str]) -> ModuleType:
             f"pytest sessions, or merge the specs."
         )
         raise ImportError(msg)
-    return sys.modules[__name__]
+    return sys.modules[__name__], pytest
 
 
 def armed() -> bool:

@@ -21,15 +21,13 @@ def _fixturegen_load():
     import sys as _fixturegen_sys
     from pathlib import Path as _FixturegenPath
 
-    import pytest as _fixturegen_pytest
-
     name, modules = "_fixturegen_runtime", _fixturegen_sys.modules
     path = _FixturegenPath(__file__).parent / "_fixturegen_runtime.py"
     if name not in modules:
         spec = _fixturegen_util.spec_from_file_location(name, path)
         modules[name] = _fixturegen_util.module_from_spec(spec)
         spec.loader.exec_module(modules[name])
-    return modules[name].loaded_as(path), _fixturegen_pytest
+    return modules[name].loaded_as(path)
 
 
 _fixturegen, _fixturegen_pytest = _fixturegen_load()
