@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fixturegen/fixturegen/internal/check"
-	"github.com/fixturegen/fixturegen/internal/rule"
+	"github.com/fixturegen/fixturegen/internal/check/rule"
 )
 
 func init() {

@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/fixturegen/fixturegen/internal/diff"
-	"github.com/fixturegen/fixturegen/internal/docs"
+	"github.com/fixturegen/fixturegen/internal/gen/diff"
+	"github.com/fixturegen/fixturegen/internal/onboard/docs"
 )
 
 func init() {

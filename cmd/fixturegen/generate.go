@@ -5,10 +5,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/fixturegen/fixturegen/internal/adopt"
-	"github.com/fixturegen/fixturegen/internal/diff"
-	"github.com/fixturegen/fixturegen/internal/docs"
-	"github.com/fixturegen/fixturegen/internal/plan"
+	"github.com/fixturegen/fixturegen/internal/gen/diff"
+	"github.com/fixturegen/fixturegen/internal/gen/plan"
+	"github.com/fixturegen/fixturegen/internal/onboard/adopt"
+	"github.com/fixturegen/fixturegen/internal/onboard/docs"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

@@ -10,11 +10,11 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/fixturegen/fixturegen/internal/discover"
-	"github.com/fixturegen/fixturegen/internal/pyquote"
+	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
+	"github.com/fixturegen/fixturegen/internal/gen/write"
+	"github.com/fixturegen/fixturegen/internal/onboard/discover"
+	"github.com/fixturegen/fixturegen/internal/onboard/starter"
 	"github.com/fixturegen/fixturegen/internal/specedit"
-	"github.com/fixturegen/fixturegen/internal/starter"
-	"github.com/fixturegen/fixturegen/internal/write"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fixturegen/fixturegen/internal/gen/write"
 	"github.com/fixturegen/fixturegen/internal/testtree"
-	"github.com/fixturegen/fixturegen/internal/write"
 )
 
 // killTargets are the files generate writes in the example.

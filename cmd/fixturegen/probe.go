@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/fixturegen/fixturegen/internal/color"
-	"github.com/fixturegen/fixturegen/internal/plan"
+	"github.com/fixturegen/fixturegen/internal/cli/color"
+	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/probe"
 	"github.com/fixturegen/fixturegen/internal/specedit"
 	"github.com/fixturegen/fixturegen/schema"

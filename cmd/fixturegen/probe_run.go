@@ -10,8 +10,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fixturegen/fixturegen/internal/color"
-	"github.com/fixturegen/fixturegen/internal/plan"
+	"github.com/fixturegen/fixturegen/internal/cli/color"
+	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/probe"
 	"github.com/fixturegen/fixturegen/schema"
 )

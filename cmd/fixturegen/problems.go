@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/fixturegen/fixturegen/internal/finding"
+	"github.com/fixturegen/fixturegen/internal/check/finding"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

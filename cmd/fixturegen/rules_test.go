@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/internal/rule"
+	"github.com/fixturegen/fixturegen/internal/check/rule"
 )
 
 var update = flag.Bool("update", false, "rewrite the rule tables of docs/check.md from the rule registry")

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/fixturegen/fixturegen/internal/color"
+	"github.com/fixturegen/fixturegen/internal/cli/color"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

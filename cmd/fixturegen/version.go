@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/fixturegen/fixturegen/internal/version"
+	"github.com/fixturegen/fixturegen/internal/cli/version"
 )
 
 func init() {

@@ -9,14 +9,14 @@ import (
 	"os"
 	"runtime/debug"
 
-	"github.com/fixturegen/fixturegen/internal/collect"
-	"github.com/fixturegen/fixturegen/internal/contract"
-	"github.com/fixturegen/fixturegen/internal/drift"
-	"github.com/fixturegen/fixturegen/internal/finding"
-	"github.com/fixturegen/fixturegen/internal/plan"
+	"github.com/fixturegen/fixturegen/internal/check/collect"
+	"github.com/fixturegen/fixturegen/internal/check/contract"
+	"github.com/fixturegen/fixturegen/internal/check/drift"
+	"github.com/fixturegen/fixturegen/internal/check/finding"
+	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/gen/plan"
+	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/internal/probe"
-	"github.com/fixturegen/fixturegen/internal/pytestcfg"
-	"github.com/fixturegen/fixturegen/internal/render"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/internal/contract"
-	"github.com/fixturegen/fixturegen/internal/docs"
-	"github.com/fixturegen/fixturegen/internal/plan"
-	"github.com/fixturegen/fixturegen/internal/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/check/contract"
+	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/gen/plan"
+	"github.com/fixturegen/fixturegen/internal/onboard/docs"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

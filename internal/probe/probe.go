@@ -24,7 +24,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fixturegen/fixturegen/internal/render"
+	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/fixturegen/fixturegen/internal/finding"
+	"github.com/fixturegen/fixturegen/internal/check/finding"
 )
 
 // shownRuns is how many runs of a worker the text output lists; JSON

@@ -1,0 +1,193 @@
+package collect
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/check/contract"
+	"github.com/fixturegen/fixturegen/internal/check/finding"
+	"github.com/fixturegen/fixturegen/internal/check/rule"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// RuleGroupVoid is the rule of group tests whose group does not reach the
+// scheduler under --dist loadgroup. It is part of fixturegen's interface.
+const RuleGroupVoid = "group-void"
+
+var _ = rule.Register(rule.Rule{
+	ID:          RuleGroupVoid,
+	Summary:     "--collect: the group is lost under --dist loadgroup",
+	Meaning:     "Only with `--collect`. Under `--dist loadgroup`, pytest-xdist appends `@<group>` to each grouped test's node id on every worker, and the scheduler keeps tests with the same suffix together. Here the suffix does not reach the node id (pytest 9.2 without the generated guard), so the group's tests spread over workers. One finding per module, at its first such test; the message names the pytest and pytest-xdist versions.",
+	Fix:         "`fixturegen generate` (the runtime's loadgroup guard puts the suffix back), or pin pytest below 9.2",
+	Pytest:      "grouped tests whose node id lacks `@<group>` after collection under `--dist loadgroup` (see below)",
+	CollectOnly: true,
+})
+
+// judges are the rules check --collect judges from pytest's view, each
+// with its check; their static findings give way to these. Each declares,
+// in the registry, what pytest's view makes of it (rule.Rule.Pytest).
+var judges = []judge{
+	{contract.RuleMissingGroup, (*rules).missingGroup},
+	{RuleGroupVoid, (*rules).groupVoid},
+	{contract.RuleDeadlinePreload, (*rules).deadlinePreload},
+	{contract.RuleProbeNode, (*rules).probeNodes},
+}
+
+// replaced reports whether pytest's view replaces the static findings of
+// rule id.
+func replaced(id string) bool {
+	return slices.ContainsFunc(judges, func(j judge) bool { return j.id == id })
+}
+
+type judge struct {
+	id    string
+	check func(*rules)
+}
+
+// Judge replaces the static check's findings of the rules that model
+// collection with those of pytest's view, and sets the tests the static
+// model saw against pytest's; planned holds the generated files.
+func Judge(spec *schema.Spec, v *View, static *contract.Result, planned map[string]bool) ([]finding.Finding, *finding.ModelGap, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []finding.Finding
+	for _, f := range static.Findings {
+		if !replaced(f.Rule) {
+			out = append(out, f)
+		}
+	}
+	out = append(out, Findings(spec, v, cwd)...)
+	finding.Sort(out)
+	return out, Compare(v, static.Tests, planned, cwd), nil
+}
+
+// Findings applies the contract's collection rules to pytest's view:
+// missing-group, group-void, deadline-without-preload and probe-node.
+// Paths are shown relative to cwd where they lie below it.
+func Findings(spec *schema.Spec, v *View, cwd string) []finding.Finding {
+	r := &rules{spec: spec, v: v, cwd: cwd}
+	for _, j := range judges {
+		j.check(r)
+	}
+	finding.Sort(r.findings)
+	return r.findings
+}
+
+type rules struct {
+	spec     *schema.Spec
+	v        *View
+	cwd      string
+	findings []finding.Finding
+}
+
+func (r *rules) add(rule, path string, line, col int, msg, fix string) {
+	r.findings = append(r.findings, finding.Finding{Rule: rule, Severity: finding.Error, Path: path,
+		Line: max(line, 1), Col: max(col, 1), Message: msg, Fix: fix})
+}
+
+func (r *rules) display(abs string) string { return show(r.cwd, abs) }
+
+// missingGroup: every test whose closure holds the deadline fixture must be
+// scheduled in the group.
+func (r *rules) missingGroup() {
+	deadline, group := r.spec.Deadline.Fixture, r.spec.Group.Name
+	for i := range r.v.Items {
+		it := &r.v.Items[i]
+		if it.Deselected || !slices.Contains(it.Fixtures, deadline) || it.Group() == group {
+			continue
+		}
+		msg := fmt.Sprintf("test %s has %s in its fixture closure but is not marked pytest.mark.xdist_group(%q)", it.NodeID, deadline, group)
+		if g := it.Group(); g != "" {
+			msg += fmt.Sprintf("; pytest-xdist schedules it in group %q instead", g)
+		}
+		r.add(contract.RuleMissingGroup, r.display(it.File), it.Line, 1, msg,
+			fmt.Sprintf("add pytest.mark.xdist_group(%q) to the module's pytestmark", group))
+	}
+}
+
+// groupVoid: under --dist loadgroup, each grouped test's node id must carry
+// its group, or the scheduler spreads the group over workers. One cause
+// (the pytest and pytest-xdist in use) makes every group test void, so
+// there is one finding per module, at its first such test.
+func (r *rules) groupVoid() {
+	if r.v.Xdist == "" {
+		return // no pytest-xdist, no loadgroup
+	}
+	var order []string
+	void := map[string][]*Item{}
+	for i := range r.v.Items {
+		it := &r.v.Items[i]
+		if it.Deselected || it.GroupReaches() {
+			continue
+		}
+		if void[it.Path] == nil {
+			order = append(order, it.Path)
+		}
+		void[it.Path] = append(void[it.Path], it)
+	}
+	for _, path := range order {
+		items := void[path]
+		first := items[0]
+		tests := "test " + first.NodeID
+		if len(items) > 1 {
+			tests = fmt.Sprintf("%d tests (%s, ...)", len(items), first.NodeID)
+		}
+		r.add(RuleGroupVoid, r.display(first.File), first.Line, 1,
+			fmt.Sprintf("%s marked pytest.mark.xdist_group(%q) lose the group under --dist loadgroup with pytest %s and pytest-xdist %s: the node id pytest-xdist schedules is %q, without %q, so the group's tests spread over workers",
+				tests, first.Group(), r.v.Pytest, r.v.Xdist, first.Scheduled, "@"+first.Group()),
+			"run fixturegen generate: the generated runtime's loadgroup guard puts the group back into the node ids; or pin pytest below 9.2")
+	}
+}
+
+// deadlinePreload: every deadline fixture the tests use must, as pytest
+// resolves it, depend on the preload fixture.
+func (r *rules) deadlinePreload() {
+	for _, d := range r.v.Deadlines {
+		if d.Preload {
+			continue
+		}
+		r.add(contract.RuleDeadlinePreload, r.display(d.File), d.Line, d.Col,
+			fmt.Sprintf("fixture %s, as pytest resolves it for %s (overrides included), does not depend on %s, so pytest may arm the alarm before the preload imports run", r.spec.Deadline.Fixture, d.Without, r.spec.Preload.Fixture),
+			fmt.Sprintf("restore def %s(%s, ...): run fixturegen generate, or add the parameter", r.spec.Deadline.Fixture, r.spec.Preload.Fixture))
+	}
+}
+
+// probeNodes: each probe case's node must be among the collected items.
+func (r *rules) probeNodes() {
+	for i, c := range r.spec.Probe.Cases {
+		file, rest, _ := strings.Cut(c.Node, "::")
+		abs := filepath.Join(r.spec.Dir, filepath.FromSlash(file))
+		fileSeen, found := false, false
+		for j := range r.v.Items {
+			it := &r.v.Items[j]
+			if it.Path != abs {
+				continue
+			}
+			fileSeen = true
+			_, tail, _ := strings.Cut(it.NodeID, "::")
+			if tail == rest || it.Test == rest {
+				found = true
+				break
+			}
+		}
+		if found {
+			continue
+		}
+		why := fmt.Sprintf("pytest collects no test %s in %s", rest, file)
+		if !fileSeen {
+			why = fmt.Sprintf("pytest collects nothing from %s", file)
+		}
+		sp, ok := r.spec.Position(fmt.Sprintf("probe.case[%d].node", i))
+		if !ok {
+			sp = schema.Span{Line: 1, Col: 1}
+		}
+		r.add(contract.RuleProbeNode, r.spec.File, sp.Line, sp.Col,
+			fmt.Sprintf("probe case %s runs %s, but %s", c.Test, c.Node, why),
+			"point node at a test pytest collects (python -m pytest --collect-only -q lists them)")
+	}
+}

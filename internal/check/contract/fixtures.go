@@ -1,0 +1,478 @@
+package contract
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/check/pyscan"
+	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/gen/render"
+)
+
+// fixture is a function decorated with pytest.fixture.
+type fixture struct {
+	name    string // the fixture's name: its function's, or name="..."
+	src     *source
+	def     int // index in src.mod.Defs
+	class   int // index of the class that holds it, or -1
+	autouse bool
+}
+
+func (f *fixture) pos() pyscan.Pos { return f.src.mod.Defs[f.def].Pos }
+
+func (f *fixture) params() []pyscan.Param { return f.src.mod.Defs[f.def].Params }
+
+// where names a fixture for messages: "watchdog (tests/conftest.py:12)".
+func (f *fixture) where() string {
+	return fmt.Sprintf("%s (%s:%d)", f.name, f.src.path, f.pos().Line)
+}
+
+// facts is the per-module index the rules query.
+type facts struct {
+	src *source
+	// fixtures by class (-1 for module level), then by name.
+	fixtures map[int]map[string]*fixture
+	// decorates lists the calls in each def's decorators; pytestmark the
+	// calls in each scope's "pytestmark = ..." (scope -1 is the module).
+	decorates  map[int][]int
+	pytestmark map[int][]int
+	// autouse lists the autouse fixtures of each class (-1 for module
+	// level) in the order they are defined, so that every test asks for
+	// them in the same order and without walking a map.
+	autouse map[int][]*fixture
+	// isFixture marks the defs that are fixtures, and isTest those that
+	// are tests pytest collects, by index in Defs; tests lists the latter.
+	isFixture []bool
+	isTest    []bool
+	tests     []int
+	// cases marks the classes pytest collects as unittest test cases, by
+	// index in Defs; nil when there are none.
+	cases []bool
+
+	// What follows depends on the other modules too: each index works it
+	// out anew (reset), when it is first asked for. Only the goroutine
+	// that applies the rules to this module asks, but for a conftest's,
+	// which newIndex fills before the rules start.
+
+	// uses caches rules.usesDeadline by def.
+	uses []use
+	// levels and classLevels cache index.levels, for module level and
+	// by class.
+	levels      []level
+	classLevels [][]level
+}
+
+// reset forgets what an earlier index worked out.
+func (f *facts) reset() {
+	clear(f.uses)
+	f.levels, f.classLevels = nil, nil
+}
+
+// index holds every module read, and how pytest makes fixtures visible
+// across them: a module sees its own, then those of the conftest.py in its
+// folder and in every folder above.
+//
+// Each source's facts hang from the source itself (source.facts), set
+// anew by each index: the rules look them up for every test and every
+// fixture it reaches.
+type index struct {
+	opts      *Options
+	conftests map[string]*source // by absolute folder
+	// pats are python_functions and python_classes.
+	pats *testPatterns
+}
+
+// testPatterns are python_functions and python_classes, read once from the
+// configuration.
+type testPatterns struct {
+	funcs, classes []namePattern
+}
+
+func (o *Options) testPatterns() *testPatterns {
+	return &testPatterns{namePatterns(o.functionPatterns()), namePatterns(o.classPatterns())}
+}
+
+// scratch holds the buffers one goroutine reuses from one test to the
+// next: the rules ask for the requests of thousands of tests.
+type scratch struct {
+	reqBuf   []request
+	markBuf  []int
+	queueBuf []reachItem
+	seenBuf  []*fixture
+}
+
+// reachItem is a fixture name that reaches looks up, where it looks it up,
+// and the request that led there.
+type reachItem struct {
+	name   string
+	from   []level
+	origin request
+}
+
+func newIndex(opts *Options, sources []*source) *index {
+	ix := &index{opts: opts, conftests: map[string]*source{}}
+	var pats *testPatterns
+	for _, s := range sources {
+		if s.facts == nil {
+			if pats == nil {
+				pats = opts.testPatterns()
+			}
+			s.facts = newFacts(s, pats)
+		}
+		s.facts.reset()
+		if s.conftest {
+			ix.conftests[s.dir] = s
+		}
+	}
+	// The rules, on several goroutines, look up fixtures in other modules
+	// only in conftests: their lookup levels are worked out here, and each
+	// goroutine works out its own modules'.
+	for _, c := range ix.conftests {
+		ix.levels(c, -1)
+		for i, d := range c.mod.Defs {
+			if d.Kind == pyscan.Class {
+				ix.levels(c, i)
+			}
+		}
+	}
+	return ix
+}
+
+var fixtureDecorators = map[string]bool{"pytest.fixture": true, "pytest.yield_fixture": true, "pytest_asyncio.fixture": true}
+
+// regionFixture is how the generated region decorates its fixtures: with
+// pytest under a private name bound from its loader's return value, which
+// scope resolution rightly leaves unresolved. No other code may bind that
+// name (it is one of render.RegionNames), so the decorator is pytest's.
+var regionFixture = render.RegionPytest + ".fixture"
+
+// newFacts works out what the rules need of one module alone; the readers
+// call it as soon as they have scanned the module.
+func newFacts(s *source, pats *testPatterns) *facts {
+	m := s.mod
+	f := &facts{src: s, fixtures: map[int]map[string]*fixture{}, decorates: map[int][]int{}, pytestmark: map[int][]int{},
+		isFixture: make([]bool, len(m.Defs)), isTest: make([]bool, len(m.Defs)), uses: make([]use, len(m.Defs))}
+	// The new array is written before it is read. Fresh memory that is
+	// read first is mapped to the shared zero page, and the write that
+	// follows must then flush that mapping from every core's TLB: an
+	// interrupt to the other core, costly under a hypervisor. The rules
+	// read this array first, on another goroutine.
+	clear(f.uses)
+	if s.test {
+		f.cases = caseClasses(m, s.knownCases)
+		unit := withMixins(m, f.cases)
+		for i := range m.Defs {
+			if collects(m, i, pats, unit) {
+				f.isTest[i] = true
+				f.tests = append(f.tests, i)
+			}
+		}
+	}
+	for i, c := range m.Calls {
+		if c.Decorates >= 0 {
+			f.decorates[c.Decorates] = append(f.decorates[c.Decorates], i)
+		}
+		if c.Target == "pytestmark" && (c.Scope < 0 || m.Defs[c.Scope].Kind == pyscan.Class) {
+			f.pytestmark[c.Scope] = append(f.pytestmark[c.Scope], i)
+		}
+	}
+	for i, d := range m.Defs {
+		if d.Kind != pyscan.Function {
+			continue
+		}
+		class := -1
+		if d.Parent >= 0 {
+			if m.Defs[d.Parent].Kind != pyscan.Class {
+				continue // a fixture defined inside a function is not collected
+			}
+			class = d.Parent
+		}
+		for _, dec := range d.Decorators {
+			if !fixtureDecorators[m.ResolveAt(dec.Name, d.Parent, dec.Pos)] && dec.Name != regionFixture {
+				continue
+			}
+			fx := &fixture{name: d.Name, src: s, def: i, class: class}
+			if dec.Call >= 0 {
+				for _, a := range m.Calls[dec.Call].Args {
+					switch {
+					case a.Keyword == "name" && a.Kind == pyscan.ArgString:
+						fx.name = a.Value
+					case a.Keyword == "autouse" && a.Kind == pyscan.ArgName && a.Value == "True":
+						fx.autouse = true
+					}
+				}
+			}
+			if f.fixtures[class] == nil {
+				f.fixtures[class] = map[string]*fixture{}
+			}
+			f.fixtures[class][fx.name] = fx
+		}
+	}
+	// A later definition of a name replaces an earlier one, as in Python,
+	// so only the fixtures the maps kept count.
+	var kept []*fixture
+	for _, byName := range f.fixtures {
+		for _, fx := range byName {
+			kept = append(kept, fx)
+			f.isFixture[fx.def] = true
+		}
+	}
+	slices.SortFunc(kept, func(a, b *fixture) int {
+		if a.def != b.def {
+			return a.def - b.def
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	for _, fx := range kept {
+		if fx.autouse {
+			if f.autouse == nil {
+				f.autouse = map[int][]*fixture{}
+			}
+			f.autouse[fx.class] = append(f.autouse[fx.class], fx)
+		}
+	}
+	return f
+}
+
+// level is one place where fixtures are looked up: a class of a module,
+// or a module (class -1).
+type level struct {
+	src   *source
+	class int
+}
+
+// levels lists where a name used at (src, class) is looked up, nearest
+// first: the enclosing classes, the module, then the conftests from the
+// module's folder up.
+//
+// The slice is shared: callers must not change it.
+func (ix *index) levels(src *source, class int) []level {
+	f := src.facts
+	if class < 0 && f.levels != nil {
+		return f.levels
+	}
+	if class >= 0 && f.classLevels != nil && f.classLevels[class] != nil {
+		return f.classLevels[class]
+	}
+	var ls []level
+	m := src.mod
+	for c := class; c >= 0; c = m.Defs[c].Parent {
+		if m.Defs[c].Kind == pyscan.Class {
+			ls = append(ls, level{src, c})
+		}
+	}
+	ls = append(ls, level{src, -1})
+	for _, c := range ix.conftestsAbove(src.dir) {
+		if c != src {
+			ls = append(ls, level{c, -1})
+		}
+	}
+	ls = ls[:len(ls):len(ls)] // an append by a caller copies
+	if class < 0 {
+		f.levels = ls
+	} else {
+		if f.classLevels == nil {
+			f.classLevels = make([][]level, len(m.Defs))
+		}
+		f.classLevels[class] = ls
+	}
+	return ls
+}
+
+// conftestsAbove lists the conftests in dir and in every folder above it,
+// nearest first. Each module asks once (levels keeps the answer), so it
+// is not kept: the index stays read-only for the rules' goroutines.
+func (ix *index) conftestsAbove(dir string) []*source {
+	var cs []*source
+	for {
+		if c, ok := ix.conftests[dir]; ok {
+			cs = append(cs, c)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return cs
+		}
+		dir = parent
+	}
+}
+
+func (ix *index) lookup(name string, ls []level) (*fixture, []level) {
+	for i, l := range ls {
+		if fx := l.src.facts.fixtures[l.class][name]; fx != nil {
+			return fx, ls[i+1:]
+		}
+	}
+	return nil, nil
+}
+
+// request is how a test or fixture asks for a fixture.
+type request struct {
+	name string
+	how  string // "parameter", "usefixtures", "autouse"
+	pos  pyscan.Pos
+	// autouse is the fixture that asks, for "autouse"; nil otherwise.
+	autouse *fixture
+}
+
+// requests lists what the test or fixture def in src asks for directly:
+// its parameters, the usefixtures marks on it, its classes and its module
+// (for tests), and every autouse fixture it can see.
+//
+// The slice is sc's, valid until its next use.
+func (ix *index) requests(src *source, def int, isTest bool, sc *scratch) []request {
+	f := src.facts
+	m := src.mod
+	d := m.Defs[def]
+	rs := sc.reqBuf[:0]
+	defer func() { sc.reqBuf = rs[:0] }()
+	for _, p := range d.Params {
+		if p.Name == "self" || p.Name == "cls" {
+			continue
+		}
+		rs = append(rs, request{name: p.Name, how: "parameter", pos: p.Pos})
+	}
+	if !isTest {
+		return rs
+	}
+	sc.markBuf = f.marks(def, sc.markBuf[:0])
+	for _, ci := range sc.markBuf {
+		c := m.Calls[ci]
+		if m.ResolveCall(c) != "pytest.mark.usefixtures" {
+			continue
+		}
+		for _, a := range c.Args {
+			if a.Kind == pyscan.ArgString && a.Keyword == "" {
+				rs = append(rs, request{name: a.Value, how: "usefixtures", pos: a.Pos})
+			}
+		}
+	}
+	for _, l := range ix.levels(src, d.Parent) {
+		for _, fx := range l.src.facts.autouse[l.class] {
+			rs = append(rs, request{name: fx.name, how: "autouse", pos: d.Pos, autouse: fx})
+		}
+	}
+	return rs
+}
+
+// marks appends to out the calls in the marks that apply to def: its
+// decorators, and the decorators and pytestmark of each class around it and
+// of the module.
+func (f *facts) marks(def int, out []int) []int {
+	m := f.src.mod
+	out = append(out, f.decorates[def]...)
+	for c := m.Defs[def].Parent; c >= 0; c = m.Defs[c].Parent {
+		if m.Defs[c].Kind == pyscan.Class {
+			out = append(out, f.decorates[c]...)
+			out = append(out, f.pytestmark[c]...)
+		}
+	}
+	return append(out, f.pytestmark[-1]...)
+}
+
+// reaches reports whether the requests, followed through the fixtures they
+// name, reach a fixture named target, and through which request.
+func (ix *index) reaches(src *source, class int, rs []request, target string, sc *scratch) (request, bool) {
+	queue := sc.queueBuf[:0]
+	// A test reaches few fixtures, so a list is cheaper than a map.
+	seen := sc.seenBuf[:0]
+	defer func() { sc.queueBuf, sc.seenBuf = queue[:0], seen[:0] }()
+	start := ix.levels(src, class)
+	for _, r := range rs {
+		queue = append(queue, reachItem{r.name, start, r})
+	}
+	// The queue is walked by index, not sliced from the front, so that
+	// the buffer keeps its capacity for the next call.
+	for next := 0; next < len(queue); next++ {
+		it := queue[next]
+		if it.name == target {
+			return it.origin, true
+		}
+		fx, rest := ix.lookup(it.name, it.from)
+		if fx == nil || slices.Contains(seen, fx) {
+			continue
+		}
+		seen = append(seen, fx)
+		own := ix.levels(fx.src, fx.class)
+		for _, p := range fx.params() {
+			from := own
+			if p.Name == fx.name {
+				from = rest // a fixture that overrides one of its own name asks for the outer one
+			}
+			queue = append(queue, reachItem{p.Name, from, it.origin})
+		}
+	}
+	return request{}, false
+}
+
+// isTest reports whether def in src is a test pytest collects: a function
+// named by python_functions at module level, or in a class named by
+// python_classes, in a module named by python_files.
+func (ix *index) isTest(src *source, def int) bool {
+	return src.facts.isTest[def]
+}
+
+// collects is isTest worked out, for newFacts. A method of a unittest
+// test case, or of a mixin a case inherits it from, is a test when its
+// name starts with "test", as unittest's loader has it, whatever
+// python_functions says; such classes are collected whatever their names.
+// cases marks them.
+func collects(m *pyscan.Module, def int, pats *testPatterns, cases []bool) bool {
+	d := m.Defs[def]
+	if d.Kind != pyscan.Function {
+		return false
+	}
+	p := d.Parent
+	if p >= 0 && cases != nil && cases[p] {
+		if !strings.HasPrefix(d.Name, "test") {
+			return false
+		}
+		p = m.Defs[p].Parent
+	} else if !matchName(pats.funcs, d.Name) {
+		return false
+	}
+	for ; p >= 0; p = m.Defs[p].Parent {
+		if m.Defs[p].Kind != pyscan.Class || !matchName(pats.classes, m.Defs[p].Name) && !(cases != nil && cases[p]) {
+			return false
+		}
+	}
+	return true
+}
+
+// tests lists the tests of a module. The slice is shared: callers must not
+// change it.
+func (ix *index) tests(src *source) []int {
+	return src.facts.tests
+}
+
+// namePattern is a pattern of python_functions or python_classes: a glob
+// when it has glob characters, a prefix otherwise.
+type namePattern struct {
+	text string
+	glob bool
+}
+
+func namePatterns(patterns []string) []namePattern {
+	out := make([]namePattern, len(patterns))
+	for i, p := range patterns {
+		out[i] = namePattern{p, strings.ContainsAny(p, "*?[")}
+	}
+	return out
+}
+
+// matchName matches a name as pytest matches python_functions and
+// python_classes: a pattern with glob characters is a glob, any other is a
+// prefix.
+func matchName(patterns []namePattern, name string) bool {
+	for _, p := range patterns {
+		if p.glob {
+			if pytestcfg.Fnmatch(name, p.text) {
+				return true
+			}
+		} else if strings.HasPrefix(name, p.text) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,287 @@
+package contract
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/fixturegen/fixturegen/internal/check/finding"
+	"github.com/fixturegen/fixturegen/internal/check/pyscan"
+	"github.com/fixturegen/fixturegen/internal/check/treeread"
+	"github.com/fixturegen/fixturegen/internal/gen/region"
+	"github.com/fixturegen/fixturegen/internal/gen/render"
+)
+
+// source is one Python file that check read and tokenized.
+type source struct {
+	path     string // as the user reaches it, for messages
+	abs      string
+	dir      string // absolute folder
+	conftest bool
+	test     bool // its name makes it a test module (python_files)
+	mod      *pyscan.Module
+	// regionFirst and regionLast are the lines of the generated region's
+	// markers, in the conftest that holds it; 0 elsewhere.
+	regionFirst, regionLast int
+	// holdsRegion marks the conftest the spec plans the region in,
+	// however the walk reached it.
+	holdsRegion bool
+	// facts is what the latest index knows of the module.
+	facts *facts
+	// knownCases are the dotted names, as the module's imports give them,
+	// of the classes in other modules that are unittest test cases.
+	knownCases map[string]bool
+}
+
+// inRegion reports whether line lies in the generated region, whose code
+// is checked by comparing it with the spec, not by the rules.
+func (s *source) inRegion(line int) bool {
+	return s.regionFirst > 0 && line >= s.regionFirst && line <= s.regionLast
+}
+
+// scan is one walk over the test tree.
+type scan struct {
+	opts    *Options
+	cwd     string
+	needles *prefilter // the files it rejects cannot matter to a rule
+	// specialNames are the base names of the files the scan treats apart.
+	specialNames map[string]bool
+	pats         *testPatterns
+
+	mu      sync.Mutex
+	sources []*source
+	// files are the files the first look read; those read but not
+	// tokenized are marked Skipped, for a second look.
+	files []treeread.File
+	// scanners are the readers' own tokenizers, one per reader, which
+	// reuse their working memory from file to file.
+	scanners  []pyscan.Scanner
+	generated []string
+	warnings  []finding.Finding
+
+	// cases follows base classes into other modules; basesDone counts
+	// the sources followBases has looked at.
+	cases     caseFinder
+	basesDone int
+
+	// coll decides which files are test modules; ignoreFile, once the
+	// conftests are read, tells the files their collect_ignore lists
+	// leave out.
+	coll       *collection
+	ignoreFile func(abs string) bool
+}
+
+// abs returns the absolute form of a path from the walk without asking the
+// system: the working directory is known.
+func (s *scan) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(s.cwd, p)
+}
+
+func (s *scan) warn(path string, line, col int, rule, msg, fix string) {
+	s.report(finding.Warning, path, line, col, rule, msg, fix)
+}
+
+// report records a finding of the scan itself, not of a rule.
+func (s *scan) report(sev finding.Severity, path string, line, col int, rule, msg, fix string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.warnings = append(s.warnings, finding.Finding{Rule: rule, Severity: sev, Path: path,
+		Line: max(line, 1), Col: max(col, 1), Message: msg, Fix: fix})
+}
+
+// planned reports whether the file at p is one generate writes, reached
+// by a name other than the one the spec gives it.
+func (s *scan) planned(p string) bool {
+	for abs := range s.opts.Planned {
+		if sameFile(p, abs) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameFile reports whether two paths name the same file.
+func sameFile(a, b string) bool {
+	ia, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	ib, err := os.Stat(b)
+	return err == nil && os.SameFile(ia, ib)
+}
+
+var regionBegin = []byte(region.Begin)
+
+// run reads every file under the roots on all cores, and takes the first
+// look at each.
+func (s *scan) run(roots []string, noRecurse []string) error {
+	r := s.reader()
+	r.NoRecurse = noRecurse
+	r.Bounds = roots
+	r.Ignore = s.coll.walkIgnore()
+	r.Problem = func(p treeread.Problem) {
+		s.warn(p.Path, 1, 1, p.Kind, p.Msg, problemFix[p.Kind])
+	}
+	files, err := r.Read(roots, s.first)
+	s.files = files
+	return err
+}
+
+// reader returns a treeread.Reader with the scan's number of readers, and
+// gives each reader its tokenizer.
+func (s *scan) reader() *treeread.Reader {
+	r := &treeread.Reader{Workers: s.opts.Workers}
+	if r.Workers <= 0 {
+		r.Workers = runtime.GOMAXPROCS(0)
+	}
+	if len(s.scanners) < r.Workers {
+		s.scanners = make([]pyscan.Scanner, r.Workers)
+	}
+	return r
+}
+
+var problemFix = map[string]string{
+	WarnUnreadable:      "make it readable (chmod), or leave it out of --scan",
+	WarnSymlinkLoop:     "remove the link, or point it outside the tree",
+	WarnSymlinkOutside:  "scan the folder it points to too (--scan), or replace the link with the folder",
+	WarnDanglingSymlink: "remove the link, or restore the file it points to",
+}
+
+// special reports whether a file's name is that of a file the scan treats
+// apart (a planned file, the conftest, a probe case's file), so that only
+// those need their absolute path worked out before reading.
+func (s *scan) special(base string) bool {
+	return s.specialNames[base]
+}
+
+// first is the first look at a file: read it, note a generated header,
+// check its encoding, and tokenize it only when it can matter to a rule.
+func (s *scan) first(j *treeread.File, data []byte, err error, worker int) {
+	if err != nil {
+		s.readError(j.Path(), err)
+		return
+	}
+	base := j.Name
+	p, abs := "", ""
+	if s.special(base) {
+		p = j.Path()
+		abs = s.abs(p)
+	}
+	if abs != "" && s.opts.Planned[abs] {
+		return // generated: compared with the spec, not scanned
+	}
+	// The first byte rules out most files without a call to compare.
+	if len(data) > 0 && data[0] == generatedHeader[0] && bytes.HasPrefix(data, generatedHeader) {
+		if s.planned(j.Path()) {
+			return // a planned file reached by another name
+		}
+		s.mu.Lock()
+		s.generated = append(s.generated, j.Path())
+		s.mu.Unlock()
+		return
+	}
+	// Every file's encoding is checked, not only the ones the rules read:
+	// Python cannot import a file it cannot decode, wherever it is. A
+	// file in another encoding that it declares is read decoded; the
+	// words the needles look for are ASCII, which every encoding Python
+	// accepts for source keeps as it is, so they are looked for in the
+	// bytes as read.
+	text, prob := pyscan.Decode(data)
+	if prob != nil {
+		if abs == "" || abs != s.opts.Conftest { // the drift report covers the planned conftest
+			s.warn(j.Path(), prob.Pos.Line, prob.Pos.Col, WarnUndecodable, prob.Msg, "save the file as UTF-8, or declare its encoding as Python expects")
+		}
+		return
+	}
+	if base != "conftest.py" && !(abs != "" && s.opts.Forced[abs]) && !(s.opts.ListTests && s.coll.isTestFile(s.abs(j.Path()))) && !s.needles.match(data) {
+		j.Skipped = true
+		return
+	}
+	if p == "" {
+		p = j.Path()
+	}
+	if abs == "" {
+		abs = s.abs(p)
+	}
+	s.tokenize(p, abs, text, &s.scanners[worker])
+}
+
+// tokenize scans data, whose encoding was checked, and keeps its facts.
+func (s *scan) tokenize(p, abs string, data []byte, sc *pyscan.Scanner) {
+	src := &source{path: p, abs: abs, dir: filepath.Dir(abs), conftest: filepath.Base(p) == "conftest.py", test: s.coll.isTestFile(abs)}
+	src.mod = sc.Scan(data)
+	src.facts = newFacts(src, s.pats)
+	// The region is recognised by its markers, so that the conftest that
+	// holds it is known whatever name the walk reached it by.
+	if abs == s.opts.Conftest || src.conftest && bytes.Contains(data, regionBegin) && sameFile(abs, s.opts.Conftest) {
+		src.holdsRegion = true
+		src.regionFirst, src.regionLast = region.Lines(data)
+	}
+	for _, prob := range src.mod.Problems {
+		if src.holdsRegion {
+			// pytest imports this conftest for every test below it: a
+			// syntax error there stops the whole session.
+			s.report(finding.Error, p, prob.Pos.Line, prob.Pos.Col, WarnSyntax, prob.Msg+"; pytest cannot import this conftest, which holds fixturegen's region", "fix the syntax error (python -m py_compile "+p+" shows it)")
+			break
+		}
+		s.warn(p, prob.Pos.Line, prob.Pos.Col, WarnSyntax, prob.Msg+"; the rules may miss code after it", "fix the syntax error (python -m py_compile "+p+" shows it)")
+		break
+	}
+	s.mu.Lock()
+	s.sources = append(s.sources, src)
+	s.mu.Unlock()
+}
+
+func (s *scan) readError(p string, err error) {
+	msg := "cannot read: "
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, treeread.ErrTooLarge), errors.Is(err, treeread.ErrNotRegular):
+		msg = ""
+	case errors.As(err, &pe):
+		err = pe.Err
+	}
+	s.warn(p, 1, 1, WarnUnreadable, msg+err.Error(), "make it readable, or leave it out of --scan")
+}
+
+// again takes a second look at the files the first look skipped, for the
+// needles only known once every conftest was read: names of conftest
+// fixtures that depend on the deadline fixture. want says which files to
+// look at again; all reports whether a file in it must be tokenized whatever
+// it holds (an autouse fixture reaches every test under its conftest).
+func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool)) {
+	var files []treeread.File
+	for i := range s.files {
+		f := &s.files[i]
+		if !f.Skipped || s.ignoreFile != nil && s.ignoreFile(s.abs(f.Path())) {
+			continue
+		}
+		if look, _ := want(s.abs(f.Path())); look {
+			files = append(files, *f)
+		}
+	}
+	s.reader().ReadAgain(files, func(f *treeread.File, data []byte, err error, worker int) {
+		p := f.Path()
+		if err != nil {
+			s.readError(p, err)
+			return
+		}
+		abs := s.abs(p)
+		text, prob := pyscan.Decode(data)
+		if prob != nil {
+			return // reported by the first look
+		}
+		if _, all := want(abs); all || needles.match(data) {
+			s.tokenize(p, abs, text, &s.scanners[worker])
+		}
+	})
+}
+
+var generatedHeader = []byte(render.GeneratedHeader)

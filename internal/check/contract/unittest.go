@@ -1,0 +1,250 @@
+package contract
+
+import (
+	"github.com/fixturegen/fixturegen/internal/check/treeread"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/check/pyscan"
+)
+
+// unittestBases are the standard library's test case classes, by the
+// names an import resolves them to.
+var unittestBases = map[string]bool{
+	"unittest.TestCase":                           true,
+	"unittest.IsolatedAsyncioTestCase":            true,
+	"unittest.case.TestCase":                      true,
+	"unittest.async_case.IsolatedAsyncioTestCase": true,
+}
+
+// caseClasses marks the classes of m that pytest collects as unittest
+// test cases, whatever their name: those with unittest.TestCase among
+// their bases, directly, through a class of the same module, or through
+// a class of another module that known names by the dotted name an import
+// gives it ("tests.base.ReconnectCase").
+func caseClasses(m *pyscan.Module, known map[string]bool) []bool {
+	var cases []bool
+	for changed := true; changed; {
+		changed = false
+		for i, d := range m.Defs {
+			if d.Kind != pyscan.Class || len(d.Bases) == 0 || cases != nil && cases[i] {
+				continue
+			}
+			if isCase(m, i, cases, known) {
+				if cases == nil {
+					cases = make([]bool, len(m.Defs))
+				}
+				cases[i] = true
+				changed = true
+			}
+		}
+	}
+	return cases
+}
+
+// withMixins returns cases with the classes of the module that a test
+// case derives from without being one themselves marked too: pytest
+// collects a mixin's test methods through each case that inherits them.
+// It returns cases itself when there are none.
+func withMixins(m *pyscan.Module, cases []bool) []bool {
+	if cases == nil {
+		return nil
+	}
+	out := cases
+	var mark func(class int)
+	mark = func(class int) {
+		d := m.Defs[class]
+		for _, b := range d.Bases {
+			if strings.Contains(b, ".") || m.ResolveAt(b, d.Parent, d.Pos) != "" {
+				continue // not a class of this module
+			}
+			for j, o := range m.Defs {
+				if j == class || o.Kind != pyscan.Class || o.Name != b || o.Parent != d.Parent && o.Parent >= 0 || out[j] {
+					continue
+				}
+				if &out[0] == &cases[0] {
+					out = slices.Clone(cases)
+				}
+				out[j] = true
+				mark(j)
+			}
+		}
+	}
+	for i, isCase := range cases {
+		if isCase {
+			mark(i)
+		}
+	}
+	return out
+}
+
+// isCase reports whether one of the class's bases is a test case, as far
+// as cases (the module's classes known so far) and known tell.
+func isCase(m *pyscan.Module, class int, cases []bool, known map[string]bool) bool {
+	d := m.Defs[class]
+	for _, b := range d.Bases {
+		r := m.ResolveAt(b, d.Parent, d.Pos)
+		switch {
+		case unittestBases[r] || known[r]:
+			return true
+		case r == "" && cases != nil && !strings.Contains(b, "."):
+			// A class of this module: bound by its class statement.
+			for j, o := range m.Defs {
+				if j != class && cases[j] && o.Kind == pyscan.Class && o.Name == b && (o.Parent == d.Parent || o.Parent < 0) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// importedBases lists the bases of the classes of m that are not known to
+// be test cases and that an import names: "pkg.base.Case" after "from
+// pkg.base import Case", ".base.Case" after "from .base import Case".
+func importedBases(m *pyscan.Module, cases []bool) []string {
+	var out []string
+	for i, d := range m.Defs {
+		if d.Kind != pyscan.Class || cases != nil && cases[i] {
+			continue
+		}
+		for _, b := range d.Bases {
+			if r := m.ResolveAt(b, d.Parent, d.Pos); r != b && strings.Contains(r, ".") && !unittestBases[r] {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// caseFinder follows bases into the modules that define them, reading
+// each module once.
+type caseFinder struct {
+	modules map[string]*pyscan.Module // by absolute path; nil when unreadable
+}
+
+// depthLimit bounds how many modules a chain of bases is followed
+// through; real suites use one or two.
+const depthLimit = 8
+
+// isCase reports whether the class that the dotted name (as an import in
+// a module of folder dir resolves it) names is a test case.
+func (cf *caseFinder) isCase(dir, dotted string, depth int) bool {
+	if depth > depthLimit {
+		return false
+	}
+	i := strings.LastIndexByte(dotted, '.')
+	if i <= 0 || i == len(dotted)-1 {
+		return false
+	}
+	modName, class := dotted[:i], dotted[i+1:]
+	for _, file := range moduleFiles(dir, modName) {
+		m := cf.module(file)
+		if m == nil {
+			continue
+		}
+		cases := caseClasses(m, nil)
+		for j, d := range m.Defs {
+			if d.Kind != pyscan.Class || d.Parent >= 0 || d.Name != class {
+				continue
+			}
+			if cases != nil && cases[j] {
+				return true
+			}
+			for _, b := range importedBases(m, cases) {
+				if cf.isCase(filepath.Dir(file), b, depth+1) {
+					return true
+				}
+			}
+			return false
+		}
+		// The module may import the class from another one.
+		for _, im := range m.Imports {
+			if im.Bound == class && im.Scope < 0 && im.Name != "" {
+				target := im.Module + "." + im.Name
+				if strings.HasSuffix(im.Module, ".") {
+					target = im.Module + im.Name
+				}
+				return cf.isCase(filepath.Dir(file), target, depth+1)
+			}
+		}
+		return false
+	}
+	return false
+}
+
+func (cf *caseFinder) module(file string) *pyscan.Module {
+	if m, ok := cf.modules[file]; ok {
+		return m
+	}
+	var m *pyscan.Module
+	// readFile refuses what is too large or not a regular file.
+	if data, err := treeread.ReadFile(file, nil); err == nil {
+		if text, prob := pyscan.Decode(data); prob == nil {
+			m = pyscan.Scan(text)
+		}
+	}
+	if cf.modules == nil {
+		cf.modules = map[string]*pyscan.Module{}
+	}
+	cf.modules[file] = m
+	return m
+}
+
+// moduleFiles lists the files that may hold a module imported from a
+// module in folder dir, most likely first: for a relative name, the one
+// file its dots lead to; for an absolute one, the file under dir and under
+// each folder above it, as rootdir, conftest folders and pythonpath
+// entries put them on sys.path.
+func moduleFiles(dir, name string) []string {
+	rel := strings.TrimLeft(name, ".")
+	dots := len(name) - len(rel)
+	parts := strings.ReplaceAll(rel, ".", string(filepath.Separator))
+	candidates := func(base string) []string {
+		if parts == "" {
+			return []string{filepath.Join(base, "__init__.py")}
+		}
+		return []string{filepath.Join(base, parts+".py"), filepath.Join(base, parts, "__init__.py")}
+	}
+	if dots > 0 {
+		base := dir
+		for range dots - 1 {
+			base = filepath.Dir(base)
+		}
+		return candidates(base)
+	}
+	var out []string
+	for d := dir; ; d = filepath.Dir(d) {
+		out = append(out, candidates(d)...)
+		if filepath.Dir(d) == d {
+			return out
+		}
+	}
+}
+
+// followBases works out, for the test modules read since the last call,
+// which of their classes derive from test cases defined in other modules,
+// and recomputes their facts where some do.
+func (s *scan) followBases() {
+	for _, src := range s.sources[s.basesDone:] {
+		if !src.test {
+			continue
+		}
+		bases := importedBases(src.mod, src.facts.cases)
+		if len(bases) == 0 {
+			continue
+		}
+		known := map[string]bool{}
+		for _, b := range bases {
+			if s.cases.isCase(src.dir, b, 0) {
+				known[b] = true
+			}
+		}
+		if len(known) > 0 {
+			src.knownCases = known
+			src.facts = newFacts(src, s.pats)
+		}
+	}
+	s.basesDone = len(s.sources)
+}

@@ -1,0 +1,105 @@
+package drift
+
+import (
+	"fmt"
+
+	"github.com/fixturegen/fixturegen/internal/check/contract"
+	"github.com/fixturegen/fixturegen/internal/check/finding"
+	"github.com/fixturegen/fixturegen/internal/check/rule"
+	"github.com/fixturegen/fixturegen/internal/gen/diff"
+	"github.com/fixturegen/fixturegen/internal/gen/plan"
+	"github.com/fixturegen/fixturegen/internal/gen/region"
+	"github.com/fixturegen/fixturegen/internal/onboard/docs"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// The docs drift rules Docs reports, each declared once.
+
+const RuleDocsMissing = "docs-missing"
+
+var _ = rule.Register(rule.Rule{
+	ID:      RuleDocsMissing,
+	Summary: "the docs file [paths].docs names does not exist",
+	Meaning: "The Markdown file `[paths].docs` names does not exist.",
+	Fix:     "`fixturegen docs` (or `fixturegen generate`)",
+})
+
+const RuleDocsStale = "docs-stale"
+
+var _ = rule.Register(rule.Rule{
+	ID:      RuleDocsStale,
+	Summary: "the docs block is out of date",
+	Meaning: "The reference tables between the `fixturegen:docs` markers of `[paths].docs` are out of date with the spec and the tests, or the file has no such block.",
+	Fix:     "`fixturegen docs` (or `fixturegen generate`)",
+})
+
+const RuleDocsMarkers = "docs-markers"
+
+var _ = rule.Register(rule.Rule{
+	ID:      RuleDocsMarkers,
+	Summary: "the docs block's markers are broken, or not UTF-8",
+	Meaning: "The `fixturegen:docs` markers of `[paths].docs` are duplicated, nested or unpaired, or the file is not UTF-8, so the block cannot be updated.",
+	Fix:     "Fix the file by hand, then `fixturegen docs`",
+})
+
+// Docs reports the spec's docs block when it is missing, out of date or
+// has broken markers; nothing when the spec names no docs file. facts are
+// the scan's members and users of the spec's tree (docs.Facts), or nil to
+// scan for them. With diffs, the finding carries the unified diff
+// fixturegen docs would apply.
+func Docs(spec *schema.Spec, facts *contract.Result, diffs bool) ([]finding.Finding, error) {
+	abs, display := plan.DocsTarget(spec)
+	if abs == "" {
+		return nil, nil
+	}
+	if facts == nil {
+		var err error
+		if facts, err = docs.Facts(spec); err != nil {
+			return nil, err
+		}
+	}
+	block, err := docs.Block(spec, facts)
+	if err != nil {
+		return nil, err
+	}
+	root, err := plan.Root(spec)
+	if err != nil {
+		return nil, err
+	}
+	ch, err := plan.SurveyDocs(spec, root, abs, display, block)
+	if err != nil {
+		return nil, err
+	}
+	f := finding.Finding{Severity: finding.Error, Path: display, Line: 1, Col: 1,
+		Fix: "run fixturegen docs (or fixturegen generate)"}
+	switch {
+	case ch.Problem != nil:
+		f.Rule, f.Line = RuleDocsMarkers, ch.Problem.Line
+		f.Message = "the docs block cannot be updated: " + ch.Problem.Detail
+		if ch.Problem.Detail == "" {
+			f.Message = "the docs file is not UTF-8, so its block cannot be updated"
+		}
+		f.Fix = "fix the file by hand, then run fixturegen docs"
+	case !ch.Changed():
+		return nil, nil
+	case VersionDrift(ch) != "":
+		f.Rule, f.Message = RuleVersionDrift, VersionDrift(ch)
+		_, f.Line, _ = ch.RecordedVersion()
+	case !ch.Exists:
+		f.Rule = RuleDocsMissing
+		f.Message = fmt.Sprintf("the docs file that %s names does not exist", spec.File)
+	default:
+		b, _ := region.Docs.Find(ch.Old)
+		f.Rule = RuleDocsStale
+		f.Message = "the reference tables between the fixturegen:docs markers are out of date with the spec and the tests"
+		if b.Found {
+			f.Line = b.BeginLine
+		} else {
+			f.Message = "has no fixturegen:docs block for the reference tables"
+		}
+	}
+	if diffs && ch.New != nil {
+		f.Diff = string(diff.Unified(ch.Display, ch.Old, ch.New))
+	}
+	return []finding.Finding{f}, nil
+}

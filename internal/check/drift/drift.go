@@ -1,0 +1,278 @@
+// Package drift turns a plan (what the spec renders next to what is on
+// disk) into check's findings: generated files that are missing, modified
+// or orphaned, and a conftest whose region is missing, hand-edited or has
+// broken markers.
+package drift
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+
+	"github.com/fixturegen/fixturegen/internal/check/finding"
+	"github.com/fixturegen/fixturegen/internal/check/rule"
+	"github.com/fixturegen/fixturegen/internal/cli/version"
+	"github.com/fixturegen/fixturegen/internal/gen/diff"
+	"github.com/fixturegen/fixturegen/internal/gen/plan"
+	"github.com/fixturegen/fixturegen/internal/gen/region"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// The drift rules Find reports, each declared once. They compare the
+// files generate writes with what the spec renders, so none needs a word
+// in the scanned tree.
+
+const RuleMissingFile = "missing-file"
+
+var _ = rule.Register(rule.Rule{
+	ID:      RuleMissingFile,
+	Summary: "a file the spec plans does not exist",
+	Meaning: "A file the spec plans does not exist. Reported at the spec key that plans it.",
+	Fix:     "`fixturegen generate`",
+})
+
+const RuleStaleFile = "stale-file"
+
+var _ = rule.Register(rule.Rule{
+	ID:      RuleStaleFile,
+	Summary: "a generated file differs from what the spec renders",
+	Meaning: "A generated file differs from what the spec renders: it was edited by hand, or the spec changed. Reported at the first changed line.",
+	Fix:     "Move hand edits into the spec, then `fixturegen generate`",
+})
+
+const RuleRegionMissing = "region-missing"
+
+var _ = rule.Register(rule.Rule{
+	ID:      RuleRegionMissing,
+	Summary: "the conftest has no fixturegen region",
+	Meaning: "The conftest has no `# fixturegen:begin` ... `# fixturegen:end` region.",
+	Fix:     "`fixturegen generate` (it appends the region and keeps the rest)",
+})
+
+const RuleRegionEdited = "region-edited"
+
+var _ = rule.Register(rule.Rule{
+	ID:      RuleRegionEdited,
+	Summary: "the region differs from what the spec renders",
+	Meaning: "The region differs from what the spec renders. Reported at the first changed line.",
+	Fix:     "Move hand edits into the spec or outside the markers, then `fixturegen generate`",
+})
+
+const RuleVersionDrift = "version-drift"
+
+var _ = rule.Register(rule.Rule{
+	ID:      RuleVersionDrift,
+	Summary: "another fixturegen version wrote the file",
+	Meaning: "A generated file or the region differs from what this fixturegen renders, and it was written by another version: `written by fixturegen 0.3.0; this is 0.4.0`. The other version may render it differently, so this is not called a hand edit. Reported at the version line.",
+	Fix:     "`fixturegen generate`",
+})
+
+const RuleRegionMarkers = "region-markers"
+
+var _ = rule.Register(rule.Rule{
+	ID:      RuleRegionMarkers,
+	Summary: "the region's markers are broken",
+	Meaning: "The markers are duplicated, nested or unpaired; `generate` refuses to guess which region to keep.",
+	Fix:     "Keep one begin and one end marker by hand, then `fixturegen generate`",
+})
+
+const RuleRegionEncoding = "region-encoding"
+
+var _ = rule.Register(rule.Rule{
+	ID:      RuleRegionEncoding,
+	Summary: "the conftest holding the region is not UTF-8",
+	Meaning: "The conftest is not UTF-8, so its region cannot be updated.",
+	Fix:     "Save it as UTF-8",
+})
+
+const RuleForeignFile = "foreign-file"
+
+var _ = rule.Register(rule.Rule{
+	ID:      RuleForeignFile,
+	Summary: "a file the spec plans lacks the generated header",
+	Meaning: "A file without the generated header sits where the spec plans a generated file; `generate` will not overwrite it.",
+	Fix:     "Move it away, or point `[paths]` elsewhere",
+})
+
+const RuleOrphanedFile = "orphaned-file"
+
+var _ = rule.Register(rule.Rule{
+	ID:      RuleOrphanedFile,
+	Summary: "a generated file the spec no longer plans",
+	Meaning: "A file carries the generated header but the spec no longer plans it.",
+	Fix:     "Delete it, or point `[paths]` at it again",
+})
+
+// Result is the drift between the plan and the disk.
+type Result struct {
+	Findings []finding.Finding
+	// Generate reports that fixturegen generate repairs some of them.
+	Generate bool
+}
+
+// Find reports the drift in changes (from plan.Survey) and the orphaned
+// generated files found by the scan. With diffs, each finding generate
+// repairs carries the unified diff generate would apply.
+func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs bool) *Result {
+	r := &Result{}
+	keys := specKeys(spec)
+	add := func(rule, path string, line, col int, msg, fix string) *finding.Finding {
+		r.Findings = append(r.Findings, finding.Finding{Rule: rule, Severity: finding.Error, Path: path,
+			Line: max(line, 1), Col: max(col, 1), Message: msg, Fix: fix})
+		return &r.Findings[len(r.Findings)-1]
+	}
+	regen := "run fixturegen generate"
+	for _, ch := range changes {
+		var f *finding.Finding
+		switch {
+		case ch.Problem != nil:
+			switch ch.Problem.Kind {
+			case plan.NotUTF8:
+				add(RuleRegionEncoding, ch.Display, ch.Problem.Line, 1,
+					"is not UTF-8, so fixturegen cannot update its region",
+					"save the file as UTF-8, then "+regen)
+			case plan.BrokenMarkers:
+				add(RuleRegionMarkers, ch.Display, ch.Problem.Line, 1,
+					ch.Problem.Detail+"; generate will not guess which region to keep",
+					fmt.Sprintf("keep one %q line and one %q line by hand, then %s", region.Begin, region.End, regen))
+			case plan.NotGenerated:
+				add(RuleForeignFile, ch.Display, 1, 1,
+					fmt.Sprintf("is planned by %s (%s) but lacks fixturegen's generated header, so generate will not overwrite it", spec.File, keys[ch.Path].name),
+					fmt.Sprintf("move the file away, or point %s elsewhere", keys[ch.Path].name))
+			}
+			continue
+		case !ch.Exists:
+			k := keys[ch.Path]
+			f = add(RuleMissingFile, spec.File, k.line, k.col,
+				fmt.Sprintf("%s plans %s, which does not exist", k.name, ch.Display), regen)
+			r.Generate = true
+		case !ch.Changed():
+			continue
+		case VersionDrift(ch) != "":
+			_, line, _ := ch.RecordedVersion()
+			f = add(RuleVersionDrift, ch.Display, line, 1, VersionDrift(ch), regen)
+			r.Generate = true
+		case ch.Region:
+			if b, err := region.Find(ch.Old); err == nil && !b.Found {
+				f = add(RuleRegionMissing, ch.Display, 1, 1,
+					fmt.Sprintf("has no fixturegen region (no %q line), so the fixtures of %s are not in it", region.Begin, spec.File),
+					regen+" (it appends the region; the rest of the file is kept)")
+			} else {
+				f = add(RuleRegionEdited, ch.Display, firstDifference(ch.Old, ch.New), 1,
+					fmt.Sprintf("fixturegen's region differs from what %s renders: it was edited by hand, or the spec changed since the last generate", spec.File),
+					"move hand edits into the spec or outside the markers, then "+regen)
+			}
+			r.Generate = true
+		default:
+			f = add(RuleStaleFile, ch.Display, firstDifference(ch.Old, ch.New), 1,
+				fmt.Sprintf("differs from what %s renders: it was edited by hand, or the spec changed since the last generate", spec.File),
+				"move hand edits into the spec, then "+regen)
+			r.Generate = true
+		}
+		if diffs {
+			f.Diff = string(diff.Unified(ch.Display, ch.Old, ch.New))
+		}
+	}
+	for _, o := range orphans {
+		f := add(RuleOrphanedFile, o, 1, 1,
+			fmt.Sprintf("carries fixturegen's generated header, but %s no longer plans it", spec.File),
+			fmt.Sprintf("delete it (rm %s), or point the spec's [paths] at it again", o))
+		if diffs {
+			if old, err := os.ReadFile(o); err == nil {
+				f.Diff = string(diff.Unified(o, old, nil))
+			}
+		}
+	}
+	return r
+}
+
+// VersionDrift is the version-drift message for a changed file written by
+// another fixturegen version ("written by fixturegen 0.3.0; this is 0.4.0:
+// run `fixturegen generate`"), and "" when this version wrote it.
+func VersionDrift(ch *plan.Change) string {
+	if !ch.Exists || !ch.Changed() {
+		return ""
+	}
+	other := otherVersion(ch)
+	if other == "" {
+		return ""
+	}
+	return fmt.Sprintf("written by %s; this is %s: run `fixturegen generate`", other, describe(version.Version()))
+}
+
+// otherVersion names the fixturegen that wrote ch, when it is not this
+// one: "fixturegen 0.3.0", or "a fixturegen that recorded no version" for a
+// file that records none. A file that differs from what this version
+// renders is then drift between versions, not a hand edit: the other
+// version may render it differently. It is empty for a file written by
+// this version, whose differences are hand edits.
+func otherVersion(ch *plan.Change) string {
+	recorded, line, ok := ch.RecordedVersion()
+	switch {
+	case !ok:
+		if line == 0 {
+			return "" // no region or block at all: reported by its own rule
+		}
+		return "a fixturegen that recorded no version"
+	case recorded == version.Version():
+		return ""
+	case version.IsDev(recorded):
+		return "a development build of fixturegen"
+	}
+	return "fixturegen " + recorded
+}
+
+// describe spells a version for a message: "0.4.0", or "a development build".
+func describe(v string) string {
+	if version.IsDev(v) {
+		return "a development build"
+	}
+	return v
+}
+
+type specKey struct {
+	name      string
+	line, col int
+}
+
+// specKeys maps each planned path to the spec key that plans it and that
+// key's position.
+func specKeys(spec *schema.Spec) map[string]specKey {
+	out := map[string]specKey{}
+	for key, p := range map[string]string{
+		"conftest":     spec.Paths.Conftest,
+		"probe_plugin": spec.Paths.ProbePlugin,
+		"probe_tests":  spec.Paths.ProbeTests,
+	} {
+		sp, _ := spec.Position("paths." + key)
+		out[p] = specKey{name: "paths." + key, line: sp.Line, col: sp.Col}
+	}
+	// The runtime is planned by paths.runtime, or, when that is not written,
+	// beside the conftest.
+	if sp, ok := spec.Position("paths.runtime"); ok {
+		out[spec.Paths.Runtime] = specKey{name: "paths.runtime", line: sp.Line, col: sp.Col}
+	} else {
+		sp, _ := spec.Position("paths.conftest")
+		out[spec.Paths.Runtime] = specKey{name: "paths.conftest (the runtime beside it)", line: sp.Line, col: sp.Col}
+	}
+	return out
+}
+
+// firstDifference returns the first line (1-based) of old that new does
+// not have in the same place.
+func firstDifference(old, new []byte) int {
+	line := 1
+	for len(old) > 0 && len(new) > 0 {
+		i := bytes.IndexByte(old, '\n')
+		j := bytes.IndexByte(new, '\n')
+		if i < 0 || j < 0 || !bytes.Equal(old[:i], new[:j]) {
+			return line
+		}
+		old, new = old[i+1:], new[j+1:]
+		line++
+	}
+	if len(old) == 0 && line > 1 {
+		return line - 1 // new only adds lines at the end: point at the last line
+	}
+	return line
+}

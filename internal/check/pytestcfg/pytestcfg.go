@@ -1,0 +1,442 @@
+// Package pytestcfg finds the configuration file pytest would use for a
+// project and reads the options fixturegen's checks care about, with the
+// position of every value, so a finding can point at the "-n" it is about.
+//
+// It follows pytest's own rules: the first folder, from the project folder
+// upwards, that holds one of pytest.toml, .pytest.toml, pytest.ini,
+// .pytest.ini, pyproject.toml (with [tool.pytest] or
+// [tool.pytest.ini_options]), tox.ini (with [pytest]) or setup.cfg (with
+// [tool:pytest]) is the one, and the first of those names in that order
+// wins. Values are split into arguments as pytest splits them, with the
+// POSIX shell rules of Python's shlex.
+package pytestcfg
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/fixturegen/fixturegen/internal/cli/relpath"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// Config is the pytest configuration of a project.
+type Config struct {
+	File string // the configuration file's path
+	Dir  string // its folder, which pytest makes the rootdir
+	// Options holds the values of the options fixturegen reads, each split
+	// into arguments. An option that is not set is absent.
+	Options map[string][]Arg
+	// Where is the position of each option's key, for options whose value
+	// is empty.
+	Where map[string]Arg
+}
+
+// Arg is one argument of an option's value, with its position in File.
+type Arg struct {
+	Text      string
+	Line, Col int // 1-based; Col counts characters
+}
+
+// names are the configuration files pytest looks for in each folder, in
+// the order it prefers them.
+var names = []string{"pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"}
+
+// read are the options Find reads.
+var read = []string{"addopts", "pythonpath", "python_files", "python_classes", "python_functions", "norecursedirs", "testpaths"}
+
+// Find returns the configuration pytest would use when started in dir, or
+// nil when there is none. A file that cannot be read or parsed is an error
+// naming it, since pytest itself would stop there.
+func Find(dir string) (*Config, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		for _, name := range names {
+			path := filepath.Join(dir, name)
+			src, err := os.ReadFile(path)
+			if errors.Is(err, fs.ErrNotExist) || err == nil && isDir(path) {
+				continue
+			}
+			if err != nil {
+				return nil, &schema.Error{File: relpath.FromWD(path), Msg: "cannot read: " + errors.Unwrap(err).Error()}
+			}
+			c, err := parse(path, name, src)
+			if err != nil {
+				return nil, err
+			}
+			if c != nil {
+				c.Dir = dir
+				return c, nil
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return nil, nil
+		}
+		dir = parent
+	}
+}
+
+func isDir(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
+}
+
+// parse reads one candidate file and returns nil when it holds no pytest
+// configuration.
+func parse(path, name string, src []byte) (*Config, error) {
+	c := &Config{File: path, Options: map[string][]Arg{}, Where: map[string]Arg{}}
+	switch name {
+	case "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg":
+		section := "pytest"
+		if name == "setup.cfg" {
+			section = "tool:pytest"
+		}
+		found, err := c.ini(src, section)
+		if err != nil {
+			return nil, err
+		}
+		// A pytest.ini is pytest's configuration even without a [pytest]
+		// section; the other files only with theirs.
+		if !found && name != "pytest.ini" && name != ".pytest.ini" {
+			return nil, nil
+		}
+		return c, nil
+	case "pytest.toml", ".pytest.toml":
+		if _, err := c.toml(src, []string{"pytest"}); err != nil {
+			return nil, err
+		}
+		return c, nil // always pytest's configuration, even when empty
+	default: // pyproject.toml
+		found, err := c.toml(src, []string{"tool", "pytest", "ini_options"})
+		if err != nil || found {
+			return c, err
+		}
+		found, err = c.toml(src, []string{"tool", "pytest"})
+		if err != nil || found {
+			return c, err
+		}
+		return nil, nil
+	}
+}
+
+// ini reads section from an INI file as pytest's iniconfig does: "key =
+// value" or "key: value", indented lines continue a value, lines starting
+// with # or ; are comments, and a # later on a line is part of the value.
+func (c *Config) ini(src []byte, section string) (bool, error) {
+	src = []byte(strings.TrimPrefix(string(src), "\uFEFF"))
+	found, in := false, false
+	var key string
+	var pieces []piece
+	flush := func() {
+		if in && key != "" && wanted(key) {
+			c.Options[key] = shlexSplit(pieces)
+		}
+		key, pieces = "", nil
+	}
+	for i, line := range strings.Split(string(src), "\n") {
+		n := i + 1
+		line = strings.TrimRight(line, " \t\r")
+		trimmed := strings.TrimLeft(line, " \t")
+		if trimmed == "" || trimmed[0] == '#' || trimmed[0] == ';' {
+			continue
+		}
+		switch {
+		case line[0] == '[':
+			flush()
+			head := line
+			if j := strings.IndexAny(head, "#;"); j >= 0 {
+				head = strings.TrimRight(head[:j], " \t")
+			}
+			if !strings.HasSuffix(head, "]") {
+				return false, &schema.Error{File: relpath.FromWD(c.File), Line: n, Col: runeCol(line, len(head)), Msg: "a section header must end in ]"}
+			}
+			in = head[1:len(head)-1] == section
+			found = found || in
+		case line[0] == ' ' || line[0] == '\t':
+			if key != "" {
+				col := len(line) - len(trimmed)
+				pieces = append(pieces, piece{text: trimmed, line: n, col: runeCol(line, col)})
+			}
+		default:
+			flush()
+			sep := strings.IndexByte(line, '=')
+			if sep < 0 || strings.Contains(line[:sep], ":") {
+				sep = strings.IndexByte(line, ':')
+			}
+			if sep < 0 {
+				if in {
+					return false, &schema.Error{File: relpath.FromWD(c.File), Line: n, Col: 1, Msg: fmt.Sprintf("expected \"key = value\", not %q", line)}
+				}
+				continue
+			}
+			key = strings.TrimSpace(line[:sep])
+			value := strings.TrimLeft(line[sep+1:], " \t")
+			if in && wanted(key) {
+				c.Where[key] = Arg{Text: key, Line: n, Col: 1}
+			}
+			if value != "" {
+				col := len(line) - len(value)
+				pieces = append(pieces, piece{text: value, line: n, col: runeCol(line, col)})
+			}
+		}
+	}
+	flush()
+	return found, nil
+}
+
+func wanted(key string) bool {
+	for _, k := range read {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+func runeCol(line string, byteOff int) int {
+	return utf8.RuneCountInString(line[:byteOff]) + 1
+}
+
+// toml reads the table at prefix; it reports whether the table exists.
+func (c *Config) toml(src []byte, prefix []string) (bool, error) {
+	var doc map[string]any
+	if _, err := toml.Decode(string(src), &doc); err != nil {
+		return false, schema.SyntaxError(relpath.FromWD(c.File), src, err)
+	}
+	var table map[string]any = doc
+	for _, k := range prefix {
+		t, ok := table[k].(map[string]any)
+		if !ok {
+			return false, nil
+		}
+		table = t
+	}
+	if len(prefix) == 2 { // [tool.pytest] counts only with keys of its own
+		own := false
+		for k := range table {
+			own = own || k != "ini_options"
+		}
+		if !own {
+			return false, nil
+		}
+	}
+	spans := schema.Locate(src)
+	base := strings.Join(prefix, ".")
+	for _, key := range read {
+		v, ok := table[key]
+		if !ok {
+			continue
+		}
+		sp := spans[base+"."+key]
+		c.Where[key] = c.arg(src, key, sp)
+		switch v := v.(type) {
+		case string:
+			c.Options[key] = c.tomlString(src, v, sp)
+		case []any:
+			var args []Arg
+			for i, e := range v {
+				es := spans[fmt.Sprintf("%s.%s[%d]", base, key, i)]
+				args = append(args, c.arg(src, fmt.Sprint(e), es))
+			}
+			c.Options[key] = args
+		default:
+			c.Options[key] = []Arg{c.arg(src, fmt.Sprint(v), sp)}
+		}
+	}
+	return true, nil
+}
+
+// tomlString splits a TOML string value into arguments. When the string is
+// written without escapes on one line, each argument gets its own
+// position; otherwise all get the value's.
+func (c *Config) tomlString(src []byte, v string, sp schema.Span) []Arg {
+	if sp.End > sp.Start && sp.End <= len(src) {
+		lit := string(src[sp.Start:sp.End])
+		if len(lit) == len(v)+2 && lit[1:len(lit)-1] == v {
+			line, col := lineCol(src, sp.Start+1)
+			return shlexSplit([]piece{{text: v, line: line, col: col}})
+		}
+	}
+	args := shlexSplit([]piece{{text: v}})
+	for i := range args {
+		args[i].Line, args[i].Col = sp.Line, sp.Col
+	}
+	return args
+}
+
+// arg is a value at the start of its span; a value Locate did not find
+// (which only a document it cannot read leaves) is put at the file's start.
+func (c *Config) arg(src []byte, text string, sp schema.Span) Arg {
+	if sp.Line == 0 {
+		return Arg{Text: text, Line: 1, Col: 1}
+	}
+	line, col := lineCol(src, sp.Start)
+	return Arg{Text: text, Line: line, Col: col}
+}
+
+// lineCol is the 1-based line and character column of byte offset off.
+func lineCol(src []byte, off int) (int, int) {
+	off = min(max(off, 0), len(src))
+	line, start := 1, 0
+	for i := 0; i < off; i++ {
+		if src[i] == '\n' {
+			line, start = line+1, i+1
+		}
+	}
+	return line, utf8.RuneCount(src[start:off]) + 1
+}
+
+// piece is one line's part of an option's value, at a position.
+type piece struct {
+	text      string
+	line, col int
+}
+
+// shlexSplit splits pieces (the lines of one value, joined by newlines) as
+// Python's shlex.split does in POSIX mode, and gives each argument the
+// position of its first character.
+func shlexSplit(pieces []piece) []Arg {
+	var args []Arg
+	var cur strings.Builder
+	inArg := false
+	var start Arg
+	var quote byte
+	for _, p := range pieces {
+		col := p.col
+		for i := 0; i < len(p.text); i++ {
+			ch := p.text[i]
+			here := Arg{Line: p.line, Col: col}
+			if ch < 0x80 || ch >= 0xC0 {
+				col++
+			}
+			switch {
+			case quote == '\'':
+				if ch == '\'' {
+					quote = 0
+				} else {
+					cur.WriteByte(ch)
+				}
+			case quote == '"':
+				switch {
+				case ch == '"':
+					quote = 0
+				case ch == '\\' && i+1 < len(p.text) && strings.IndexByte("\\\"$`", p.text[i+1]) >= 0:
+					i++
+					col++
+					cur.WriteByte(p.text[i])
+				default:
+					cur.WriteByte(ch)
+				}
+			case ch == ' ' || ch == '\t':
+				if inArg {
+					start.Text = cur.String()
+					args = append(args, start)
+					cur.Reset()
+					inArg = false
+				}
+			default:
+				if !inArg {
+					inArg, start = true, here
+				}
+				switch ch {
+				case '\'', '"':
+					quote = ch
+				case '\\':
+					if i+1 < len(p.text) {
+						i++
+						col++
+						cur.WriteByte(p.text[i])
+					}
+				default:
+					cur.WriteByte(ch)
+				}
+			}
+		}
+		// The newline between pieces separates arguments, unless it is
+		// inside quotes.
+		if quote != 0 {
+			cur.WriteByte('\n')
+		} else if inArg {
+			start.Text = cur.String()
+			args = append(args, start)
+			cur.Reset()
+			inArg = false
+		}
+	}
+	if inArg {
+		start.Text = cur.String()
+		args = append(args, start)
+	}
+	return args
+}
+
+// Xdist is what addopts says about pytest-xdist.
+type Xdist struct {
+	// Workers is the -n or --numprocesses argument that distributes the
+	// tests over workers; nil when there is none, or it asks for none.
+	Workers *Arg
+	// Dist is the last --dist argument, nil when there is none; Mode is its
+	// value ("loadgroup", "load", ...).
+	Dist *Arg
+	Mode string
+	// Disabled is set by "-p no:xdist", which turns the plugin off.
+	Disabled bool
+}
+
+// Xdist reads the pytest-xdist options of addopts. As on pytest's command
+// line, a later option overrides an earlier one.
+func (c *Config) Xdist() Xdist {
+	var x Xdist
+	args := c.Options["addopts"]
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		value, next := "", ""
+		if i+1 < len(args) {
+			next = args[i+1].Text
+		}
+		switch {
+		case a.Text == "-n" || a.Text == "--numprocesses":
+			value = next
+			i++
+		case strings.HasPrefix(a.Text, "--numprocesses="):
+			value = strings.TrimPrefix(a.Text, "--numprocesses=")
+		case strings.HasPrefix(a.Text, "-n") && !strings.HasPrefix(a.Text, "--"):
+			value = strings.TrimPrefix(strings.TrimPrefix(a.Text, "-n"), "=")
+		case a.Text == "--dist":
+			arg := a
+			x.Dist, x.Mode = &arg, next
+			i++
+			continue
+		case strings.HasPrefix(a.Text, "--dist="):
+			arg := a
+			x.Dist, x.Mode = &arg, strings.TrimPrefix(a.Text, "--dist=")
+			continue
+		case a.Text == "-p" && next == "no:xdist":
+			x.Disabled = true
+			i++
+			continue
+		case a.Text == "-pno:xdist":
+			x.Disabled = true
+			continue
+		default:
+			continue
+		}
+		if value == "0" {
+			x.Workers = nil
+		} else {
+			arg := a
+			x.Workers = &arg
+		}
+	}
+	return x
+}

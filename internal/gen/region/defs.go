@@ -1,0 +1,56 @@
+package region
+
+import (
+	"bytes"
+	"sort"
+
+	"github.com/fixturegen/fixturegen/internal/check/pyscan"
+)
+
+// Def is a top-level name the user's code defines outside the region.
+type Def struct {
+	Name string
+	Line int // 1-based
+}
+
+// UserDefs returns the module-level names that src defines outside its
+// fixturegen region and that appear in names, in source order. A generated
+// fixture or hook and a user's definition of the same name would silently
+// replace one another, so generate refuses to write until one of them is
+// renamed.
+//
+// Definitions are def and class statements and assignments at module
+// level, read with pyscan, so a "def" inside a string or a nested block
+// does not count.
+func UserDefs(src []byte, names []string) []Def {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	first, last := Lines(src)
+	outside := func(line int) bool { return first == 0 || line < first || line > last }
+	m := pyscan.Scan(src)
+	var defs []Def
+	for _, d := range m.Defs {
+		if d.Parent < 0 && want[d.Name] && outside(d.Pos.Line) {
+			defs = append(defs, Def{d.Name, d.Pos.Line})
+		}
+	}
+	for _, a := range m.Assigns {
+		if a.Scope < 0 && want[a.Name] && outside(a.Pos.Line) {
+			defs = append(defs, Def{a.Name, a.Pos.Line})
+		}
+	}
+	sort.SliceStable(defs, func(i, j int) bool { return defs[i].Line < defs[j].Line })
+	return defs
+}
+
+// Lines returns the 1-based lines of the begin and end markers of the
+// region in src, or 0, 0 when src has no region or its markers are broken.
+func Lines(src []byte) (first, last int) {
+	b, err := Find(src)
+	if err != nil || !b.Found {
+		return 0, 0
+	}
+	return b.BeginLine, b.BeginLine + bytes.Count(src[b.Start:b.InnerEnd], []byte("\n"))
+}

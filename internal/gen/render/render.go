@@ -1,0 +1,227 @@
+// Package render turns a spec into the files fixturegen owns: the conftest
+// region, the deadline runtime it loads and, when configured, the probe
+// plugin and the probe tests.
+//
+// It is the one renderer behind generate, check and probe, so they can never
+// disagree about what the generated code should be. It does no I/O.
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+	"text/template"
+
+	"github.com/fixturegen/fixturegen/internal/cli/version"
+	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
+	"github.com/fixturegen/fixturegen/schema"
+	"github.com/fixturegen/fixturegen/templates"
+)
+
+// RegionPytest is the private name the conftest region binds pytest to
+// (conftest_region.py.tmpl): the region imports nothing at module level, so
+// that no linter merges, moves or deletes its lines, and its fixtures are
+// decorated with RegionPytest + ".fixture". A static reader cannot follow
+// the loader's return value to pytest, so check knows the name from here.
+const RegionPytest = "_fixturegen_pytest"
+
+// RegionNames are the module-level names the conftest region defines
+// (conftest_region.py.tmpl): the two fixtures, the runtime's loader and
+// the names it binds, and pytest_configure when the region has one. A
+// definition of one of them outside the region clashes with it.
+func RegionNames(spec *schema.Spec) []string {
+	names := []string{spec.Preload.Fixture, spec.Deadline.Fixture, "_fixturegen_load", "_fixturegen", RegionPytest}
+	if spec.Group.Name != "" || spec.Deadline.SecondsEnv != "" {
+		names = append(names, "pytest_configure")
+	}
+	return names
+}
+
+// File is one planned file.
+type File struct {
+	// Path is slash-separated and relative to the spec's folder.
+	Path string
+	// Region reports that Content is the conftest region, to be spliced
+	// between fixturegen's markers; otherwise Content is the whole file.
+	Region bool
+	// Content is the rendered Python, ending in a newline. A region's
+	// Content excludes the marker lines; package region adds them.
+	Content []byte
+}
+
+// tmpl parses the templates when they are first needed, not at start-up:
+// commands that render nothing (version, triage) should not pay for them.
+var tmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").
+		Option("missingkey=error").
+		Funcs(template.FuncMap{"py": pyquote.String, "num": pyquote.Number}).
+		ParseFS(templates.FS, "*.py.tmpl"))
+})
+
+// Render returns the files spec plans, conftest region first.
+func Render(spec *schema.Spec) ([]File, error) {
+	v := newView(spec)
+	var files []File
+	for _, f := range []struct {
+		path, template string
+		region         bool
+	}{
+		{spec.Paths.Conftest, "conftest_region.py.tmpl", true},
+		{runtimePath(spec), "runtime.py.tmpl", false},
+		{spec.Paths.ProbePlugin, "probe_plugin.py.tmpl", false},
+		{spec.Paths.ProbeTests, "probe_tests.py.tmpl", false},
+	} {
+		if f.path == "" {
+			continue
+		}
+		content, err := execute(f.template, v)
+		if err != nil {
+			return nil, fmt.Errorf("render %s: %w", f.path, err)
+		}
+		files = append(files, File{Path: f.path, Region: f.region, Content: content})
+	}
+	return files, nil
+}
+
+// RuntimeModule is the name the region loads the runtime under, whatever
+// its file is called: users name it in warning filters
+// (error::_fixturegen_runtime.LateImportWarning), and the probe plugin finds
+// the runtime by it.
+const RuntimeModule = "_fixturegen_runtime"
+
+// runtimePath is where the runtime goes: paths.runtime, or its default for
+// a spec built without the loader.
+func runtimePath(spec *schema.Spec) string {
+	if spec.Paths.Runtime != "" {
+		return spec.Paths.Runtime
+	}
+	return schema.DefaultRuntime(spec.Paths.Conftest)
+}
+
+// ProbePlugin renders the recording probe plugin, whether or not the spec
+// places it in the project: fixturegen probe loads it from a folder of its own.
+func ProbePlugin(spec *schema.Spec) ([]byte, error) {
+	return execute("probe_plugin.py.tmpl", newView(spec))
+}
+
+func execute(name string, v view) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := tmpl().ExecuteTemplate(&buf, name, v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// view is what the templates see: the spec plus the Python spellings
+// derived from it, so the templates hold no logic beyond layout.
+type view struct {
+	Spec       string // the spec's path relative to the project folder
+	Version    string // the fixturegen version that writes the files
+	ModulesKey string // how the preload's module list is named in the spec
+	Deadline   deadlineView
+	Preload    preloadView
+	Group      string
+	Runtime    runtimeView
+	Probe      probeView
+}
+
+type runtimeView struct {
+	Module string // the module name the region loads it under
+	File   string // its path relative to the project folder
+	Rel    string // its path relative to the conftest's folder
+}
+
+func newRuntimeView(spec *schema.Spec) runtimeView {
+	file := runtimePath(spec)
+	return runtimeView{Module: RuntimeModule, File: file, Rel: relPath(path.Dir(spec.Paths.Conftest), file)}
+}
+
+// relPath is the slash-separated path of target relative to the folder
+// dir, both relative to the same root and clean.
+func relPath(dir, target string) string {
+	if dir == "." {
+		return target
+	}
+	d, t := strings.Split(dir, "/"), strings.Split(target, "/")
+	i := 0
+	for i < len(d) && i < len(t)-1 && d[i] == t[i] {
+		i++
+	}
+	return strings.Repeat("../", len(d)-i) + strings.Join(t[i:], "/")
+}
+
+type preloadView struct {
+	Fixture string
+	Imports []preloadImport
+	// KeepOrder marks the first import with noqa I001: the modules are
+	// imported in the spec's order, which an import sorter must not change.
+	KeepOrder bool
+}
+
+// preloadImport is one import statement of the preload fixture. NoQA marks
+// the imports that pyflakes (and ruff's F401) would report as unused: only
+// the last import of each top-level package, since each later "import a.x"
+// rebinds the name "a". A noqa on the others would itself be reported as
+// unused (RUF100).
+type preloadImport struct {
+	Module string
+	NoQA   bool
+}
+
+func newPreloadView(p schema.Preload) preloadView {
+	last := map[string]int{}
+	for i, m := range p.Modules {
+		top, _, _ := strings.Cut(m, ".")
+		last[top] = i
+	}
+	v := preloadView{Fixture: p.Fixture, KeepOrder: len(p.Modules) > 1}
+	for i, m := range p.Modules {
+		top, _, _ := strings.Cut(m, ".")
+		v.Imports = append(v.Imports, preloadImport{Module: m, NoQA: last[top] == i})
+	}
+	return v
+}
+
+type deadlineView struct {
+	schema.Deadline
+	SecondsText string // "1 second", "2.5 seconds"
+	TimerText   string // "real time"
+	Which       string // signal.ITIMER_* name
+	Signal      string // signal.SIG* name
+	Clock       string // time.* function that measures the timer's time
+}
+
+var timers = map[string]struct{ text, which, signal, clock string }{
+	schema.TimerReal:    {"real time", "ITIMER_REAL", "SIGALRM", "monotonic"},
+	schema.TimerVirtual: {"user CPU time", "ITIMER_VIRTUAL", "SIGVTALRM", "process_time"},
+	schema.TimerProf:    {"CPU time", "ITIMER_PROF", "SIGPROF", "process_time"},
+	schema.TimerThread:  {"real time", "", "", "monotonic"},
+	schema.TimerAuto:    {"real time", "ITIMER_REAL", "SIGALRM", "monotonic"},
+}
+
+func newView(spec *schema.Spec) view {
+	t := timers[spec.Deadline.Timer]
+	seconds := pyquote.Number(spec.Deadline.Seconds) + " seconds"
+	if spec.Deadline.Seconds == 1 {
+		seconds = "1 second"
+	}
+	return view{
+		Spec:       path.Base(spec.File),
+		Version:    version.Version(),
+		ModulesKey: "[" + strings.Join(append(schema.TablePrefix(spec.File), "preload"), ".") + "].modules",
+		Deadline: deadlineView{
+			Deadline:    spec.Deadline,
+			SecondsText: seconds,
+			TimerText:   t.text,
+			Which:       t.which,
+			Signal:      t.signal,
+			Clock:       t.clock,
+		},
+		Preload: newPreloadView(spec.Preload),
+		Group:   spec.Group.Name,
+		Runtime: newRuntimeView(spec),
+		Probe:   newProbeView(spec),
+	}
+}

@@ -1,0 +1,270 @@
+// Package adopt takes a conftest's hand-written preload and deadline
+// fixtures out, so that fixturegen's region can take their place.
+//
+// It is what generate --adopt runs on the conftest before splicing the
+// region: the module-level function definitions of the named fixtures, each
+// with its decorators, are removed, and every other byte stays. When the
+// conftest has no region yet, empty marker lines go where the first removed
+// fixture was, so the generated fixtures appear where the hand-written
+// ones stood rather than at the end of the file.
+package adopt
+
+import (
+	"bytes"
+	"sort"
+
+	"github.com/fixturegen/fixturegen/internal/check/pyscan"
+	"github.com/fixturegen/fixturegen/internal/gen/region"
+)
+
+// Def is a hand-written fixture that Remove took out, or the alarm
+// handler that went with it.
+type Def struct {
+	Name        string
+	First, Last int // 1-based lines, from the first decorator to the end of the body
+	// HandlerOf names the removed fixture that installed this function as
+	// its timer signal's handler; "" for a fixture.
+	HandlerOf string
+}
+
+// Remove returns src without the module-level fixtures named in names, and
+// the fixtures it removed, in source order. placeholder (the marker lines of
+// an empty region) takes the place of the first of them when src has no
+// region. Blank lines after a removed fixture go with it; comments stay.
+//
+// Definitions inside the region are fixturegen's and stay. When src has
+// broken markers, or defines none of names, it is returned unchanged.
+func Remove(src []byte, names []string, placeholder []byte) ([]byte, []Def) {
+	bounds, err := region.Find(src)
+	if err != nil {
+		return src, nil
+	}
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	m := pyscan.Scan(src)
+	extents := topLevel(src)
+	var cuts []extent
+	var defs []Def
+	var removed []int
+	inRegion := func(e extent) bool { return bounds.Found && e.start < bounds.End && e.end > bounds.Start }
+	for i, d := range m.Defs {
+		if d.Parent >= 0 || !want[d.Name] || !m.IsFixture(i) {
+			continue
+		}
+		e, ok := extents[d.Pos.Line]
+		if !ok || inRegion(e) {
+			continue
+		}
+		cuts = append(cuts, e)
+		defs = append(defs, Def{Name: d.Name, First: e.firstLine, Last: e.lastLine})
+		removed = append(removed, i)
+	}
+	if len(cuts) == 0 {
+		return src, nil
+	}
+	for _, h := range handlers(src, m, removed, cuts) {
+		e, ok := extents[m.Defs[h.def].Pos.Line]
+		if !ok || inRegion(e) {
+			continue
+		}
+		cuts = append(cuts, e)
+		defs = append(defs, Def{Name: m.Defs[h.def].Name, First: e.firstLine, Last: e.lastLine, HandlerOf: h.of})
+	}
+	// In source order, so the region takes the place of the first cut.
+	sort.SliceStable(defs, func(i, j int) bool { return defs[i].First < defs[j].First })
+	sort.SliceStable(cuts, func(i, j int) bool { return cuts[i].start < cuts[j].start })
+
+	var out bytes.Buffer
+	prev := 0
+	placed := false // the placeholder took the place of the last cut
+	for i, e := range cuts {
+		out.Write(src[prev:e.start])
+		prev = skipBlankLines(src, e.end)
+		placed = i == 0 && !bounds.Found
+		if placed {
+			out.Write(placeholder)
+			if len(bytes.TrimSpace(rest(src, cuts[1:], prev))) > 0 {
+				out.WriteString("\n\n")
+			}
+		}
+	}
+	out.Write(src[prev:])
+	result := out.Bytes()
+	// A file that ended with a removed fixture keeps one line ending, not
+	// the blank lines that separated the fixture from what came before.
+	if prev == len(src) && !placed {
+		if trimmed := bytes.TrimRight(result, " \t\r\n"); len(trimmed) > 0 {
+			result = append(trimmed, '\n')
+		}
+	}
+	return result, defs
+}
+
+// rest returns what is left of src after offset from once every cut is
+// taken out.
+func rest(src []byte, cuts []extent, from int) []byte {
+	var out []byte
+	for _, e := range cuts {
+		if e.start >= from {
+			out = append(out, src[from:e.start]...)
+			from = skipBlankLines(src, e.end)
+		}
+	}
+	return append(out, src[from:]...)
+}
+
+// skipBlankLines moves off past the lines that hold only blanks.
+func skipBlankLines(src []byte, off int) int {
+	for off < len(src) {
+		i := bytes.IndexByte(src[off:], '\n')
+		line := src[off:]
+		if i >= 0 {
+			line = src[off : off+i+1]
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			break
+		}
+		off += len(line)
+	}
+	return off
+}
+
+// extent is the byte span of one module-level def statement, from the
+// start of its first decorator line to the end of its body's last line.
+type extent struct {
+	start, end          int
+	firstLine, lastLine int
+}
+
+// topLevel returns the extent of every module-level def and async def, by
+// the line of its name. It walks pyscan's tokens: a def ends with the last
+// logical line before the next statement at module level (or the end of
+// the file), whether its body is indented or on its header line.
+func topLevel(src []byte) map[int]extent {
+	out := map[int]extent{}
+	lx := pyscan.NewLexer(src)
+	level := 0
+	decoStart, decoLine := -1, 0
+	var open *extent // the def being read, if any
+	nameLine := 0
+	atLineStart := true
+	var last pyscan.Token // the latest Newline
+	closeOpen := func() {
+		if open != nil {
+			open.end = min(last.Off+len(last.Text), len(src))
+			open.lastLine = last.Line
+			out[nameLine] = *open
+			open = nil
+		}
+	}
+	for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
+		switch t.Kind {
+		case pyscan.Indent:
+			level++
+			continue
+		case pyscan.Dedent:
+			level--
+			continue
+		case pyscan.Newline:
+			last, atLineStart = t, true
+			continue
+		}
+		if !atLineStart {
+			continue
+		}
+		atLineStart = false
+		if level != 0 {
+			continue
+		}
+		closeOpen()
+		text := string(t.Text)
+		switch {
+		case t.Kind == pyscan.Op && text == "@":
+			if decoStart < 0 {
+				decoStart, decoLine = t.LineStart, t.Line
+			}
+		case t.Kind == pyscan.Name && (text == "def" || text == "async"):
+			open = &extent{start: t.LineStart, firstLine: t.Line}
+			if decoStart >= 0 {
+				open.start, open.firstLine = decoStart, decoLine
+			}
+			decoStart = -1
+			name := lx.Next()
+			if text == "async" {
+				name = lx.Next()
+			}
+			nameLine = name.Line
+		default:
+			decoStart = -1
+		}
+	}
+	closeOpen()
+	return out
+}
+
+// handler is a module-level function that a removed fixture installs as
+// its timer signal's handler.
+type handler struct {
+	def int    // index in Module.Defs
+	of  string // the fixture
+}
+
+// timerSignals are the signals an interval timer delivers.
+var timerSignals = map[string]bool{"signal.SIGALRM": true, "signal.SIGVTALRM": true, "signal.SIGPROF": true}
+
+// handlers finds the module-level functions that the removed fixtures pass
+// to signal.signal for a timer signal, and that nothing else in src names:
+// the hand-written deadline's own handler, which the generated deadline
+// replaces. A handler that other code also names stays.
+func handlers(src []byte, m *pyscan.Module, removed []int, cuts []extent) []handler {
+	var out []handler
+	for _, fx := range removed {
+		for _, c := range m.Calls {
+			if !inside(m, c.Scope, fx) || m.Resolve(c.Callee) != "signal.signal" || len(c.Args) < 2 {
+				continue
+			}
+			sig, h := c.Args[0], c.Args[1]
+			if sig.Kind != pyscan.ArgName || !timerSignals[m.Resolve(sig.Value)] || h.Kind != pyscan.ArgName {
+				continue
+			}
+			for i, d := range m.Defs {
+				if d.Parent < 0 && d.Kind == pyscan.Function && d.Name == h.Value && !m.IsFixture(i) &&
+					namedOnlyIn(src, d.Name, d.Pos, cuts) {
+					out = append(out, handler{def: i, of: m.Defs[fx].Name})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// inside reports whether scope is def or lies inside it.
+func inside(m *pyscan.Module, scope, def int) bool {
+	for s := scope; s >= 0; s = m.Defs[s].Parent {
+		if s == def {
+			return true
+		}
+	}
+	return false
+}
+
+// namedOnlyIn reports whether every use of name as code in src, besides
+// its definition at def, lies in one of the cuts.
+func namedOnlyIn(src []byte, name string, def pyscan.Pos, cuts []extent) bool {
+	lx := pyscan.NewLexer(src)
+	for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
+		if t.Kind != pyscan.Name || string(t.Text) != name || lx.Pos(t) == def {
+			continue
+		}
+		cut := false
+		for _, e := range cuts {
+			cut = cut || t.Off >= e.start && t.Off < e.end
+		}
+		if !cut {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,511 @@
+package discover
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/check/pyscan"
+	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// Unread is a spec key whose value init could not read from the
+// hand-written code. init never puts an invented value in its place.
+type Unread struct {
+	Key string // the key in [deadline]: "seconds", "message", "raises"
+	At  string // path:line:col of the code that holds the value
+	Why string // what is there instead of a literal
+}
+
+func (c *Contract) unread(key, where, why string) {
+	c.Unread = append(c.Unread, Unread{Key: key, At: where, Why: why})
+}
+
+// UnreadKey returns what init could not read for key, or nil.
+func (c *Contract) UnreadKey(key string) *Unread {
+	if c == nil {
+		return nil
+	}
+	for i := range c.Unread {
+		if c.Unread[i].Key == key {
+			return &c.Unread[i]
+		}
+	}
+	return nil
+}
+
+// readAutouse reads @pytest.fixture(autouse=True).
+func (c *Contract) readAutouse(s *source, def int) {
+	m := s.m
+	for _, dec := range m.Defs[def].Decorators {
+		if dec.Call < 0 {
+			continue
+		}
+		for _, a := range m.Calls[dec.Call].Args {
+			if a.Keyword == "autouse" && a.Kind == pyscan.ArgName && a.Value == "True" {
+				c.Autouse, c.AutouseAt = true, at(s.file, a.Pos)
+			}
+		}
+	}
+}
+
+// readTimer reads the timer and seconds of the call that arms the alarm:
+// signal.setitimer(which, seconds[, interval]) or signal.alarm(seconds).
+func (c *Contract) readTimer(s *source, call pyscan.Call, callee string) {
+	c.TimerAt = at(s.file, call.Pos)
+	args := s.callArgs(call.Pos)
+	secondsArg, intervalArg := 0, -1
+	if callee == "signal.setitimer" {
+		secondsArg, intervalArg = 1, 2
+		if len(call.Args) > 0 {
+			a := call.Args[0]
+			if t, ok := timerNames[s.m.Resolve(a.Value)]; ok && a.Kind == pyscan.ArgName {
+				c.Timer = t
+			} else {
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: the timer is not one of signal.ITIMER_REAL, ITIMER_VIRTUAL or ITIMER_PROF as written; the spec says real, so check [deadline].timer", at(s.file, a.Pos)))
+			}
+		}
+	}
+	var secs, interval []pyscan.Token
+	for i, a := range args {
+		switch {
+		case a.keyword == "seconds" || a.keyword == "" && i == secondsArg:
+			secs = a.toks
+		case a.keyword == "interval" || a.keyword == "" && i == intervalArg:
+			interval = a.toks
+		}
+	}
+	if secs == nil {
+		c.unread("seconds", c.TimerAt, call.Callee+" has no seconds argument")
+		return
+	}
+	v := s.readSeconds(secs, call.Scope, call.Pos.Line, 0)
+	c.SecondsEnv, c.SecondsEnvAt = v.env, v.envAt
+	if v.ok && v.value > 0 {
+		c.Seconds, c.SecondsAt = v.value, v.valueAt
+	} else {
+		why, where := v.why, v.at
+		if v.ok {
+			why, where = fmt.Sprintf("the seconds are %s, not more than 0", pyquote.Number(v.value)), v.valueAt
+		}
+		if where == "" {
+			where = s.at(secs[0])
+		}
+		c.unread("seconds", where, why)
+	}
+	c.seconds = v
+	if interval != nil {
+		if iv := s.readSeconds(interval, call.Scope, call.Pos.Line, 0); !iv.ok || iv.value != 0 {
+			c.Interval = s.at(interval[0])
+		}
+	}
+}
+
+// readGuard finds a hasattr(signal, "SIGALRM") test (or one for
+// "setitimer" or "alarm") in the deadline fixture or at module level: the
+// hand-written deadline runs only where the signal exists.
+func (c *Contract) readGuard(s *source, def int) {
+	for _, call := range s.m.Calls {
+		if call.Callee != "hasattr" || len(call.Args) != 2 || !(call.Scope < 0 || s.within(call.Scope, def)) {
+			continue
+		}
+		obj, attr := call.Args[0], call.Args[1]
+		if obj.Kind != pyscan.ArgName || s.m.Resolve(obj.Value) != "signal" || attr.Kind != pyscan.ArgString {
+			continue
+		}
+		switch attr.Value {
+		case "SIGALRM", "setitimer", "alarm":
+			c.Guard = at(s.file, call.Pos)
+			return
+		}
+	}
+}
+
+// readHandler finds the function the deadline fixture installs for the
+// timer's signal (nested in the fixture, or at module level) and reads
+// what it does when the alarm rings: the exception it raises and its
+// message, and whether it dumps the threads' stacks first.
+func (c *Contract) readHandler(s *source, def int) {
+	m := s.m
+	handler, where := -1, ""
+	for _, call := range m.Calls {
+		if !s.within(call.Scope, def) || m.Resolve(call.Callee) != "signal.signal" || len(call.Args) < 2 {
+			continue
+		}
+		sig, h := call.Args[0], call.Args[1]
+		if sig.Kind != pyscan.ArgName || !timerSignals[m.Resolve(sig.Value)] {
+			continue
+		}
+		where = at(s.file, h.Pos)
+		switch m.Resolve(h.Value) {
+		case "signal.SIG_DFL", "signal.SIG_IGN":
+			continue // resetting the signal installs no handler
+		}
+		if args := s.callArgs(call.Pos); h.Kind == pyscan.ArgOther && len(args) > 1 && text(args[1].toks[0]) == "lambda" {
+			// A lambda's parameters hold commas: it runs to the end.
+			inner := s.callInner(call.Pos)
+			start := 0
+			for start < len(inner) && inner[start].Off != args[1].toks[0].Off {
+				start++
+			}
+			c.readLambda(s, inner[start:], call.Scope, where)
+			return
+		}
+		if h.Kind != pyscan.ArgName || strings.Contains(h.Value, ".") {
+			c.unreadHandler(where, "the handler is not a function named in this conftest")
+			return
+		}
+		handler = findFunction(m, h.Value, call.Scope)
+		if handler < 0 {
+			// handler = _on_timeout, then signal.signal(..., handler).
+			if value := s.assignment(h.Value, call.Scope, call.Pos.Line); len(value) == 1 && value[0].Kind == pyscan.Name {
+				handler = findFunction(m, text(value[0]), call.Scope)
+			}
+		}
+		if handler < 0 {
+			c.unreadHandler(where, fmt.Sprintf("the handler %s is not defined in this conftest", h.Value))
+			return
+		}
+		c.Handler = &Fixture{Name: m.Defs[handler].Name, At: at(s.file, m.Defs[handler].Pos), Line: m.Defs[handler].Pos.Line}
+		c.HandlerNested = m.Defs[handler].Parent >= 0
+		break
+	}
+	body := handler
+	if handler < 0 {
+		// No handler installed here: look for what the fixture itself
+		// raises, as a handler written inline would.
+		body = def
+		where = c.TimerAt
+	}
+	c.readDump(s, body)
+	if !c.readRaise(s, body) {
+		c.unreadHandler(where, "no raise statement or pytest.fail call found in the handler")
+	}
+}
+
+func (c *Contract) unreadHandler(where, why string) {
+	c.unread("raises", where, why)
+	c.unread("message", where, why)
+}
+
+// timerSignals are the signals an interval timer delivers.
+var timerSignals = map[string]bool{"signal.SIGALRM": true, "signal.SIGVTALRM": true, "signal.SIGPROF": true}
+
+// findFunction returns the function named name that code in scope sees:
+// one defined in scope or an enclosing function, else at module level.
+func findFunction(m *pyscan.Module, name string, scope int) int {
+	for sc := scope; ; sc = m.Defs[sc].Parent {
+		for i, d := range m.Defs {
+			if d.Parent == sc && d.Name == name && d.Kind == pyscan.Function {
+				return i
+			}
+		}
+		if sc < 0 {
+			return -1
+		}
+	}
+}
+
+// readDump reads faulthandler.dump_traceback() in the handler: with
+// all_threads left to its default (True) or set to True, every thread's
+// stack is written.
+func (c *Contract) readDump(s *source, body int) {
+	for _, call := range s.m.Calls {
+		if !s.within(call.Scope, body) || s.m.Resolve(call.Callee) != "faulthandler.dump_traceback" {
+			continue
+		}
+		all := true
+		for i, a := range call.Args {
+			if a.Keyword == "all_threads" || a.Keyword == "" && i == 1 {
+				all = a.Kind == pyscan.ArgName && a.Value == "True"
+			}
+		}
+		if all {
+			c.DumpThreads, c.DumpAt = true, at(s.file, call.Pos)
+			return
+		}
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: the handler dumps only the current thread's stack; dump_threads = true dumps every thread's", at(s.file, call.Pos)))
+		return
+	}
+}
+
+// readLambda reads a handler written as a lambda, which can fail the test
+// only by calling a function: pytest.fail(message).
+func (c *Contract) readLambda(s *source, toks []pyscan.Token, scope int, where string) {
+	colon := indexOp(toks, ":")
+	if colon < 0 || colon+1 == len(toks) {
+		c.unreadHandler(where, "the handler is a lambda without a body")
+		return
+	}
+	body := toks[colon+1:]
+	if name, n := dotted(body); n == 0 || s.m.Resolve(name) != "pytest.fail" {
+		c.unreadHandler(where, "the handler is a lambda that does not call pytest.fail")
+		return
+	}
+	c.readException(s, body, "pytest.fail", scope)
+}
+
+// readRaise reads the first raise statement or pytest.fail call in body
+// (and the functions nested in it), and reports whether there was one.
+func (c *Contract) readRaise(s *source, body int) bool {
+	for _, l := range s.lines {
+		if !s.within(l.scope, body) {
+			continue
+		}
+		toks := l.toks
+		kind := ""
+		switch {
+		case text(toks[0]) == "raise" && len(toks) > 1:
+			toks = toks[1:]
+		default:
+			name, n := dotted(toks)
+			if n == 0 || s.m.Resolve(name) != "pytest.fail" {
+				continue
+			}
+			kind = "pytest.fail"
+		}
+		c.readException(s, toks, kind, l.scope)
+		return true
+	}
+	return false
+}
+
+// readException reads what a raise statement raises (toks follow the
+// raise keyword; kind is "") or what a pytest.fail call says (kind is
+// "pytest.fail"): the exception and its message.
+func (c *Contract) readException(s *source, toks []pyscan.Token, kind string, scope int) {
+	name, n := dotted(toks)
+	if kind == "" {
+		kind = s.m.Resolve(name)
+	}
+	where := s.at(toks[0])
+	var args []arg
+	if n < len(toks) && text(toks[n]) == "(" {
+		args = splitArgs(toks[n+1 : matching(toks, n)])
+	}
+	switch kind {
+	case "TimeoutError", "builtins.TimeoutError":
+		c.Raises, c.RaisesAt = schema.RaisesTimeoutError, where
+	case "AssertionError", "builtins.AssertionError":
+		c.Raises, c.RaisesAt = schema.RaisesAssertionError, where
+	case "pytest.fail":
+		c.Raises, c.RaisesAt = schema.RaisesAssertionError, where
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: the handler calls pytest.fail, whose failure reads \"Failed: <message>\"; the generated deadline raises AssertionError with the same message", where))
+	default:
+		c.unread("raises", where, fmt.Sprintf("the handler raises %s; the generated deadline raises AssertionError or TimeoutError", compact(toks[:max(n, 1)])))
+	}
+	var msg []pyscan.Token
+	for i, a := range args {
+		if a.keyword == "" && i == 0 || kind == "pytest.fail" && (a.keyword == "reason" || a.keyword == "msg") {
+			msg = a.toks
+			break
+		}
+	}
+	if msg == nil {
+		c.unread("message", where, "the exception is raised without a message")
+		return
+	}
+	c.readMessage(s, msg, scope, 0)
+}
+
+// readMessage reads the message argument: a string literal, an f-string
+// whose placeholders name the deadline's seconds, or a name bound to one
+// of those.
+func (c *Contract) readMessage(s *source, toks []pyscan.Token, scope, depth int) {
+	where := s.at(toks[0])
+	if len(toks) == 1 && toks[0].Kind == pyscan.Name && depth < maxDepth {
+		name := text(toks[0])
+		for sc := scope; ; sc = s.m.Defs[sc].Parent {
+			if value := s.assignment(name, sc, 0); value != nil {
+				c.readMessage(s, value, sc, depth+1)
+				return
+			}
+			if sc < 0 {
+				break
+			}
+		}
+	}
+	var b strings.Builder
+	for _, t := range toks {
+		if t.Kind != pyscan.String {
+			c.unread("message", where, "the message is computed ("+compact(toks)+")")
+			return
+		}
+		part, why := c.stringPart(s, text(t), scope)
+		if why != "" {
+			c.unread("message", where, why)
+			return
+		}
+		b.WriteString(part)
+	}
+	if b.Len() == 0 {
+		c.unread("message", where, "the message is empty")
+		return
+	}
+	c.Message, c.MessageAt = b.String(), where
+}
+
+// LiteralMessage returns a Contract.Message as the text a failure shows,
+// and whether that text is fixed: false when the message formats the
+// seconds, which stand as "<seconds>" in the text.
+func LiteralMessage(msg string) (string, bool) {
+	var b strings.Builder
+	fixed := true
+	for i := 0; i < len(msg); i++ {
+		switch {
+		case strings.HasPrefix(msg[i:], SecondsPlaceholder):
+			b.WriteString("<seconds>")
+			fixed = false
+			i += len(SecondsPlaceholder) - 1
+		case strings.HasPrefix(msg[i:], "{{"), strings.HasPrefix(msg[i:], "}}"):
+			b.WriteByte(msg[i])
+			i++
+		default:
+			b.WriteByte(msg[i])
+		}
+	}
+	return b.String(), fixed
+}
+
+// MessageBeforeSeconds maps a Contract.Message that ends with the seconds
+// ("test exceeded {seconds} s") to the spec's message: the text before
+// them. The generated failure ends with the seconds itself, as
+// "<message> (<seconds> s, <timer>)", so nothing the hand-written message
+// said is lost. It reports false for any other message that formats the
+// seconds.
+func MessageBeforeSeconds(msg string) (string, bool) {
+	text, fixed := LiteralMessage(msg)
+	const mark = "<seconds>"
+	i := strings.Index(text, mark)
+	if fixed || i < 0 || strings.Count(text, mark) != 1 {
+		return "", false
+	}
+	switch strings.TrimSpace(text[i+len(mark):]) {
+	case "", "s", "s.", "sec", "secs", "second", "seconds", "seconds.":
+	default:
+		return "", false
+	}
+	before := strings.TrimRight(text[:i], " \t:=(")
+	return before, before != ""
+}
+
+// SecondsPlaceholder stands, in Contract.Message, where the hand-written
+// message formats the deadline's seconds.
+const SecondsPlaceholder = "{seconds}"
+
+// stringPart returns the text of one string literal, with literal braces
+// doubled and SecondsPlaceholder where an f-string's replacement field
+// names the deadline's seconds; or why it cannot be read.
+func (c *Contract) stringPart(s *source, lit string, scope int) (string, string) {
+	if v, ok := pyscan.StringValue(lit); ok {
+		return strings.ReplaceAll(strings.ReplaceAll(v, "{", "{{"), "}", "}}"), ""
+	}
+	i := 0
+	prefix := ""
+	for i < len(lit) && lit[i] != '"' && lit[i] != '\'' {
+		if lit[i]|0x20 != 'f' {
+			prefix += lit[i : i+1]
+		}
+		i++
+	}
+	if strings.ContainsAny(prefix, "tT") {
+		return "", "the message is a template string"
+	}
+	if len(lit)-i < 2 {
+		return "", "the message is not a complete string"
+	}
+	q := lit[i : i+1]
+	if strings.HasPrefix(lit[i:], q+q+q) && len(lit)-i >= 6 {
+		q = q + q + q
+	}
+	if !strings.HasSuffix(lit, q) || len(lit)-i < 2*len(q) {
+		return "", "the message is not a complete string"
+	}
+	body := lit[i+len(q) : len(lit)-len(q)]
+	var out strings.Builder
+	literal := func(part string) {
+		v, _ := pyscan.StringValue(prefix + q + part + q)
+		out.WriteString(strings.ReplaceAll(strings.ReplaceAll(v, "{", "{{"), "}", "}}"))
+	}
+	start := 0
+	for j := 0; j < len(body); j++ {
+		switch body[j] {
+		case '{':
+			if j+1 < len(body) && body[j+1] == '{' {
+				literal(body[start:j] + "{")
+				j++
+				start = j + 1
+				continue
+			}
+			literal(body[start:j])
+			end := fieldEnd(body, j)
+			if end <= j {
+				return "", "the message has a replacement field that is not closed"
+			}
+			field := body[j+1 : end]
+			expr, spec := field, ""
+			if k := strings.IndexAny(field, "!:"); k >= 0 {
+				expr, spec = field[:k], field[k:]
+			}
+			expr = strings.TrimSpace(expr)
+			if strings.HasSuffix(expr, "=") {
+				spec = "=" + spec // {name=} shows the name too
+			}
+			if !c.namesSeconds(s, strings.TrimSuffix(expr, "="), scope) {
+				return "", fmt.Sprintf("the message formats {%s}, which is not the deadline's seconds", field)
+			}
+			// str() and repr() of a number are what format() gives; a
+			// format spec is not, and the spec's message has none.
+			if spec != "" && spec != "!s" && spec != "!r" {
+				return "", fmt.Sprintf("the message formats the seconds as {%s}", field)
+			}
+			out.WriteString(SecondsPlaceholder)
+			start = end + 1
+			j = end
+		case '}':
+			if j+1 < len(body) && body[j+1] == '}' {
+				literal(body[start:j] + "}")
+				j++
+				start = j + 1
+			}
+		}
+	}
+	literal(body[start:])
+	return out.String(), ""
+}
+
+// fieldEnd returns the index of the brace that closes the replacement
+// field opened at body[open].
+func fieldEnd(body string, open int) int {
+	depth := 0
+	for j := open; j < len(body); j++ {
+		switch body[j] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// namesSeconds reports whether expr, a name in scope, holds the deadline's
+// seconds: it reads to the same environment variable and default.
+func (c *Contract) namesSeconds(s *source, expr string, scope int) bool {
+	if !c.seconds.ok || strings.ContainsAny(expr, " ()[]") {
+		return false
+	}
+	lx := pyscan.NewLexer([]byte(expr))
+	var toks []pyscan.Token
+	for t := lx.Next(); t.Kind != pyscan.EOF && t.Kind != pyscan.Newline; t = lx.Next() {
+		toks = append(toks, t)
+	}
+	if len(toks) != 1 || toks[0].Kind != pyscan.Name {
+		return false
+	}
+	v := s.readName(text(toks[0]), scope, 0, 0, "")
+	return v.ok && v.value == c.seconds.value && v.env == c.seconds.env
+}

@@ -1,0 +1,451 @@
+// Package discover finds a hand-written preload/deadline contract in a
+// project by reading its Python statically (with pyscan; no Python runs),
+// so that fixturegen init can write the spec that generates the same
+// contract.
+//
+// The contract it looks for is the one the reference describes: a pytest
+// fixture in a conftest.py that arms an interval timer (signal.setitimer or
+// signal.alarm), whose parameters name a fixture that only imports modules;
+// or the autouse per-test timeout most suites write, with its seconds from
+// an environment variable and its own alarm handler (see Contract);
+// test modules below that conftest that use the fixtures and mark
+// themselves with pytest.mark.xdist_group; and, perhaps, a probe plugin
+// that wraps signal.setitimer with tests that load it with pytest -p.
+package discover
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/check/pyscan"
+	"github.com/fixturegen/fixturegen/internal/gen/render"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// Contract is what Find learned. Paths are slash-separated and relative to
+// the folder Find searched.
+type Contract struct {
+	Conftest string
+	Deadline Fixture
+	Preload  *Fixture // nil when the deadline fixture takes no preload fixture
+
+	// Autouse is true when the deadline fixture is autouse: every test
+	// below the conftest runs under its alarm.
+	Autouse   bool
+	AutouseAt string
+
+	// Seconds is the deadline, or the default of SecondsEnv; 0 when it
+	// could not be read (see Unread).
+	Seconds   float64
+	SecondsAt string
+	// SecondsEnv is the environment variable the seconds are read from,
+	// "" when they are fixed.
+	SecondsEnv   string
+	SecondsEnvAt string
+	Timer        string // schema.TimerReal, TimerVirtual or TimerProf
+	TimerAt      string // path:line:col of the call that arms the alarm
+	// Interval is the path:line:col of a repeat interval given to
+	// setitimer, or "".
+	Interval string
+	// Guard is the path:line:col of a hasattr(signal, "SIGALRM") test: the
+	// hand-written deadline runs only where the signal exists.
+	Guard string
+
+	// Handler is the function the fixture installs for the timer's signal,
+	// when it is defined in the conftest; HandlerNested tells one defined
+	// in the fixture from one at module level.
+	Handler       *Fixture
+	HandlerNested bool
+	// Raises is schema.RaisesAssertionError or RaisesTimeoutError; ""
+	// when not read.
+	Raises   string
+	RaisesAt string
+	// Message is the failure's message, with literal braces doubled and
+	// SecondsPlaceholder where it formats the seconds; "" when not read.
+	Message string
+	// MessageAt is the path:line:col of the message; "" without one.
+	MessageAt string
+	// DumpThreads is true when the handler dumps every thread's stack
+	// with faulthandler first.
+	DumpThreads bool
+	DumpAt      string
+
+	Modules []string
+
+	Group     string // "" when no module using the fixtures has a group mark
+	GroupUses []Use  // the group marks found, most used name first
+
+	Probe *Probe // nil when there is no probe plugin
+
+	// Notes are things the user should check, each starting with the
+	// path:line:col it is about.
+	Notes []string
+	// Unread are the [deadline] keys whose values could not be read.
+	Unread []Unread
+
+	seconds seconds // what the seconds expression says, for the message
+}
+
+// Fixture is a fixture definition.
+type Fixture struct {
+	Name string
+	At   string // path:line:col of its name
+	// Line is the 1-based line of the first decorator.
+	Line int
+}
+
+// Use is one xdist_group mark in a module that uses the fixtures.
+type Use struct {
+	Group string
+	At    string
+}
+
+// Probe is an existing probe plugin and the tests that load it.
+type Probe struct {
+	Plugin    string
+	Tests     []string
+	Generated bool // fixturegen generated the plugin, so it may rewrite it
+}
+
+// Find searches the project at root for a hand-written contract and returns
+// nil when there is none. Folders that hold no project code (hidden ones,
+// virtual environments, caches) are skipped.
+func Find(root string) (*Contract, error) {
+	files, err := pythonFiles(root)
+	if err != nil {
+		return nil, err
+	}
+	for _, rel := range files {
+		if path.Base(rel) != "conftest.py" {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil, err
+		}
+		c := fromConftest(rel, src)
+		if c == nil {
+			continue
+		}
+		if err := c.findGroup(root, files); err != nil {
+			return nil, err
+		}
+		if err := c.findProbe(root, files); err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
+	return nil, nil
+}
+
+// skipDirs are folders that never hold the project's tests.
+var skipDirs = map[string]bool{
+	"__pycache__": true, "node_modules": true, "site-packages": true,
+	"venv": true, "env": true, "build": true, "dist": true,
+}
+
+// pythonFiles lists the .py files under root in lexical order.
+func pythonFiles(root string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root {
+				return err
+			}
+			return nil // an unreadable folder holds nothing to find
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if p != root && (strings.HasPrefix(name, ".") || skipDirs[name] || isVenv(p)) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() && strings.HasSuffix(d.Name(), ".py") {
+			rel, _ := filepath.Rel(root, p)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(files)
+	return files, err
+}
+
+func isVenv(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "pyvenv.cfg"))
+	return err == nil
+}
+
+func at(file string, p pyscan.Pos) string {
+	return fmt.Sprintf("%s:%d:%d", file, p.Line, p.Col)
+}
+
+// fixtures returns the module-level fixture definitions of m by name.
+func fixtures(m *pyscan.Module) map[string]int {
+	out := map[string]int{}
+	for i, d := range m.Defs {
+		if d.Parent < 0 && m.IsFixture(i) {
+			out[d.Name] = i
+		}
+	}
+	return out
+}
+
+// within reports whether scope is def or lies inside it.
+func within(m *pyscan.Module, scope, def int) bool {
+	for s := scope; s >= 0; s = m.Defs[s].Parent {
+		if s == def {
+			return true
+		}
+	}
+	return false
+}
+
+// timerNames maps the interval timer constants to the spec's timer names.
+var timerNames = map[string]string{
+	"signal.ITIMER_REAL":    schema.TimerReal,
+	"signal.ITIMER_VIRTUAL": schema.TimerVirtual,
+	"signal.ITIMER_PROF":    schema.TimerProf,
+}
+
+// fromConftest returns the contract whose deadline fixture conftest src
+// defines, or nil.
+func fromConftest(file string, src []byte) *Contract {
+	s := newSource(file, src)
+	m := s.m
+	fx := fixtures(m)
+	names := make([]string, 0, len(fx))
+	for name := range fx {
+		names = append(names, name)
+	}
+	// Source order, so the first deadline fixture in the file wins.
+	sort.Slice(names, func(i, j int) bool { return fx[names[i]] < fx[names[j]] })
+	for _, name := range names {
+		def := fx[name]
+		for _, call := range m.Calls {
+			if !within(m, call.Scope, def) {
+				continue
+			}
+			callee := m.Resolve(call.Callee)
+			if callee != "signal.setitimer" && callee != "signal.alarm" {
+				continue
+			}
+			c := &Contract{Conftest: file, Deadline: fixture(m, file, def), Timer: schema.TimerReal}
+			if m.Defs[def].Pos.Col > len("def ")+1 {
+				// Defined under an if or a try at module level: generate
+				// --adopt takes out only definitions at module level.
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: %s is defined inside a block (an if or a try); move it to module level before running fixturegen generate --adopt, which replaces only module-level fixtures", c.Deadline.At, name))
+			}
+			c.readAutouse(s, def)
+			c.readTimer(s, call, callee)
+			c.readGuard(s, def)
+			c.readHandler(s, def)
+			c.readPreload(m, file, fx, def)
+			return c
+		}
+	}
+	return nil
+}
+
+func fixture(m *pyscan.Module, file string, def int) Fixture {
+	d := m.Defs[def]
+	line := d.Pos.Line
+	for _, dec := range d.Decorators {
+		line = min(line, dec.Pos.Line)
+	}
+	return Fixture{Name: d.Name, At: at(file, d.Pos), Line: line}
+}
+
+// readPreload finds the fixture among the deadline fixture's parameters
+// that imports modules, and the modules it imports, in order.
+func (c *Contract) readPreload(m *pyscan.Module, file string, fx map[string]int, deadline int) {
+	for _, p := range m.Defs[deadline].Params {
+		def, ok := fx[p.Name]
+		if !ok {
+			continue
+		}
+		var modules []string
+		seen := map[string]bool{}
+		for _, im := range m.Imports {
+			if im.Scope != def {
+				continue
+			}
+			mod := im.Module
+			switch {
+			case strings.HasPrefix(mod, "."):
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: a relative import; add its absolute module name to [preload].modules by hand", at(file, im.Pos)))
+				continue
+			case im.Name != "":
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: from %s import %s preloads %s; if %s is a submodule, add %s.%s to [preload].modules",
+					at(file, im.Pos), mod, im.Name, mod, im.Name, mod, im.Name))
+			}
+			if !seen[mod] {
+				seen[mod] = true
+				modules = append(modules, mod)
+			}
+		}
+		if len(modules) == 0 {
+			continue
+		}
+		f := fixture(m, file, def)
+		c.Preload = &f
+		c.Modules = modules
+		return
+	}
+}
+
+// findGroup reads the xdist_group marks of the test modules that use the
+// fixtures: the ones below the conftest's folder, which its fixtures reach.
+func (c *Contract) findGroup(root string, files []string) error {
+	names := map[string]bool{c.Deadline.Name: true}
+	if c.Preload != nil {
+		names[c.Preload.Name] = true
+	}
+	count := map[string]int{}
+	for _, rel := range files {
+		if !isTestFile(rel) || !below(rel, path.Dir(c.Conftest)) {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			return err
+		}
+		m := pyscan.Scan(src)
+		if !usesAny(m, names) {
+			continue
+		}
+		for _, call := range m.Calls {
+			if m.Resolve(call.Callee) != "pytest.mark.xdist_group" {
+				continue
+			}
+			for _, a := range call.Args {
+				if a.Kind == pyscan.ArgString && (a.Keyword == "" || a.Keyword == "name") {
+					c.GroupUses = append(c.GroupUses, Use{a.Value, at(rel, a.Pos)})
+					count[a.Value]++
+					break
+				}
+			}
+		}
+	}
+	sort.SliceStable(c.GroupUses, func(i, j int) bool {
+		return count[c.GroupUses[i].Group] > count[c.GroupUses[j].Group]
+	})
+	if len(c.GroupUses) > 0 {
+		c.Group = c.GroupUses[0].Group
+		for _, u := range c.GroupUses {
+			if u.Group != c.Group {
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: this module uses group %q, not %q, which most modules use; fixturegen keeps one group", u.At, u.Group, c.Group))
+			}
+		}
+	}
+	return nil
+}
+
+// usesAny reports whether a test module uses one of the fixtures: in a
+// usefixtures mark or as a parameter of a function.
+func usesAny(m *pyscan.Module, names map[string]bool) bool {
+	for _, call := range m.Calls {
+		if m.Resolve(call.Callee) != "pytest.mark.usefixtures" {
+			continue
+		}
+		for _, a := range call.Args {
+			if a.Kind == pyscan.ArgString && names[a.Value] {
+				return true
+			}
+		}
+	}
+	for _, d := range m.Defs {
+		for _, p := range d.Params {
+			if names[p.Name] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isTestFile(rel string) bool {
+	base := path.Base(rel)
+	return strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py")
+}
+
+func below(rel, dir string) bool {
+	return dir == "." || strings.HasPrefix(rel, dir+"/")
+}
+
+// findProbe looks below the conftest's folder for a probe plugin: a module
+// that is not a test module, defines a pytest hook and names setitimer (to
+// wrap it); and for the test modules that name the plugin's module in a
+// string, as pytest -p takes it.
+func (c *Contract) findProbe(root string, files []string) error {
+	for _, rel := range files {
+		// The generated deadline runtime defines a hook and names
+		// setitimer too, but it is no probe.
+		if isTestFile(rel) || path.Base(rel) == "conftest.py" || path.Base(rel) == schema.RuntimeFile || !below(rel, path.Dir(c.Conftest)) {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			return err
+		}
+		m := pyscan.Scan(src)
+		if !hasHook(m) || !hasName(src, "setitimer") {
+			continue
+		}
+		p := &Probe{Plugin: rel, Generated: bytes.HasPrefix(src, []byte(render.GeneratedHeader))}
+		stem := strings.TrimSuffix(path.Base(rel), ".py")
+		for _, t := range files {
+			if !isTestFile(t) {
+				continue
+			}
+			tsrc, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(t)))
+			if err != nil {
+				return err
+			}
+			if hasString(tsrc, stem) {
+				p.Tests = append(p.Tests, t)
+			}
+		}
+		c.Probe = p
+		return nil
+	}
+	return nil
+}
+
+func hasHook(m *pyscan.Module) bool {
+	for _, d := range m.Defs {
+		if d.Parent < 0 && strings.HasPrefix(d.Name, "pytest_") {
+			return true
+		}
+	}
+	return false
+}
+
+// hasName reports whether src uses name as code, not in a string or comment.
+func hasName(src []byte, name string) bool {
+	lx := pyscan.NewLexer(src)
+	for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
+		if t.Kind == pyscan.Name && string(t.Text) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// hasString reports whether src holds the plain string literal s.
+func hasString(src []byte, s string) bool {
+	lx := pyscan.NewLexer(src)
+	for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
+		if t.Kind == pyscan.String && (string(t.Text) == strconv.Quote(s) || string(t.Text) == "'"+s+"'") {
+			return true
+		}
+	}
+	return false
+}

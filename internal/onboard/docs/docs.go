@@ -1,0 +1,278 @@
+// Package docs writes the reference tables that a project's own document
+// about its alarm contract would otherwise keep by hand: the settings, the
+// modules in the xdist group and why each is there, and the modules that
+// use the alarm and how.
+//
+// The tables come from the spec and from the facts fixturegen check reads
+// from the test tree (package contract), so the document says what check
+// checks. They are written between marker lines in a Markdown file (see
+// region.Docs); fixturegen docs and generate write them, check reports
+// them when they are stale.
+package docs
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"github.com/fixturegen/fixturegen/internal/check/contract"
+	"github.com/fixturegen/fixturegen/internal/check/finding"
+	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
+	"github.com/fixturegen/fixturegen/internal/gen/region"
+	"github.com/fixturegen/fixturegen/internal/gen/render"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// Facts scans the spec's test tree with check's scanner for the modules in
+// the group and the modules that use the deadline. The tree is the one
+// check scans by default, so docs and check agree on it.
+func Facts(spec *schema.Spec) (*contract.Result, error) {
+	files, err := render.Render(spec)
+	if err != nil {
+		return nil, err
+	}
+	opts := contract.Options{Spec: spec, Planned: map[string]bool{}, ListGroup: true, ListUsers: true}
+	for _, f := range files {
+		abs := filepath.Join(spec.Dir, filepath.FromSlash(f.Path))
+		if f.Region {
+			opts.Conftest = abs
+		} else {
+			opts.Planned[abs] = true
+		}
+	}
+	if opts.Config, err = pytestcfg.Find(spec.Dir); err != nil {
+		return nil, err
+	}
+	for _, r := range contract.DefaultRoots(spec) {
+		if _, err := os.Stat(r); err == nil {
+			opts.Roots = append(opts.Roots, r)
+		}
+	}
+	if len(opts.Roots) == 0 {
+		return &contract.Result{}, nil
+	}
+	return contract.Check(opts)
+}
+
+// Block renders the whole block, marker lines included, for spec and the
+// facts of its tree. Module paths are shown relative to the spec's folder,
+// whatever the working directory was when the tree was scanned.
+func Block(spec *schema.Spec, facts *contract.Result) ([]byte, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	rel := func(p string) string {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+		if r, err := filepath.Rel(spec.Dir, p); err == nil {
+			return filepath.ToSlash(r)
+		}
+		return filepath.ToSlash(p)
+	}
+	var b bytes.Buffer
+	b.WriteString(region.DocsBeginLine(filepath.Base(spec.File)))
+	b.WriteString("\n")
+	b.WriteString(render.MarkdownHeader())
+	b.WriteString("\n")
+	settings(&b, spec)
+	members(&b, spec, facts, rel)
+	users(&b, spec, facts, rel)
+	fmt.Fprintf(&b, "\nRefresh these tables with `fixturegen docs`; `fixturegen check` reports them when they are out of date.\n")
+	b.WriteString(region.DocsEnd)
+	b.WriteString("\n")
+	return b.Bytes(), nil
+}
+
+var timers = map[string]struct{ clock, which, signal string }{
+	schema.TimerReal:    {"real time", "ITIMER_REAL", "SIGALRM"},
+	schema.TimerVirtual: {"user CPU time", "ITIMER_VIRTUAL", "SIGVTALRM"},
+	schema.TimerProf:    {"CPU time", "ITIMER_PROF", "SIGPROF"},
+	schema.TimerThread:  {"real time", "a watchdog thread", "interrupt_main"},
+	schema.TimerAuto:    {"real time", "ITIMER_REAL or a watchdog thread", "SIGALRM where it exists"},
+}
+
+var onImport = map[string]string{
+	schema.OnImportExclude: "an import that starts under the alarm is never interrupted, and its time is not charged to the deadline",
+	schema.OnImportDefer:   "an import is never interrupted; a deadline that passes during one fails the test right after it",
+	schema.OnImportRaise:   "the alarm interrupts anything, imports included",
+}
+
+var lateImports = map[string]string{
+	schema.LateImportsOff:  "not reported",
+	schema.LateImportsWarn: "a pytest warning names the test, the module and its seconds",
+	schema.LateImportsFail: "the test fails, naming the module and its seconds",
+}
+
+func settings(b *bytes.Buffer, spec *schema.Spec) {
+	d := spec.Deadline
+	t := timers[d.Timer]
+	key := func(k string) string {
+		table, name, _ := strings.Cut(k, ".")
+		if p := schema.TablePrefix(spec.File); p != nil {
+			table = strings.Join(p, ".") + "." + table
+		}
+		return code("[" + table + "]." + name)
+	}
+	seconds := pyquote.Number(d.Seconds) + " seconds"
+	if d.Seconds == 1 {
+		seconds = "1 second"
+	}
+	conftest := code(spec.Paths.Conftest)
+	modules := "none yet"
+	if len(spec.Preload.Modules) > 0 {
+		var ms []string
+		for _, m := range spec.Preload.Modules {
+			ms = append(ms, code(m))
+		}
+		modules = strings.Join(ms, ", ")
+	}
+	fmt.Fprintf(b, "\n### Settings\n\n| Setting | Value | Where it lives | Spec key |\n| --- | --- | --- | --- |\n")
+	rows := [][4]string{
+		{"Deadline", fmt.Sprintf("%s of %s (%s, %s)", seconds, t.clock, code(t.which), code(t.signal)),
+			fmt.Sprintf("%s fixture in %s", code(d.Fixture), conftest), key("deadline.seconds") + ", " + key("deadline.timer")},
+		{"Deadline failure", code(d.Exception() + ": " + d.Message), "the alarm handler of " + code(d.Fixture), key("deadline.message")},
+		{"Imports under the alarm", code(d.OnImport) + ": " + onImport[d.OnImport], code(d.Fixture) + " fixture", key("deadline.on_import")},
+		{"Late imports", code(d.LateImports) + ": " + lateImports[d.LateImports], code(d.Fixture) + " fixture", key("deadline.late_imports")},
+		{"Preload", modules, fmt.Sprintf("%s fixture, the first parameter of %s", code(spec.Preload.Fixture), code(d.Fixture)), key("preload.modules")},
+	}
+	if spec.Group.Name != "" {
+		rows = append(rows, [4]string{"Worker group", code(spec.Group.Name) + ", with `--dist loadgroup`", "each module's " + code("pytestmark"), key("group.name")})
+	}
+	for _, r := range rows {
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", r[0], r[1], r[2], r[3])
+	}
+}
+
+func members(b *bytes.Buffer, spec *schema.Spec, facts *contract.Result, rel func(string) string) {
+	if spec.Group.Name == "" {
+		return
+	}
+	fmt.Fprintf(b, "\n### Modules in the %s group\n\n", code(spec.Group.Name))
+	if len(facts.Members) == 0 {
+		fmt.Fprintf(b, "No module is marked %s yet.\n", code(fmt.Sprintf("xdist_group(%s)", pyquote.String(spec.Group.Name))))
+		return
+	}
+	b.WriteString("| Module | Why it is in the group |\n| --- | --- |\n")
+	for _, m := range facts.Members {
+		var why []string
+		for _, r := range m.Reasons {
+			why = append(why, reason(spec, r))
+		}
+		fmt.Fprintf(b, "| %s | %s |\n", code(rel(m.Path)), strings.Join(why, "; "))
+	}
+}
+
+func users(b *bytes.Buffer, spec *schema.Spec, facts *contract.Result, rel func(string) string) {
+	fmt.Fprintf(b, "\n### Modules that use the alarm\n\n")
+	if len(facts.Users) == 0 {
+		fmt.Fprintf(b, "No test uses %s yet.\n", code(spec.Deadline.Fixture))
+		return
+	}
+	b.WriteString("| Module | Uses the alarm |\n| --- | --- |\n")
+	for _, u := range facts.Users {
+		fmt.Fprintf(b, "| %s | %s |\n", code(rel(u.Path)), how(spec, u))
+	}
+}
+
+// reason says why a module is in the group, from check's reason, with the
+// names it mentions as code.
+func reason(spec *schema.Spec, r finding.Reason) string {
+	switch r.Kind {
+	case "uses-fixture":
+		how, _ := strings.CutPrefix(r.Detail, "uses "+spec.Deadline.Fixture+" ")
+		how = strings.TrimSuffix(strings.TrimPrefix(how, "("), ")")
+		if name, ok := strings.CutPrefix(how, "autouse fixture "); ok {
+			how = "through the autouse " + code(name) + " fixture"
+		} else if name, ok := strings.CutPrefix(how, "parameter "); ok {
+			how = "through the parameter " + code(name)
+		} else if how != "" {
+			how = "through " + code(how)
+		}
+		return strings.TrimSpace("Uses " + code(spec.Deadline.Fixture) + " " + how)
+	case "patches":
+		if target, ok := strings.CutPrefix(r.Detail, "patches "); ok {
+			return "Patches " + code(target)
+		}
+	case "marks":
+		return "Marks itself, but neither uses " + code(spec.Deadline.Fixture) + " nor patches a preloaded module"
+	}
+	return cell(sentence(r.Detail))
+}
+
+// how says in words how a module's tests reach the deadline fixture: one
+// phrase for the whole module when every test gets it the same way, else
+// one per test.
+func how(spec *schema.Spec, u contract.User) string {
+	way := func(use contract.Use) string {
+		switch use.How {
+		case contract.ViaPytestmark:
+			return "through " + code("pytestmark")
+		case contract.ViaUsefixtures:
+			return "through a " + code("usefixtures") + " mark"
+		case contract.ViaAutouse:
+			return "through the autouse " + code(use.Via) + " fixture"
+		}
+		if use.Via == spec.Deadline.Fixture {
+			return "as a parameter"
+		}
+		return "through the " + code(use.Via) + " fixture"
+	}
+	same := len(u.Uses) == u.Tests
+	for _, use := range u.Uses[1:] {
+		same = same && way(use) == way(u.Uses[0])
+	}
+	if same {
+		return "Every test, " + way(u.Uses[0])
+	}
+	var parts []string
+	for _, use := range u.Uses {
+		parts = append(parts, code(use.Test)+", "+way(use))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// sentence starts s with a capital letter.
+func sentence(s string) string {
+	for i, r := range s {
+		return string(unicode.ToUpper(r)) + s[i+len(string(r)):]
+	}
+	return s
+}
+
+// code writes s as Markdown inline code that is safe in a table cell: a
+// pipe is escaped, a backtick gets a longer fence, and control characters
+// (a newline in a message, say) become spaces.
+func code(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.ReplaceAll(s, "|", `\|`)
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if fence != "`" || strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}
+
+// cell makes plain text safe in a table cell.
+func cell(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.ReplaceAll(s, "|", `\|`)
+}

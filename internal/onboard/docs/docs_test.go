@@ -1,0 +1,81 @@
+package docs
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fixturegen/fixturegen/internal/check/contract"
+	"github.com/fixturegen/fixturegen/internal/check/finding"
+	"github.com/fixturegen/fixturegen/internal/gen/region"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+func TestCode(t *testing.T) {
+	for in, want := range map[string]string{
+		"tests/x.py":  "`tests/x.py`",
+		"a|b":         "`a\\|b`",
+		"a`b":         "`` a`b ``",
+		"line\nbreak": "`line break`",
+		"`leading":    "`` `leading ``",
+	} {
+		if got := code(in); got != want {
+			t.Errorf("code(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestHow(t *testing.T) {
+	spec := &schema.Spec{Deadline: schema.Deadline{Fixture: "recovery_deadline"}}
+	tests := []struct {
+		user contract.User
+		want string
+	}{
+		{contract.User{Tests: 2, Uses: []contract.Use{{Test: "test_a", How: contract.ViaPytestmark}, {Test: "test_b", How: contract.ViaPytestmark}}},
+			"Every test, through `pytestmark`"},
+		{contract.User{Tests: 1, Uses: []contract.Use{{Test: "test_a", How: contract.ViaAutouse, Via: "watchdog"}}},
+			"Every test, through the autouse `watchdog` fixture"},
+		{contract.User{Tests: 3, Uses: []contract.Use{{Test: "test_wake", How: contract.ViaParameter, Via: "recovery_deadline"}}},
+			"`test_wake`, as a parameter"},
+		{contract.User{Tests: 2, Uses: []contract.Use{
+			{Test: "TestX.test_a", How: contract.ViaUsefixtures},
+			{Test: "test_b", How: contract.ViaParameter, Via: "channel"}}},
+			"`TestX.test_a`, through a `usefixtures` mark; `test_b`, through the `channel` fixture"},
+	}
+	for _, tt := range tests {
+		if got := how(spec, tt.user); got != tt.want {
+			t.Errorf("how = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+func TestBlock(t *testing.T) {
+	spec := &schema.Spec{
+		Deadline: schema.Deadline{Fixture: "recovery_deadline", Seconds: 2.5, Timer: schema.TimerVirtual,
+			Message: "too | slow", OnImport: schema.OnImportDefer, LateImports: schema.LateImportsFail},
+		Preload: schema.Preload{Fixture: "toy_sdk", Modules: []string{"toyredis"}},
+		Group:   schema.Group{Name: "toy-sdk"},
+		Paths:   schema.Paths{Conftest: "tests/conftest.py"},
+		File:    "pyproject.toml",
+		Dir:     "/project",
+	}
+	facts := &contract.Result{
+		Members: []finding.Member{{Path: "/project/tests/test_b.py", Reasons: []finding.Reason{{Kind: "marks"}}}},
+	}
+	b, err := Block(spec, facts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	for _, want := range []string{
+		region.DocsBeginLine("pyproject.toml") + "\n",
+		"| Deadline | 2.5 seconds of user CPU time (`ITIMER_VIRTUAL`, `SIGVTALRM`) | `recovery_deadline` fixture in `tests/conftest.py` | `[tool.fixturegen.deadline].seconds`, `[tool.fixturegen.deadline].timer` |\n",
+		"| Deadline failure | `AssertionError: too \\| slow` |",
+		"| `tests/test_b.py` | Marks itself, but neither uses `recovery_deadline` nor patches a preloaded module |\n",
+		"No test uses `recovery_deadline` yet.\n",
+		"\n" + region.DocsEnd + "\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("block lacks %q:\n%s", want, text)
+		}
+	}
+}

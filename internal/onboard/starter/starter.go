@@ -1,0 +1,113 @@
+// Package starter writes the text of a new spec: commented, beginning with
+// a #:schema line for TOML editors, and valid as written.
+//
+// fixturegen init fills it with the contract it found in a project, each
+// value with a comment saying where it came from, or with defaults when it
+// found none.
+package starter
+
+import (
+	"bytes"
+	_ "embed"
+	"strings"
+	"sync"
+	"text/template"
+
+	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
+	"github.com/fixturegen/fixturegen/internal/specedit"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+//go:embed spec.toml.tmpl
+var specTemplate string
+
+// tmpl parses the template when init first needs it, not at start-up of
+// every command.
+var tmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("spec").
+		Option("missingkey=zero").
+		Funcs(template.FuncMap{"toml": specedit.String, "num": pyquote.Number}).
+		Parse(specTemplate))
+})
+
+// Values are what a new spec says.
+type Values struct {
+	Deadline schema.Deadline // Fixture, Seconds, Timer and Message are written
+	Preload  schema.Preload
+	Group    string
+	Paths    schema.Paths // Conftest, and ProbePlugin with ProbeTests when both are set
+
+	// From names the hand-written conftest the values come from; "" for
+	// a starter spec.
+	From string
+	// Origin holds, by key (deadline, seconds, timer, message, autouse,
+	// seconds_env, raises, dump_threads, preload, group), the
+	// path:line:col a value was read from.
+	Origin map[string]string
+	// Unread holds, by key (message, raises), the comment lines written
+	// instead of a key whose value could not be read: the key stays
+	// commented out rather than take a value the code does not say.
+	Unread map[string]string
+	// HandProbe describes a hand-written probe that was found, for a
+	// comment; its paths are suggested (commented out) as ProbePlugin and
+	// ProbeTests when Paths has none.
+	HandProbe               string
+	ProbePlugin, ProbeTests string
+}
+
+// Defaults returns the values of a starter spec for a project whose tests
+// live in testDir ("." for the project folder itself).
+func Defaults(testDir string) Values {
+	join := func(name string) string {
+		if testDir == "." || testDir == "" {
+			return name
+		}
+		return testDir + "/" + name
+	}
+	return Values{
+		Deadline:    schema.Deadline{Fixture: "deadline", Seconds: 5, Timer: schema.DefaultTimer, Message: schema.DefaultMessage},
+		Preload:     schema.Preload{Fixture: "preload", Modules: []string{}},
+		Group:       "preload",
+		Paths:       schema.Paths{Conftest: join("conftest.py")},
+		ProbePlugin: join("alarm_probe.py"),
+		ProbeTests:  join("test_alarm_probe.py"),
+	}
+}
+
+// Text renders v as a spec. prefix is the table that holds the spec
+// (schema.PyprojectTable for a pyproject.toml, nil for a spec file of its
+// own); a pyproject's tables get no #:schema line, since the comment would
+// claim the whole file.
+func Text(v Values, prefix []string) []byte {
+	origin := map[string]string{}
+	for k, at := range v.Origin {
+		origin[k] = "\n# Found at " + at + "."
+	}
+	table := strings.Join(prefix, ".")
+	pfx := ""
+	if table != "" {
+		pfx = table + "."
+	}
+	var buf bytes.Buffer
+	err := tmpl().Execute(&buf, map[string]any{
+		"SchemaURL":   schema.URL,
+		"Table":       table,
+		"Prefix":      pfx,
+		"From":        v.From,
+		"Origin":      origin,
+		"Unread":      v.Unread,
+		"Deadline":    v.Deadline,
+		"Preload":     v.Preload,
+		"Group":       v.Group,
+		"Paths":       v.Paths,
+		"HandProbe":   v.HandProbe,
+		"ProbePlugin": v.ProbePlugin,
+		"ProbeTests":  v.ProbeTests,
+	})
+	if err != nil {
+		// The template and its data are fixed by this package; a failure
+		// is a bug in it, not a problem with the user's project.
+		panic("starter: " + err.Error())
+	}
+	return buf.Bytes()
+}
