@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/internal/testtree"
+	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
 // badInputs is the bad-input table of docs/hardening.md: each row is a
@@ -195,7 +195,7 @@ func TestBadInputs(t *testing.T) {
 				}
 			}
 			dir := t.TempDir()
-			if err := testtree.Copy(example, dir); err != nil {
+			if err := testenv.CopyTree(example, dir); err != nil {
 				t.Fatal(err)
 			}
 			t.Chdir(dir)

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/fixturegen/fixturegen/internal/gen/write"
-	"github.com/fixturegen/fixturegen/internal/testtree"
+	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
 // killTargets are the files generate writes in the example.
@@ -52,7 +52,7 @@ func TestGenerateSurvivesKill(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	if err := testtree.Copy(example, dir); err != nil {
+	if err := testenv.CopyTree(example, dir); err != nil {
 		t.Fatal(err)
 	}
 	conftest := filepath.Join(dir, killTargets[0])

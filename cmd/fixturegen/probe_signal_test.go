@@ -14,8 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fixturegen/fixturegen/internal/pyenv"
-	"github.com/fixturegen/fixturegen/internal/testtree"
+	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
 // slowTest records its pid and process group, then sleeps far longer than
@@ -43,7 +42,7 @@ def test_sleeps():
 // its temporary folder.
 func TestProbeInterrupted(t *testing.T) {
 	t.Parallel()
-	python := pyenv.Python(t)
+	python := testenv.Python(t)
 	example, err := filepath.Abs("../../examples/inbox")
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +68,7 @@ func TestProbeInterrupted(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			if err := testtree.Copy(example, dir); err != nil {
+			if err := testenv.CopyTree(example, dir); err != nil {
 				t.Fatal(err)
 			}
 			writeFile(t, filepath.Join(dir, "tests", "test_slow.py"), slowTest)

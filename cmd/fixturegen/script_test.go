@@ -17,8 +17,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/fixturegen/fixturegen/internal/pyenv"
-	"github.com/fixturegen/fixturegen/internal/testtree"
+	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
@@ -57,11 +56,11 @@ func (w waitBound) Run() int {
 // TestScripts runs testscripts/*.txtar: whole workflows through the real
 // fixturegen binary and real pytest. Each script starts with a fresh copy
 // of examples/inbox in $WORK/inbox, $PYTHON naming the project venv's
-// python (see internal/pyenv) and $TOYSDK_COLD_SECONDS set to
+// python (see internal/testenv) and $TOYSDK_COLD_SECONDS set to
 // toySDKColdSeconds.
 func TestScripts(t *testing.T) {
 	t.Parallel()
-	python := pyenv.Python(t)
+	python := testenv.Python(t)
 	example, err := filepath.Abs("../../examples/inbox")
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +80,7 @@ func TestScripts(t *testing.T) {
 			// a person running the example sees leaves more room below 2 s
 			// for the scripts that read it as "1.x s".
 			env.Setenv("TOYSDK_COLD_SECONDS", toySDKColdSeconds)
-			return testtree.Copy(example, filepath.Join(env.WorkDir, "inbox"))
+			return testenv.CopyTree(example, filepath.Join(env.WorkDir, "inbox"))
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":    cmdExits,

@@ -14,8 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/fixturegen/fixturegen/internal/pyenv"
-	"github.com/fixturegen/fixturegen/internal/testtree"
+	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
 // TestInstallHostWheel builds a release wheel for this machine, checks its
@@ -26,12 +25,12 @@ import (
 // releases and required_version refusing a release.
 func TestInstallHostWheel(t *testing.T) {
 	t.Parallel()
-	python := pyenv.Python(t)
+	python := testenv.Python(t)
 	target, ok := Host()
 	if !ok {
 		t.Skip("fixturegen releases no wheel for this platform")
 	}
-	root, err := pyenv.Root()
+	root, err := testenv.Root()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +62,7 @@ func TestInstallHostWheel(t *testing.T) {
 	}
 
 	project := filepath.Join(work, "inbox")
-	if err := testtree.Copy(filepath.Join(root, "examples", "inbox"), project); err != nil {
+	if err := testenv.CopyTree(filepath.Join(root, "examples", "inbox"), project); err != nil {
 		t.Fatal(err)
 	}
 	run(t, project, fixturegen, "generate")

@@ -7,8 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/internal/pyenv"
-	"github.com/fixturegen/fixturegen/internal/testtree"
+	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
 // TestPreCommitHooks runs the repository's pre-commit hooks as a project
@@ -24,14 +23,14 @@ import (
 // and so build fixturegen once, as a project's runs do.
 func TestPreCommitHooks(t *testing.T) {
 	t.Parallel()
-	python := pyenv.Python(t)
-	root, err := pyenv.Root()
+	python := testenv.Python(t)
+	root, err := testenv.Root()
 	if err != nil {
 		t.Fatal(err)
 	}
 	work := t.TempDir()
 	project := filepath.Join(work, "inbox")
-	if err := testtree.Copy(filepath.Join(root, "examples", "inbox"), project); err != nil {
+	if err := testenv.CopyTree(filepath.Join(root, "examples", "inbox"), project); err != nil {
 		t.Fatal(err)
 	}
 	git := func(dir string, args ...string) string {

@@ -16,8 +16,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/internal/gen/write"
-	"github.com/fixturegen/fixturegen/internal/pyenv"
-	"github.com/fixturegen/fixturegen/internal/testtree"
+	"github.com/fixturegen/fixturegen/internal/testenv"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -28,13 +27,13 @@ import (
 
 // TestStaticModelAgreesOnTheExample: the bundled example.
 func TestStaticModelAgreesOnTheExample(t *testing.T) {
-	python := pyenv.Python(t)
-	root, err := pyenv.Root()
+	python := testenv.Python(t)
+	root, err := testenv.Root()
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := testtree.Copy(filepath.Join(root, "examples", "inbox"), dir); err != nil {
+	if err := testenv.CopyTree(filepath.Join(root, "examples", "inbox"), dir); err != nil {
 		t.Fatal(err)
 	}
 	agree(t, dir, python, 9)
@@ -269,7 +268,7 @@ var testDef = regexp.MustCompile(`(?m)^\s*def test_`)
 // TestStaticModelAgreesOnAGeneratedTree: autouse and overridden fixtures,
 // unittest classes and collection settings with path patterns.
 func TestStaticModelAgreesOnAGeneratedTree(t *testing.T) {
-	python := pyenv.Python(t)
+	python := testenv.Python(t)
 	dir := t.TempDir()
 	ini := []string{"[pytest]", "pythonpath = ."}
 	files := map[string]string{"fixturegen.toml": treeSpec}

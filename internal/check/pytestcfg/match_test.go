@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/internal/pyenv"
+	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
 // fnmatchCases are names and patterns, among them the corners where
@@ -48,7 +48,7 @@ func TestFnmatch(t *testing.T) {
 // Fnmatch and MatchPath agree with Python's fnmatch.fnmatchcase and with
 // pytest's own fnmatch_ex on every case above.
 func TestMatchAgreesWithPytest(t *testing.T) {
-	python := pyenv.Python(t)
+	python := testenv.Python(t)
 	paths := []string{"/r/tests/skipme", "/r/tests/skipme/deeper", "/r/other/tests/skipme", "/r/tests/special/t.py",
 		"/r/tests/special/sub/t.py", "/r/test_x.py", "/r/tests/x_test.py", "/r/.hidden", "/r/pkg.egg"}
 	patterns := []string{"tests/skipme", "tests/special/*.py", "test_*.py", "*_test.py", ".*", "*.egg", "tests/*", "/r/tests/*", "skipme"}

@@ -14,7 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/fixturegen/fixturegen/internal/gen/region"
-	"github.com/fixturegen/fixturegen/internal/pyenv"
+	"github.com/fixturegen/fixturegen/internal/testenv"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -29,7 +29,7 @@ const minCorpus = 200
 // code promises. FuzzRender's Go-side check runs millions of times; this
 // test holds that check to what CPython says.
 func TestCorpusCompiles(t *testing.T) {
-	python := pyenv.Python(t)
+	python := testenv.Python(t)
 	specs := corpus(t)
 	if len(specs) < minCorpus {
 		t.Fatalf("only %d accepted specs in the corpus, want at least %d", len(specs), minCorpus)

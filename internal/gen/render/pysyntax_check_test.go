@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/internal/pyenv"
+	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
 // cases are snippets with the verdict Check must reach. TestCasesAgreeWithPython
@@ -81,7 +81,7 @@ func TestCases(t *testing.T) {
 // ast.parse with feature_version (3, 9)). Cases marked stricter must be
 // accepted by CPython, so the table shows exactly where the two differ.
 func TestCasesAgreeWithPython(t *testing.T) {
-	python := pyenv.Python(t)
+	python := testenv.Python(t)
 	dir := t.TempDir()
 	var names []string
 	for i, tc := range cases {

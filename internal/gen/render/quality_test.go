@@ -9,8 +9,7 @@ import (
 	"testing"
 
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
-	"github.com/fixturegen/fixturegen/internal/pyenv"
-	"github.com/fixturegen/fixturegen/internal/testtree"
+	"github.com/fixturegen/fixturegen/internal/testenv"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -25,7 +24,7 @@ import (
 // --isolated, so no configuration file of this repository or the user's can
 // loosen it.
 func TestGeneratedCodeQuality(t *testing.T) {
-	python := pyenv.Python(t)
+	python := testenv.Python(t)
 	ruff := filepath.Join(filepath.Dir(python), "ruff")
 	if _, err := os.Stat(ruff); err != nil {
 		t.Fatalf("no ruff beside %s (requirements-test.txt pins it): %v", python, err)
@@ -61,7 +60,7 @@ func TestGeneratedCodeQuality(t *testing.T) {
 	var all []string
 	for name, src := range variants {
 		dir := filepath.Join(root, name)
-		if err := testtree.Copy(example, dir); err != nil {
+		if err := testenv.CopyTree(example, dir); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(filepath.Join(dir, "fixturegen.toml"), []byte(src), 0o644); err != nil {

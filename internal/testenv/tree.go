@@ -1,7 +1,4 @@
-// Package testtree copies the bundled example into a test's folder, so
-// that tests of several packages start from the same project without
-// touching the one in the repository.
-package testtree
+package testenv
 
 import (
 	"io/fs"
@@ -9,9 +6,10 @@ import (
 	"path/filepath"
 )
 
-// Copy copies the regular files under src to dst, skipping Python's and
-// pytest's caches.
-func Copy(src, dst string) error {
+// CopyTree copies the regular files under src to dst, skipping Python's
+// and pytest's caches, so that tests of several packages start from the
+// same project without touching the one in the repository.
+func CopyTree(src, dst string) error {
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -1,11 +1,12 @@
-// Package pyenv gives tests a Python with the project's pinned test
-// packages, set up by scripts/venv (the same script ./demo uses) in .venv
-// at the repository root.
+// Package testenv holds what tests share and production code never uses:
+// a Python with the project's pinned test packages, set up by scripts/venv
+// (the same script ./demo uses) in .venv at the repository root, and a copy
+// of the bundled example in a test's folder.
 //
 // A test that needs pytest calls Python(t). Where no Python can be set up,
 // the test is skipped, unless FIXTUREGEN_REQUIRE_PYTEST=1 (CI sets it), and
 // then it fails: a test that needs pytest never passes by skipping in CI.
-package pyenv
+package testenv
 
 import (
 	"errors"
