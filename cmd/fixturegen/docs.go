@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fixturegen/fixturegen/internal/gen/diff"
-	"github.com/fixturegen/fixturegen/internal/onboard/docs"
+	"github.com/fixturegen/fixturegen/internal/gen/docs"
 )
 
 func init() {

@@ -6,9 +6,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fixturegen/fixturegen/internal/gen/diff"
+	"github.com/fixturegen/fixturegen/internal/gen/docs"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/onboard/adopt"
-	"github.com/fixturegen/fixturegen/internal/onboard/docs"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

@@ -6,8 +6,8 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/check/contract"
 	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/gen/docs"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
-	"github.com/fixturegen/fixturegen/internal/onboard/docs"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

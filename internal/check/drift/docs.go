@@ -7,9 +7,9 @@ import (
 	"github.com/fixturegen/fixturegen/internal/check/finding"
 	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/gen/diff"
+	"github.com/fixturegen/fixturegen/internal/gen/docs"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/gen/region"
-	"github.com/fixturegen/fixturegen/internal/onboard/docs"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
