@@ -206,7 +206,7 @@ func (w *Wheel) metadata() []byte {
 // platform, and installs nothing into site-packages anyway.
 func (w *Wheel) wheelFile() []byte {
 	var b bytes.Buffer
-	b.WriteString("Wheel-Version: 1.0\nGenerator: fixturegen internal/wheel\nRoot-Is-Purelib: false\n")
+	b.WriteString("Wheel-Version: 1.0\nGenerator: fixturegen internal/dist/wheel\nRoot-Is-Purelib: false\n")
 	for _, t := range w.Tags() {
 		fmt.Fprintf(&b, "Tag: %s\n", t)
 	}

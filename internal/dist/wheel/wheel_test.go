@@ -78,7 +78,7 @@ func TestLayout(t *testing.T) {
 	if mode := z.File[2].Mode(); mode.Perm() != 0o644 {
 		t.Errorf("METADATA's mode is %v, want 0644", mode)
 	}
-	if got, want := read(t, z, "fixturegen-0.4.0.dist-info/WHEEL"), "Wheel-Version: 1.0\nGenerator: fixturegen internal/wheel\nRoot-Is-Purelib: false\nTag: py3-none-manylinux_2_17_x86_64\nTag: py3-none-musllinux_1_2_x86_64\n"; got != want {
+	if got, want := read(t, z, "fixturegen-0.4.0.dist-info/WHEEL"), "Wheel-Version: 1.0\nGenerator: fixturegen internal/dist/wheel\nRoot-Is-Purelib: false\nTag: py3-none-manylinux_2_17_x86_64\nTag: py3-none-musllinux_1_2_x86_64\n"; got != want {
 		t.Errorf("WHEEL:\n%s\nwant:\n%s", got, want)
 	}
 	wantMeta := `Metadata-Version: 2.4
