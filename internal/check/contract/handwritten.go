@@ -80,7 +80,7 @@ func armingFixtures(src *source) []armingFixture {
 			}
 			hw := armingFixture{fx: fx}
 			for _, c := range m.Calls {
-				if c.Scope < 0 || !inside(m, c.Scope, fx.def) {
+				if c.Scope < 0 || !m.Inside(c.Scope, fx.def) {
 					continue
 				}
 				what, ok := armsTimer(m, c)
@@ -104,16 +104,6 @@ func armingFixtures(src *source) []armingFixture {
 		}
 	}
 	return out
-}
-
-// inside reports whether scope is def or lies inside it.
-func inside(m *pyscan.Module, scope, def int) bool {
-	for s := scope; s >= 0; s = m.Defs[s].Parent {
-		if s == def {
-			return true
-		}
-	}
-	return false
 }
 
 // adoptable reports whether the conftest that holds the region defines,

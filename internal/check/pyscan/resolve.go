@@ -202,3 +202,14 @@ var starExports = map[string]func(string) bool{
 // module their first argument names: "signal =
 // import_helper.import_module('signal')".
 var importCalls = map[string]bool{"import_module": true, "importorskip": true, "__import__": true}
+
+// Inside reports whether the def or class scope (as in Call.Scope; -1 for
+// module level) is def or lies inside it.
+func (m *Module) Inside(scope, def int) bool {
+	for s := scope; s >= 0; s = m.Defs[s].Parent {
+		if s == def {
+			return true
+		}
+	}
+	return false
+}

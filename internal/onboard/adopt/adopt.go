@@ -222,7 +222,7 @@ func handlers(src []byte, m *pyscan.Module, removed []int, cuts []extent) []hand
 	var out []handler
 	for _, fx := range removed {
 		for _, c := range m.Calls {
-			if !inside(m, c.Scope, fx) || m.Resolve(c.Callee) != "signal.signal" || len(c.Args) < 2 {
+			if !m.Inside(c.Scope, fx) || m.Resolve(c.Callee) != "signal.signal" || len(c.Args) < 2 {
 				continue
 			}
 			sig, h := c.Args[0], c.Args[1]
@@ -238,16 +238,6 @@ func handlers(src []byte, m *pyscan.Module, removed []int, cuts []extent) []hand
 		}
 	}
 	return out
-}
-
-// inside reports whether scope is def or lies inside it.
-func inside(m *pyscan.Module, scope, def int) bool {
-	for s := scope; s >= 0; s = m.Defs[s].Parent {
-		if s == def {
-			return true
-		}
-	}
-	return false
 }
 
 // namedOnlyIn reports whether every use of name as code in src, besides
