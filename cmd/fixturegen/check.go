@@ -67,12 +67,11 @@ Examples:
 		more: rule.List,
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVar(&showDiff, "diff", false, "print the unified diff generate would apply for each drifted file")
-			fs.StringVar(&format, "format", "text", "output `FORMAT`: text, json or github (workflow annotations)")
+			addReportFormat(fs, &format)
 			fs.StringArrayVar(&scanDirs, "scan", nil, "scan `DIR` for the contract rules instead of the spec's test folders (repeatable)")
 			fs.BoolVar(&listGroup, "list-group", false, "list the modules in the xdist group and why each is there, instead of checking")
 			fs.BoolVar(&collectOn, "collect", false, "also ask pytest (pytest --collect-only) which tests exist, with which fixtures and groups")
 			fs.StringVar(&python, "python", "", "with --collect, the `PYTHON` interpreter to run (default: the project's .venv/bin/python if present, else python3)")
-			completeValues(fs, "format", "text", "json", "github")
 			completeDirs(fs, "scan")
 			completeFiles(fs, "python")
 		},
@@ -80,8 +79,8 @@ Examples:
 			if len(args) > 0 {
 				return usageError{fmt.Sprintf("check takes no arguments, got %q; name folders with --scan", args[0])}
 			}
-			if format != "text" && format != "json" && format != "github" {
-				return usageError{fmt.Sprintf("--format must be text, json or github, not %q", format)}
+			if err := checkReportFormat(format); err != nil {
+				return err
 			}
 			if collectOn && listGroup {
 				return usageError{"--collect and --list-group do different jobs; use one"}
@@ -111,16 +110,9 @@ Examples:
 			case check.FixGenerate:
 				report.FixCommand = c.commandLine("generate")
 			}
-			switch format {
-			case "json":
-				if err := report.JSON(c.stdout); err != nil {
-					return err
-				}
-			case "github":
-				report.GitHub(c.stdout)
-			default:
-				report.Paint = c.paint
-				report.Text(c.stdout)
+			report.Paint = c.paint
+			if err := writeReport(c.stdout, format, report); err != nil {
+				return err
 			}
 			if errs, _ := report.Counts(); errs > 0 && !listGroup {
 				return errFindings

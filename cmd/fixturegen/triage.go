@@ -46,15 +46,15 @@ Examples:
   fixturegen triage --label attempt-1 a1.log --label attempt-2 a2.log
   fixturegen triage --format github job.log`,
 		flags: func(fs *pflag.FlagSet) {
-			fs.StringVar(&format, "format", "text", "output `FORMAT`: text, json or github (workflow annotations)")
+			addReportFormat(fs, &format)
 			fs.StringArrayVar(&labels, "label", nil, "`LABEL` names the run, job or attempt of the FILE at the same position (repeatable; give one per FILE)")
 		},
 		run: func(c *context, args []string) error {
 			if len(args) == 0 {
 				return usageError{"triage needs at least one FILE: a pytest log, a JUnit XML report or a pytest-replay file"}
 			}
-			if format != "text" && format != "json" && format != "github" {
-				return usageError{fmt.Sprintf("--format must be text, json or github, not %q", format)}
+			if err := checkReportFormat(format); err != nil {
+				return err
 			}
 			if len(labels) > 0 && len(labels) != len(args) {
 				return usageError{fmt.Sprintf("give one --label per FILE: %d labels for %d files", len(labels), len(args))}
@@ -81,15 +81,8 @@ Examples:
 			}
 			spec.Probe = c.commandLine("probe")
 			report := triage.Analyze(sources, spec)
-			switch format {
-			case "json":
-				if err := report.JSON(c.stdout); err != nil {
-					return err
-				}
-			case "github":
-				report.GitHub(c.stdout)
-			default:
-				report.Text(c.stdout)
+			if err := writeReport(c.stdout, format, report); err != nil {
+				return err
 			}
 			if report.Poisoned() {
 				return errFindings
