@@ -100,11 +100,7 @@ func (r Release) Binary(ctx context.Context, t Target, dir string) (string, erro
 
 // Wheel packs the binary for t into a wheel in r.Out and returns its path.
 func (r Release) Wheel(t Target, binary string) (string, error) {
-	exe, err := os.ReadFile(binary)
-	if err != nil {
-		return "", err
-	}
-	readme, license, err := r.docs()
+	exe, readme, license, err := r.contents(binary)
 	if err != nil {
 		return "", err
 	}
@@ -166,25 +162,26 @@ func absoluteLinks(readme, base string) string {
 	return relativeLink().ReplaceAllString(readme, "]("+base+"$1)")
 }
 
-func (r Release) docs() (readme, license []byte, err error) {
+// contents reads what every package of a release holds: the binary, the
+// README and the LICENSE.
+func (r Release) contents(binary string) (exe, readme, license []byte, err error) {
+	if exe, err = os.ReadFile(binary); err != nil {
+		return nil, nil, nil, err
+	}
 	if readme, err = os.ReadFile(filepath.Join(r.Root, "README.md")); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if license, err = os.ReadFile(filepath.Join(r.Root, "LICENSE")); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return readme, license, nil
+	return exe, readme, license, nil
 }
 
 // Archive packs the binary for t, with the README and LICENSE, into
 // fixturegen-VERSION-OS-ARCH.tar.gz (.zip for Windows) in r.Out, under a
 // folder of the same name, and returns its path.
 func (r Release) Archive(t Target, binary string) (string, error) {
-	exe, err := os.ReadFile(binary)
-	if err != nil {
-		return "", err
-	}
-	readme, license, err := r.docs()
+	exe, readme, license, err := r.contents(binary)
 	if err != nil {
 		return "", err
 	}
