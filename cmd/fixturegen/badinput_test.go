@@ -230,10 +230,22 @@ func TestBadInputs(t *testing.T) {
 	}
 }
 
-// snapshot describes every entry under dir: its path, type and mode, and
-// for a regular file the SHA-256 of its bytes and its modification time.
+// snapshot describes every entry under dir (see describeTree), failing t
+// when the tree cannot be walked.
 func snapshot(t *testing.T, dir string) string {
 	t.Helper()
+	desc, err := describeTree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return desc
+}
+
+// describeTree describes every entry under dir without following links:
+// its path, type and mode, a link's text, and for a regular file the
+// SHA-256 of its bytes and its modification time. Two descriptions are
+// equal when nothing below dir changed.
+func describeTree(dir string) (string, error) {
 	var lines []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -245,7 +257,14 @@ func snapshot(t *testing.T, dir string) string {
 		}
 		rel, _ := filepath.Rel(dir, path)
 		line := fmt.Sprintf("%s %v", rel, info.Mode())
-		if info.Mode().IsRegular() {
+		switch {
+		case info.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			line += " -> " + target
+		case info.Mode().IsRegular():
 			f, err := os.Open(path)
 			if err == nil {
 				h := sha256.New()
@@ -262,11 +281,8 @@ func snapshot(t *testing.T, dir string) string {
 		lines = append(lines, line)
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	sort.Strings(lines)
-	return strings.Join(lines, "\n")
+	return strings.Join(lines, "\n"), err
 }
 
 // editSpec returns a spoil func that replaces old with new in the spec.

@@ -5,12 +5,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -174,46 +172,16 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// cmdTreehash prints one SHA-256 over every entry below each DIR, without
-// following links: its path, type and mode, a link's text, a file's bytes
-// and modification time. A script saves it and compares after a command,
-// to show that the command changed nothing there.
+// cmdTreehash prints one SHA-256 over the description of everything
+// below each DIR (see describeTree). A script saves it and compares after
+// a command, to show that the command changed nothing there.
 func cmdTreehash(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) == 0 {
 		ts.Fatalf("usage: treehash DIR...")
 	}
 	for _, name := range args {
-		dir := ts.MkAbs(name)
-		var lines []string
-		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			rel, _ := filepath.Rel(dir, p)
-			line := fmt.Sprintf("%s %v", rel, info.Mode())
-			switch {
-			case info.Mode()&fs.ModeSymlink != 0:
-				target, err := os.Readlink(p)
-				if err != nil {
-					return err
-				}
-				line += " -> " + target
-			case info.Mode().IsRegular():
-				data, err := os.ReadFile(p)
-				if err != nil {
-					return err
-				}
-				line += fmt.Sprintf(" %x %d", sha256.Sum256(data), info.ModTime().UnixNano())
-			}
-			lines = append(lines, line)
-			return nil
-		})
+		desc, err := describeTree(ts.MkAbs(name))
 		ts.Check(err)
-		sort.Strings(lines)
-		fmt.Fprintf(ts.Stdout(), "%s: %d entries, sha256 %x\n", name, len(lines), sha256.Sum256([]byte(strings.Join(lines, "\n"))))
+		fmt.Fprintf(ts.Stdout(), "%s: %d entries, sha256 %x\n", name, strings.Count(desc, "\n")+1, sha256.Sum256([]byte(desc)))
 	}
 }
