@@ -377,10 +377,14 @@ func TestDefaultLabel(t *testing.T) {
 	}
 }
 
-func TestParseLogTimeoutAndDurations(t *testing.T) {
-	log := header +
+// timedOutLog is the -v log of a run under pytest-timeout's limit (as the
+// header prints it, "1.5s") in which tests/a.py::test_b was rerun and a
+// later test on the same worker failed with a half-import signature;
+// durations are --durations lines for test_b.
+func timedOutLog(limit string, durations ...string) string {
+	return header +
 		"plugins: rerunfailures-16.7, xdist-3.8.0, timeout-2.4.0\n" +
-		"timeout: 1.5s\n" +
+		"timeout: " + limit + "\n" +
 		"timeout method: signal\n" +
 		"created: 2/2 workers\n" +
 		"[gw0] [ 50%] RERUN tests/a.py::test_b\n" +
@@ -391,10 +395,15 @@ func TestParseLogTimeoutAndDurations(t *testing.T) {
 		"[gw0] linux -- Python 3.12.3 /usr/bin/python\n" +
 		"E   AttributeError: 'module' object at mcp.server.stdio has no attribute 'stdio'\n" +
 		"============================== slowest durations ===============================\n" +
-		"0.70s call     tests/a.py::test_b\n" +
-		"0.80s setup    tests/a.py::test_b\n" +
-		"0.02s call     tests/a.py::test_b\n" +
-		"0.01s teardown tests/a.py::test_b\n"
+		strings.Join(durations, "")
+}
+
+func TestParseLogTimeoutAndDurations(t *testing.T) {
+	log := timedOutLog("1.5s",
+		"0.70s call     tests/a.py::test_b\n",
+		"0.80s setup    tests/a.py::test_b\n",
+		"0.02s call     tests/a.py::test_b\n",
+		"0.01s teardown tests/a.py::test_b\n")
 	src, err := Read(strings.NewReader(log), "t.log", "t", &Matcher{})
 	if err != nil {
 		t.Fatal(err)
@@ -422,20 +431,7 @@ func TestTimeoutReachedWithinItsSlack(t *testing.T) {
 		{"0.20", "0.80", true},  // exactly the limit
 		{"0.20", "0.70", false}, // 0.90 s: well under it
 	} {
-		log := header +
-			"plugins: rerunfailures-16.7, xdist-3.8.0, timeout-2.4.0\n" +
-			"timeout: 1.0s\n" +
-			"created: 2/2 workers\n" +
-			"[gw0] [ 50%] RERUN tests/a.py::test_b\n" +
-			"[gw0] [ 50%] PASSED tests/a.py::test_b\n" +
-			"[gw0] [100%] FAILED tests/c.py::test_d\n" +
-			"=================================== FAILURES ===================================\n" +
-			"___ test_d ___\n" +
-			"[gw0] linux -- Python 3.12.3 /usr/bin/python\n" +
-			"E   AttributeError: 'module' object at mcp.server.stdio has no attribute 'stdio'\n" +
-			"============================== slowest durations ===============================\n" +
-			tc.call + "s call     tests/a.py::test_b\n" +
-			tc.setup + "s setup    tests/a.py::test_b\n"
+		log := timedOutLog("1.0s", tc.call+"s call     tests/a.py::test_b\n", tc.setup+"s setup    tests/a.py::test_b\n")
 		src, err := Read(strings.NewReader(log), "t.log", "t", &Matcher{})
 		if err != nil {
 			t.Fatal(err)
