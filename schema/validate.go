@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/fixturegen/fixturegen/internal/cli/version"
+	"github.com/fixturegen/fixturegen/internal/version"
 )
 
 // The keys each table allows, in the order the docs list them.

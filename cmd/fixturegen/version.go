@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/fixturegen/fixturegen/internal/cli/version"
+	"github.com/fixturegen/fixturegen/internal/version"
 )
 
 func init() {

@@ -88,7 +88,7 @@ func (r Release) Check() error {
 func (r Release) Binary(ctx context.Context, t Target, dir string) (string, error) {
 	out := filepath.Join(dir, t.exe())
 	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false",
-		"-ldflags", "-s -w -X github.com/fixturegen/fixturegen/internal/cli/version.stamp="+r.Version,
+		"-ldflags", "-s -w -X github.com/fixturegen/fixturegen/internal/version.stamp="+r.Version,
 		"-o", out, "./cmd/fixturegen")
 	cmd.Dir = r.Root
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+t.GOOS, "GOARCH="+t.GOARCH)

@@ -3,7 +3,7 @@ package collect
 import (
 	"github.com/fixturegen/fixturegen/internal/check/contract"
 	"github.com/fixturegen/fixturegen/internal/check/finding"
-	"github.com/fixturegen/fixturegen/internal/cli/relpath"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 // Compare sets the tests the static model sees against the test functions

@@ -22,7 +22,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/check/treeread"
-	"github.com/fixturegen/fixturegen/internal/cli/relpath"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

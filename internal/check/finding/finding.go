@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fixturegen/fixturegen/internal/cli/color"
-	"github.com/fixturegen/fixturegen/internal/cli/relpath"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 // Severity tells findings that fail the check from warnings that do not.

@@ -16,11 +16,11 @@ import (
 	"path/filepath"
 	"unicode/utf8"
 
-	"github.com/fixturegen/fixturegen/internal/cli/relpath"
-	"github.com/fixturegen/fixturegen/internal/cli/version"
 	"github.com/fixturegen/fixturegen/internal/gen/region"
 	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/internal/gen/write"
+	"github.com/fixturegen/fixturegen/internal/relpath"
+	"github.com/fixturegen/fixturegen/internal/version"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"regexp"
 
-	"github.com/fixturegen/fixturegen/internal/cli/version"
 	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
+	"github.com/fixturegen/fixturegen/internal/version"
 )
 
 // Every file and block fixturegen writes records the version that wrote

@@ -14,8 +14,8 @@ import (
 	"sync"
 	"text/template"
 
-	"github.com/fixturegen/fixturegen/internal/cli/version"
 	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
+	"github.com/fixturegen/fixturegen/internal/version"
 	"github.com/fixturegen/fixturegen/schema"
 	"github.com/fixturegen/fixturegen/templates"
 )

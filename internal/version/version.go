@@ -3,7 +3,7 @@
 //
 // A release build is stamped by the linker:
 //
-//	go build -ldflags "-X github.com/fixturegen/fixturegen/internal/cli/version.stamp=0.4.0" ./cmd/fixturegen
+//	go build -ldflags "-X github.com/fixturegen/fixturegen/internal/version.stamp=0.4.0" ./cmd/fixturegen
 //
 // A build by "go install github.com/fixturegen/fixturegen/cmd/fixturegen@v0.4.0"
 // carries its module version, which Version reads from the build info. Any
