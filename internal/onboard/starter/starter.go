@@ -1,9 +1,11 @@
-// Package starter writes the text of a new spec: commented, beginning with
-// a #:schema line for TOML editors, and valid as written.
+// Package starter writes a new spec, fixturegen init's job: commented,
+// beginning with a #:schema line for TOML editors, and valid as written.
 //
-// fixturegen init fills it with the contract it found in a project, each
-// value with a comment saying where it came from, or with defaults when it
-// found none.
+// init fills it with the contract package discover found in a project,
+// each value with a comment saying where it came from, or with defaults
+// when it found none (For); Write refuses a second spec, checks that the
+// text loads and writes it; its Report says what was found, at which
+// position.
 package starter
 
 import (

@@ -1,0 +1,115 @@
+package starter
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/onboard/discover"
+	"github.com/fixturegen/fixturegen/internal/specedit"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// For fills a spec from what discover found in the project at root, or
+// with defaults when found is nil.
+func For(root string, found *discover.Contract) Values {
+	if found == nil {
+		testDir := "."
+		if info, err := os.Stat(filepath.Join(root, "tests")); err == nil && info.IsDir() {
+			testDir = "tests"
+		}
+		return Defaults(testDir)
+	}
+	dir := filepath.ToSlash(filepath.Dir(filepath.FromSlash(found.Conftest)))
+	v := Defaults(dir)
+	v.From = found.Conftest
+	v.Paths.Conftest = found.Conftest
+	v.Origin = map[string]string{"deadline": found.Deadline.At}
+	v.Deadline.Fixture = found.Deadline.Name
+	v.Deadline.Timer = found.Timer
+	v.Origin["timer"] = found.TimerAt
+	if guardedReal(found) {
+		// The hand-written deadline runs only where SIGALRM exists; auto
+		// keeps it there and adds a watchdog thread elsewhere.
+		v.Deadline.Timer = schema.TimerAuto
+		v.Origin["timer"] = found.Guard
+	}
+	v.Deadline.Seconds = found.Seconds
+	v.Origin["seconds"] = found.SecondsAt
+	if found.SecondsEnv != "" {
+		v.Deadline.SecondsEnv = found.SecondsEnv
+		v.Origin["seconds_env"] = found.SecondsEnvAt
+	}
+	if found.Autouse {
+		v.Deadline.Autouse = true
+		v.Origin["autouse"] = found.AutouseAt
+	}
+	if found.DumpThreads {
+		v.Deadline.DumpThreads = true
+		v.Origin["dump_threads"] = found.DumpAt
+	}
+	v.Unread = map[string]string{}
+	if u := found.UnreadKey("raises"); u != nil {
+		v.Unread["raises"] = fmt.Sprintf("# Not read from %s: %s.\n# Until you set it, a fired deadline raises %s.\n# raises = %s",
+			u.At, u.Why, schema.DefaultRaises, specedit.String(schema.DefaultRaises))
+	} else if found.Raises != "" {
+		v.Deadline.Raises = found.Raises
+		v.Origin["raises"] = found.RaisesAt
+	}
+	message, fixed := discover.LiteralMessage(found.Message)
+	before, mapped := discover.MessageBeforeSeconds(found.Message)
+	switch u := found.UnreadKey("message"); {
+	case u != nil:
+		v.Unread["message"] = fmt.Sprintf("# Not read from %s: %s.\n# Until you set it, the message is %s.\n# message = \"\"",
+			u.At, u.Why, specedit.String(schema.DefaultMessage))
+	case !fixed && mapped:
+		v.Deadline.Message = before
+		v.Origin["message"] = found.MessageAt + ", without the seconds it ended with: the failure ends with them"
+	case !fixed:
+		v.Unread["message"] = fmt.Sprintf("# Not read as written at %s: it formats the seconds, and this message is\n# fixed text (the failure ends with \"(<seconds> s, <timer>)\"). Until you set\n# it, the message is %s.\n# message = %s",
+			found.MessageAt, specedit.String(schema.DefaultMessage), specedit.String(message))
+	default:
+		v.Deadline.Message = message
+		v.Origin["message"] = found.MessageAt
+	}
+	if found.Preload != nil {
+		v.Preload = schema.Preload{Fixture: found.Preload.Name, Modules: found.Modules}
+		v.Origin["preload"] = found.Preload.At
+	}
+	switch {
+	case found.Group != "":
+		v.Group = found.Group
+		v.Origin["group"] = found.GroupUses[0].At
+	case found.Autouse:
+		// Every test below the conftest uses an autouse deadline; a group
+		// would put the whole suite on one worker.
+		v.Group = ""
+	default:
+		// Without a group mark to copy, the group is named after the
+		// preload, as the reference's mcp_sdk fixture goes with the
+		// mcp-sdk group.
+		v.Group = strings.ReplaceAll(v.Preload.Fixture, "_", "-")
+	}
+	if p := found.Probe; p != nil {
+		switch {
+		case p.Generated && len(p.Tests) == 1:
+			v.Paths.ProbePlugin, v.Paths.ProbeTests = p.Plugin, p.Tests[0]
+		default:
+			v.HandProbe = p.Plugin
+			if len(p.Tests) > 0 {
+				v.HandProbe += ", loaded by " + strings.Join(p.Tests, ", ")
+				v.ProbeTests = p.Tests[0]
+			}
+			v.ProbePlugin = p.Plugin
+		}
+	}
+	return v
+}
+
+// guardedReal reports whether the hand-written deadline uses the real
+// timer behind a hasattr(signal, "SIGALRM") guard, which the spec says as
+// timer = "auto".
+func guardedReal(found *discover.Contract) bool {
+	return found.Guard != "" && found.Timer == schema.TimerReal
+}

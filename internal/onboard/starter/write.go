@@ -1,0 +1,135 @@
+package starter
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/fixturegen/fixturegen/internal/gen/write"
+	"github.com/fixturegen/fixturegen/internal/onboard/discover"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// Write is fixturegen init: it reads the project in target's folder for a
+// hand-written contract, and writes target, a spec filled from that
+// contract or a starter spec, through package write. A target that is a
+// pyproject.toml gets the spec appended as [tool.fixturegen] tables.
+//
+// It never replaces a spec unless force is set, and never writes one beside
+// another. The text must load as a spec before anything is written, so a
+// value read from the conftest that the loader refuses writes nothing.
+//
+// The report says what was found, and is returned as soon as the project
+// has been read, with the error of a write that then fails, so the user
+// sees what init found either way.
+func Write(target string, force bool) (*Report, error) {
+	prefix := schema.TablePrefix(target)
+	// The spec is written in its folder, never through a link in its
+	// place.
+	root, err := write.NewRoot(filepath.Dir(target), filepath.Dir(target))
+	if err != nil {
+		return nil, err
+	}
+	if err := root.Check(target); err != nil {
+		return nil, err
+	}
+	if err := refuseSecondSpec(target, prefix, force); err != nil {
+		return nil, err
+	}
+	dir, err := filepath.Abs(filepath.Dir(target))
+	if err != nil {
+		return nil, err
+	}
+	found, err := discover.Find(dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading the project: %w", err)
+	}
+	if u := found.UnreadKey("seconds"); u != nil {
+		// Every spec needs its seconds, and init invents no deadline.
+		return nil, &schema.Error{File: u.At, Msg: fmt.Sprintf(
+			"init cannot read the deadline's seconds here: %s; it invents no value, so nothing was written: write them as a number, or as os.environ.get(NAME, \"N\"), or write %s by hand with [deadline].seconds",
+			u.Why, target)}
+	}
+	v := For(dir, found)
+	text := Text(v, prefix)
+
+	var old []byte
+	if prefix != nil {
+		old, _, err = root.ReadFile(target)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: cannot read: %w", target, err)
+		}
+		text = appendTables(old, text)
+	}
+	if _, err := schema.ParseTable(text, target, dir, prefix); err != nil {
+		return nil, fmt.Errorf("the contract found does not make a valid spec, so nothing was written:\n%v", err)
+	}
+
+	r := &Report{Target: target, Found: found, Group: v.Group}
+	switch {
+	case prefix != nil && old != nil:
+		err = root.File(target, text)
+	case force:
+		err = root.File(target, text)
+	default:
+		err = root.New(target, text)
+		if errors.Is(err, fs.ErrExist) {
+			return r, existsError(target)
+		}
+	}
+	if err != nil {
+		return r, fmt.Errorf("write %s: %w", target, err)
+	}
+	r.Wrote = true
+	return r, nil
+}
+
+// refuseSecondSpec stops init from replacing a spec, or from writing one
+// beside another.
+func refuseSecondSpec(target string, prefix []string, force bool) error {
+	if prefix != nil {
+		sp, err := schema.PyprojectSpan(target)
+		if err != nil {
+			return fmt.Errorf("%s: cannot read: %w", target, err)
+		}
+		if sp != nil {
+			return &schema.Error{File: target, Line: sp.Line, Col: sp.Col,
+				Msg: "[tool.fixturegen] already holds a spec; init adds one only where there is none, so edit this one or remove it first"}
+		}
+		return nil
+	}
+	if _, err := os.Lstat(target); err == nil && !force {
+		return existsError(target)
+	}
+	pyproject := filepath.Join(filepath.Dir(target), schema.PyprojectFile)
+	if filepath.Base(target) != schema.DefaultFile {
+		return nil
+	}
+	sp, err := schema.PyprojectSpan(pyproject)
+	if err != nil {
+		return fmt.Errorf("%s: cannot read: %w", pyproject, err)
+	}
+	if sp != nil {
+		return &schema.Error{File: pyproject, Line: sp.Line, Col: sp.Col,
+			Msg: fmt.Sprintf("[tool.fixturegen] already holds a spec, and a %s beside it would be a second one; edit this one instead", schema.DefaultFile)}
+	}
+	return nil
+}
+
+func existsError(target string) error {
+	return fmt.Errorf("%s already exists; init never replaces a spec, so edit it, or run 'fixturegen init --force' to write a new one over it", target)
+}
+
+// appendTables adds the spec's tables to the end of a pyproject.toml.
+func appendTables(old, tables []byte) []byte {
+	out := append([]byte{}, old...)
+	if len(out) > 0 {
+		if out[len(out)-1] != '\n' {
+			out = append(out, '\n')
+		}
+		out = append(out, '\n')
+	}
+	return append(out, tables...)
+}
