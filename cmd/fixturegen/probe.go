@@ -1,17 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/spf13/pflag"
 
-	"github.com/fixturegen/fixturegen/internal/cli/color"
-	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/probe"
-	"github.com/fixturegen/fixturegen/internal/specedit"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -95,25 +89,28 @@ Examples:
 				python = probe.DefaultPython(spec)
 			}
 			if importTime {
-				return runImportTime(c.stdout, spec, python, format)
+				times, err := probe.ImportTimes(spec, python)
+				if err != nil {
+					return err
+				}
+				if format == "json" {
+					return probe.ImportTimesJSON(c.stdout, spec, times)
+				}
+				probe.ImportTimesText(c.stdout, spec, python, times)
+				return nil
 			}
 			nodes := args
 			if len(nodes) == 0 {
-				nodes = caseNodes(spec)
+				nodes = probe.CaseNodes(spec)
 			}
 			if len(nodes) == 0 {
 				return usageError{fmt.Sprintf("no node ids to probe: name some, or add [[probe.case]] tables to %s", spec.File)}
 			}
-			if err := upToDate(c, spec); err != nil {
+			if err := probe.UpToDate(spec, c.commandLine("generate")); err != nil {
 				return err
 			}
 			if fix {
-				// Every file --fix may write is checked before the
-				// project's tests run, so a refusal costs no run.
-				if _, err := plan.SpecText(spec); err != nil {
-					return err
-				}
-				if _, err := plan.Make(spec); err != nil {
+				if err := probe.CanFix(spec); err != nil {
 					return err
 				}
 			}
@@ -125,10 +122,15 @@ Examples:
 				return err
 			}
 			if fix && len(report.Late) > 0 {
-				printReport(c.stdout, c.paint, spec, report, format)
-				if spec, err = fixPreload(c, spec, report.LateModules()); err != nil {
+				printReport(c, spec, report, format)
+				fixed, err := probe.Fix(spec, report.LateModules())
+				if fixed != nil {
+					fixed.Text(c.stdout)
+				}
+				if err != nil {
 					return err
 				}
+				spec = fixed.Spec
 				if !quiet {
 					fmt.Fprintf(c.stderr, "probing again\n")
 				}
@@ -136,7 +138,7 @@ Examples:
 					return err
 				}
 			}
-			printReport(c.stdout, c.paint, spec, report, format)
+			printReport(c, spec, report, format)
 			if !report.OK() {
 				return errFindings
 			}
@@ -145,143 +147,11 @@ Examples:
 	})
 }
 
-// caseNodes returns the probe cases' node ids, once each, in spec order.
-func caseNodes(spec *schema.Spec) []string {
-	var nodes []string
-	seen := map[string]bool{}
-	for _, c := range spec.Probe.Cases {
-		if !seen[c.Node] {
-			seen[c.Node] = true
-			nodes = append(nodes, c.Node)
-		}
-	}
-	return nodes
-}
-
-// fixPreload adds modules to the spec's [preload].modules, writes the spec
-// and regenerates, all checked before the first write.
-func fixPreload(c *context, spec *schema.Spec, modules []string) (*schema.Spec, error) {
-	specText, err := plan.SpecText(spec)
-	if err != nil {
-		return nil, err
-	}
-	out, fixed, err := specedit.AppendModules(spec, specText.Old, modules)
-	if err != nil {
-		return nil, err
-	}
-	changes, err := plan.Make(fixed)
-	if err != nil {
-		return nil, err
-	}
-	specText.New = out
-	if err := specText.Write(); err != nil {
-		return nil, fmt.Errorf("write %s: %w", spec.File, err)
-	}
-	fmt.Fprintf(c.stdout, "added %s to [preload].modules in %s\n", strings.Join(modules, ", "), spec.File)
-	for _, ch := range changes {
-		if !ch.Changed() {
-			continue
-		}
-		if err := ch.Write(); err != nil {
-			return nil, fmt.Errorf("write %s: %w", ch.Display, err)
-		}
-		fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
-	}
-	return fixed, nil
-}
-
-func printReport(w io.Writer, p color.Painter, spec *schema.Spec, r *probe.Report, format string) {
+// printReport prints the probe's report in --format.
+func printReport(c *context, spec *schema.Spec, r *probe.Report, format string) {
 	if format == "json" {
-		type armed struct {
-			Node    string          `json:"node"`
-			Records map[string]bool `json:"records"`
-		}
-		doc := struct {
-			OK    bool           `json:"ok"`
-			Code  int            `json:"code"`
-			Nodes []string       `json:"nodes"`
-			Late  []probe.Import `json:"late"`
-			Armed []armed        `json:"armed"`
-		}{OK: r.OK(), Code: r.Code, Nodes: r.Nodes, Late: r.Late, Armed: []armed{}}
-		if doc.Late == nil {
-			doc.Late = []probe.Import{}
-		}
-		for i, rec := range r.Armed {
-			doc.Armed = append(doc.Armed, armed{nodeAt(r.ArmedNodes, i), rec})
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.Encode(doc)
+		r.JSON(c.stdout)
 		return
 	}
-	if len(r.Late) == 0 {
-		fmt.Fprintf(w, "late imports: %s\n", p.Paint(color.Green, "none"))
-	} else {
-		fmt.Fprintf(w, "%s (first imported while %s was armed):\n", p.Paint(color.Red, "late imports"), spec.Deadline.Fixture)
-		for _, imp := range r.Late {
-			fmt.Fprintf(w, "  %s %7.2f s  %s\n", p.Paint(color.Red, fmt.Sprintf("%-40s", imp.Module)), imp.Seconds, imp.Node)
-		}
-	}
-	if len(r.Armed) == 0 {
-		fmt.Fprintf(w, "armed: never; these tests do not use %s, so the probe proves nothing about them\n", spec.Deadline.Fixture)
-	}
-	for i, rec := range r.Armed {
-		var parts []string
-		for _, key := range spec.Probe.Record {
-			style := color.Green
-			if !rec[key.Key] {
-				style = color.Red
-			}
-			parts = append(parts, p.Paint(style, fmt.Sprintf("%s=%t", key.Key, rec[key.Key])))
-		}
-		fmt.Fprintf(w, "armed: %s  %s\n", nodeAt(r.ArmedNodes, i), strings.Join(parts, " "))
-	}
-	if r.Code != 0 {
-		fmt.Fprintf(w, "the inner pytest run exited %d; its output:\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
-	if r.OK() {
-		fmt.Fprintf(w, "%s every recorded module was loaded at each arming, and nothing was imported late\n", p.Paint(color.Green, "ok:"))
-	} else if len(r.Late) > 0 {
-		fmt.Fprintf(w, "fix: fixturegen probe --fix (adds %s to [preload].modules and regenerates)\n", strings.Join(r.LateModules(), ", "))
-	}
-}
-
-func nodeAt(nodes []string, i int) string {
-	if i < len(nodes) && nodes[i] != "" {
-		return nodes[i]
-	}
-	return "(outside a test)"
-}
-
-func runImportTime(w io.Writer, spec *schema.Spec, python, format string) error {
-	times, err := probe.ImportTimes(spec, python)
-	if err != nil {
-		return err
-	}
-	if format == "json" {
-		type row struct {
-			Module          string  `json:"module"`
-			Seconds         float64 `json:"seconds"`
-			DeadlineShare   float64 `json:"deadline_share"`
-			Heaviest        string  `json:"heaviest,omitempty"`
-			HeaviestSeconds float64 `json:"heaviest_seconds,omitempty"`
-		}
-		rows := []row{}
-		for _, t := range times {
-			rows = append(rows, row{t.Module, t.Seconds, t.Seconds / spec.Deadline.Seconds, t.Heaviest, t.HeaviestSeconds})
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
-	}
-	fmt.Fprintf(w, "cold import of each preload module, alone in a fresh %s, against the %gs deadline:\n", python, spec.Deadline.Seconds)
-	for _, t := range times {
-		share := 100 * t.Seconds / spec.Deadline.Seconds
-		fmt.Fprintf(w, "  %-40s %7.3f s  %5.0f%% of the deadline", t.Module, t.Seconds, share)
-		if t.Heaviest != "" {
-			fmt.Fprintf(w, "  (heaviest: %s %.3f s)", t.Heaviest, t.HeaviestSeconds)
-		}
-		fmt.Fprintln(w)
-	}
-	return nil
+	r.Text(c.stdout, spec, c.paint)
 }

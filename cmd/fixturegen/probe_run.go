@@ -5,13 +5,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/fixturegen/fixturegen/internal/cli/color"
-	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/probe"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -36,32 +34,6 @@ func signalName(sig syscall.Signal) string {
 	return sig.String()
 }
 
-// upToDate stops the probe when the generated files differ from what the
-// spec renders: the inner run loads the project's conftest, so a stale
-// region would be probed instead of the spec. Probing freshly rendered
-// files would mean writing into the project, which probe never does.
-func upToDate(c *context, spec *schema.Spec) error {
-	changes, err := plan.Survey(spec)
-	if err != nil {
-		return err
-	}
-	var stale []string
-	for _, ch := range changes {
-		if ch.Changed() {
-			stale = append(stale, ch.Display)
-		}
-	}
-	if len(stale) == 0 {
-		return nil
-	}
-	verb := "is"
-	if len(stale) > 1 {
-		verb = "are"
-	}
-	return fmt.Errorf("%s %s not up to date with %s, and the probe runs the project's files: run `%s` first",
-		strings.Join(stale, ", "), verb, spec.File, c.commandLine("generate"))
-}
-
 // runProbe runs the probe with progress on stderr and the signals
 // forwarded, and turns what stopped it into an error: a node that does not
 // collect (exit 2), or a signal (exit 130 or 143).
@@ -83,11 +55,7 @@ func runProbe(c *context, spec *schema.Spec, python string, nodes []string, quie
 		return nil, interrupted{sig}
 	}
 	if nc := report.NotCollected(); nc != nil {
-		what := "node " + nc.Nodes[0] + " does"
-		if len(nc.Nodes) > 1 {
-			what = "nodes " + strings.Join(nc.Nodes, ", ") + " do"
-		}
-		return nil, fmt.Errorf("%s not collect:\n%s", what, nc.Message)
+		return nil, nc
 	}
 	return report, nil
 }

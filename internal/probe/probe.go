@@ -3,10 +3,11 @@
 // each arming of the alarm, and every module whose first import started
 // while the alarm was armed.
 //
-// It is the engine of fixturegen probe. The plugin is the same one the
-// generated probe tests load (package render makes both), written to a
-// folder of its own so a stale or missing copy in the project cannot skew
-// the result.
+// It is the engine of fixturegen probe: which nodes to run, whether the
+// generated files are fresh enough to probe, the run itself, --fix, and
+// the report in its formats. The plugin is the same one the generated
+// probe tests load (package render makes both), written to a folder of its
+// own so a stale or missing copy in the project cannot skew the result.
 package probe
 
 import (

@@ -126,3 +126,16 @@ func TestProgressLog(t *testing.T) {
 		t.Errorf("collect errors = %+v", errs)
 	}
 }
+
+// A node that does not collect is named before pytest's message, in the
+// singular or the plural.
+func TestNotCollectedError(t *testing.T) {
+	one := &NotCollected{Nodes: []string{"t.py::a"}, Message: "ERROR: not found"}
+	if got, want := one.Error(), "node t.py::a does not collect:\nERROR: not found"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	two := &NotCollected{Nodes: []string{"t.py::a", "u.py::b"}, Message: "E   SyntaxError"}
+	if got, want := two.Error(), "nodes t.py::a, u.py::b do not collect:\nE   SyntaxError"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,113 @@
+package probe
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/gen/plan"
+	"github.com/fixturegen/fixturegen/internal/specedit"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// CaseNodes returns the probe cases' node ids, once each, in spec order:
+// what probe runs when no node is named.
+func CaseNodes(spec *schema.Spec) []string {
+	var nodes []string
+	seen := map[string]bool{}
+	for _, c := range spec.Probe.Cases {
+		if !seen[c.Node] {
+			seen[c.Node] = true
+			nodes = append(nodes, c.Node)
+		}
+	}
+	return nodes
+}
+
+// UpToDate stops the probe when the generated files differ from what the
+// spec renders: the inner run loads the project's conftest, so a stale
+// region would be probed instead of the spec. Probing freshly rendered
+// files would mean writing into the project, which probe never does.
+// generate is the command line the error tells the user to run.
+func UpToDate(spec *schema.Spec, generate string) error {
+	changes, err := plan.Survey(spec)
+	if err != nil {
+		return err
+	}
+	var stale []string
+	for _, ch := range changes {
+		if ch.Changed() {
+			stale = append(stale, ch.Display)
+		}
+	}
+	if len(stale) == 0 {
+		return nil
+	}
+	verb := "is"
+	if len(stale) > 1 {
+		verb = "are"
+	}
+	return fmt.Errorf("%s %s not up to date with %s, and the probe runs the project's files: run `%s` first",
+		strings.Join(stale, ", "), verb, spec.File, generate)
+}
+
+// CanFix checks every file probe --fix may write, the spec and each
+// planned file, so that a refusal (a link out of the spec's folder, a
+// read-only file) comes before the project's tests run, not after.
+func CanFix(spec *schema.Spec) error {
+	if _, err := plan.SpecText(spec); err != nil {
+		return err
+	}
+	_, err := plan.Make(spec)
+	return err
+}
+
+// Fixed is what probe --fix wrote.
+type Fixed struct {
+	Spec    *schema.Spec // the spec with the modules added
+	Modules []string     // the modules added to [preload].modules
+	File    string       // the spec's file, as the user names it
+	Wrote   []string     // the generated files written, as displayed
+}
+
+// Fix adds modules to the spec's [preload].modules (only that array's
+// text changes), writes the spec and regenerates, all checked before the
+// first write. Once the spec is written it returns what it wrote, even
+// with the error of a later write, so the user learns what changed.
+func Fix(spec *schema.Spec, modules []string) (*Fixed, error) {
+	specText, err := plan.SpecText(spec)
+	if err != nil {
+		return nil, err
+	}
+	out, fixed, err := specedit.AppendModules(spec, specText.Old, modules)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := plan.Make(fixed)
+	if err != nil {
+		return nil, err
+	}
+	specText.New = out
+	if err := specText.Write(); err != nil {
+		return nil, fmt.Errorf("write %s: %w", spec.File, err)
+	}
+	f := &Fixed{Spec: fixed, Modules: modules, File: spec.File}
+	for _, ch := range changes {
+		if !ch.Changed() {
+			continue
+		}
+		if err := ch.Write(); err != nil {
+			return f, fmt.Errorf("write %s: %w", ch.Display, err)
+		}
+		f.Wrote = append(f.Wrote, ch.Display)
+	}
+	return f, nil
+}
+
+// Text prints what Fix wrote.
+func (f *Fixed) Text(w io.Writer) {
+	fmt.Fprintf(w, "added %s to [preload].modules in %s\n", strings.Join(f.Modules, ", "), f.File)
+	for _, d := range f.Wrote {
+		fmt.Fprintf(w, "wrote %s\n", d)
+	}
+}
