@@ -9,6 +9,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/check"
 	"github.com/fixturegen/fixturegen/internal/check/rule"
+	"github.com/fixturegen/fixturegen/internal/cli/completion"
 )
 
 func init() {
@@ -72,8 +73,8 @@ Examples:
 			fs.BoolVar(&listGroup, "list-group", false, "list the modules in the xdist group and why each is there, instead of checking")
 			fs.BoolVar(&collectOn, "collect", false, "also ask pytest (pytest --collect-only) which tests exist, with which fixtures and groups")
 			fs.StringVar(&python, "python", "", "with --collect, the `PYTHON` interpreter to run (default: the project's .venv/bin/python if present, else python3)")
-			completeDirs(fs, "scan")
-			completeFiles(fs, "python")
+			completion.Dirs(fs, "scan")
+			completion.Files(fs, "python")
 		},
 		run: func(c *context, args []string) error {
 			if len(args) > 0 {

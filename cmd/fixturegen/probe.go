@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/fixturegen/fixturegen/internal/cli/completion"
 	"github.com/fixturegen/fixturegen/internal/probe"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -71,8 +72,8 @@ Examples:
 			fs.BoolVar(&fix, "fix", false, "add the late modules to [preload].modules, regenerate, and probe again")
 			fs.BoolVar(&importTime, "importtime", false, "measure each preload module's cold import against the deadline")
 			fs.BoolVarP(&quiet, "quiet", "q", false, "print no progress, only the result")
-			completeValues(fs, "format", "text", "json")
-			completeFiles(fs, "python")
+			completion.Values(fs, "format", "text", "json")
+			completion.Files(fs, "python")
 		},
 		run: func(c *context, args []string) error {
 			if format != "text" && format != "json" {

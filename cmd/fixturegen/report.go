@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/spf13/pflag"
+
+	"github.com/fixturegen/fixturegen/internal/cli/completion"
 )
 
 // reportFormats are the formats check and triage print their reports in.
@@ -22,7 +24,7 @@ type printable interface {
 // addReportFormat defines a command's --format flag for a report.
 func addReportFormat(fs *pflag.FlagSet, format *string) {
 	fs.StringVar(format, "format", "text", "output `FORMAT`: text, json or github (workflow annotations)")
-	completeValues(fs, "format", reportFormats...)
+	completion.Values(fs, "format", reportFormats...)
 }
 
 // checkReportFormat refuses a --format no report is printed in.

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fixturegen/fixturegen/internal/cli/color"
+	"github.com/fixturegen/fixturegen/internal/cli/completion"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -138,8 +139,8 @@ func commandFlags(cmd *command, c *context) *pflag.FlagSet {
 func addGlobalFlags(fs *pflag.FlagSet, c *context) {
 	fs.StringVarP(&c.dir, "directory", "C", c.dir, "change to `DIR` before doing anything")
 	fs.StringVar(&c.spec, "spec", c.spec, "read the spec from `FILE` (default: the nearest "+schema.DefaultFile+", or "+schema.PyprojectFile+" with [tool.fixturegen], from the working folder up to the repository root)")
-	completeDirs(fs, "directory")
-	completeFiles(fs, "spec", "toml")
+	completion.Dirs(fs, "directory")
+	completion.Files(fs, "spec", "toml")
 }
 
 // exitCode prints err, if any, and maps it to an exit code. Errors that
