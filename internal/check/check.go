@@ -2,6 +2,12 @@
 // the planned files, scans the test tree once with the contract's rules,
 // asks pytest when told to, and turns what they found into one report of
 // drift and findings. The command prints the report; nothing here prints.
+//
+// The one scan (contract.Check) yields the rules' findings and the tree's
+// facts that the other parts read: the files carrying the generated header
+// that the spec no longer plans (drift's orphans), and the group's members
+// and the deadline's users (the docs block's tables, see docsFacts). Drift
+// and the docs drift read those facts and never walk the tree themselves.
 package check
 
 import (
@@ -14,6 +20,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/check/drift"
 	"github.com/fixturegen/fixturegen/internal/check/finding"
 	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/gen/docs"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/internal/probe"
@@ -90,9 +97,9 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 		changes = drift.BeforeAdoption(spec, changes)
 	}
 	d := drift.Find(spec, changes, res.Generated, o.Diffs)
-	var facts *contract.Result
-	if shareFacts {
-		facts = res
+	facts, err := docsFacts(spec, res, shareFacts)
+	if err != nil {
+		return nil, FixNone, err
 	}
 	stale, err := drift.Docs(spec, facts, o.Diffs)
 	if err != nil {
@@ -157,6 +164,25 @@ func scanOptions(spec *schema.Spec, o Options, changes []*plan.Change, cfg *pyte
 		opts.ListGroup, opts.ListUsers = true, true
 	}
 	return opts, shareFacts
+}
+
+// docsFacts are the members and users the docs block lists, or nil when
+// the spec names no docs file. The block is what fixturegen docs writes
+// from a read of the spec's own tree with the rules' prefilter
+// (docs.Facts), so check's scan serves only when it is that read. It is
+// not under --scan, which names other folders, nor under --collect, which
+// reads every test module in full: with an autouse deadline that read
+// finds users in modules that name no fixture, which fixturegen docs does
+// not list, and the block would never be in sync. There the docs get a
+// read of their own, beside pytest's collection, which takes far longer.
+func docsFacts(spec *schema.Spec, scanned *contract.Result, shared bool) (*contract.Result, error) {
+	if abs, _ := plan.DocsTarget(spec); abs == "" {
+		return nil, nil
+	}
+	if shared {
+		return scanned, nil
+	}
+	return docs.Facts(spec)
 }
 
 // IsCollectionError returns pytest's output when err is a collection

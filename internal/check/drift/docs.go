@@ -44,19 +44,14 @@ var _ = rule.Register(rule.Rule{
 
 // Docs reports the spec's docs block when it is missing, out of date or
 // has broken markers; nothing when the spec names no docs file. facts are
-// the scan's members and users of the spec's tree (docs.Facts), or nil to
-// scan for them. With diffs, the finding carries the unified diff
-// fixturegen docs would apply.
+// the members and users of the spec's tree as fixturegen docs reads them
+// (docs.Facts): the caller's scan supplies them, so drift reads no tree.
+// With diffs, the finding carries the unified diff fixturegen docs would
+// apply.
 func Docs(spec *schema.Spec, facts *contract.Result, diffs bool) ([]finding.Finding, error) {
 	abs, display := plan.DocsTarget(spec)
 	if abs == "" {
 		return nil, nil
-	}
-	if facts == nil {
-		var err error
-		if facts, err = docs.Facts(spec); err != nil {
-			return nil, err
-		}
 	}
 	block, err := docs.Block(spec, facts)
 	if err != nil {

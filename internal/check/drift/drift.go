@@ -178,6 +178,8 @@ func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs boo
 			fmt.Sprintf("carries fixturegen's generated header, but %s no longer plans it", spec.File),
 			fmt.Sprintf("delete it (rm %s), or point the spec's [paths] at it again", o))
 		if diffs {
+			// The scan keeps no file's bytes, to stay small on large
+			// trees; an orphan, rare, is read again for its diff.
 			if old, err := os.ReadFile(o); err == nil {
 				f.Diff = string(diff.Unified(o, old, nil))
 			}
