@@ -1,7 +1,8 @@
 // Package testenv holds what tests share and production code never uses:
 // a Python with the project's pinned test packages, set up by scripts/venv
-// (the same script ./demo uses) in .venv at the repository root, and a copy
-// of the bundled example in a test's folder.
+// (the same script ./demo uses) in .venv at the repository root, a copy
+// of the bundled example in a test's folder, a tree of files written for a
+// test (WriteTree), and the reference's hand-written deadline fixture.
 //
 // A test that needs pytest calls Python(t). Where no Python can be set up,
 // the test is skipped, unless FIXTUREGEN_REQUIRE_PYTEST=1 (CI sets it), and

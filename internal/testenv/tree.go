@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"testing"
 )
 
 // CopyTree copies the regular files under src to dst, skipping Python's
@@ -28,4 +30,28 @@ func CopyTree(src, dst string) error {
 		}
 		return os.WriteFile(target, data, 0o644)
 	})
+}
+
+// WriteTree writes files, by slash-separated path, under a new temporary
+// folder of t and returns the folder. A text "->TARGET" makes a symbolic
+// link to TARGET instead, with $ROOT in it standing for the folder.
+func WriteTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if target, ok := strings.CutPrefix(text, "->"); ok {
+			if err := os.Symlink(strings.ReplaceAll(target, "$ROOT", root), p); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
 }

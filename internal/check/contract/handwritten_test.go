@@ -2,12 +2,11 @@ package contract
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/schema"
+	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
 // perTestTimeout is an autouse per-test timeout as public conftests write
@@ -76,24 +75,9 @@ func TestHandwrittenDeadline(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := t.TempDir()
-			for name, text := range tt.files {
-				p := filepath.Join(root, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			root := testenv.WriteTree(t, tt.files)
 			t.Chdir(root)
-			spec := &schema.Spec{
-				Deadline: schema.Deadline{Fixture: tt.deadline},
-				Preload:  schema.Preload{Fixture: "preload"},
-				Paths:    schema.Paths{Conftest: "tests/conftest.py"},
-				File:     "fixturegen.toml",
-				Dir:      root,
-			}
+			spec := treeSpec(root, tt.deadline, "preload", "")
 			res, err := Check(Options{Spec: spec, Roots: []string{"tests"}, Planned: map[string]bool{},
 				Conftest: filepath.Join(root, "tests", "conftest.py")})
 			if err != nil {

@@ -2,14 +2,13 @@ package contract
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
-	"github.com/fixturegen/fixturegen/schema"
+	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
 // Users names each module whose tests run under the deadline, and how each
@@ -73,25 +72,9 @@ def test_plain():
 `,
 		"tests/test_none.py": "def test_nothing():\n    pass\n",
 	}
-	root := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := testenv.WriteTree(t, files)
 	t.Chdir(root)
-	spec := &schema.Spec{
-		Deadline: schema.Deadline{Fixture: "recovery_deadline"},
-		Preload:  schema.Preload{Fixture: "toy_sdk"},
-		Group:    schema.Group{Name: "g"},
-		Paths:    schema.Paths{Conftest: "tests/conftest.py"},
-		File:     "fixturegen.toml",
-		Dir:      root,
-	}
+	spec := treeSpec(root, "recovery_deadline", "toy_sdk", "g")
 	res, err := Check(Options{Spec: spec, Roots: []string{"tests"}, Planned: map[string]bool{}, ListUsers: true})
 	if err != nil {
 		t.Fatal(err)
@@ -119,17 +102,8 @@ def test_plain():
 // conftest is shaped like the generated region: pytest is imported inside
 // the loader under a private name, which check still reads as pytest.
 func TestNoGroup(t *testing.T) {
-	root := t.TempDir()
-	write := func(name, text string) {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("tests/conftest.py", `# fixturegen:begin -- generated from "fixturegen.toml" by fixturegen generate
+	root := testenv.WriteTree(t, map[string]string{
+		"tests/conftest.py": `# fixturegen:begin -- generated from "fixturegen.toml" by fixturegen generate
 def _fixturegen_load():
     import pytest as _fixturegen_pytest
 
@@ -150,21 +124,16 @@ def per_test_timeout(preload):
 
 
 # fixturegen:end
-`)
-	write("tests/test_plain.py", "def test_plain(per_test_timeout):\n    pass\n")
-	write("pytest.ini", "[pytest]\naddopts = -n 2\n")
+`,
+		"tests/test_plain.py": "def test_plain(per_test_timeout):\n    pass\n",
+		"pytest.ini":          "[pytest]\naddopts = -n 2\n",
+	})
 	t.Chdir(root)
 	cfg, err := pytestcfg.Find(root)
 	if err != nil || cfg == nil {
 		t.Fatalf("the pytest.ini is not found: %v", err)
 	}
-	spec := &schema.Spec{
-		Deadline: schema.Deadline{Fixture: "per_test_timeout"},
-		Preload:  schema.Preload{Fixture: "preload"},
-		Paths:    schema.Paths{Conftest: "tests/conftest.py"},
-		File:     "fixturegen.toml",
-		Dir:      root,
-	}
+	spec := treeSpec(root, "per_test_timeout", "preload", "")
 	for _, group := range []string{"", "g"} {
 		spec.Group.Name = group
 		res, err := Check(Options{Spec: spec, Roots: []string{"tests"}, Planned: map[string]bool{}, ListUsers: true, ListGroup: true,

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
 const placeholder = "# fixturegen:begin\n# fixturegen:end\n"
@@ -31,18 +33,7 @@ def toy_sdk():
 
 const deadline = `@pytest.fixture
 @pytest.mark.filterwarnings("ignore")
-def recovery_deadline(toy_sdk):
-    def on_alarm(signum, frame):
-        raise AssertionError("recovery loop exceeded its deadline")
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, 1)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-`
+` + testenv.HandwrittenDeadline
 
 // moduleHandler is a module-level alarm handler, and autouse the per-test
 // deadline that installs it.

@@ -1,11 +1,11 @@
 package discover
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
 // handwritten is a conftest shaped like the reference's: a preload fixture
@@ -35,18 +35,7 @@ def toy_sdk():
 
 
 @pytest.fixture
-def recovery_deadline(toy_sdk):
-    def on_alarm(signum, frame):
-        raise AssertionError("recovery loop exceeded its deadline")
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, 1)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-`
+` + testenv.HandwrittenDeadline
 
 const reconnect = `import pytest
 
@@ -86,23 +75,8 @@ def pytest_configure(config):
 const probeTests = `PLUGIN = "alarm_probe"
 `
 
-func tree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
-
 func TestFind(t *testing.T) {
-	root := tree(t, map[string]string{
+	root := testenv.WriteTree(t, map[string]string{
 		"tests/inbox/conftest.py":                 handwritten,
 		"tests/inbox/test_channel_reconnect.py":   reconnect,
 		"tests/inbox/test_waker.py":               byParameter,
@@ -149,7 +123,7 @@ func TestFind(t *testing.T) {
 }
 
 func TestFindNothing(t *testing.T) {
-	root := tree(t, map[string]string{
+	root := testenv.WriteTree(t, map[string]string{
 		"tests/conftest.py": "import pytest\n\n\n@pytest.fixture\ndef x():\n    return 'signal.setitimer(1, 2)'\n",
 		"tests/test_x.py":   reconnect,
 	})
@@ -167,7 +141,7 @@ func TestFindNotes(t *testing.T) {
 		`raise AssertionError("recovery loop exceeded its deadline")`, `raise AssertionError(f"over {DEADLINE}")`,
 		"    import toysdk.shared.message  # noqa: F401\n", "    from toysdk.shared import message  # noqa: F401\n",
 	).Replace(handwritten)
-	root := tree(t, map[string]string{"conftest.py": src})
+	root := testenv.WriteTree(t, map[string]string{"conftest.py": src})
 	c, err := Find(root)
 	if err != nil || c == nil {
 		t.Fatalf("Find = %+v, %v", c, err)
