@@ -2,8 +2,9 @@
 // contract asks: the group mark, both fixtures through usefixtures, and one
 // example test that passes as created.
 //
-// It does no I/O; fixturegen scaffold writes the module with write.New so
-// that an existing file is never replaced.
+// New plans the module and does no I/O; Create is fixturegen scaffold,
+// which writes it with write.New so that an existing file is never
+// replaced, and with --probe adds its probe case to the spec.
 package scaffold
 
 import (
