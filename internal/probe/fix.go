@@ -92,16 +92,8 @@ func Fix(spec *schema.Spec, modules []string) (*Fixed, error) {
 		return nil, fmt.Errorf("write %s: %w", spec.File, err)
 	}
 	f := &Fixed{Spec: fixed, Modules: modules, File: spec.File}
-	for _, ch := range changes {
-		if !ch.Changed() {
-			continue
-		}
-		if err := ch.Write(); err != nil {
-			return f, fmt.Errorf("write %s: %w", ch.Display, err)
-		}
-		f.Wrote = append(f.Wrote, ch.Display)
-	}
-	return f, nil
+	f.Wrote, err = plan.WriteChanged(changes)
+	return f, err
 }
 
 // Text prints what Fix wrote.

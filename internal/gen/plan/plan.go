@@ -261,6 +261,23 @@ func (c *Change) Write() error {
 	return c.root.File(c.Abs, c.New)
 }
 
+// WriteChanged writes each file of changes that changed, in order, and
+// returns their Display names. When a write fails it returns the files
+// written before it, so the user learns what changed, and the error.
+func WriteChanged(changes []*Change) ([]string, error) {
+	var wrote []string
+	for _, ch := range changes {
+		if !ch.Changed() {
+			continue
+		}
+		if err := ch.Write(); err != nil {
+			return wrote, fmt.Errorf("write %s: %w", ch.Display, err)
+		}
+		wrote = append(wrote, ch.Display)
+	}
+	return wrote, nil
+}
+
 // Root is the spec's folder, which every planned file is read and written
 // inside (see write.Root).
 func Root(spec *schema.Spec) (*write.Root, error) {

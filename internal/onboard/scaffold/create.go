@@ -103,7 +103,8 @@ func Create(spec *schema.Spec, target string, probe bool) (*Created, error) {
 			return c, fmt.Errorf("write %s: %w", spec.File, err)
 		}
 		c.ProbeCase, c.Spec = m.ProbeCase().Test, spec.File
-		if err := c.write(changes); err != nil {
+		c.Wrote, err = plan.WriteChanged(changes)
+		if err != nil {
 			return c, err
 		}
 	}
@@ -111,27 +112,15 @@ func Create(spec *schema.Spec, target string, probe bool) (*Created, error) {
 	if err != nil {
 		return c, err
 	}
-	if err := c.write(docChanges); err != nil {
+	wrote, err := plan.WriteChanged(docChanges)
+	c.Wrote = append(c.Wrote, wrote...)
+	if err != nil {
 		return c, err
 	}
 	if !probe {
 		c.Stale = stale(spec)
 	}
 	return c, nil
-}
-
-// write writes each changed file of a plan and notes it.
-func (c *Created) write(changes []*plan.Change) error {
-	for _, ch := range changes {
-		if !ch.Changed() {
-			continue
-		}
-		if err := ch.Write(); err != nil {
-			return fmt.Errorf("write %s: %w", ch.Display, err)
-		}
-		c.Wrote = append(c.Wrote, ch.Display)
-	}
-	return nil
 }
 
 // stale is the first generated file that lags behind the spec, or "".
