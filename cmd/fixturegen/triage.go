@@ -63,21 +63,9 @@ Examples:
 			if err != nil {
 				return err
 			}
-			m := &triage.Matcher{}
-			if spec.DeadlineMessage != "" {
-				m.Deadline = []byte(spec.DeadlineMessage)
-			}
-			var sources []*triage.Source
-			for i, path := range args {
-				label := triage.DefaultLabel(path)
-				if len(labels) > 0 {
-					label = labels[i]
-				}
-				src, err := triage.ReadFile(path, label, m)
-				if err != nil {
-					return fmt.Errorf("cannot read input: %w", err)
-				}
-				sources = append(sources, src)
+			sources, err := triage.ReadFiles(args, labels, spec)
+			if err != nil {
+				return err
 			}
 			spec.Probe = c.commandLine("probe")
 			report := triage.Analyze(sources, spec)

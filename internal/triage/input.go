@@ -96,6 +96,29 @@ func Read(r io.Reader, path, label string, m *Matcher) (*Source, error) {
 	return src, nil
 }
 
+// ReadFiles reads the input files of one triage, each labelled by labels
+// (one per path) or, without labels, by DefaultLabel, with spec's
+// deadline message among the clues.
+func ReadFiles(paths, labels []string, spec Spec) ([]*Source, error) {
+	m := &Matcher{}
+	if spec.DeadlineMessage != "" {
+		m.Deadline = []byte(spec.DeadlineMessage)
+	}
+	var sources []*Source
+	for i, path := range paths {
+		label := DefaultLabel(path)
+		if len(labels) > 0 {
+			label = labels[i]
+		}
+		src, err := ReadFile(path, label, m)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read input: %w", err)
+		}
+		sources = append(sources, src)
+	}
+	return sources, nil
+}
+
 // DefaultLabel names a file's attempt: its path without the extension, so
 // a log and a JUnit XML report of one run share it, or the folder of a
 // pytest-replay record file, which holds one file per worker.
