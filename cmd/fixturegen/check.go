@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -121,25 +120,4 @@ Examples:
 			return nil
 		},
 	})
-}
-
-// commandLine is the fixturegen command line that runs sub with the same
-// -C and --spec as this run, so the fix it names works when pasted.
-func (c *context) commandLine(sub string) string {
-	parts := []string{"fixturegen"}
-	if c.dir != "" {
-		parts = append(parts, "-C", shellQuote(c.dir))
-	}
-	if c.spec != "" {
-		parts = append(parts, "--spec", shellQuote(c.spec))
-	}
-	return strings.Join(append(parts, sub), " ")
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+=:,@") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
