@@ -170,6 +170,13 @@ func members(b *bytes.Buffer, spec *schema.Spec, facts *contract.Result, rel fun
 
 func users(b *bytes.Buffer, spec *schema.Spec, facts *contract.Result, rel func(string) string) {
 	fmt.Fprintf(b, "\n### Modules that use the alarm\n\n")
+	if spec.Deadline.Autouse {
+		// An autouse deadline reaches every test below its conftest,
+		// including modules that never name it; a list of the modules
+		// that do would read as if the others ran without it.
+		fmt.Fprintf(b, "Every test below %s: %s is autouse.\n", code(strings.TrimSuffix(spec.Paths.Conftest, "conftest.py")), code(spec.Deadline.Fixture))
+		return
+	}
 	if len(facts.Users) == 0 {
 		fmt.Fprintf(b, "No test uses %s yet.\n", code(spec.Deadline.Fixture))
 		return

@@ -48,6 +48,32 @@ func TestHow(t *testing.T) {
 	}
 }
 
+// TestBlockAutouse: an autouse deadline reaches modules that never name it,
+// so the block says every test below the conftest uses it instead of
+// listing the modules that name it.
+func TestBlockAutouse(t *testing.T) {
+	spec := &schema.Spec{
+		Deadline: schema.Deadline{Fixture: "recovery_deadline", Seconds: 1, Autouse: true},
+		Preload:  schema.Preload{Fixture: "toy_sdk", Modules: []string{"toyredis"}},
+		Paths:    schema.Paths{Conftest: "tests/inbox/conftest.py"},
+		File:     "fixturegen.toml",
+		Dir:      "/project",
+	}
+	facts := &contract.Result{Users: []contract.User{{Path: "/project/tests/inbox/test_a.py", Tests: 1,
+		Uses: []contract.Use{{Test: "test_a", How: contract.ViaParameter, Via: "recovery_deadline"}}}}}
+	b, err := Block(spec, facts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	if want := "Every test below `tests/inbox/`: `recovery_deadline` is autouse.\n"; !strings.Contains(text, want) {
+		t.Errorf("block lacks %q:\n%s", want, text)
+	}
+	if strings.Contains(text, "test_a.py") {
+		t.Errorf("block lists a module as if the others ran without the autouse deadline:\n%s", text)
+	}
+}
+
 func TestBlock(t *testing.T) {
 	spec := &schema.Spec{
 		Deadline: schema.Deadline{Fixture: "recovery_deadline", Seconds: 2.5, Timer: schema.TimerVirtual,
