@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,10 +30,13 @@ const toySDKColdSeconds = "1.2"
 // scriptParallel is how many tests marked parallel run at once when
 // -test.parallel is not given. The scripts spend most of their time waiting
 // on pytest's deadlines, planted delays and cold imports, not on a CPU, so
-// the default of one per CPU leaves the machine idle. What the scripts
-// assert of time is "longer than the deadline" or a range of most of a
-// second above it, which a loaded machine only moves upward within.
-const scriptParallel = 8
+// the default of one per CPU leaves the machine idle. With the slowest
+// scripts started first (see scriptSeconds), 16 at a time keep both cores
+// busy to the end on a 2-core machine; every script at once would only
+// stretch the waits that scripts read as times. What the scripts assert of
+// time is "longer than the deadline" or a range of most of a second above
+// it, which a loaded machine only moves upward within.
+const scriptParallel = 16
 
 // waitBound runs the tests with -test.parallel raised to scriptParallel,
 // unless the command line sets it. It wraps the test run only, so the
@@ -63,8 +67,12 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	files, err := longestFirst("../../testscripts")
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
-		Dir:                 "../../testscripts",
+		Files:               files,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Setup: func(env *testscript.Env) error {
@@ -88,6 +96,60 @@ func TestScripts(t *testing.T) {
 			"treehash": cmdTreehash,
 		},
 	})
+}
+
+// scriptSeconds is how long each of the slowest scripts takes when it runs
+// alone on an idle 2-core machine, in seconds (bench/README.md has the
+// command that measures them). Their time is mostly a chain of real waits,
+// so they start first: started last, one of them would set the package's
+// time alone. Scripts not listed take under 5 s and follow in name order.
+// The figures only order the scripts; a stale one costs time, never a
+// result.
+var scriptSeconds = map[string]float64{
+	"platform_no_sigalrm":                 22.0,
+	"adopt_timeout_setitimer_env":         20.8,
+	"adopt_timeout_alarm_int":             18.5,
+	"adopt_timeout_interval_faulthandler": 18.1,
+	"adopt_timeout_hasattr_guard":         17.7,
+	"probe_fix":                           16.1,
+	"probe_tests":                         15.5,
+	"pyproject_spec":                      15.4,
+	"generate_per_test_timeout":           14.0,
+	"triage_green_slow":                   12.8,
+	"scaffold_module":                     9.9,
+	"platform_no_sigalrm_imports":         9.1,
+	"probe_cli":                           8.0,
+	"init_handwritten":                    6.9,
+	"generate_loadgroup":                  6.7,
+	"docs_region":                         6.4,
+	"generate_green":                      6.1,
+}
+
+// longestFirst returns the scripts in dir, those of scriptSeconds first,
+// slowest first, then the rest in name order. Subtests marked parallel
+// start in the order they were created, so this is the order they start
+// in. A name in scriptSeconds with no script is an error, so the table
+// cannot silently stop ordering a renamed script.
+func longestFirst(dir string) ([]string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil {
+		return nil, err
+	}
+	found := map[string]bool{}
+	for _, f := range files {
+		found[strings.TrimSuffix(filepath.Base(f), ".txtar")] = true
+	}
+	for name := range scriptSeconds {
+		if !found[name] {
+			return nil, fmt.Errorf("scriptSeconds names %s, and %s has no %s.txtar", name, dir, name)
+		}
+	}
+	sort.SliceStable(files, func(i, j int) bool {
+		a := scriptSeconds[strings.TrimSuffix(filepath.Base(files[i]), ".txtar")]
+		b := scriptSeconds[strings.TrimSuffix(filepath.Base(files[j]), ".txtar")]
+		return a > b
+	})
+	return files, nil
 }
 
 // cmdMtime prints each file's modification time in nanoseconds, so a script
