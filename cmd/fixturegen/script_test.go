@@ -99,12 +99,11 @@ func TestScripts(t *testing.T) {
 }
 
 // scriptSeconds is how long each of the slowest scripts takes when it runs
-// alone on an idle 2-core machine, in seconds (bench/README.md has the
-// command that measures them). Their time is mostly a chain of real waits,
-// so they start first: started last, one of them would set the package's
-// time alone. Scripts not listed take under 5 s and follow in name order.
-// The figures only order the scripts; a stale one costs time, never a
-// result.
+// alone on a 2-core machine, in seconds, as bash bench/testscripts.sh
+// prints them. Their time is mostly a chain of real waits, so they start
+// first: started last, one of them would set the package's time alone.
+// Scripts not listed take under 6 s and follow in name order. The figures
+// only order the scripts; a stale one costs time, never a result.
 var scriptSeconds = map[string]float64{
 	"platform_no_sigalrm":                 22.0,
 	"adopt_timeout_setitimer_env":         20.8,
