@@ -29,6 +29,7 @@ const minCorpus = 200
 // code promises. FuzzRender's Go-side check runs millions of times; this
 // test holds that check to what CPython says.
 func TestCorpusCompiles(t *testing.T) {
+	t.Parallel()
 	python := testenv.Python(t)
 	specs := corpus(t)
 	if len(specs) < minCorpus {
