@@ -63,19 +63,38 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 		pytestView = collect.Start(spec, python, o.Scan)
 		defer pytestView()
 	}
-	changes, err := plan.Survey(spec)
-	if err != nil {
-		return nil, FixNone, err
+	// The planned files are rendered and compared with the disk while the
+	// tree is scanned: the scan needs to know only where they are, and on
+	// a small project rendering them takes longer than the scan. An error
+	// is reported as if the steps ran one after the other: the survey's,
+	// then the configuration's, then the scan's.
+	type survey struct {
+		changes []*plan.Change
+		err     error
 	}
-	cfg, err := pytestcfg.Find(spec.Dir)
-	if err != nil {
-		return nil, FixNone, err
+	surveyed := make(chan survey, 1)
+	go func() {
+		changes, err := plan.Survey(spec)
+		surveyed <- survey{changes, err}
+	}()
+	var (
+		opts       contract.Options
+		shareFacts bool
+		res        *contract.Result
+		scanErr    error
+	)
+	cfg, cfgErr := pytestcfg.Find(spec.Dir)
+	if cfgErr == nil {
+		opts, shareFacts = scanOptions(spec, o, cfg)
+		res, scanErr = contract.Check(opts)
 	}
-	opts, shareFacts := scanOptions(spec, o, changes, cfg)
-	res, err := contract.Check(opts)
-	if err != nil {
-		return nil, FixNone, err
+	sv := <-surveyed
+	for _, err := range []error{sv.err, cfgErr, scanErr} {
+		if err != nil {
+			return nil, FixNone, err
+		}
 	}
+	changes := sv.changes
 	var model *finding.ModelGap
 	if o.Collect {
 		view, err := pytestView()
@@ -122,7 +141,7 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 // scanOptions are the contract's options for one check: the roots, the
 // planned files, the conftest and the configuration. shareFacts reports
 // that the scan also gathers the docs block's facts.
-func scanOptions(spec *schema.Spec, o Options, changes []*plan.Change, cfg *pytestcfg.Config) (opts contract.Options, shareFacts bool) {
+func scanOptions(spec *schema.Spec, o Options, cfg *pytestcfg.Config) (opts contract.Options, shareFacts bool) {
 	opts = contract.Options{
 		Spec:           spec,
 		Roots:          o.Scan,
@@ -133,11 +152,11 @@ func scanOptions(spec *schema.Spec, o Options, changes []*plan.Change, cfg *pyte
 		ListTests:      o.Collect,
 		NamedRoots:     len(o.Scan) > 0,
 	}
-	for _, ch := range changes {
-		if ch.Region {
-			opts.Conftest = ch.Abs
+	for _, t := range render.Targets(spec) {
+		if abs := plan.Abs(spec, t.Path); t.Region {
+			opts.Conftest = abs
 		} else {
-			opts.Planned[ch.Abs] = true
+			opts.Planned[abs] = true
 		}
 	}
 	if len(opts.Roots) == 0 {

@@ -61,27 +61,44 @@ var tmpl = sync.OnceValue(func() *template.Template {
 		ParseFS(templates.FS, "*.py.tmpl"))
 })
 
+// Target is one file the spec plans, before it is rendered.
+type Target struct {
+	// Path is slash-separated and relative to the spec's folder.
+	Path string
+	// Region reports that the file is the conftest, which holds the
+	// rendered region between fixturegen's markers.
+	Region   bool
+	template string
+}
+
+// Targets returns the files spec plans, conftest region first, as Render
+// renders them: where each goes is known from the spec alone, without
+// rendering anything.
+func Targets(spec *schema.Spec) []Target {
+	var targets []Target
+	for _, t := range []Target{
+		{spec.Paths.Conftest, true, "conftest_region.py.tmpl"},
+		{runtimePath(spec), false, "runtime.py.tmpl"},
+		{spec.Paths.ProbePlugin, false, "probe_plugin.py.tmpl"},
+		{spec.Paths.ProbeTests, false, "probe_tests.py.tmpl"},
+	} {
+		if t.Path != "" {
+			targets = append(targets, t)
+		}
+	}
+	return targets
+}
+
 // Render returns the files spec plans, conftest region first.
 func Render(spec *schema.Spec) ([]File, error) {
 	v := newView(spec)
 	var files []File
-	for _, f := range []struct {
-		path, template string
-		region         bool
-	}{
-		{spec.Paths.Conftest, "conftest_region.py.tmpl", true},
-		{runtimePath(spec), "runtime.py.tmpl", false},
-		{spec.Paths.ProbePlugin, "probe_plugin.py.tmpl", false},
-		{spec.Paths.ProbeTests, "probe_tests.py.tmpl", false},
-	} {
-		if f.path == "" {
-			continue
-		}
-		content, err := execute(f.template, v)
+	for _, t := range Targets(spec) {
+		content, err := execute(t.template, v)
 		if err != nil {
-			return nil, fmt.Errorf("render %s: %w", f.path, err)
+			return nil, fmt.Errorf("render %s: %w", t.Path, err)
 		}
-		files = append(files, File{Path: f.path, Region: f.region, Content: content})
+		files = append(files, File{Path: t.Path, Region: t.Region, Content: content})
 	}
 	return files, nil
 }
