@@ -179,31 +179,37 @@ func (r *Reader) ReadAgain(files []File, look Look) {
 }
 
 // parallel reads every file of every batch with read, on one goroutine
-// per reader, each with its own buffer, and returns the batches done.
+// per reader, each with its own buffer, and returns the batches done. The
+// calling goroutine is the last reader: a small tree is read before
+// another thread has woken up for the others.
 func (r *Reader) parallel(batches <-chan []File, read func(f *File, buf []byte) ([]byte, error), look Look) [][]File {
 	n := r.workers()
 	done := make([][][]File, n)
+	reader := func(k int) {
+		buf := make([]byte, 0, firstRead)
+		for batch := range batches {
+			for i := range batch {
+				f := &batch[i]
+				data, err := read(f, buf)
+				buf = data[:0]
+				if err != nil {
+					data = nil
+				}
+				look(f, data, err, k)
+			}
+			batch[0].h.release()
+			done[k] = append(done[k], batch)
+		}
+	}
 	var wg sync.WaitGroup
-	for k := range n {
+	for k := range n - 1 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := make([]byte, 0, firstRead)
-			for batch := range batches {
-				for i := range batch {
-					f := &batch[i]
-					data, err := read(f, buf)
-					buf = data[:0]
-					if err != nil {
-						data = nil
-					}
-					look(f, data, err, k)
-				}
-				batch[0].h.release()
-				done[k] = append(done[k], batch)
-			}
+			reader(k)
 		}()
 	}
+	reader(n - 1)
 	wg.Wait()
 	var all [][]File
 	for _, d := range done {
