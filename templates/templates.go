@@ -5,9 +5,18 @@
 // files above the embedding package's folder. Package render executes them.
 package templates
 
-import "embed"
+import _ "embed" // for the //go:embed strings
 
-// FS holds every *.py.tmpl file of this folder.
-//
-//go:embed *.py.tmpl
-var FS embed.FS
+// Each template is a string, named as its file: text/template parses a
+// string where it lies, while a file read from an embed.FS is copied, and
+// copied again into the string the parser takes.
+var (
+	//go:embed conftest_region.py.tmpl
+	ConftestRegion string
+	//go:embed runtime.py.tmpl
+	Runtime string
+	//go:embed probe_plugin.py.tmpl
+	ProbePlugin string
+	//go:embed probe_tests.py.tmpl
+	ProbeTests string
+)

@@ -9,7 +9,6 @@ package render
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"path"
 	"strings"
 	"sync"
@@ -52,13 +51,29 @@ type File struct {
 	Content []byte
 }
 
+// sources are the templates, by the names of their files. They point at
+// the strings, so the table is laid out when the program is linked, with
+// nothing to fill in when it starts.
+var sources = [...]struct {
+	name string
+	text *string
+}{
+	{"conftest_region.py.tmpl", &templates.ConftestRegion},
+	{"runtime.py.tmpl", &templates.Runtime},
+	{"probe_plugin.py.tmpl", &templates.ProbePlugin},
+	{"probe_tests.py.tmpl", &templates.ProbeTests},
+}
+
 // tmpl parses the templates when they are first needed, not at start-up:
 // commands that render nothing (version, triage) should not pay for them.
 var tmpl = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("").
+	t := template.New("").
 		Option("missingkey=error").
-		Funcs(template.FuncMap{"py": pyquote.String, "num": pyquote.Number}).
-		ParseFS(templates.FS, "*.py.tmpl"))
+		Funcs(template.FuncMap{"py": pyquote.String, "num": pyquote.Number})
+	for _, src := range sources {
+		template.Must(t.New(src.name).Parse(*src.text))
+	}
+	return t
 })
 
 // Target is one file the spec plans, before it is rendered.
@@ -129,8 +144,10 @@ func execute(name string, v view) ([]byte, error) {
 	// template's length and a quarter more from the start saves growing
 	// the buffer, and copying what it holds, a dozen times.
 	var buf bytes.Buffer
-	if info, err := fs.Stat(templates.FS, name); err == nil {
-		buf.Grow(int(info.Size()) * 5 / 4)
+	for _, src := range sources {
+		if src.name == name {
+			buf.Grow(len(*src.text) * 5 / 4)
+		}
 	}
 	if err := tmpl().ExecuteTemplate(&buf, name, v); err != nil {
 		return nil, err
