@@ -22,6 +22,9 @@ type Reader struct {
 	Ignore func(abs string) bool
 	// Problem is called for each place the walk could not go into.
 	Problem func(Problem)
+	// Unread, when set, is asked about each file before it is read; a
+	// file it answers true for is neither read nor handed to look.
+	Unread func(f *File) bool
 	// Workers is the number of readers; 0 means one per core.
 	Workers int
 	// Plain reads the portable way, as where the fast path does not
@@ -190,6 +193,9 @@ func (r *Reader) parallel(batches <-chan []File, read func(f *File, buf []byte) 
 		for batch := range batches {
 			for i := range batch {
 				f := &batch[i]
+				if r.Unread != nil && r.Unread(f) {
+					continue
+				}
 				data, err := read(f, buf)
 				buf = data[:0]
 				if err != nil {
