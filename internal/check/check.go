@@ -63,11 +63,12 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 		pytestView = collect.Start(spec, python, o.Scan)
 		defer pytestView()
 	}
-	// The tree is scanned while the planned files are rendered and
-	// compared with the disk: the scan needs to know only where they are.
-	// The scan is the one handed to another goroutine because on a small
-	// project it is the shorter of the two, and that goroutine starts only
-	// once a thread wakes for it (100 to 150 us on a virtual machine). An
+	// The tree is scanned on another goroutine while this one renders the
+	// planned files and compares them with the disk: the scan needs to
+	// know only where they are. On a small project the two take about as
+	// long, and the other goroutine starts only once a thread wakes for it
+	// (100 to 150 us on a virtual machine); this way round measured 3%
+	// faster than the other, and 4% faster than one after the other. An
 	// error is reported as if the steps ran one after the other: the
 	// survey's, then the configuration's, then the scan's.
 	type scan struct {
