@@ -181,16 +181,29 @@ func (r *Reader) ReadAgain(files []File, look Look) {
 	}, look)
 }
 
-// parallel reads every file of every batch with read, on one goroutine
-// per reader, each with its own buffer, and returns the batches done. The
-// calling goroutine is the last reader: a small tree is read before
-// another thread has woken up for the others.
+// parallel reads every file of every batch with read, on up to one
+// goroutine per reader, each with its own buffer, and returns the batches
+// done. The calling goroutine is the first reader, and it starts another
+// each time it finds batches waiting for one, up to the number of
+// readers: a small tree is read without waking another thread, a large
+// one on every core from its first batches.
 func (r *Reader) parallel(batches <-chan []File, read func(f *File, buf []byte) ([]byte, error), look Look) [][]File {
 	n := r.workers()
 	done := make([][][]File, n)
-	reader := func(k int) {
+	var wg sync.WaitGroup
+	started := 1 // readers, counted by the calling goroutine only
+	var reader func(k int)
+	reader = func(k int) {
 		buf := make([]byte, 0, firstRead)
 		for batch := range batches {
+			if k == 0 && started < n && len(batches) > 0 {
+				wg.Add(1)
+				go func(k int) {
+					defer wg.Done()
+					reader(k)
+				}(started)
+				started++
+			}
 			for i := range batch {
 				f := &batch[i]
 				if r.Unread != nil && r.Unread(f) {
@@ -207,15 +220,7 @@ func (r *Reader) parallel(batches <-chan []File, read func(f *File, buf []byte) 
 			done[k] = append(done[k], batch)
 		}
 	}
-	var wg sync.WaitGroup
-	for k := range n - 1 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			reader(k)
-		}()
-	}
-	reader(n - 1)
+	reader(0)
 	wg.Wait()
 	var all [][]File
 	for _, d := range done {
