@@ -78,7 +78,7 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 	if err != nil {
 		return nil, FixNone, err
 	}
-	opts, shareFacts := scanOptions(spec, o, changes, cfg)
+	opts, shareFacts := scanOptions(spec, o, cfg)
 	res, err := contract.Check(opts)
 	if err != nil {
 		return nil, FixNone, err
@@ -129,7 +129,7 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 // scanOptions are the contract's options for one check: the roots, the
 // planned files, the conftest and the configuration. shareFacts reports
 // that the scan also gathers the docs block's facts.
-func scanOptions(spec *schema.Spec, o Options, changes []*plan.Change, cfg *pytestcfg.Config) (opts contract.Options, shareFacts bool) {
+func scanOptions(spec *schema.Spec, o Options, cfg *pytestcfg.Config) (opts contract.Options, shareFacts bool) {
 	opts = contract.Options{
 		Spec:           spec,
 		Roots:          o.Scan,
@@ -140,11 +140,11 @@ func scanOptions(spec *schema.Spec, o Options, changes []*plan.Change, cfg *pyte
 		ListTests:      o.Collect,
 		NamedRoots:     len(o.Scan) > 0,
 	}
-	for _, ch := range changes {
-		if ch.Region {
-			opts.Conftest = ch.Abs
+	for _, t := range render.Targets(spec) {
+		if abs := plan.Abs(spec, t.Path); t.Region {
+			opts.Conftest = abs
 		} else {
-			opts.Planned[ch.Abs] = true
+			opts.Planned[abs] = true
 		}
 	}
 	if len(opts.Roots) == 0 {

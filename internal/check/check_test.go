@@ -7,7 +7,6 @@ import (
 	"github.com/fixturegen/fixturegen/internal/check/contract"
 	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/gen/docs"
-	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -20,20 +19,16 @@ func TestSharedFacts(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec.Paths.Docs = "docs/alarm-contract.md"
-	changes, err := plan.Survey(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg, err := pytestcfg.Find(spec.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, o := range []Options{{Scan: []string{"../../examples/inbox/tests"}}, {Collect: true}} {
-		if _, share := scanOptions(spec, o, changes, cfg); share {
+		if _, share := scanOptions(spec, o, cfg); share {
 			t.Errorf("%+v: shares the scan with the docs, which read the spec's own tree without --collect", o)
 		}
 	}
-	opts, share := scanOptions(spec, Options{}, changes, cfg)
+	opts, share := scanOptions(spec, Options{}, cfg)
 	if !share {
 		t.Fatal("a plain check does not share its scan with the docs drift")
 	}

@@ -48,31 +48,37 @@ func (r *rules) perModule(sources []*source) {
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
 	}
-	for range min(n, len(sources)) {
+	worker := func() {
+		w := &rules{ix: r.ix, opts: r.opts, spec: r.spec, cwd: r.cwd}
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= len(sources) {
+				return
+			}
+			src := sources[i]
+			for _, check := range moduleChecks {
+				check(w, src)
+			}
+			if w.opts.ListGroup {
+				w.member(src)
+			}
+			if w.opts.ListUsers {
+				w.user(src)
+			}
+			outs[i] = out{w.findings, w.members, w.users}
+			w.findings, w.members, w.users = nil, nil, nil
+		}
+	}
+	// The calling goroutine is one of the workers: a tree of a few
+	// modules is done before another thread has woken up.
+	for range min(n, len(sources)) - 1 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &rules{ix: r.ix, opts: r.opts, spec: r.spec, cwd: r.cwd}
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(sources) {
-					return
-				}
-				src := sources[i]
-				for _, check := range moduleChecks {
-					check(w, src)
-				}
-				if w.opts.ListGroup {
-					w.member(src)
-				}
-				if w.opts.ListUsers {
-					w.user(src)
-				}
-				outs[i] = out{w.findings, w.members, w.users}
-				w.findings, w.members, w.users = nil, nil, nil
-			}
+			worker()
 		}()
 	}
+	worker()
 	wg.Wait()
 	for _, o := range outs {
 		r.findings = append(r.findings, o.findings...)

@@ -129,6 +129,11 @@ func (s *scan) run(roots []string, noRecurse []string) error {
 	r.Problem = func(p treeread.Problem) {
 		s.warn(p.Path, 1, 1, p.Kind, p.Msg, problemFix[p.Kind])
 	}
+	// A file generate writes is compared with the spec, not scanned, so it
+	// is not read at all.
+	r.Unread = func(f *treeread.File) bool {
+		return s.special(f.Name) && s.opts.Planned[s.abs(f.Path())]
+	}
 	files, err := r.Read(roots, s.first)
 	s.files = files
 	return err
@@ -173,9 +178,6 @@ func (s *scan) first(j *treeread.File, data []byte, err error, worker int) {
 	if s.special(base) {
 		p = j.Path()
 		abs = s.abs(p)
-	}
-	if abs != "" && s.opts.Planned[abs] {
-		return // generated: compared with the spec, not scanned
 	}
 	// The first byte rules out most files without a call to compare.
 	if len(data) > 0 && data[0] == generatedHeader[0] && bytes.HasPrefix(data, generatedHeader) {

@@ -3,34 +3,30 @@ package pyscan
 import (
 	"bytes"
 	"fmt"
-	"strings"
 	"unicode/utf8"
-
-	"golang.org/x/text/encoding"
-	"golang.org/x/text/encoding/htmlindex"
-	"golang.org/x/text/encoding/ianaindex"
 )
 
 // Decode returns src as Python reads it, in UTF-8: UTF-8 unless a coding
 // declaration (PEP 263) in its first two lines names another encoding,
-// which is decoded with golang.org/x/text (koi8-r, cp1251, shift_jis,
-// euc-jp, gbk, latin-1 and the rest of what the WHATWG and IANA indexes
-// know). Source already in UTF-8 is returned as it is, not copied. It
-// returns a Problem at the first offending place when Python could not
-// read src, or when fixturegen does not know the encoding it declares.
+// which is resolved as Python resolves it (pythonCodec) and decoded with
+// golang.org/x/text (koi8-r, cp1251, shift_jis, euc-jp, gbk, latin-1 and
+// the other codecs of the codecs table). Source already in UTF-8 is
+// returned as it is, not copied. It returns a Problem at the first
+// offending place when Python could not read src, or when fixturegen does
+// not know the encoding it declares.
 func Decode(src []byte) ([]byte, *Problem) {
 	if bytes.HasPrefix(src, []byte{0xFF, 0xFE}) || bytes.HasPrefix(src, []byte{0xFE, 0xFF}) {
 		return nil, &Problem{Pos: Pos{1, 1}, Msg: "starts with a UTF-16 byte order mark; Python source must be UTF-8 unless it declares an encoding"}
 	}
 	bom := bytes.HasPrefix(src, []byte{0xEF, 0xBB, 0xBF})
 	if name, line := codingDeclaration(src); name != "" {
-		switch norm := normalizeEncoding(name); norm {
-		case "utf8", "utf8sig", "u8", "utf", "cp65001", "ascii", "usascii", "646":
+		switch codec := pythonCodec(name); codec {
+		case "utf_8", "ascii":
 		default:
 			if bom {
 				return nil, &Problem{Pos: Pos{line, 1}, Msg: fmt.Sprintf("starts with a UTF-8 byte order mark but declares encoding %q", name)}
 			}
-			enc := lookupEncoding(name)
+			enc := codecEncoding(codec)
 			if enc == nil {
 				return nil, &Problem{Pos: Pos{line, 1}, Msg: fmt.Sprintf("declares encoding %q, which fixturegen does not know; save it as UTF-8", name)}
 			}
@@ -68,75 +64,6 @@ func CheckEncoding(src []byte) *Problem {
 	return prob
 }
 
-// lookupEncoding finds the decoder for an encoding name as Python spells
-// it. Python's names and the indexes' differ in punctuation ("koi8_r",
-// "KOI8-R") and in a few families ("cp1251" is "windows-1251", "latin_1"
-// is "ISO-8859-1"); the IANA index, whose names are exact, is asked
-// before the WHATWG one, which reads "latin1" as windows-1252 as browsers
-// do. It returns nil for a name neither index knows.
-func lookupEncoding(name string) encoding.Encoding {
-	n := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(name), "_", "-"))
-	bare := strings.ReplaceAll(n, "-", "")
-	candidates := []string{n, bare}
-	switch {
-	case strings.HasPrefix(bare, "cp") && isDigits(bare[2:]):
-		candidates = append(candidates, "windows-"+bare[2:], "ibm"+bare[2:])
-	case strings.HasPrefix(bare, "windows") && isDigits(bare[7:]):
-		candidates = append(candidates, "windows-"+bare[7:])
-	case strings.HasPrefix(bare, "iso8859") && isDigits(bare[7:]):
-		candidates = append(candidates, "iso-8859-"+bare[7:])
-	case strings.HasPrefix(bare, "latin") && isDigits(bare[5:]):
-		candidates = append(candidates, "latin"+bare[5:])
-	case bare == "latin" || bare == "l1":
-		candidates = append(candidates, "latin1")
-	case bare == "sjis" || bare == "shiftjis" || bare == "mskanji":
-		candidates = append(candidates, "shift_jis")
-	case bare == "macroman" || bare == "macintosh":
-		candidates = append(candidates, "macintosh")
-	case strings.HasPrefix(bare, "euc") && len(bare) > 3:
-		candidates = append(candidates, "euc-"+bare[3:])
-	case strings.HasPrefix(bare, "koi8") && len(bare) > 4:
-		candidates = append(candidates, "koi8-"+bare[4:])
-	}
-	if alias, ok := pythonAliases[bare]; ok {
-		candidates = append(candidates, alias)
-	}
-	for _, c := range candidates {
-		if e, err := ianaindex.IANA.Encoding(c); err == nil && e != nil {
-			return e
-		}
-	}
-	for _, c := range candidates {
-		if e, err := htmlindex.Get(c); err == nil && e != nil {
-			return e
-		}
-	}
-	return nil
-}
-
-// pythonAliases are Python's names, without punctuation, for the
-// encodings the indexes know by other names only.
-var pythonAliases = map[string]string{
-	"cp932": "shift_jis", "ms932": "shift_jis", "mskanji": "shift_jis", // the WHATWG's Shift_JIS is Windows-31J
-	"cp950": "big5", "ms950": "big5", "big5hkscs": "big5", // and its Big5 is Big5-HKSCS
-	"cp858":       "IBM00858",
-	"maccyrillic": "x-mac-cyrillic",
-	"iso2022jp":   "iso-2022-jp",
-	"hz":          "hz-gb-2312", "hzgb2312": "hz-gb-2312",
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // codingDeclaration returns the encoding named by a "coding[:=]" comment on
 // the first line, or on the second when the first is blank or a comment,
 // and the line it is on.
@@ -172,8 +99,4 @@ func codingDeclaration(src []byte) (string, int) {
 		}
 	}
 	return "", 0
-}
-
-func normalizeEncoding(name string) string {
-	return strings.NewReplacer("-", "", "_", "", ".", "").Replace(strings.ToLower(name))
 }

@@ -22,6 +22,9 @@ type Reader struct {
 	Ignore func(abs string) bool
 	// Problem is called for each place the walk could not go into.
 	Problem func(Problem)
+	// Unread, when set, is asked about each file before it is read; a
+	// file it answers true for is neither read nor handed to look.
+	Unread func(f *File) bool
 	// Workers is the number of readers; 0 means one per core.
 	Workers int
 	// Plain reads the portable way, as where the fast path does not
@@ -178,32 +181,46 @@ func (r *Reader) ReadAgain(files []File, look Look) {
 	}, look)
 }
 
-// parallel reads every file of every batch with read, on one goroutine
-// per reader, each with its own buffer, and returns the batches done.
+// parallel reads every file of every batch with read, on up to one
+// goroutine per reader, each with its own buffer, and returns the batches
+// done. The calling goroutine is the first reader, and it starts another
+// each time it finds batches waiting for one, up to the number of
+// readers: a small tree is read without waking another thread, a large
+// one on every core from its first batches.
 func (r *Reader) parallel(batches <-chan []File, read func(f *File, buf []byte) ([]byte, error), look Look) [][]File {
 	n := r.workers()
 	done := make([][][]File, n)
 	var wg sync.WaitGroup
-	for k := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			buf := make([]byte, 0, firstRead)
-			for batch := range batches {
-				for i := range batch {
-					f := &batch[i]
-					data, err := read(f, buf)
-					buf = data[:0]
-					if err != nil {
-						data = nil
-					}
-					look(f, data, err, k)
-				}
-				batch[0].h.release()
-				done[k] = append(done[k], batch)
+	started := 1 // readers, counted by the calling goroutine only
+	var reader func(k int)
+	reader = func(k int) {
+		buf := make([]byte, 0, firstRead)
+		for batch := range batches {
+			if k == 0 && started < n && len(batches) > 0 {
+				wg.Add(1)
+				go func(k int) {
+					defer wg.Done()
+					reader(k)
+				}(started)
+				started++
 			}
-		}()
+			for i := range batch {
+				f := &batch[i]
+				if r.Unread != nil && r.Unread(f) {
+					continue
+				}
+				data, err := read(f, buf)
+				buf = data[:0]
+				if err != nil {
+					data = nil
+				}
+				look(f, data, err, k)
+			}
+			batch[0].h.release()
+			done[k] = append(done[k], batch)
+		}
 	}
+	reader(0)
 	wg.Wait()
 	var all [][]File
 	for _, d := range done {

@@ -21,6 +21,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/check/contract"
 	"github.com/fixturegen/fixturegen/internal/check/finding"
 	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
 	"github.com/fixturegen/fixturegen/internal/gen/region"
 	"github.com/fixturegen/fixturegen/internal/gen/render"
@@ -31,19 +32,15 @@ import (
 // the group and the modules that use the deadline. The tree is the one
 // check scans by default, so docs and check agree on it.
 func Facts(spec *schema.Spec) (*contract.Result, error) {
-	files, err := render.Render(spec)
-	if err != nil {
-		return nil, err
-	}
 	opts := contract.Options{Spec: spec, Planned: map[string]bool{}, ListGroup: true, ListUsers: true}
-	for _, f := range files {
-		abs := filepath.Join(spec.Dir, filepath.FromSlash(f.Path))
-		if f.Region {
+	for _, t := range render.Targets(spec) {
+		if abs := plan.Abs(spec, t.Path); t.Region {
 			opts.Conftest = abs
 		} else {
 			opts.Planned[abs] = true
 		}
 	}
+	var err error
 	if opts.Config, err = pytestcfg.Find(spec.Dir); err != nil {
 		return nil, err
 	}

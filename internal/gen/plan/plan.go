@@ -145,10 +145,11 @@ func survey(spec *schema.Spec, base func([]byte) []byte) ([]*Change, error) {
 	}
 	var changes []*Change
 	for _, f := range files {
+		abs := Abs(spec, f.Path)
 		c := &Change{
 			Path:    f.Path,
-			Display: relpath.FromWD(filepath.Join(spec.Dir, filepath.FromSlash(f.Path))),
-			Abs:     filepath.Join(spec.Dir, filepath.FromSlash(f.Path)),
+			Display: relpath.FromWD(abs),
+			Abs:     abs,
 			Region:  f.Region,
 			root:    root,
 		}
@@ -170,6 +171,12 @@ func survey(spec *schema.Spec, base func([]byte) []byte) ([]*Change, error) {
 		changes = append(changes, c)
 	}
 	return changes, nil
+}
+
+// Abs is the absolute path of a planned file, given by its slash-separated
+// path relative to the spec's folder (render.File.Path, render.Target.Path).
+func Abs(spec *schema.Spec, path string) string {
+	return filepath.Join(spec.Dir, filepath.FromSlash(path))
 }
 
 // RecordedVersion returns the fixturegen version recorded in the file's

@@ -1,6 +1,7 @@
 package write
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -113,13 +114,17 @@ func readRegular(f *os.File) ([]byte, fs.FileInfo, error) {
 	if info.Size() > MaxFileSize {
 		return nil, info, ErrTooLarge
 	}
-	// The size is a hint only: a file can grow while it is read.
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
+	// The size is a hint only: a file can grow while it is read. Room for
+	// it and one read more lets the read that finds the end need no new
+	// buffer, so a file that kept its size is read in one buffer, with two
+	// reads.
+	var buf bytes.Buffer
+	buf.Grow(int(info.Size()) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(f, MaxFileSize+1)); err != nil {
 		return nil, info, err
 	}
-	if len(data) > MaxFileSize {
+	if buf.Len() > MaxFileSize {
 		return nil, info, ErrTooLarge
 	}
-	return data, info, nil
+	return buf.Bytes(), info, nil
 }
