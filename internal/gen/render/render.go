@@ -13,11 +13,11 @@ import (
 	"strings"
 	"sync"
 	"text/template"
-	"text/template/parse"
 
 	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
 	"github.com/fixturegen/fixturegen/internal/version"
 	"github.com/fixturegen/fixturegen/schema"
+	"github.com/fixturegen/fixturegen/templates"
 )
 
 // RegionPytest is the private name the conftest region binds pytest to
@@ -51,34 +51,27 @@ type File struct {
 	Content []byte
 }
 
-// The templates (the .py.tmpl files of the templates folder) are parsed
-// when fixturegen is built, not when it runs: parsed.go holds the trees
-// text/template's parser makes of them, as Go values the linker lays out,
-// so using them costs no parsing and no allocation. Parsing the four
-// templates at run time took 0.2 ms of CPU and 36 of 500 page faults of
-// check's 2 ms start-up, the largest part of what check does on a small
-// project. The trees leave out the places of their nodes, which only an
-// error message reads (it then names line 1); every other field is the
-// parser's. go test ./internal/gen/render -update rewrites parsed.go from
-// the templates; TestParsedIsCurrent fails while it differs from them, and
-// the package's tests render from the templates parsed afresh.
-
-// parsedTemplate is one template as text/template parses it, with the
-// length of its text.
-type parsedTemplate struct {
-	tree *parse.Tree
-	size int
+// sources are the templates, by the names of their files. They point at
+// the strings, so the table is laid out when the program is linked, with
+// nothing to fill in when it starts.
+var sources = [...]struct {
+	name string
+	text *string
+}{
+	{"conftest_region.py.tmpl", &templates.ConftestRegion},
+	{"runtime.py.tmpl", &templates.Runtime},
+	{"probe_plugin.py.tmpl", &templates.ProbePlugin},
+	{"probe_tests.py.tmpl", &templates.ProbeTests},
 }
 
-// tmpl gathers the parsed templates into one set when first needed, not
-// at start-up: commands that render nothing (version, triage) should not
-// pay for it.
+// tmpl parses the templates when they are first needed, not at start-up:
+// commands that render nothing (version, triage) should not pay for them.
 var tmpl = sync.OnceValue(func() *template.Template {
 	t := template.New("").
 		Option("missingkey=error").
 		Funcs(template.FuncMap{"py": pyquote.String, "num": pyquote.Number})
-	for _, p := range parsed {
-		template.Must(t.AddParseTree(p.tree.Name, p.tree))
+	for _, src := range sources {
+		template.Must(t.New(src.name).Parse(*src.text))
 	}
 	return t
 })
@@ -151,9 +144,9 @@ func execute(name string, v view) ([]byte, error) {
 	// template's length and a quarter more from the start saves growing
 	// the buffer, and copying what it holds, a dozen times.
 	var buf bytes.Buffer
-	for _, p := range parsed {
-		if p.tree.Name == name {
-			buf.Grow(p.size * 5 / 4)
+	for _, src := range sources {
+		if src.name == name {
+			buf.Grow(len(*src.text) * 5 / 4)
 		}
 	}
 	if err := tmpl().ExecuteTemplate(&buf, name, v); err != nil {
