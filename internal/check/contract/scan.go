@@ -56,7 +56,7 @@ type scan struct {
 	sources []*source
 	// files are the files the first look read; those read but not
 	// tokenized are marked Skipped, for a second look.
-	files []treeread.File
+	files treeread.Files
 	// scanners are the readers' own tokenizers, one per reader, which
 	// reuse their working memory from file to file.
 	scanners  []pyscan.Scanner
@@ -258,8 +258,7 @@ func (s *scan) readError(p string, err error) {
 // it holds (an autouse fixture reaches every test under its conftest).
 func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool)) {
 	var files []treeread.File
-	for i := range s.files {
-		f := &s.files[i]
+	for f := range s.files.All() {
 		if !f.Skipped || s.ignoreFile != nil && s.ignoreFile(s.abs(f.Path())) {
 			continue
 		}

@@ -1,6 +1,7 @@
 package treeread
 
 import (
+	"iter"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -86,6 +87,24 @@ func (r *Reader) workers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
+// Files are the files a Read read, in the batches it handed its readers:
+// kept as they are, so that remembering ten thousand files for ReadAgain
+// copies none of them.
+type Files [][]File
+
+// All yields every file, batch after batch.
+func (fs Files) All() iter.Seq[*File] {
+	return func(yield func(*File) bool) {
+		for _, b := range fs {
+			for i := range b {
+				if !yield(&b[i]) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // Read reads every .py file under the roots and calls look with each, and
 // returns the files it read, for ReadAgain. The walk hands the readers
 // batches of files of one folder, each folder's files before its
@@ -94,7 +113,7 @@ func (r *Reader) workers() int {
 // reader keeps one buffer, so memory does not grow with the tree. A root
 // that does not exist is an error; every other trouble goes to Problem or
 // to look.
-func (r *Reader) Read(roots []string, look Look) ([]File, error) {
+func (r *Reader) Read(roots []string, look Look) (Files, error) {
 	batches := make(chan []File, 64)
 	var walkErr error
 	go func() {
@@ -143,15 +162,13 @@ func (r *Reader) Read(roots []string, look Look) ([]File, error) {
 			return readPlain(f.Path(), buf)
 		}
 		if f.h != nil {
-			return readFileAt(f.h.fd, f.Name, f.Path(), buf)
+			// Opened by its name in the open folder: the path, which
+			// costs a join, is worked out only for a message.
+			return readFileAt(f.h.fd, f.Name, "", buf)
 		}
 		return ReadFile(f.Path(), buf)
 	}, look)
-	var files []File
-	for _, b := range done {
-		files = append(files, b...)
-	}
-	return files, walkErr
+	return done, walkErr
 }
 
 // ReadAgain reads the given files again, by path, on every core, and calls
@@ -180,7 +197,7 @@ func (r *Reader) ReadAgain(files []File, look Look) {
 
 // parallel reads every file of every batch with read, on one goroutine
 // per reader, each with its own buffer, and returns the batches done.
-func (r *Reader) parallel(batches <-chan []File, read func(f *File, buf []byte) ([]byte, error), look Look) [][]File {
+func (r *Reader) parallel(batches <-chan []File, read func(f *File, buf []byte) ([]byte, error), look Look) Files {
 	n := r.workers()
 	done := make([][][]File, n)
 	var wg sync.WaitGroup
@@ -205,7 +222,7 @@ func (r *Reader) parallel(batches <-chan []File, read func(f *File, buf []byte) 
 		}()
 	}
 	wg.Wait()
-	var all [][]File
+	var all Files
 	for _, d := range done {
 		all = append(all, d...)
 	}
