@@ -104,8 +104,8 @@ var placeStop = func() (t [256]bool) {
 
 // placesByStops is Places jumping from stop byte to stop byte: the same
 // walk as placesByByte, with its skipping loops replaced by stopScan's
-// jumps. Formatted strings, whose fields hold code and nested strings, are
-// read by the Lexer as placesByByte reads them.
+// jumps. A formatted string whose fields hold a nested string, a comment
+// or a format spec is read by the Lexer, as placesByByte reads it.
 func placesByStops(src []byte, offs []int) []Place {
 	out := make([]Place, len(offs))
 	var lx Lexer
@@ -120,14 +120,17 @@ func placesByStops(src []byte, offs []int) []Place {
 	}
 	for p := lx.off; k < len(offs) && p < len(src); {
 		start := p
-		i := st.next(p, quotesOnly)
+		i := st.inSlab(p, &st.quotes)
+		if i < 0 {
+			i = st.nextSlow(p, &st.quotes)
+		}
 		if i >= len(src) {
 			break
 		}
 		if src[i] == '#' {
-			end := st.next(i, endsOnly)
+			end := st.next(i, &st.ends)
 			for end < len(src) && src[end] == '\\' {
-				end = st.next(end+1, endsOnly)
+				end = st.next(end+1, &st.ends)
 			}
 			mark(i, InCode)
 			p = end
@@ -149,9 +152,11 @@ func placesByStops(src []byte, offs []int) []Place {
 		}
 		mark(open, InCode)
 		if formatted {
-			lx.off = i
-			lx.skipString(true)
-			p = lx.off
+			if p = st.skipFormatted(i); p < 0 {
+				lx.off = i
+				lx.skipString(true)
+				p = lx.off
+			}
 		} else {
 			p = st.skipString(i)
 		}
@@ -160,41 +165,49 @@ func placesByStops(src []byte, offs []int) []Place {
 	return out
 }
 
-// Which stop bytes stopScan.next looks for.
-const (
-	quotesOnly = 1 << iota // quotes and #: what ends code
-	endsOnly               // line ends and backslashes: what ends a comment
-	allStops               // both: what can end a string
-)
-
 // stopScan finds the stop bytes of a source (see stopBitsGo), marked a
 // slab of 1 KiB at a time, as far as Places reads.
 type stopScan struct {
-	src    []byte
-	base   int // the offset of the first byte the words cover, a multiple of 64
-	n      int // the words of quotes and ends that are filled
-	quotes [16]uint64
-	ends   [16]uint64
+	src []byte
+	// base and size bound the slab: the bytes the words of quotes, ends
+	// and all cover. base is a multiple of 64.
+	base int
+	size uint
+	// Each kind of stop next can look for: quotes and # (what ends
+	// code), line ends and backslashes (what ends a comment), and both
+	// (what can end a string).
+	quotes, ends, all [16]uint64
 }
 
-// next returns the offset of the first stop byte of the kind asked for at
-// or after i, or len(src) when there is none.
-func (s *stopScan) next(i int, kind int) int {
+// next returns the offset of the first stop byte of set (one of s's
+// kinds) at or after i, or len(src) when there is none.
+func (s *stopScan) next(i int, set *[16]uint64) int {
+	if j := s.inSlab(i, set); j >= 0 {
+		return j
+	}
+	return s.nextSlow(i, set)
+}
+
+// inSlab is next's common case, small enough to be inlined where it is
+// called for every stop: the first stop of set at or after i in the slab
+// marked, or -1 when there is none there.
+func (s *stopScan) inSlab(i int, set *[16]uint64) int {
+	if d := uint(i - s.base); d < s.size {
+		if w := set[d>>6&15] >> (d & 63); w != 0 {
+			return i + bits.TrailingZeros64(w)
+		}
+	}
+	return -1
+}
+
+func (s *stopScan) nextSlow(i int, set *[16]uint64) int {
 	for i < len(s.src) {
-		if i < s.base || i >= s.base+64*s.n {
+		d := uint(i - s.base)
+		if d >= s.size {
 			s.fill(i &^ 63)
+			d = uint(i - s.base)
 		}
-		c := (i - s.base) >> 6
-		var w uint64
-		switch kind {
-		case quotesOnly:
-			w = s.quotes[c]
-		case endsOnly:
-			w = s.ends[c]
-		default:
-			w = s.quotes[c] | s.ends[c]
-		}
-		if w >>= uint(i & 63); w != 0 {
+		if w := set[d>>6&15] >> (d & 63); w != 0 {
 			return i + bits.TrailingZeros64(w)
 		}
 		i = i | 63 + 1
@@ -210,15 +223,19 @@ func (s *stopScan) fill(at int) {
 	if full > 0 {
 		stopBits(s.src[at:at+full*64], s.quotes[:full], s.ends[:full])
 	}
-	s.n = full
+	n := full
 	if full < len(s.quotes) && rest > full*64 {
 		// The last bytes, less than 64, are marked in a copy padded
 		// with zero bytes, which are no stops.
 		var pad [64]byte
 		copy(pad[:], s.src[at+full*64:])
 		stopBits(pad[:], s.quotes[full:full+1], s.ends[full:full+1])
-		s.n++
+		n++
 	}
+	for c := range n {
+		s.all[c] = s.quotes[c] | s.ends[c]
+	}
+	s.size = uint(64 * n)
 }
 
 // skipString returns the offset just past the string that is not
@@ -235,7 +252,11 @@ func (s *stopScan) skipString(i int) int {
 		i++
 	}
 	for {
-		i = s.next(i, allStops)
+		if j := s.inSlab(i, &s.all); j >= 0 {
+			i = j
+		} else {
+			i = s.nextSlow(i, &s.all)
+		}
 		if i >= len(src) {
 			return len(src)
 		}
@@ -265,6 +286,71 @@ func (s *stopScan) skipString(i int) int {
 			i++
 		}
 	}
+}
+
+// skipFormatted is skipString for a formatted string, one byte at a time,
+// reading its fields as Lexer.skipField does; it returns -1 when a field
+// holds a quote, a # or a format spec, which the Lexer then reads.
+func (s *stopScan) skipFormatted(i int) int {
+	src := s.src
+	q := src[i]
+	triple := i+2 < len(src) && src[i+1] == q && src[i+2] == q
+	if triple {
+		i += 3
+	} else {
+		i++
+	}
+	for i < len(src) {
+		switch c := src[i]; {
+		case c == '\\':
+			i++
+			if i < len(src) {
+				if src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n' {
+					i++
+				}
+				i++
+			}
+		case c == q:
+			if !triple {
+				return i + 1
+			}
+			if i+2 < len(src) && src[i+1] == q && src[i+2] == q {
+				return i + 3
+			}
+			i++
+		case c == '\n' || c == '\r':
+			if !triple {
+				return i
+			}
+			i++
+		case c == '{':
+			if i+1 < len(src) && src[i+1] == '{' {
+				i += 2
+				continue
+			}
+			i++
+			for depth := 0; i < len(src); {
+				c := src[i]
+				if c == '\'' || c == '"' || c == '#' || c == ':' && depth == 0 {
+					return -1
+				}
+				i++
+				if c == '(' || c == '[' || c == '{' {
+					depth++
+				} else if c == ')' || c == ']' {
+					depth = max(depth-1, 0)
+				} else if c == '}' {
+					if depth == 0 {
+						break
+					}
+					depth--
+				}
+			}
+		default:
+			i++
+		}
+	}
+	return len(src)
 }
 
 // stopBitsGo marks the stop bytes of src, the bytes after which a place

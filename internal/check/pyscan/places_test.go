@@ -48,7 +48,7 @@ func TestStopBitsAgree(t *testing.T) {
 // place, with the jumps' bits from the assembly and from Go.
 func TestPlacesByStopsAgreesWithByByte(t *testing.T) {
 	pieces := []string{"x", "rb", "f", "F", "1", "u", "Rb", "br", "ab", "_", "\xe9", "é", "#", "'", "\"", "\"\"\"", "'''",
-		"\\", "\n", "\r\n", "\r", "{", "}", "{{", " ", "(", "=", ":", "!r", "\ufeff", "signal.alarm(1)",
+		"\\", "\n", "\r\n", "\r", "{", "}", "{{", " ", "(", ")", "[", "]", "=", ":", "!r", "!=", "f'{x}'", "f\"{a.b(c)[d]} e\"", "f'''{\n}'''", "\ufeff", "signal.alarm(1)",
 		strings.Repeat("a", 70), strings.Repeat(" ", 130)}
 	rng := rand.New(rand.NewSource(4))
 	for n := range 20000 {
@@ -94,4 +94,28 @@ func TestPlacesByStopsInGo(t *testing.T) {
 	haveStopBits = false
 	defer func() { haveStopBits = saved }()
 	TestPlacesByStopsAgreesWithByByte(t)
+}
+
+// Formatted strings with fields of every shape, read by skipFormatted or
+// handed to the Lexer, end where placesByByte ends them.
+func TestPlacesByStopsFormatted(t *testing.T) {
+	field := []string{"{", "}", "(", ")", "[", "]", "#", ":", "!", "=", "x", "'", "\"", "\n", "\r", "\\", "{{", "}}", " ", "f'", "'''"}
+	rng := rand.New(rand.NewSource(7))
+	for range 30000 {
+		var b strings.Builder
+		b.WriteString([]string{"f'", "f\"", "f'''", "rf\"", "F\"\"\""}[rng.Intn(5)])
+		for range rng.Intn(12) {
+			b.WriteString(field[rng.Intn(len(field))])
+		}
+		b.WriteString([]string{"'", "\"", "'''", "\"\"\"", ""}[rng.Intn(5)])
+		b.WriteString(" + 'x' # y\nz")
+		src := []byte(b.String())
+		offs := make([]int, len(src))
+		for i := range offs {
+			offs[i] = i
+		}
+		if got, want := fmt.Sprint(placesByStops(src, offs)), fmt.Sprint(placesByByte(src, offs)); got != want {
+			t.Fatalf("placesByStops(%q) = %s, want %s", src, got, want)
+		}
+	}
 }
