@@ -208,7 +208,21 @@ func (m *Matcher) candidates(data []byte, at int, mask uint32, dst []Hit) []Hit 
 	for mask != 0 {
 		f := at + bits.TrailingZeros32(mask)
 		mask &= mask - 1
-		for _, a := range m.words {
+		// The buckets whose fingerprint sits at f, as teddyAVX2 found
+		// them; only their words are checked.
+		buckets := byte(0xff)
+		for p := range fingerprint {
+			if f+p < len(data) {
+				b := data[f+p]
+				buckets &= m.masks[2*p][b&15] & m.masks[2*p+1][b>>4]
+			} else {
+				buckets &= m.masks[2*p][0] & m.masks[2*p+1][0] // the padding's zero byte
+			}
+		}
+		for k, a := range m.words {
+			if buckets&(1<<(k%8)) == 0 {
+				continue
+			}
 			start := f - a.fp
 			if start >= 0 && start+len(a.word) <= len(data) && data[f] == a.word[a.fp] &&
 				bytes.Equal(data[start:start+len(a.word)], a.word) {
