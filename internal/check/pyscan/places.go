@@ -129,7 +129,7 @@ func placesByStops(src []byte, offs []int) []Place {
 		}
 		if src[i] == '#' {
 			end := st.next(i, &st.ends)
-			for end < len(src) && src[end] == '\\' {
+			for end < len(src) && src[end] != '\n' && src[end] != '\r' {
 				end = st.next(end+1, &st.ends)
 			}
 			mark(i, InCode)
@@ -174,8 +174,8 @@ type stopScan struct {
 	base int
 	size uint
 	// Each kind of stop next can look for: quotes and # (what ends
-	// code), line ends and backslashes (what ends a comment), and both
-	// (what can end a string).
+	// code), line ends, backslashes and { (what ends a comment), and
+	// both (what can end a string, or start a field of a formatted one).
 	quotes, ends, all [16]uint64
 }
 
@@ -288,8 +288,8 @@ func (s *stopScan) skipString(i int) int {
 	}
 }
 
-// skipFormatted is skipString for a formatted string, one byte at a time,
-// reading its fields as Lexer.skipField does; it returns -1 when a field
+// skipFormatted is skipString for a formatted string, reading its fields
+// one byte at a time as Lexer.skipField does; it returns -1 when a field
 // holds a quote, a # or a format spec, which the Lexer then reads.
 func (s *stopScan) skipFormatted(i int) int {
 	src := s.src
@@ -300,7 +300,10 @@ func (s *stopScan) skipFormatted(i int) int {
 	} else {
 		i++
 	}
-	for i < len(src) {
+	for {
+		if i = s.next(i, &s.all); i >= len(src) {
+			return len(src)
+		}
 		switch c := src[i]; {
 		case c == '\\':
 			i++
@@ -350,13 +353,12 @@ func (s *stopScan) skipFormatted(i int) int {
 			i++
 		}
 	}
-	return len(src)
 }
 
 // stopBitsGo marks the stop bytes of src, the bytes after which a place
 // can change: for each 64-byte chunk of src, len(quotes) of them, it sets
 // bit i of the chunk's word in quotes when byte i is # " or ', and in ends
-// when it is \n \r or \.
+// when it is \n \r \ or {.
 func stopBitsGo(src []byte, quotes, ends []uint64) {
 	for c := range quotes {
 		var q, e uint64
@@ -364,7 +366,7 @@ func stopBitsGo(src []byte, quotes, ends []uint64) {
 			switch b {
 			case '#', '"', '\'':
 				q |= 1 << uint(i)
-			case '\n', '\r', '\\':
+			case '\n', '\r', '\\', '{':
 				e |= 1 << uint(i)
 			}
 		}

@@ -2,7 +2,7 @@
 
 // func stopBitsAVX2(src []byte, quotes, ends []uint64)
 //
-// stopBitsGo with AVX2: each byte is compared with the six stop bytes, 32
+// stopBitsGo with AVX2: each byte is compared with the seven stop bytes, 32
 // at a time. The constants are moved into vector registers with VEX
 // instructions only: a legacy SSE instruction, met while the upper halves
 // of the registers are dirty, made the whole function ten times slower.
@@ -30,6 +30,9 @@ TEXT ·stopBitsAVX2(SB), NOSPLIT, $0-72
 	MOVQ $0x5c, AX // backslash
 	VMOVQ AX, X13
 	VPBROADCASTB X13, Y13
+	MOVQ $0x7b, AX // {
+	VMOVQ AX, X14
+	VPBROADCASTB X14, Y14
 
 loop:
 	TESTQ CX, CX
@@ -49,16 +52,20 @@ loop:
 	VPCMPEQB Y10, Y1, Y5
 	VPOR Y5, Y4, Y4
 
-	// Line ends and backslashes, in Y6 and Y7.
+	// Line ends, backslashes and {, in Y6 and Y7.
 	VPCMPEQB Y11, Y0, Y6
 	VPCMPEQB Y12, Y0, Y3
 	VPOR Y3, Y6, Y6
 	VPCMPEQB Y13, Y0, Y3
 	VPOR Y3, Y6, Y6
+	VPCMPEQB Y14, Y0, Y3
+	VPOR Y3, Y6, Y6
 	VPCMPEQB Y11, Y1, Y7
 	VPCMPEQB Y12, Y1, Y5
 	VPOR Y5, Y7, Y7
 	VPCMPEQB Y13, Y1, Y5
+	VPOR Y5, Y7, Y7
+	VPCMPEQB Y14, Y1, Y5
 	VPOR Y5, Y7, Y7
 
 	VPMOVMSKB Y2, AX
