@@ -14,8 +14,10 @@ import (
 // call only in comments or strings).
 //
 // All its words are looked for in one pass over the bytes (find); only
-// when some are there does it ask where they lie (judge), with one
-// pyscan.Places for all of them.
+// when some are there does it ask where they lie (judge): a timer word on
+// a comment line or in a simple string on its line is dropped at once
+// (pyscan.SurelyNotCode), and the rest are placed with one pyscan.Places
+// for all of them.
 type prefilter struct {
 	m *treeread.Matcher
 	// roles says, for each word of m, what it is to the rules: a name
@@ -80,16 +82,38 @@ func (f *prefilter) find(data []byte, sc *needleScratch) (ascii bool) {
 // judge reports whether the data find last looked at can matter to a
 // rule, from the hits find kept.
 func (f *prefilter) judge(data []byte, sc *needleScratch) bool {
-	var have role
-	for _, h := range sc.hits {
-		have |= f.roles[h.Word]
+	if len(sc.hits) == 0 {
+		return false
 	}
+	slices.SortFunc(sc.hits, func(a, b treeread.Hit) int { return a.Off - b.Off })
+	// A timer word on a comment line, or in a simple string on its line,
+	// is dropped without reading the file from its start.
+	sc.offs = sc.offs[:0]
+	timerWords := false
+	for _, h := range sc.hits {
+		sc.offs = append(sc.offs, h.Off)
+		timerWords = timerWords || f.roles[h.Word]&roleName == 0
+	}
+	var surely []bool
+	if timerWords {
+		surely = pyscan.SurelyNotCode(data, sc.offs)
+	}
+	var have role
+	kept := sc.hits[:0]
+	for i, h := range sc.hits {
+		r := f.roles[h.Word]
+		if r&roleName == 0 && surely[i] {
+			continue
+		}
+		kept = append(kept, h)
+		have |= r
+	}
+	sc.hits = kept
 	timers := have&roleSignal != 0 && have&roleCall != 0
 	if have&roleName == 0 && !timers {
 		return false
 	}
 	// Where each hit that could count lies, in one walk of the bytes.
-	slices.SortFunc(sc.hits, func(a, b treeread.Hit) int { return a.Off - b.Off })
 	sc.offs = sc.offs[:0]
 	counted := sc.hits[:0]
 	for _, h := range sc.hits {

@@ -83,7 +83,7 @@ func TestPrefilterAgreesWithPasses(t *testing.T) {
 		{[]string{"timeout", "carrier"}, nil},
 	}
 	pieces := []string{"signal", ".", "alarm", "(", "setitimer", "ALRM", "SIGPROF", "recovery_deadline", "mcp_sdk",
-		"timeout", "carrier", "#", "'", "\"", "\"\"\"", "f'{", "}", "\n", " ", "\\", "x", "é"}
+		"timeout", "carrier", "#", "'", "\"", "\"\"\"", "'''", "f'{", "{", "}", ":", "\n", "\r", " ", "\\", "x", "é", "NOTE = \""}
 	rng := rand.New(rand.NewSource(6))
 	for n := range 20000 {
 		set := sets[n%len(sets)]
