@@ -26,8 +26,10 @@ import (
 type Matcher struct {
 	passes []pass
 	words  []anchored
-	// masks are the fingerprints' tables for teddyAVX2.
-	masks teddyMasks
+	// masks are the fingerprints' tables for teddyAVX2, and buckets the
+	// words of each bucket, as indices in words.
+	masks   teddyMasks
+	buckets [8][]int
 }
 
 // Hit is one occurrence of a word.
@@ -120,6 +122,7 @@ func NewMatcher(words []string) *Matcher {
 				a.fp = i
 			}
 		}
+		m.buckets[len(m.words)%8] = append(m.buckets[len(m.words)%8], len(m.words))
 		bucket := byte(1) << (len(m.words) % 8)
 		for p := range fingerprint {
 			lo, hi := &m.masks[2*p], &m.masks[2*p+1]
@@ -219,14 +222,14 @@ func (m *Matcher) candidates(data []byte, at int, mask uint32, dst []Hit) []Hit 
 				buckets &= m.masks[2*p][0] & m.masks[2*p+1][0] // the padding's zero byte
 			}
 		}
-		for k, a := range m.words {
-			if buckets&(1<<(k%8)) == 0 {
-				continue
-			}
-			start := f - a.fp
-			if start >= 0 && start+len(a.word) <= len(data) && data[f] == a.word[a.fp] &&
-				bytes.Equal(data[start:start+len(a.word)], a.word) {
-				dst = append(dst, Hit{start, a.id})
+		for ; buckets != 0; buckets &= buckets - 1 {
+			for _, w := range m.buckets[bits.TrailingZeros8(buckets)] {
+				a := &m.words[w]
+				start := f - a.fp
+				if start >= 0 && start+len(a.word) <= len(data) && data[f] == a.word[a.fp] &&
+					bytes.Equal(data[start:start+len(a.word)], a.word) {
+					dst = append(dst, Hit{start, a.id})
+				}
 			}
 		}
 	}
