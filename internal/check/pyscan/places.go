@@ -25,9 +25,12 @@ const (
 // Where the processor compares 32 bytes at a time (AVX2), it first marks
 // the bytes that can change a place (quotes, #, line ends, backslashes,
 // braces), 1 KiB at a time, and jumps from mark to mark; elsewhere it
-// walks the bytes one by one. Both agree on every input (a test feeds
-// them random sources); the jumps cost 0.3 of the walk on a tree of
-// modules that name the timer calls in comments and strings.
+// walks the bytes one by one. Both agree on every input (tests feed them
+// random sources). On a module of 4 KB with a hundred strings the jumps
+// take 0.4 of the walk's time; on bench/trees.sh's tree where every module
+// names the timer calls in a comment and a string, check took 0.78 of the
+// CPU time it took with the walk, before SurelyNotCode spared most of
+// those modules Places altogether.
 func Places(src []byte, offs []int) []Place {
 	if haveStopBits {
 		return placesByStops(src, offs)
