@@ -197,27 +197,55 @@ func (r *Reader) ReadAgain(files []File, look Look) {
 
 // parallel reads every file of every batch with read, on one goroutine
 // per reader, each with its own buffer, and returns the batches done.
+//
+// Each batch goes to one reader, which claims its files one at a time;
+// once the walk has handed out every batch, a reader with nothing left
+// claims files from the batches the others are still at. A batch of 64
+// large modules, or one that holds a module worth tokenizing, would
+// otherwise keep one reader busy at the end while the other waits.
 func (r *Reader) parallel(batches <-chan []File, read func(f *File, buf []byte) ([]byte, error), look Look) Files {
 	n := r.workers()
 	done := make([][][]File, n)
+	var mu sync.Mutex
+	var taken []*sharedBatch
 	var wg sync.WaitGroup
 	for k := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			buf := make([]byte, 0, firstRead)
-			for batch := range batches {
-				for i := range batch {
-					f := &batch[i]
+			work := func(b *sharedBatch) {
+				for {
+					i := b.next.Add(1) - 1
+					if i >= int64(len(b.files)) {
+						return
+					}
+					f := &b.files[i]
 					data, err := read(f, buf)
 					buf = data[:0]
 					if err != nil {
 						data = nil
 					}
 					look(f, data, err, k)
+					if b.left.Add(-1) == 0 {
+						b.files[0].h.release()
+					}
 				}
-				batch[0].h.release()
+			}
+			for batch := range batches {
+				b := &sharedBatch{files: batch}
+				b.left.Store(int64(len(batch)))
 				done[k] = append(done[k], batch)
+				mu.Lock()
+				taken = append(taken, b)
+				mu.Unlock()
+				work(b)
+			}
+			mu.Lock()
+			others := taken
+			mu.Unlock()
+			for i := len(others) - 1; i >= 0; i-- {
+				work(others[i])
 			}
 		}()
 	}
@@ -227,4 +255,13 @@ func (r *Reader) parallel(batches <-chan []File, read func(f *File, buf []byte) 
 		all = append(all, d...)
 	}
 	return all
+}
+
+// sharedBatch is a batch more than one reader may work on: each claims
+// the next file with next, and the one that finishes the last releases
+// the folder.
+type sharedBatch struct {
+	files []File
+	next  atomic.Int64
+	left  atomic.Int64
 }
