@@ -125,7 +125,7 @@ func Check(opts Options) (*Result, error) {
 		for _, c := range carriers {
 			names = append(names, c.name)
 		}
-		s.again(&prefilter{names: treeread.NewMatcher(names)}, func(abs string) (bool, bool) {
+		s.again(newPrefilter(names, nil), func(abs string) (bool, bool) {
 			look, all := false, false
 			for _, c := range carriers {
 				if under(abs, c.src.dir) {

@@ -12,60 +12,132 @@ import (
 // file it rejects holds none of the words the rules look for, or holds
 // them only where no rule reads (a fixture name only in comments, a timer
 // call only in comments or strings).
+//
+// All its words are looked for in one pass over the bytes (find); only
+// when some are there does it ask where they lie (judge): a timer word on
+// a comment line or in a simple string on its line is dropped at once
+// (pyscan.SurelyNotCode), and the rest are placed with one pyscan.Places
+// for all of them.
 type prefilter struct {
-	// names are fixture names and marks, which count in code and in
-	// strings (usefixtures("deadline")).
-	names *treeread.Matcher
-	// A timer can only be armed by a module that names the signal module
-	// in its code, so the timer words are looked for only when "signal"
-	// is there. Both are nil in a filter for names only.
-	signal *treeread.Matcher
-	timers *treeread.Matcher
+	m *treeread.Matcher
+	// roles says, for each word of m, what it is to the rules: a name
+	// (fixture names and marks, which count in code and in strings, as
+	// in usefixtures("deadline")), "signal", or a timer call. A timer can
+	// only be armed by a module that names the signal module in its code,
+	// so a call counts only beside "signal", both in code. A word can be
+	// more than one.
+	roles []role
 }
+
+type role uint8
+
+const (
+	roleName role = 1 << iota
+	roleSignal
+	roleCall
+)
 
 // newPrefilter looks for names anywhere but in comments, and for calls in
 // code beside "signal"; without calls it is a filter for names only.
 func newPrefilter(names, calls []string) *prefilter {
-	f := &prefilter{names: treeread.NewMatcher(names)}
-	if len(calls) > 0 {
-		f.signal = treeread.NewMatcher([]string{"signal"})
-		f.timers = treeread.NewMatcher(calls)
+	var words []string
+	var roles []role
+	add := func(w string, r role) {
+		if w == "" {
+			return
+		}
+		if i := slices.Index(words, w); i >= 0 {
+			roles[i] |= r
+			return
+		}
+		words = append(words, w)
+		roles = append(roles, r)
 	}
-	return f
+	for _, n := range names {
+		add(n, roleName)
+	}
+	if len(calls) > 0 {
+		add("signal", roleSignal)
+		for _, c := range calls {
+			add(c, roleCall)
+		}
+	}
+	return &prefilter{m: treeread.NewMatcher(words), roles: roles}
 }
 
-// match reports whether data can matter to a rule.
-func (f *prefilter) match(data []byte) bool {
-	if hits := f.names.Hits(data, nil); len(hits) > 0 {
-		slices.Sort(hits)
-		for _, p := range pyscan.Places(data, hits) {
-			if p != pyscan.InComment {
-				return true
-			}
+// needleScratch is one reader's working memory for the prefilter.
+type needleScratch struct {
+	hits []treeread.Hit
+	offs []int
+}
+
+// find looks for the words in data, in one pass, and keeps the hits in
+// sc for judge. ascii reports that data holds only ASCII bytes, when the
+// search could tell.
+func (f *prefilter) find(data []byte, sc *needleScratch) (ascii bool) {
+	sc.hits, ascii = f.m.Find(data, sc.hits[:0])
+	return ascii
+}
+
+// judge reports whether the data find last looked at can matter to a
+// rule, from the hits find kept.
+func (f *prefilter) judge(data []byte, sc *needleScratch) bool {
+	if len(sc.hits) == 0 {
+		return false
+	}
+	slices.SortFunc(sc.hits, func(a, b treeread.Hit) int { return a.Off - b.Off })
+	// A timer word on a comment line, or in a simple string on its line,
+	// is dropped without reading the file from its start.
+	sc.offs = sc.offs[:0]
+	timerWords := false
+	for _, h := range sc.hits {
+		sc.offs = append(sc.offs, h.Off)
+		timerWords = timerWords || f.roles[h.Word]&roleName == 0
+	}
+	var surely []bool
+	if timerWords {
+		surely = pyscan.SurelyNotCode(data, sc.offs)
+	}
+	var have role
+	kept := sc.hits[:0]
+	for i, h := range sc.hits {
+		r := f.roles[h.Word]
+		if r&roleName == 0 && surely[i] {
+			continue
+		}
+		kept = append(kept, h)
+		have |= r
+	}
+	sc.hits = kept
+	timers := have&roleSignal != 0 && have&roleCall != 0
+	if have&roleName == 0 && !timers {
+		return false
+	}
+	// Where each hit that could count lies, in one walk of the bytes.
+	sc.offs = sc.offs[:0]
+	counted := sc.hits[:0]
+	for _, h := range sc.hits {
+		if f.roles[h.Word]&roleName != 0 || timers {
+			counted = append(counted, h)
+			sc.offs = append(sc.offs, h.Off)
 		}
 	}
-	if f.signal == nil {
-		return false // a filter for names only
-	}
-	sig := f.signal.Hits(data, nil)
-	if len(sig) == 0 {
-		return false
-	}
-	tim := f.timers.Hits(data, nil)
-	if len(tim) == 0 {
-		return false
-	}
-	all := append(sig, tim...)
-	slices.Sort(all)
-	places := pyscan.Places(data, all)
-	inCode := func(offs []int) bool {
-		for _, o := range offs {
-			i, _ := slices.BinarySearch(all, o)
-			if places[i] == pyscan.InCode {
-				return true
-			}
+	var signalInCode, callInCode bool
+	for i, p := range pyscan.Places(data, sc.offs) {
+		r := f.roles[counted[i].Word]
+		if r&roleName != 0 && p != pyscan.InComment {
+			return true
 		}
-		return false
+		if p == pyscan.InCode {
+			signalInCode = signalInCode || r&roleSignal != 0
+			callInCode = callInCode || r&roleCall != 0
+		}
 	}
-	return inCode(sig) && inCode(tim)
+	return signalInCode && callInCode
+}
+
+// match reports whether data can matter to a rule: find, then judge.
+func (f *prefilter) match(data []byte, sc *needleScratch) bool {
+	f.find(data, sc)
+	return f.judge(data, sc)
 }

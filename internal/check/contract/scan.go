@@ -56,12 +56,14 @@ type scan struct {
 	sources []*source
 	// files are the files the first look read; those read but not
 	// tokenized are marked Skipped, for a second look.
-	files []treeread.File
-	// scanners are the readers' own tokenizers, one per reader, which
-	// reuse their working memory from file to file.
-	scanners  []pyscan.Scanner
-	generated []string
-	warnings  []finding.Finding
+	files treeread.Files
+	// scanners are the readers' own tokenizers, and needleWork their
+	// prefilter's working memory, one per reader, reused from file to
+	// file.
+	scanners   []pyscan.Scanner
+	needleWork []needleScratch
+	generated  []string
+	warnings   []finding.Finding
 
 	// cases follows base classes into other modules; basesDone counts
 	// the sources followBases has looked at.
@@ -148,6 +150,7 @@ func (s *scan) reader() *treeread.Reader {
 	}
 	if len(s.scanners) < r.Workers {
 		s.scanners = make([]pyscan.Scanner, r.Workers)
+		s.needleWork = make([]needleScratch, r.Workers)
 	}
 	return r
 }
@@ -189,20 +192,24 @@ func (s *scan) first(j *treeread.File, data []byte, err error, worker int) {
 		s.mu.Unlock()
 		return
 	}
+	// The words the needles look for are ASCII, which every encoding
+	// Python accepts for source keeps as it is, so they are looked for in
+	// the bytes as read, first: the same pass tells whether the file is
+	// all ASCII.
+	sc := &s.needleWork[worker]
+	ascii := s.needles.find(data, sc)
 	// Every file's encoding is checked, not only the ones the rules read:
 	// Python cannot import a file it cannot decode, wherever it is. A
-	// file in another encoding that it declares is read decoded; the
-	// words the needles look for are ASCII, which every encoding Python
-	// accepts for source keeps as it is, so they are looked for in the
-	// bytes as read.
-	text, prob := pyscan.Decode(data)
+	// file in another encoding that it declares is read decoded. A file
+	// of ASCII bytes alone is valid UTF-8 without another look.
+	text, prob := pyscan.DecodeASCII(data, ascii)
 	if prob != nil {
 		if abs == "" || abs != s.opts.Conftest { // the drift report covers the planned conftest
 			s.warn(j.Path(), prob.Pos.Line, prob.Pos.Col, WarnUndecodable, prob.Msg, "save the file as UTF-8, or declare its encoding as Python expects")
 		}
 		return
 	}
-	if base != "conftest.py" && !(abs != "" && s.opts.Forced[abs]) && !(s.opts.ListTests && s.coll.isTestFile(s.abs(j.Path()))) && !s.needles.match(data) {
+	if base != "conftest.py" && !(abs != "" && s.opts.Forced[abs]) && !(s.opts.ListTests && s.coll.isTestFile(s.abs(j.Path()))) && !s.needles.judge(data, sc) {
 		j.Skipped = true
 		return
 	}
@@ -260,8 +267,7 @@ func (s *scan) readError(p string, err error) {
 // it holds (an autouse fixture reaches every test under its conftest).
 func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool)) {
 	var files []treeread.File
-	for i := range s.files {
-		f := &s.files[i]
+	for f := range s.files.All() {
 		if !f.Skipped || s.ignoreFile != nil && s.ignoreFile(s.abs(f.Path())) {
 			continue
 		}
@@ -280,7 +286,7 @@ func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool))
 		if prob != nil {
 			return // reported by the first look
 		}
-		if _, all := want(abs); all || needles.match(data) {
+		if _, all := want(abs); all || needles.match(data, &s.needleWork[worker]) {
 			s.tokenize(p, abs, text, &s.scanners[worker])
 		}
 	})

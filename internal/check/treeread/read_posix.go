@@ -62,16 +62,14 @@ func readFileAt(dirfd int, name, path string, buf []byte) ([]byte, error) {
 			// One byte more than the file holds lets one read see the
 			// rest, and the end.
 			if need := int(st.Size) + 1; need > len(buf) {
-				buf = append(buf[:n], make([]byte, need-n)...)
-				buf = buf[:cap(buf)]
+				buf = grow(buf[:n], need)
 			}
 		}
 		if n == len(buf) {
 			if n >= MaxFileSize {
 				return buf[:0], ErrTooLarge // it grew since
 			}
-			buf = append(buf, make([]byte, len(buf))...)
-			buf = buf[:cap(buf)]
+			buf = grow(buf, 2*len(buf))
 		}
 		end := len(buf)
 		if !sized {
@@ -99,4 +97,16 @@ func closeDir(fd int) {
 	if fd >= 0 {
 		syscall.Close(fd)
 	}
+}
+
+// grow returns a buffer of at least need bytes that begins with buf's. It
+// at least doubles the buffer, so that a reader that meets ever larger
+// files takes new memory a few times, not once per file. It makes the new
+// buffer rather than appending zeros to the old one: append clears every
+// new byte, touching each page before the read does, while make takes
+// memory the runtime knows to be zero, fresh from the system, as it is.
+func grow(buf []byte, need int) []byte {
+	nb := make([]byte, max(need, 2*cap(buf)))
+	copy(nb, buf)
+	return nb
 }

@@ -1,6 +1,7 @@
 package treeread
 
 import (
+	"iter"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -89,6 +90,24 @@ func (r *Reader) workers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
+// Files are the files a Read read, in the batches it handed its readers:
+// kept as they are, so that remembering ten thousand files for ReadAgain
+// copies none of them.
+type Files [][]File
+
+// All yields every file, batch after batch.
+func (fs Files) All() iter.Seq[*File] {
+	return func(yield func(*File) bool) {
+		for _, b := range fs {
+			for i := range b {
+				if !yield(&b[i]) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // Read reads every .py file under the roots and calls look with each, and
 // returns the files it read, for ReadAgain. The walk hands the readers
 // batches of files of one folder, each folder's files before its
@@ -97,7 +116,7 @@ func (r *Reader) workers() int {
 // reader keeps one buffer, so memory does not grow with the tree. A root
 // that does not exist is an error; every other trouble goes to Problem or
 // to look.
-func (r *Reader) Read(roots []string, look Look) ([]File, error) {
+func (r *Reader) Read(roots []string, look Look) (Files, error) {
 	batches := make(chan []File, 64)
 	var walkErr error
 	go func() {
@@ -146,15 +165,13 @@ func (r *Reader) Read(roots []string, look Look) ([]File, error) {
 			return readPlain(f.Path(), buf)
 		}
 		if f.h != nil {
-			return readFileAt(f.h.fd, f.Name, f.Path(), buf)
+			// Opened by its name in the open folder: the path, which
+			// costs a join, is worked out only for a message.
+			return readFileAt(f.h.fd, f.Name, "", buf)
 		}
 		return ReadFile(f.Path(), buf)
 	}, look)
-	var files []File
-	for _, b := range done {
-		files = append(files, b...)
-	}
-	return files, walkErr
+	return done, walkErr
 }
 
 // ReadAgain reads the given files again, by path, on every core, and calls
@@ -183,18 +200,48 @@ func (r *Reader) ReadAgain(files []File, look Look) {
 
 // parallel reads every file of every batch with read, on up to one
 // goroutine per reader, each with its own buffer, and returns the batches
-// done. The calling goroutine is the first reader, and it starts another
-// each time it finds batches waiting for one, up to the number of
-// readers: a small tree is read without waking another thread, a large
-// one on every core from its first batches.
-func (r *Reader) parallel(batches <-chan []File, read func(f *File, buf []byte) ([]byte, error), look Look) [][]File {
+// done.
+//
+// The calling goroutine is the first reader, and it starts another each
+// time it finds batches waiting for one, up to the number of readers: a
+// small tree is read without waking another thread, a large one on every
+// core from its first batches.
+//
+// Each batch goes to one reader, which claims its files one at a time;
+// once the walk has handed out every batch, a reader with nothing left
+// claims files from the batches the others are still at. A batch of 64
+// large modules, or one that holds a module worth tokenizing, would
+// otherwise keep one reader busy at the end while the other waits.
+func (r *Reader) parallel(batches <-chan []File, read func(f *File, buf []byte) ([]byte, error), look Look) Files {
 	n := r.workers()
 	done := make([][][]File, n)
+	var mu sync.Mutex
+	var taken []*sharedBatch
 	var wg sync.WaitGroup
 	started := 1 // readers, counted by the calling goroutine only
 	var reader func(k int)
 	reader = func(k int) {
 		buf := make([]byte, 0, firstRead)
+		work := func(b *sharedBatch) {
+			for {
+				i := b.next.Add(1) - 1
+				if i >= int64(len(b.files)) {
+					return
+				}
+				f := &b.files[i]
+				if r.Unread == nil || !r.Unread(f) {
+					data, err := read(f, buf)
+					buf = data[:0]
+					if err != nil {
+						data = nil
+					}
+					look(f, data, err, k)
+				}
+				if b.left.Add(-1) == 0 {
+					b.files[0].h.release()
+				}
+			}
+		}
 		for batch := range batches {
 			if k == 0 && started < n && len(batches) > 0 {
 				wg.Add(1)
@@ -204,27 +251,35 @@ func (r *Reader) parallel(batches <-chan []File, read func(f *File, buf []byte) 
 				}(started)
 				started++
 			}
-			for i := range batch {
-				f := &batch[i]
-				if r.Unread != nil && r.Unread(f) {
-					continue
-				}
-				data, err := read(f, buf)
-				buf = data[:0]
-				if err != nil {
-					data = nil
-				}
-				look(f, data, err, k)
-			}
-			batch[0].h.release()
+			b := &sharedBatch{files: batch}
+			b.left.Store(int64(len(batch)))
 			done[k] = append(done[k], batch)
+			mu.Lock()
+			taken = append(taken, b)
+			mu.Unlock()
+			work(b)
+		}
+		mu.Lock()
+		others := taken
+		mu.Unlock()
+		for i := len(others) - 1; i >= 0; i-- {
+			work(others[i])
 		}
 	}
 	reader(0)
 	wg.Wait()
-	var all [][]File
+	var all Files
 	for _, d := range done {
 		all = append(all, d...)
 	}
 	return all
+}
+
+// sharedBatch is a batch more than one reader may work on: each claims
+// the next file with next, and the one that finishes the last releases
+// the folder.
+type sharedBatch struct {
+	files []File
+	next  atomic.Int64
+	left  atomic.Int64
 }

@@ -105,9 +105,9 @@ func TestFastAndPlainPathsAgree(t *testing.T) {
 		}
 		var again []string
 		var skipped []File
-		for _, f := range files {
+		for f := range files.All() {
 			if f.Skipped {
-				skipped = append(skipped, f)
+				skipped = append(skipped, *f)
 			}
 		}
 		r.ReadAgain(skipped, func(f *File, data []byte, err error, worker int) {
