@@ -96,9 +96,9 @@ func Check(opts Options) (*Result, error) {
 		opts.Forced[filepath.Join(spec.Dir, filepath.FromSlash(file))] = true
 	}
 	s := &scan{opts: &opts, cwd: cwd, coll: opts.newCollection()}
-	names, calls := opts.words()
-	s.needles = newPrefilter(names, calls)
 	s.pats = opts.testPatterns()
+	fixtures, marks, calls := opts.words()
+	s.needles = newPrefilter(fixtures, marks, calls, s.pats)
 	s.specialNames = map[string]bool{filepath.Base(opts.Conftest): true}
 	for _, set := range []map[string]bool{opts.Planned, opts.Forced} {
 		for abs := range set {
@@ -125,7 +125,7 @@ func Check(opts Options) (*Result, error) {
 		for _, c := range carriers {
 			names = append(names, c.name)
 		}
-		s.again(&prefilter{names: treeread.NewMatcher(names)}, func(abs string) (bool, bool) {
+		s.again(newPrefilter(names, nil, nil, s.pats), func(abs string) (bool, bool) {
 			look, all := false, false
 			for _, c := range carriers {
 				if under(abs, c.src.dir) {
@@ -171,14 +171,14 @@ func listTests(sources []*source) []Test {
 	return out
 }
 
-// words are what the prefilter looks for: the names and the timer calls
-// the rules ask for (see rule.Rule), and for --list-group the mark.
-func (o *Options) words() (names, calls []string) {
-	names, calls = rule.Words(o.Spec)
+// words are what the prefilter looks for: the fixture names and the timer
+// calls the rules ask for (see rule.Rule), and for --list-group the mark.
+func (o *Options) words() (fixtures, marks, calls []string) {
+	fixtures, calls = rule.Words(o.Spec)
 	if o.ListGroup {
-		names = append(names, "xdist_group")
+		marks = append(marks, "xdist_group")
 	}
-	return names, calls
+	return fixtures, marks, calls
 }
 
 // carriers are the conftest fixtures other than the deadline fixture that
