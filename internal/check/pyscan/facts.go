@@ -159,6 +159,11 @@ func Scan(src []byte) *Module {
 // keep. The zero Scanner is ready to use; it is not safe for concurrent
 // use.
 type Scanner struct {
+	// NoCalls leaves the calls out of the facts: Module.Calls is empty
+	// and no decorator has a Call. Reading a module only for its defs,
+	// classes, bases and imports then costs about two thirds of a Scan.
+	NoCalls bool
+
 	lx Lexer
 	p  parser
 	// bindWork is newBindIndex's working memory.
@@ -179,7 +184,8 @@ func (s *Scanner) Scan(src []byte) *Module {
 		args: old.args[:0], paramBuf: old.paramBuf[:0], decos: old.decos[:0],
 		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0],
 		bindBuf: old.bindBuf[:0], stars: old.stars[:0], ftoks: old.ftoks[:0], baseBuf: old.baseBuf[:0], subs: old.subs[:0]}
-	p.lx.recordFields = true
+	p.lx.recordFields = !s.NoCalls
+	p.noCalls = s.NoCalls
 	p.run()
 	*old = parser{m0: *p.m, args: p.args, paramBuf: p.paramBuf, decos: p.decos,
 		scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindBuf: p.bindBuf, stars: p.stars, ftoks: p.ftoks, baseBuf: p.baseBuf, subs: p.subs[:0]}
@@ -262,6 +268,8 @@ type parser struct {
 	lx   *Lexer
 	text string // the source
 	m    *Module
+	// noCalls is Scanner.NoCalls.
+	noCalls bool
 	// args, paramBuf and decos hold every call's arguments and every
 	// def's parameters and decorators, one after the other.
 	args     []Arg
@@ -705,6 +713,9 @@ func (p *parser) dottedModule(toks []tok) (string, int) {
 
 // calls records every call of a dotted name in toks.
 func (p *parser) calls(toks []tok, scope int, target string) {
+	if p.noCalls {
+		return
+	}
 	for k := 0; k < len(toks); k++ {
 		t := &toks[k]
 		if t.kind != Name {
