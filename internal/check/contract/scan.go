@@ -143,6 +143,9 @@ func (s *scan) reader() *treeread.Reader {
 	}
 	if len(s.scanners) < r.Workers {
 		s.scanners = make([]pyscan.Scanner, r.Workers)
+		for i := range s.scanners {
+			s.scanners[i].Keep = readCalls
+		}
 	}
 	return r
 }
