@@ -46,54 +46,58 @@ var fixtureWord = []byte("fixture")
 
 // match reports whether data can request or define one of the fixtures.
 func (w *fixtureWords) match(data []byte) bool {
+	// Most hits of a common word are parts of longer names or attributes
+	// ("settimeout", "self.timeout"), which count nowhere, not even in a
+	// string: they are dropped before anything reads the file around them.
 	hits := w.names.Hits(data, nil)
-	if len(hits) == 0 {
+	kept := hits[:0]
+	for _, h := range hits {
+		end := h + w.wordLen(data, h)
+		if h > 0 && pyscan.IsNameByte(data[h-1]) || end < len(data) && pyscan.IsNameByte(data[end]) {
+			continue // part of a longer name
+		}
+		if prev := lastNonBlank(data, h); prev >= 0 && data[prev] == '.' {
+			continue // an attribute, or a module in a relative import
+		}
+		kept = append(kept, h)
+	}
+	if len(kept) == 0 {
 		return false
 	}
-	slices.Sort(hits)
-	fixtures := -1 // whether data holds "fixture": 1, 0, or -1 before it is asked
-	hasFixtures := func() bool {
-		if fixtures < 0 {
-			fixtures = 0
-			if bytes.Contains(data, fixtureWord) {
-				fixtures = 1
+	slices.Sort(kept)
+	if !bytes.Contains(data, fixtureWord) {
+		// Only a test's parameters count, and a parameter list lies in
+		// code: when none holds a hit, where the hits lie does not matter.
+		if !pyscan.InParams(data, kept, w.mayBeTest) {
+			return false
+		}
+		var code []int
+		for i, place := range pyscan.Places(data, kept) {
+			if place == pyscan.InCode {
+				code = append(code, kept[i])
 			}
 		}
-		return fixtures == 1
+		return pyscan.InParams(data, code, w.mayBeTest)
 	}
 	var params []int // hits in code that only a parameter list can make count
-	for i, place := range pyscan.Places(data, hits) {
-		h := hits[i]
-		end := h + w.wordLen(data, h)
+	for i, place := range pyscan.Places(data, kept) {
+		h := kept[i]
 		switch place {
 		case pyscan.InComment:
 			continue
 		case pyscan.InString:
-			if literalIs(data, h, end) && hasFixtures() {
+			if literalIs(data, h, h+w.wordLen(data, h)) {
 				return true
 			}
 			continue
 		}
-		if h > 0 && pyscan.IsNameByte(data[h-1]) || end < len(data) && pyscan.IsNameByte(data[end]) {
-			continue // part of a longer name
-		}
-		prev := lastNonBlank(data, h)
-		if prev >= 0 && data[prev] == '.' {
-			continue // an attribute, or a module in a relative import
-		}
-		if hasFixtures() && (afterDef(data, prev) || continued(data, prev)) {
+		if prev := lastNonBlank(data, h); afterDef(data, prev) || continued(data, prev) {
 			return true // a fixture's def, or a line too hard to read from its bytes
 		}
 		params = append(params, h)
 	}
-	if len(params) == 0 {
-		return false
-	}
-	if hasFixtures() {
-		// Any def may be a fixture.
-		return pyscan.InParams(data, params, func([]byte) bool { return true })
-	}
-	return pyscan.InParams(data, params, w.mayBeTest)
+	// Any def may be a fixture.
+	return pyscan.InParams(data, params, func([]byte) bool { return true })
 }
 
 // wordLen is the length of the name found at h.
