@@ -118,7 +118,6 @@ func Check(opts Options) (*Result, error) {
 		return nil, err
 	}
 	s.dropCollectIgnored()
-	s.followBases()
 	ix := newIndex(&opts, s.sources)
 	if carriers, autouse := ix.carriers(); len(carriers) > 0 {
 		var names []string
@@ -135,11 +134,9 @@ func Check(opts Options) (*Result, error) {
 			}
 			return look, all
 		})
-		s.followBases()
 		ix = newIndex(&opts, s.sources)
 	}
 	if s.probeFiles() {
-		s.followBases()
 		ix = newIndex(&opts, s.sources)
 	}
 

@@ -63,10 +63,8 @@ type scan struct {
 	generated []string
 	warnings  []finding.Finding
 
-	// cases follows base classes into other modules; basesDone counts
-	// the sources followBases has looked at.
-	cases     caseFinder
-	basesDone int
+	// cases follows base classes into other modules.
+	cases caseFinder
 
 	// coll decides which files are test modules; ignoreFile, once the
 	// conftests are read, tells the files their collect_ignore lists
@@ -237,6 +235,7 @@ func (s *scan) tokenize(p, abs string, data []byte, sc *pyscan.Scanner) {
 		s.warn(p, prob.Pos.Line, prob.Pos.Col, WarnSyntax, prob.Msg+"; the rules may miss code after it", "fix the syntax error (python -m py_compile "+p+" shows it)")
 		break
 	}
+	s.followBases(src)
 	s.mu.Lock()
 	s.sources = append(s.sources, src)
 	s.mu.Unlock()

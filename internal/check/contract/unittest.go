@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/fixturegen/fixturegen/internal/check/pyscan"
 )
@@ -143,32 +144,27 @@ func importedBases(m *pyscan.Module, cases []bool) []string {
 
 // caseFinder follows bases into the modules that define them, reading
 // each module once: the scan's own modules are taken as they are, the
-// others are read for their classes and imports alone.
+// others are read for their classes and imports alone. The readers use it
+// at once, each for the modules it tokenizes.
 type caseFinder struct {
-	modules map[string]*baseModule // by absolute path; nil when unreadable
-	sc      pyscan.Scanner
+	mu      sync.Mutex
+	modules map[string]*baseModule // by absolute path
 }
 
 // baseModule is a module bases may be followed into, with what the search
 // asks of it every time, worked out when first asked: its test cases and
-// the bases it imports.
+// the bases it imports. mod is nil when the file cannot be read.
 type baseModule struct {
+	once     sync.Once
 	mod      *pyscan.Module
-	known    bool
 	cases    []bool
 	imported []string
 }
 
-func (bm *baseModule) know() {
-	if !bm.known {
-		bm.cases = caseClasses(bm.mod, nil)
-		bm.imported = importedBases(bm.mod, bm.cases)
-		bm.known = true
-	}
-}
-
 // add makes a module the scan tokenized known to the finder.
 func (cf *caseFinder) add(abs string, m *pyscan.Module) {
+	cf.mu.Lock()
+	defer cf.mu.Unlock()
 	if cf.modules == nil {
 		cf.modules = map[string]*baseModule{}
 	}
@@ -194,10 +190,9 @@ func (cf *caseFinder) isCase(dir, dotted string, depth int) bool {
 	modName, class := dotted[:i], dotted[i+1:]
 	for _, file := range moduleFiles(dir, modName) {
 		bm := cf.module(file)
-		if bm == nil {
+		if bm.mod == nil {
 			continue
 		}
-		bm.know()
 		m, cases := bm.mod, bm.cases
 		for j, d := range m.Defs {
 			if d.Kind != pyscan.Class || d.Parent >= 0 || d.Name != class {
@@ -228,23 +223,36 @@ func (cf *caseFinder) isCase(dir, dotted string, depth int) bool {
 	return false
 }
 
+// module returns the module at file, reading it on first use, with its
+// cases and imported bases worked out.
 func (cf *caseFinder) module(file string) *baseModule {
-	if bm, ok := cf.modules[file]; ok {
-		return bm
-	}
-	var bm *baseModule
-	// readFile refuses what is too large or not a regular file.
-	if data, err := treeread.ReadFile(file, nil); err == nil {
-		if text, prob := pyscan.Decode(data); prob == nil {
-			// The search reads no calls.
-			cf.sc.NoCalls = true
-			bm = &baseModule{mod: cf.sc.Scan(text)}
-		}
-	}
+	cf.mu.Lock()
 	if cf.modules == nil {
 		cf.modules = map[string]*baseModule{}
 	}
-	cf.modules[file] = bm
+	bm := cf.modules[file]
+	if bm == nil {
+		bm = &baseModule{}
+		cf.modules[file] = bm
+	}
+	cf.mu.Unlock()
+	bm.once.Do(func() {
+		if bm.mod == nil {
+			// readFile refuses what is too large or not a regular file.
+			data, err := treeread.ReadFile(file, nil)
+			if err != nil {
+				return
+			}
+			text, prob := pyscan.Decode(data)
+			if prob != nil {
+				return
+			}
+			sc := pyscan.Scanner{NoCalls: true} // the search reads no calls
+			bm.mod = sc.Scan(text)
+		}
+		bm.cases = caseClasses(bm.mod, nil)
+		bm.imported = importedBases(bm.mod, bm.cases)
+	})
 	return bm
 }
 
@@ -279,31 +287,26 @@ func moduleFiles(dir, name string) []string {
 	}
 }
 
-// followBases works out, for the test modules read since the last call,
-// which of their classes derive from test cases defined in other modules,
-// and recomputes their facts where some do.
-func (s *scan) followBases() {
-	for _, src := range s.sources[s.basesDone:] {
-		s.cases.add(src.abs, src.mod)
+// followBases works out, for a test module just tokenized, which of its
+// classes derive from test cases defined in other modules, and recomputes
+// its facts where some do. The readers call it, each for its own modules.
+func (s *scan) followBases(src *source) {
+	s.cases.add(src.abs, src.mod)
+	if !src.test {
+		return
 	}
-	for _, src := range s.sources[s.basesDone:] {
-		if !src.test {
-			continue
-		}
-		bases := importedBases(src.mod, src.facts.cases)
-		if len(bases) == 0 {
-			continue
-		}
-		known := map[string]bool{}
-		for _, b := range bases {
-			if s.cases.isCase(src.dir, b, 0) {
-				known[b] = true
-			}
-		}
-		if len(known) > 0 {
-			src.knownCases = known
-			src.facts = newFacts(src, s.pats)
+	bases := importedBases(src.mod, src.facts.cases)
+	if len(bases) == 0 {
+		return
+	}
+	known := map[string]bool{}
+	for _, b := range bases {
+		if s.cases.isCase(src.dir, b, 0) {
+			known[b] = true
 		}
 	}
-	s.basesDone = len(s.sources)
+	if len(known) > 0 {
+		src.knownCases = known
+		src.facts = newFacts(src, s.pats)
+	}
 }
