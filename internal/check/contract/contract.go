@@ -223,8 +223,9 @@ func (s *scan) probeFiles() bool {
 			s.warn(display(s.cwd, abs), prob.Pos.Line, prob.Pos.Col, WarnUndecodable, prob.Msg, "save the file as UTF-8, or declare its encoding as Python expects")
 			continue
 		}
-		s.tokenize(display(s.cwd, abs), abs, text, &pyscan.Scanner{Keep: readCalls})
+		s.tokenizeLater(display(s.cwd, abs), abs, text)
 	}
+	s.tokenizing.Wait()
 	return len(s.sources) > n
 }
 
