@@ -96,6 +96,7 @@ func Check(opts Options) (*Result, error) {
 		opts.Forced[filepath.Join(spec.Dir, filepath.FromSlash(file))] = true
 	}
 	s := &scan{opts: &opts, cwd: cwd, coll: opts.newCollection()}
+	s.slots = make(chan struct{}, 2*s.reader().Workers)
 	s.pats = opts.testPatterns()
 	fixtures, marks, calls := opts.words()
 	s.needles = newPrefilter(fixtures, marks, calls, s.pats)

@@ -60,10 +60,12 @@ type scan struct {
 	generated []string
 	warnings  []finding.Finding
 
-	// tokenizing counts the files being tokenized (tokenizeLater);
+	// tokenizing counts the files being tokenized (tokenizeLater), and
+	// slots bounds how many wait for it with a copy of their bytes;
 	// scanners are the tokenizers, which reuse their working memory from
 	// file to file.
 	tokenizing sync.WaitGroup
+	slots      chan struct{}
 	scanners   sync.Pool
 
 	// cases follows base classes into other modules.
@@ -214,14 +216,20 @@ func (s *scan) first(j *treeread.File, data []byte, err error, worker int) {
 // tokenizeLater tokenizes a copy of data on a goroutine of its own, so that
 // the reader that found it goes on reading: the readers take the files in
 // batches, and a large module would otherwise hold up the rest of its
-// reader's batch while the other readers run out of work. On CPython's
-// Lib/test, whose few large modules arm timers, that is a tenth of
-// check's time. The caller waits for s.tokenizing.
+// reader's batch while the other readers run out of work (on CPython's
+// Lib/test, whose few large modules arm timers, a tenth of check's wall
+// time). A reader waits when two files per core wait already: reading is
+// faster than tokenizing, and the copies would otherwise pile up when
+// every file is tokenized (--collect). The caller waits for s.tokenizing.
 func (s *scan) tokenizeLater(p, abs string, data []byte) {
+	s.slots <- struct{}{}
 	data = bytes.Clone(data) // the reader reuses its buffer
 	s.tokenizing.Add(1)
 	go func() {
-		defer s.tokenizing.Done()
+		defer func() {
+			<-s.slots
+			s.tokenizing.Done()
+		}()
 		sc, _ := s.scanners.Get().(*pyscan.Scanner)
 		if sc == nil {
 			sc = &pyscan.Scanner{Keep: readCalls}
