@@ -6,7 +6,8 @@ TARGET is the largest acceptable ratio of NAME's wall-time median to BASE's
 (1.10), or, written with "ms", the largest acceptable wall-time median of
 NAME itself (20ms); BASE then shows what starting any process costs. With
 more than one base, TARGET lists one ratio per base, comma-separated
-(1.03,1.02), and NAME is compared with each, side by side.
+(1.03,1.02), and NAME is compared with each, side by side; a target of -
+prints the ratio without a verdict (an older build, timed for comparison).
 
 Each COMMAND runs through the shell and is measured twice: wall time, and
 CPU time (user + system, the command and all its children). With
@@ -75,6 +76,9 @@ def main(argv):
     met_all = True
     for (base, _), target in zip(bases, targets):
         ratio, cpu_ratio = wall[name] / wall[base], cpu[name] / cpu[base]
+        if target == "-":
+            print(f"ratio {name}/{base}: wall {ratio:.3f}, cpu {cpu_ratio:.3f}")
+            continue
         if target.endswith("ms"):
             met = wall[name] * 1000 <= float(target[:-2])
             verdict = f"{name} median {'within' if met else 'MISSES'} the target {target}"

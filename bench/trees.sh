@@ -25,6 +25,11 @@
 #
 # and the peak RSS of check on every tree, target under 32 MiB. The script
 # exits 1 when a row misses its target. Run it on a quiet machine.
+#
+# With BEFORE set to another fixturegen binary (an older build), each row
+# times it too, alternating with the others, as "before": the check rows
+# print check's ratio to it beside the ratio to grep, the timeout rows are
+# repeated for it, and its peak RSS is printed beside check's.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-11}
@@ -46,6 +51,8 @@ trap cleanup EXIT
   go build -o "$work/checkbench" ./bench/checkbench)
 cp "$work/fixturegen.linked" "$work/fixturegen"
 fg=$work/fixturegen
+before=${BEFORE:-}
+bt=${before:+,-} # no target for the ratio to the older build
 status=0
 
 # check and grep exit 1 when they find something; 2 is an error.
@@ -61,17 +68,17 @@ row() { # TITLE DIR TARGET BASE=COMMAND NAME=COMMAND
 }
 
 peaks=()
-peak() { # TITLE DIR COMMAND...: check's peak RSS, in MiB
+peak() { # TITLE DIR COMMAND...: check's peak RSS, in MiB, and its page faults
   local title=$1 dir=$2
   shift 2
-  local kib
-  kib=$(cd "$dir" && python3 -c '
+  local kib faults
+  read -r kib faults < <(cd "$dir" && python3 -c '
 import os, subprocess, sys
 child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 _, status, usage = os.wait4(child.pid, 0)
 code = os.waitstatus_to_exitcode(status)
-print(usage.ru_maxrss if code in (0, 1) else 0)' "$@")
-  peaks+=("$(printf '%-34s %6.1f MiB' "$title" "$(echo "$kib / 1024" | bc -l)")")
+print(usage.ru_maxrss if code in (0, 1) else 0, usage.ru_minflt)' "$@")
+  peaks+=("$(printf '%-34s %6.1f MiB %6d page faults' "$title" "$(echo "$kib / 1024" | bc -l)" "$faults")")
   if [ "$kib" -eq 0 ] || [ "$kib" -ge $((32 * 1024)) ]; then status=1; fi
 }
 
@@ -114,37 +121,60 @@ EOF
 printf 'import pytest\n\n\ndef test_one():\n    assert True\n' >"$work/one/tests/test_one.py"
 (cd "$work/one" && "$fg" generate >/dev/null)
 
-row "synthetic: 10,000 modules" "$work/synth" 1.00 \
-  grep="$(grep_cmd tests)" check="$(quiet "$fg check")"
-row "strings: every module names the timer calls in a comment and a string" "$work/strings" 1.00 \
-  grep="$(grep_cmd tests)" check="$(quiet "$fg check")"
-row "start-up: one test module" "$work/one" 1.50 \
-  grep="$(grep_cmd tests)" check="$(quiet "$fg check")"
-row "timeout: the deadline fixture named timeout, against the default name" "$work/synth" 1.50 \
-  default="$(quiet "$fg check")" timeout="$(quiet "$fg -C $work/timeout check")"
-peak "synthetic" "$work/synth" "$fg" check
-peak "strings" "$work/strings" "$fg" check
-peak "start-up" "$work/one" "$fg" check
-peak "timeout" "$work/timeout" "$fg" check
+# bcheck ARGS: the older build's "before=COMMAND" argument, when there is one.
+bcheck() { if [ -n "$before" ]; then echo "before=$(quiet "$before $*")"; fi; }
+# timeout_rows TITLE ARGS: the timeout row of each build.
+timeout_rows() {
+  local title=$1
+  shift
+  row "$title" "$work/synth" 1.50 \
+    default="$(quiet "$fg check $*")" timeout="$(quiet "$fg -C $work/timeout check $*")"
+  if [ -n "$before" ]; then
+    row "$title, before" "$work/synth" 1.50 \
+      default="$(quiet "$before check $*")" timeout="$(quiet "$before -C $work/timeout check $*")"
+  fi
+}
+# peaks TITLE DIR ARGS: check's peak RSS, and the older build's.
+peaks_of() {
+  local title=$1 dir=$2
+  shift 2
+  peak "$title" "$dir" "$fg" "$@"
+  if [ -n "$before" ]; then
+    local met=$status # the older build's memory is no verdict on this one
+    peak "$title, before" "$dir" "$before" "$@"
+    status=$met
+  fi
+}
+
+row "synthetic: 10,000 modules" "$work/synth" "1.00$bt" \
+  grep="$(grep_cmd tests)" ${before:+"$(bcheck check)"} check="$(quiet "$fg check")"
+row "strings: every module names the timer calls in a comment and a string" "$work/strings" "1.00$bt" \
+  grep="$(grep_cmd tests)" ${before:+"$(bcheck check)"} check="$(quiet "$fg check")"
+row "start-up: one test module" "$work/one" "1.50$bt" \
+  grep="$(grep_cmd tests)" ${before:+"$(bcheck check)"} check="$(quiet "$fg check")"
+timeout_rows "timeout: the deadline fixture named timeout, against the default name"
+peaks_of "synthetic" "$work/synth" check
+peaks_of "strings" "$work/strings" check
+peaks_of "start-up" "$work/one" check
+peaks_of "timeout" "$work/timeout" check
 
 for dir in "$@"; do
   dir=$(cd "$dir" && pwd)
-  row "$dir" "$work/synth" 1.00 \
-    grep="$(grep_cmd "$dir")" check="$(quiet "$fg check --scan $dir")"
-  row "$dir, fixture named timeout" "$work/synth" 1.50 \
-    default="$(quiet "$fg check --scan $dir")" timeout="$(quiet "$fg -C $work/timeout check --scan $dir")"
-  peak "$dir" "$work/synth" "$fg" check --scan "$dir"
-  peak "$dir, timeout" "$work/timeout" "$fg" check --scan "$dir"
+  row "$dir" "$work/synth" "1.00$bt" \
+    grep="$(grep_cmd "$dir")" ${before:+"$(bcheck check --scan "$dir")"} check="$(quiet "$fg check --scan $dir")"
+  timeout_rows "$dir, fixture named timeout" --scan "$dir"
+  peaks_of "$dir" "$work/synth" check --scan "$dir"
+  peaks_of "$dir, timeout" "$work/timeout" check --scan "$dir"
 done
 
 # One core busy: a shell loop that never sleeps.
 sh -c 'while :; do :; done' &
 busy=$!
-row "busy core: synthetic, with a busy loop on one core" "$work/synth" 1.30 \
-  grep="$(grep_cmd tests)" check="$(quiet "$fg check")"
+row "busy core: synthetic, with a busy loop on one core" "$work/synth" "1.30$bt" \
+  grep="$(grep_cmd tests)" ${before:+"$(bcheck check)"} check="$(quiet "$fg check")"
 kill "$busy"
 busy=
 
-echo "== peak RSS of check (target under 32 MiB)"
+echo "== peak RSS of check (target under 32 MiB), and its page faults"
 printf '%s\n' "${peaks[@]}"
 exit $status

@@ -96,9 +96,10 @@ func Check(opts Options) (*Result, error) {
 		opts.Forced[filepath.Join(spec.Dir, filepath.FromSlash(file))] = true
 	}
 	s := &scan{opts: &opts, cwd: cwd, coll: opts.newCollection()}
-	names, calls := opts.words()
-	s.needles = newPrefilter(names, calls)
+	s.slots = make(chan struct{}, 2*s.reader().Workers)
 	s.pats = opts.testPatterns()
+	fixtures, marks, calls := opts.words()
+	s.needles = newPrefilter(fixtures, marks, calls, s.pats)
 	s.specialNames = map[string]bool{filepath.Base(opts.Conftest): true}
 	for _, set := range []map[string]bool{opts.Planned, opts.Forced} {
 		for abs := range set {
@@ -118,14 +119,13 @@ func Check(opts Options) (*Result, error) {
 		return nil, err
 	}
 	s.dropCollectIgnored()
-	s.followBases()
 	ix := newIndex(&opts, s.sources)
 	if carriers, autouse := ix.carriers(); len(carriers) > 0 {
 		var names []string
 		for _, c := range carriers {
 			names = append(names, c.name)
 		}
-		s.again(newPrefilter(names, nil), func(abs string) (bool, bool) {
+		s.again(newPrefilter(names, nil, nil, s.pats), func(abs string) (bool, bool) {
 			look, all := false, false
 			for _, c := range carriers {
 				if under(abs, c.src.dir) {
@@ -135,11 +135,9 @@ func Check(opts Options) (*Result, error) {
 			}
 			return look, all
 		})
-		s.followBases()
 		ix = newIndex(&opts, s.sources)
 	}
 	if s.probeFiles() {
-		s.followBases()
 		ix = newIndex(&opts, s.sources)
 	}
 
@@ -171,14 +169,14 @@ func listTests(sources []*source) []Test {
 	return out
 }
 
-// words are what the prefilter looks for: the names and the timer calls
-// the rules ask for (see rule.Rule), and for --list-group the mark.
-func (o *Options) words() (names, calls []string) {
-	names, calls = rule.Words(o.Spec)
+// words are what the prefilter looks for: the fixture names and the timer
+// calls the rules ask for (see rule.Rule), and for --list-group the mark.
+func (o *Options) words() (fixtures, marks, calls []string) {
+	fixtures, calls = rule.Words(o.Spec)
 	if o.ListGroup {
-		names = append(names, "xdist_group")
+		marks = append(marks, "xdist_group")
 	}
-	return names, calls
+	return fixtures, marks, calls
 }
 
 // carriers are the conftest fixtures other than the deadline fixture that
@@ -226,8 +224,9 @@ func (s *scan) probeFiles() bool {
 			s.warn(display(s.cwd, abs), prob.Pos.Line, prob.Pos.Col, WarnUndecodable, prob.Msg, "save the file as UTF-8, or declare its encoding as Python expects")
 			continue
 		}
-		s.tokenize(display(s.cwd, abs), abs, text, new(pyscan.Scanner))
+		s.tokenizeLater(display(s.cwd, abs), abs, text)
 	}
+	s.tokenizing.Wait()
 	return len(s.sources) > n
 }
 

@@ -10,36 +10,42 @@ import (
 // prefilter decides, from a file's bytes, whether the rules could find
 // anything in it, so that only those files are tokenized. It is exact: a
 // file it rejects holds none of the words the rules look for, or holds
-// them only where no rule reads (a fixture name only in comments, a timer
-// call only in comments or strings).
+// them only where no rule reads (a fixture name only in comments or as a
+// keyword argument, a mark only in comments, a timer call only in
+// comments or strings).
 //
 // All its words are looked for in one pass over the bytes (find); only
-// when some are there does it ask where they lie (judge): a timer word on
-// a comment line or in a simple string on its line is dropped at once
-// (pyscan.SurelyNotCode), and the rest are placed with one pyscan.Places
-// for all of them.
+// when some are there does it ask where they lie (judge): fixture names
+// count where a file can request or define such a fixture (fixtureWords);
+// a timer word on a comment line or in a simple string on its line is
+// dropped at once (pyscan.SurelyNotCode), and the rest are placed with
+// one pyscan.Places for all of them.
 type prefilter struct {
 	m *treeread.Matcher
-	// roles says, for each word of m, what it is to the rules: a name
-	// (fixture names and marks, which count in code and in strings, as
-	// in usefixtures("deadline")), "signal", or a timer call. A timer can
+	// roles says, for each word of m, what it is to the rules: a fixture
+	// name, a mark (which counts in code and in strings, as in
+	// usefixtures("deadline")), "signal", or a timer call. A timer can
 	// only be armed by a module that names the signal module in its code,
 	// so a call counts only beside "signal", both in code. A word can be
 	// more than one.
-	roles []role
+	roles    []role
+	fixtures *fixtureWords
 }
 
 type role uint8
 
 const (
-	roleName role = 1 << iota
+	roleFixture role = 1 << iota
+	roleMark
 	roleSignal
 	roleCall
 )
 
-// newPrefilter looks for names anywhere but in comments, and for calls in
-// code beside "signal"; without calls it is a filter for names only.
-func newPrefilter(names, calls []string) *prefilter {
+// newPrefilter looks for fixtures where a file can request or define them,
+// for marks anywhere but in comments, and for calls in code beside
+// "signal"; without calls it is a filter for names only. pats tell the
+// defs that may be tests.
+func newPrefilter(fixtures, marks, calls []string, pats *testPatterns) *prefilter {
 	var words []string
 	var roles []role
 	add := func(w string, r role) {
@@ -53,8 +59,11 @@ func newPrefilter(names, calls []string) *prefilter {
 		words = append(words, w)
 		roles = append(roles, r)
 	}
-	for _, n := range names {
-		add(n, roleName)
+	for _, n := range fixtures {
+		add(n, roleFixture)
+	}
+	for _, n := range marks {
+		add(n, roleMark)
 	}
 	if len(calls) > 0 {
 		add("signal", roleSignal)
@@ -62,7 +71,7 @@ func newPrefilter(names, calls []string) *prefilter {
 			add(c, roleCall)
 		}
 	}
-	return &prefilter{m: treeread.NewMatcher(words), roles: roles}
+	return &prefilter{m: treeread.NewMatcher(words), roles: roles, fixtures: newFixtureWords(fixtures, pats)}
 }
 
 // needleScratch is one reader's working memory for the prefilter.
@@ -86,13 +95,23 @@ func (f *prefilter) judge(data []byte, sc *needleScratch) bool {
 		return false
 	}
 	slices.SortFunc(sc.hits, func(a, b treeread.Hit) int { return a.Off - b.Off })
+	// Fixture names first: they have their own reading of the bytes.
+	sc.offs = sc.offs[:0]
+	for _, h := range sc.hits {
+		if f.roles[h.Word]&roleFixture != 0 {
+			sc.offs = append(sc.offs, h.Off)
+		}
+	}
+	if len(sc.offs) > 0 && f.fixtures.match(data, sc.offs) {
+		return true
+	}
 	// A timer word on a comment line, or in a simple string on its line,
 	// is dropped without reading the file from its start.
 	sc.offs = sc.offs[:0]
 	timerWords := false
 	for _, h := range sc.hits {
 		sc.offs = append(sc.offs, h.Off)
-		timerWords = timerWords || f.roles[h.Word]&roleName == 0
+		timerWords = timerWords || f.roles[h.Word]&(roleSignal|roleCall) != 0
 	}
 	var surely []bool
 	if timerWords {
@@ -101,8 +120,8 @@ func (f *prefilter) judge(data []byte, sc *needleScratch) bool {
 	var have role
 	kept := sc.hits[:0]
 	for i, h := range sc.hits {
-		r := f.roles[h.Word]
-		if r&roleName == 0 && surely[i] {
+		r := f.roles[h.Word] &^ roleFixture
+		if r == 0 || r&roleMark == 0 && surely[i] {
 			continue
 		}
 		kept = append(kept, h)
@@ -110,14 +129,14 @@ func (f *prefilter) judge(data []byte, sc *needleScratch) bool {
 	}
 	sc.hits = kept
 	timers := have&roleSignal != 0 && have&roleCall != 0
-	if have&roleName == 0 && !timers {
+	if have&roleMark == 0 && !timers {
 		return false
 	}
 	// Where each hit that could count lies, in one walk of the bytes.
 	sc.offs = sc.offs[:0]
 	counted := sc.hits[:0]
 	for _, h := range sc.hits {
-		if f.roles[h.Word]&roleName != 0 || timers {
+		if f.roles[h.Word]&roleMark != 0 || timers {
 			counted = append(counted, h)
 			sc.offs = append(sc.offs, h.Off)
 		}
@@ -125,7 +144,7 @@ func (f *prefilter) judge(data []byte, sc *needleScratch) bool {
 	var signalInCode, callInCode bool
 	for i, p := range pyscan.Places(data, sc.offs) {
 		r := f.roles[counted[i].Word]
-		if r&roleName != 0 && p != pyscan.InComment {
+		if r&roleMark != 0 && p != pyscan.InComment {
 			return true
 		}
 		if p == pyscan.InCode {

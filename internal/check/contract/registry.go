@@ -38,7 +38,7 @@ var _ = declare(rule.Rule{
 	Meaning:      "Tests use the deadline fixture (as a parameter, through `usefixtures`, or through an autouse fixture that depends on it) but are not marked `pytest.mark.xdist_group(\"<group>\")`, or are in another group. Not checked when the spec has no `[group]`.",
 	Fix:          "Add the mark to the module's `pytestmark`",
 	Suppressible: true,
-	Names:        deadlineName,
+	Fixtures:     deadlineName,
 	Pytest:       "each test whose fixture closure holds the deadline fixture but that pytest-xdist would not schedule in the group, at the test's `file:line`",
 }, check{module: (*rules).missingGroup})
 
@@ -51,7 +51,7 @@ var _ = declare(rule.Rule{
 	Meaning:      "Another fixture with the preload's or the deadline's name would shadow the generated one.",
 	Fix:          "Rename or remove it",
 	Suppressible: true,
-	Names:        func(s *schema.Spec) []string { return []string{s.Deadline.Fixture, s.Preload.Fixture} },
+	Fixtures:     func(s *schema.Spec) []string { return []string{s.Deadline.Fixture, s.Preload.Fixture} },
 }, check{module: (*rules).shadows})
 
 const RuleNameClash = "name-clash"
@@ -72,7 +72,7 @@ var _ = declare(rule.Rule{
 	Meaning:      "A deadline fixture no longer depends on the preload fixture (the reference's \"lost its mcp_sdk parameter\"): pytest may arm the alarm before the preload runs.",
 	Fix:          "Restore the parameter (`fixturegen generate` does, for the generated one)",
 	Suppressible: true,
-	Names:        deadlineName,
+	Fixtures:     deadlineName,
 	Pytest:       "a deadline fixture that, as pytest resolves it for some test (overrides included), does not reach the preload fixture; the message names that test",
 }, check{module: (*rules).deadlinePreload})
 

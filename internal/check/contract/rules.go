@@ -163,12 +163,27 @@ func mayArm(m *pyscan.Module, callee string) bool {
 		}
 		callee = m.Resolve(callee)
 	}
-	switch callee[strings.LastIndexByte(callee, '.')+1:] {
-	case "setitimer", "alarm", "signal":
-		return true
-	}
-	return false
+	return timerCallees[callee[strings.LastIndexByte(callee, '.')+1:]]
 }
+
+// timerCallees are the last names of the signal module's calls that can
+// arm a timer or install its handler.
+var timerCallees = map[string]bool{"setitimer": true, "alarm": true, "signal": true}
+
+// readCalls are the calls the rules read, for the scan's Scanners to keep:
+// the calls of the marks (in decorators and pytestmark), the timer calls
+// (own-timer, hand-written-deadline), and the group marks and patches
+// anywhere (--list-group's members). A rule that reads another call names
+// its last name here.
+var readCalls = func() *pyscan.CallFilter {
+	f := &pyscan.CallFilter{Last: map[string]bool{"xdist_group": true, "usefixtures": true}, Targets: map[string]bool{"pytestmark": true}}
+	for _, set := range []map[string]bool{timerCallees, patchCallees} {
+		for name := range set {
+			f.Last[name] = true
+		}
+	}
+	return f
+}()
 
 // owner returns the outermost function around def that is a test or a
 // fixture, or the outermost function of all (a helper) when none is; -1

@@ -57,18 +57,22 @@ type scan struct {
 	// files are the files the first look read; those read but not
 	// tokenized are marked Skipped, for a second look.
 	files treeread.Files
-	// scanners are the readers' own tokenizers, and needleWork their
-	// prefilter's working memory, one per reader, reused from file to
-	// file.
-	scanners   []pyscan.Scanner
+	// needleWork is each reader's working memory for the prefilter,
+	// reused from file to file.
 	needleWork []needleScratch
 	generated  []string
 	warnings   []finding.Finding
 
-	// cases follows base classes into other modules; basesDone counts
-	// the sources followBases has looked at.
-	cases     caseFinder
-	basesDone int
+	// tokenizing counts the files being tokenized (tokenizeLater), and
+	// slots bounds how many wait for it with a copy of their bytes;
+	// scanners are the tokenizers, which reuse their working memory from
+	// file to file.
+	tokenizing sync.WaitGroup
+	slots      chan struct{}
+	scanners   sync.Pool
+
+	// cases follows base classes into other modules.
+	cases caseFinder
 
 	// coll decides which files are test modules; ignoreFile, once the
 	// conftests are read, tells the files their collect_ignore lists
@@ -137,19 +141,18 @@ func (s *scan) run(roots []string, noRecurse []string) error {
 		return s.special(f.Name) && s.opts.Planned[s.abs(f.Path())]
 	}
 	files, err := r.Read(roots, s.first)
+	s.tokenizing.Wait()
 	s.files = files
 	return err
 }
 
-// reader returns a treeread.Reader with the scan's number of readers, and
-// gives each reader its tokenizer.
+// reader returns a treeread.Reader with the scan's number of readers.
 func (s *scan) reader() *treeread.Reader {
 	r := &treeread.Reader{Workers: s.opts.Workers}
 	if r.Workers <= 0 {
 		r.Workers = runtime.GOMAXPROCS(0)
 	}
-	if len(s.scanners) < r.Workers {
-		s.scanners = make([]pyscan.Scanner, r.Workers)
+	if len(s.needleWork) < r.Workers {
 		s.needleWork = make([]needleScratch, r.Workers)
 	}
 	return r
@@ -219,7 +222,33 @@ func (s *scan) first(j *treeread.File, data []byte, err error, worker int) {
 	if abs == "" {
 		abs = s.abs(p)
 	}
-	s.tokenize(p, abs, text, &s.scanners[worker])
+	s.tokenizeLater(p, abs, text)
+}
+
+// tokenizeLater tokenizes a copy of data on a goroutine of its own, so that
+// the reader that found it goes on reading: the readers take the files in
+// batches, and a large module would otherwise hold up the rest of its
+// reader's batch while the other readers run out of work (on CPython's
+// Lib/test, whose few large modules arm timers, a tenth of check's wall
+// time). A reader waits when two files per core wait already: reading is
+// faster than tokenizing, and the copies would otherwise pile up when
+// every file is tokenized (--collect). The caller waits for s.tokenizing.
+func (s *scan) tokenizeLater(p, abs string, data []byte) {
+	s.slots <- struct{}{}
+	data = bytes.Clone(data) // the reader reuses its buffer
+	s.tokenizing.Add(1)
+	go func() {
+		defer func() {
+			<-s.slots
+			s.tokenizing.Done()
+		}()
+		sc, _ := s.scanners.Get().(*pyscan.Scanner)
+		if sc == nil {
+			sc = &pyscan.Scanner{Keep: readCalls}
+		}
+		s.tokenize(p, abs, data, sc)
+		s.scanners.Put(sc)
+	}()
 }
 
 // tokenize scans data, whose encoding was checked, and keeps its facts.
@@ -243,6 +272,7 @@ func (s *scan) tokenize(p, abs string, data []byte, sc *pyscan.Scanner) {
 		s.warn(p, prob.Pos.Line, prob.Pos.Col, WarnSyntax, prob.Msg+"; the rules may miss code after it", "fix the syntax error (python -m py_compile "+p+" shows it)")
 		break
 	}
+	s.followBases(src)
 	s.mu.Lock()
 	s.sources = append(s.sources, src)
 	s.mu.Unlock()
@@ -287,9 +317,10 @@ func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool))
 			return // reported by the first look
 		}
 		if _, all := want(abs); all || needles.match(data, &s.needleWork[worker]) {
-			s.tokenize(p, abs, text, &s.scanners[worker])
+			s.tokenizeLater(p, abs, text)
 		}
 	})
+	s.tokenizing.Wait()
 }
 
 var generatedHeader = []byte(render.GeneratedHeader)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/fixturegen/fixturegen/internal/check/pyscan"
 )
@@ -25,13 +26,14 @@ var unittestBases = map[string]bool{
 // gives it ("tests.base.ReconnectCase").
 func caseClasses(m *pyscan.Module, known map[string]bool) []bool {
 	var cases []bool
+	var named classIndex
 	for changed := true; changed; {
 		changed = false
 		for i, d := range m.Defs {
 			if d.Kind != pyscan.Class || len(d.Bases) == 0 || cases != nil && cases[i] {
 				continue
 			}
-			if isCase(m, i, cases, known) {
+			if isCase(m, i, cases, known, &named) {
 				if cases == nil {
 					cases = make([]bool, len(m.Defs))
 				}
@@ -52,6 +54,7 @@ func withMixins(m *pyscan.Module, cases []bool) []bool {
 		return nil
 	}
 	out := cases
+	var named classIndex
 	var mark func(class int)
 	mark = func(class int) {
 		d := m.Defs[class]
@@ -59,8 +62,9 @@ func withMixins(m *pyscan.Module, cases []bool) []bool {
 			if strings.Contains(b, ".") || m.ResolveAt(b, d.Parent, d.Pos) != "" {
 				continue // not a class of this module
 			}
-			for j, o := range m.Defs {
-				if j == class || o.Kind != pyscan.Class || o.Name != b || o.Parent != d.Parent && o.Parent >= 0 || out[j] {
+			for _, j := range named.of(m, b) {
+				o := m.Defs[j]
+				if j == class || o.Parent != d.Parent && o.Parent >= 0 || out[j] {
 					continue
 				}
 				if &out[0] == &cases[0] {
@@ -80,8 +84,9 @@ func withMixins(m *pyscan.Module, cases []bool) []bool {
 }
 
 // isCase reports whether one of the class's bases is a test case, as far
-// as cases (the module's classes known so far) and known tell.
-func isCase(m *pyscan.Module, class int, cases []bool, known map[string]bool) bool {
+// as cases (the module's classes known so far) and known tell. named finds
+// the module's classes by name; it is built when first needed.
+func isCase(m *pyscan.Module, class int, cases []bool, known map[string]bool, named *classIndex) bool {
 	d := m.Defs[class]
 	for _, b := range d.Bases {
 		r := m.ResolveAt(b, d.Parent, d.Pos)
@@ -90,14 +95,33 @@ func isCase(m *pyscan.Module, class int, cases []bool, known map[string]bool) bo
 			return true
 		case r == "" && cases != nil && !strings.Contains(b, "."):
 			// A class of this module: bound by its class statement.
-			for j, o := range m.Defs {
-				if j != class && cases[j] && o.Kind == pyscan.Class && o.Name == b && (o.Parent == d.Parent || o.Parent < 0) {
+			for _, j := range named.of(m, b) {
+				o := m.Defs[j]
+				if j != class && cases[j] && (o.Parent == d.Parent || o.Parent < 0) {
 					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// classIndex lists a module's classes by name, in source order, so that
+// following a base to the classes of that name does not read every def
+// of the module: a large suite's module holds hundreds of classes.
+type classIndex map[string][]int
+
+// of returns the classes of m named name, building the index on first use.
+func (ix *classIndex) of(m *pyscan.Module, name string) []int {
+	if *ix == nil {
+		*ix = classIndex{}
+		for i, d := range m.Defs {
+			if d.Kind == pyscan.Class {
+				(*ix)[d.Name] = append((*ix)[d.Name], i)
+			}
+		}
+	}
+	return (*ix)[name]
 }
 
 // importedBases lists the bases of the classes of m that are not known to
@@ -119,9 +143,34 @@ func importedBases(m *pyscan.Module, cases []bool) []string {
 }
 
 // caseFinder follows bases into the modules that define them, reading
-// each module once.
+// each module once: the scan's own modules are taken as they are, the
+// others are read for their classes and imports alone. The readers use it
+// at once, each for the modules it tokenizes.
 type caseFinder struct {
-	modules map[string]*pyscan.Module // by absolute path; nil when unreadable
+	mu      sync.Mutex
+	modules map[string]*baseModule // by absolute path
+}
+
+// baseModule is a module bases may be followed into, with what the search
+// asks of it every time, worked out when first asked: its test cases and
+// the bases it imports. mod is nil when the file cannot be read.
+type baseModule struct {
+	once     sync.Once
+	mod      *pyscan.Module
+	cases    []bool
+	imported []string
+}
+
+// add makes a module the scan tokenized known to the finder.
+func (cf *caseFinder) add(abs string, m *pyscan.Module) {
+	cf.mu.Lock()
+	defer cf.mu.Unlock()
+	if cf.modules == nil {
+		cf.modules = map[string]*baseModule{}
+	}
+	if _, ok := cf.modules[abs]; !ok {
+		cf.modules[abs] = &baseModule{mod: m}
+	}
 }
 
 // depthLimit bounds how many modules a chain of bases is followed
@@ -140,11 +189,11 @@ func (cf *caseFinder) isCase(dir, dotted string, depth int) bool {
 	}
 	modName, class := dotted[:i], dotted[i+1:]
 	for _, file := range moduleFiles(dir, modName) {
-		m := cf.module(file)
-		if m == nil {
+		bm := cf.module(file)
+		if bm.mod == nil {
 			continue
 		}
-		cases := caseClasses(m, nil)
+		m, cases := bm.mod, bm.cases
 		for j, d := range m.Defs {
 			if d.Kind != pyscan.Class || d.Parent >= 0 || d.Name != class {
 				continue
@@ -152,7 +201,7 @@ func (cf *caseFinder) isCase(dir, dotted string, depth int) bool {
 			if cases != nil && cases[j] {
 				return true
 			}
-			for _, b := range importedBases(m, cases) {
+			for _, b := range bm.imported {
 				if cf.isCase(filepath.Dir(file), b, depth+1) {
 					return true
 				}
@@ -174,22 +223,37 @@ func (cf *caseFinder) isCase(dir, dotted string, depth int) bool {
 	return false
 }
 
-func (cf *caseFinder) module(file string) *pyscan.Module {
-	if m, ok := cf.modules[file]; ok {
-		return m
-	}
-	var m *pyscan.Module
-	// readFile refuses what is too large or not a regular file.
-	if data, err := treeread.ReadFile(file, nil); err == nil {
-		if text, prob := pyscan.Decode(data); prob == nil {
-			m = pyscan.Scan(text)
-		}
-	}
+// module returns the module at file, reading it on first use, with its
+// cases and imported bases worked out.
+func (cf *caseFinder) module(file string) *baseModule {
+	cf.mu.Lock()
 	if cf.modules == nil {
-		cf.modules = map[string]*pyscan.Module{}
+		cf.modules = map[string]*baseModule{}
 	}
-	cf.modules[file] = m
-	return m
+	bm := cf.modules[file]
+	if bm == nil {
+		bm = &baseModule{}
+		cf.modules[file] = bm
+	}
+	cf.mu.Unlock()
+	bm.once.Do(func() {
+		if bm.mod == nil {
+			// readFile refuses what is too large or not a regular file.
+			data, err := treeread.ReadFile(file, nil)
+			if err != nil {
+				return
+			}
+			text, prob := pyscan.Decode(data)
+			if prob != nil {
+				return
+			}
+			sc := pyscan.Scanner{NoCalls: true} // the search reads no calls
+			bm.mod = sc.Scan(text)
+		}
+		bm.cases = caseClasses(bm.mod, nil)
+		bm.imported = importedBases(bm.mod, bm.cases)
+	})
+	return bm
 }
 
 // moduleFiles lists the files that may hold a module imported from a
@@ -223,28 +287,26 @@ func moduleFiles(dir, name string) []string {
 	}
 }
 
-// followBases works out, for the test modules read since the last call,
-// which of their classes derive from test cases defined in other modules,
-// and recomputes their facts where some do.
-func (s *scan) followBases() {
-	for _, src := range s.sources[s.basesDone:] {
-		if !src.test {
-			continue
-		}
-		bases := importedBases(src.mod, src.facts.cases)
-		if len(bases) == 0 {
-			continue
-		}
-		known := map[string]bool{}
-		for _, b := range bases {
-			if s.cases.isCase(src.dir, b, 0) {
-				known[b] = true
-			}
-		}
-		if len(known) > 0 {
-			src.knownCases = known
-			src.facts = newFacts(src, s.pats)
+// followBases works out, for a test module just tokenized, which of its
+// classes derive from test cases defined in other modules, and recomputes
+// its facts where some do. The readers call it, each for its own modules.
+func (s *scan) followBases(src *source) {
+	s.cases.add(src.abs, src.mod)
+	if !src.test {
+		return
+	}
+	bases := importedBases(src.mod, src.facts.cases)
+	if len(bases) == 0 {
+		return
+	}
+	known := map[string]bool{}
+	for _, b := range bases {
+		if s.cases.isCase(src.dir, b, 0) {
+			known[b] = true
 		}
 	}
-	s.basesDone = len(s.sources)
+	if len(known) > 0 {
+		src.knownCases = known
+		src.facts = newFacts(src, s.pats)
+	}
 }

@@ -35,13 +35,15 @@ type Rule struct {
 	// configuration, a link or a file check could not read, where no such
 	// comment can be.
 	Suppressible bool
-	// Names returns the names (fixtures, marks) a file must hold outside
-	// its comments for the rule to need it; Calls are the signal module's
-	// calls a file must hold in its code, beside the word "signal". A rule
-	// that sets neither reads no file the scan would skip: it reads the
-	// spec, the configuration or files read whatever they hold.
-	Names func(*schema.Spec) []string
-	Calls []string
+	// Fixtures returns the names of the fixtures a file must request or
+	// define for the rule to need it (as a parameter of a test or a
+	// fixture, a fixture's def, or a string such as a usefixtures
+	// argument); Calls are the signal module's calls a file must hold in
+	// its code, beside the word "signal". A rule that sets neither reads
+	// no file the scan would skip: it reads the spec, the configuration or
+	// files read whatever they hold.
+	Fixtures func(*schema.Spec) []string
+	Calls    []string
 	// Pytest says how check --collect judges the rule from the tests
 	// pytest collects; it is set for the rules --collect judges.
 	Pytest string
@@ -110,8 +112,8 @@ func Suppressible() []string {
 // their calls: what the scan's prefilter looks for.
 func Words(spec *schema.Spec) (names, calls []string) {
 	for _, r := range all {
-		if r.Names != nil {
-			for _, n := range r.Names(spec) {
+		if r.Fixtures != nil {
+			for _, n := range r.Fixtures(spec) {
 				if n != "" && !slices.Contains(names, n) {
 					names = append(names, n)
 				}

@@ -24,9 +24,9 @@ func TestRegistry(t *testing.T) {
 	spec.Deadline.Fixture, spec.Preload.Fixture = "deadline", "preload"
 	rs := []Rule{
 		{ID: "b-rule", Summary: "s", Meaning: "m", Fix: "f", Suppressible: true,
-			Names: func(s *schema.Spec) []string { return []string{s.Deadline.Fixture, s.Preload.Fixture} }},
+			Fixtures: func(s *schema.Spec) []string { return []string{s.Deadline.Fixture, s.Preload.Fixture} }},
 		{ID: "a-rule", Summary: "s", Meaning: "m", Fix: "f", Suppressible: true, Calls: []string{"alarm"},
-			Names: func(s *schema.Spec) []string { return []string{s.Deadline.Fixture, ""} }},
+			Fixtures: func(s *schema.Spec) []string { return []string{s.Deadline.Fixture, ""} }},
 		{ID: "c-warning", Summary: "s", Meaning: "m", Fix: "f", Warning: true, Calls: []string{"alarm", "setitimer"}},
 		{ID: "d-spec", Summary: "s", Meaning: "m", Fix: "f", Pytest: "p"},
 	}
