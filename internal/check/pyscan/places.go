@@ -74,28 +74,34 @@ func placesByByte(src []byte, offs []int) []Place {
 			mark(end, InComment)
 			continue
 		}
-		// A quote. The name right before it, if any, is the string's
-		// prefix when it is one: the name the tokenizer would read, which
-		// starts after any digits (a number ends there) and after start.
-		open, formatted := i, false
-		j := i
-		for j > start && isNameByte(src[j-1]) {
-			j--
-		}
-		for j < i && isDigit(src[j]) {
-			j++
-		}
-		if j < i {
-			if f, ok := stringPrefix(src[j:i]); ok {
-				open, formatted = j, f
-			}
-		}
+		open, formatted := stringOpen(src, start, i)
 		mark(open, InCode)
 		l.off = i
 		l.skipString(formatted)
 		mark(l.off, InString)
 	}
 	return out // the rest is code, the zero Place
+}
+
+// stringOpen returns where the string whose quote is at src[quote]
+// starts, and whether it is formatted. The name right before the quote,
+// if any, is the string's prefix when it is one: the name the tokenizer
+// would read, which starts after any digits (a number ends there) and
+// after from, where the code being skipped began.
+func stringOpen(src []byte, from, quote int) (open int, formatted bool) {
+	j := quote
+	for j > from && isNameByte(src[j-1]) {
+		j--
+	}
+	for j < quote && isDigit(src[j]) {
+		j++
+	}
+	if j < quote {
+		if f, ok := stringPrefix(src[j:quote]); ok {
+			return j, f
+		}
+	}
+	return quote, false
 }
 
 // placeStop marks the bytes Places must look at in code: those that start
@@ -140,19 +146,7 @@ func placesByStops(src []byte, offs []int) []Place {
 			mark(end, InComment)
 			continue
 		}
-		open, formatted := i, false
-		j := i
-		for j > start && isNameByte(src[j-1]) {
-			j--
-		}
-		for j < i && isDigit(src[j]) {
-			j++
-		}
-		if j < i {
-			if f, ok := stringPrefix(src[j:i]); ok {
-				open, formatted = j, f
-			}
-		}
+		open, formatted := stringOpen(src, start, i)
 		mark(open, InCode)
 		if formatted {
 			if p = st.skipFormatted(i); p < 0 {
