@@ -1,0 +1,42 @@
+package pyscan
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// scanBenchFiles are large modules of CPython's Lib/test, read where
+// pyenv installs CPython 3.11.7: real code of the size check tokenizes
+// whole when a module arms timers.
+var scanBenchFiles = []string{"test_socket.py", "test_signal.py", "test_subprocess.py", "test_os.py"}
+
+const scanBenchDir = "/root/.pyenv/versions/3.11.7/lib/python3.11/test"
+
+// BenchmarkScan scans the modules of scanBenchFiles one after another
+// with one Scanner, as each of check's workers does, keeping the calls
+// check keeps.
+func BenchmarkScan(b *testing.B) {
+	var srcs [][]byte
+	size := 0
+	for _, name := range scanBenchFiles {
+		src, err := os.ReadFile(filepath.Join(scanBenchDir, name))
+		if err != nil {
+			b.Skipf("the benchmark reads CPython's Lib/test: %v", err)
+		}
+		srcs = append(srcs, src)
+		size += len(src)
+	}
+	keep := &CallFilter{
+		Last:    map[string]bool{"xdist_group": true, "usefixtures": true, "setitimer": true, "alarm": true, "signal": true, "setattr": true, "delattr": true, "patch": true},
+		Targets: map[string]bool{"pytestmark": true},
+	}
+	sc := Scanner{Keep: keep}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, src := range srcs {
+			sc.Scan(src)
+		}
+	}
+}
