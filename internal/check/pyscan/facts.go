@@ -332,8 +332,8 @@ func (p *parser) run() {
 			p.level--
 			continue
 		}
-		for k != Newline && k != EOF {
-			k = p.push()
+		if k != Newline && k != EOF {
+			p.toks, k = p.lx.rest(p.toks)
 		}
 		p.toks = p.toks[:len(p.toks)-1] // the Newline or EOF
 		for len(p.scopes) > 0 && p.scopes[len(p.scopes)-1].body > p.level {

@@ -736,3 +736,136 @@ func (l *Lexer) op(t *tok) {
 	l.off += max(size, 1)
 	l.tok(t, Op, start, line, ls)
 }
+
+// rest appends to toks the tokens of the rest of the current logical line,
+// up to and including the Newline (or EOF) that ends it, and returns them
+// with the kind of the last. The parser calls it once the line has produced
+// its first token, so no indentation is read on the way.
+//
+// It reads the usual tokens (names, operators, brackets, comments and
+// blanks, line breaks inside brackets) in one loop that keeps the offset,
+// the line and the bracket depth in registers; a token of any other kind
+// (a string, a number, a backslash, a bracket closed too often, the end
+// of the source) is read by next, whose state it hands over and takes
+// back. Either way the tokens are those next alone would produce: next is
+// the definition, rest only takes its common paths with fewer loads and
+// stores per token.
+func (l *Lexer) rest(toks []tok) ([]tok, Kind) {
+	src := l.src
+	i, line, ls, depth := l.off, l.line, l.lineStart, l.depth
+	for {
+		for i < len(src) && class[src[i]] == cBlank {
+			i++
+		}
+		if i >= len(src) {
+			break // the end: next emits the last Newline
+		}
+		c := src[i]
+		start := i
+		switch class[c] {
+		case cName:
+			for i < len(src) && nameBytes[src[i]] {
+				i++
+			}
+			if i < len(src) && (src[i] == '"' || src[i] == '\'') {
+				if _, ok := stringPrefix(src[start:i]); ok {
+					i = start
+					goto slow // a string with a prefix
+				}
+			}
+			toks = appendTok(toks, Name, start, i, line, ls)
+			continue
+		case cOp:
+			n := 1
+			if opLong[c] {
+				n = opLen(src[i:])
+			} else {
+				switch c {
+				case '(', '[', '{':
+					depth++
+				case ')', ']', '}':
+					if depth == 0 {
+						goto slow // an unmatched bracket, a problem
+					}
+					depth--
+				case ';':
+					l.semicolon = true
+				}
+			}
+			i += n
+			toks = appendTok(toks, Op, start, i, line, ls)
+			continue
+		case cDot:
+			if i+1 < len(src) && isDigit(src[i+1]) {
+				break // a number
+			}
+			i += opLen(src[i:])
+			toks = appendTok(toks, Op, start, i, line, ls)
+			continue
+		case cHash:
+			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+				i++
+			}
+			continue
+		case cNewline:
+			if c == '\r' && i+1 < len(src) && src[i+1] == '\n' {
+				i++
+			}
+			i++
+			if depth > 0 {
+				line++
+				ls = i
+				continue
+			}
+			toks = appendTok(toks, Newline, start, i, line, ls)
+			l.off, l.line, l.lineStart, l.depth = i, line+1, i, 0
+			l.bol, l.lineHas = true, false
+			return toks, Newline
+		}
+	slow:
+		l.off, l.line, l.lineStart, l.depth = i, line, ls, depth
+		l.lineHas = true
+		toks = append(toks, tok{})
+		t := &toks[len(toks)-1]
+		l.next(t)
+		if k := t.kind; k == Newline || k == EOF {
+			return toks, k
+		}
+		i, line, ls, depth = l.off, l.line, l.lineStart, l.depth
+	}
+	l.off, l.line, l.lineStart, l.depth = i, line, ls, depth
+	l.lineHas = true
+	for {
+		toks = append(toks, tok{})
+		t := &toks[len(toks)-1]
+		l.next(t)
+		if k := t.kind; k == Newline || k == EOF {
+			return toks, k
+		}
+	}
+}
+
+// appendTok appends a token of kind k at src[start:end] to toks, writing
+// its fields where it stays (see Lexer.mark).
+func appendTok(toks []tok, k Kind, start, end, line, lineStart int) []tok {
+	if len(toks) == cap(toks) {
+		toks = append(toks, tok{})[:len(toks)]
+	}
+	toks = toks[:len(toks)+1]
+	t := &toks[len(toks)-1]
+	t.off = int32(start)
+	t.end = int32(end)
+	t.line = int32(line)
+	t.lineStart = int32(lineStart)
+	t.kind = k
+	return toks
+}
+
+// opLong marks the bytes that may start an operator longer than one byte
+// (see opLen); the others are operators of their own.
+var opLong = func() (t [256]bool) {
+	for _, c := range []byte("=!<>:+-*/%&|^@.") {
+		t[c] = true
+	}
+	return t
+}()
