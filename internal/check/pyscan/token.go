@@ -15,7 +15,9 @@
 package pyscan
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 )
@@ -349,11 +351,30 @@ func (l *Lexer) end(t *tok) {
 // Indent token (and returns true) when the line is more indented than the
 // block it is in; a less indented line queues Dedent tokens.
 func (l *Lexer) indentation(t *tok) bool {
+	// The offset, line and line start live in locals while blank and
+	// comment lines are skipped, and are stored once.
+	src := l.src
+	i, line, ls := l.off, l.line, l.lineStart
 	for {
 		col := 0
-		start := l.off
-		for l.off < len(l.src) {
-			switch l.src[l.off] {
+		start := i
+		// Indentation is spaces, read eight at a time; a tab or form
+		// feed, and the last bytes of the source, are left to the loop
+		// below.
+		for i+8 <= len(src) {
+			w := binary.LittleEndian.Uint64(src[i:]) ^ spaces8
+			if w != 0 {
+				n := bits.TrailingZeros64(w) / 8
+				i += n
+				col += n
+				break
+			}
+			i += 8
+			col += 8
+		}
+	measure:
+		for i < len(src) {
+			switch src[i] {
 			case ' ':
 				col++
 			case '\t':
@@ -361,35 +382,49 @@ func (l *Lexer) indentation(t *tok) bool {
 			case '\f':
 				col = 0
 			default:
-				goto measured
+				break measure
 			}
-			l.off++
+			i++
 		}
-	measured:
-		if l.off >= len(l.src) {
+		if i >= len(src) {
+			l.off, l.line, l.lineStart = i, line, ls
 			return false
 		}
-		switch l.src[l.off] {
-		case '#':
-			for l.off < len(l.src) && l.src[l.off] != '\n' && l.src[l.off] != '\r' {
-				l.off++
+		c := src[i]
+		if c == '#' {
+			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+				i++
 			}
-			if l.off < len(l.src) {
-				l.newline()
+			if i >= len(src) {
+				l.off, l.line, l.lineStart = i, line, ls
+				continue
 			}
-			continue
+			c = src[i]
+		}
+		switch c {
 		case '\n', '\r':
-			l.newline()
+			if c == '\r' && i+1 < len(src) && src[i+1] == '\n' {
+				i++
+			}
+			i++
+			line++
+			ls = i
 			continue
 		case '\\':
 			// A line that starts with a continuation belongs to no block of
 			// its own; its indentation is that of the joined line.
-			if l.off+1 < len(l.src) && (l.src[l.off+1] == '\n' || l.src[l.off+1] == '\r') {
-				l.off++
-				l.newline()
+			if i+1 < len(src) && (src[i+1] == '\n' || src[i+1] == '\r') {
+				i++
+				if src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n' {
+					i++
+				}
+				i++
+				line++
+				ls = i
 				continue
 			}
 		}
+		l.off, l.line, l.lineStart = i, line, ls
 		l.bol = false
 		top := l.indents[len(l.indents)-1]
 		switch {
@@ -410,6 +445,9 @@ func (l *Lexer) indentation(t *tok) bool {
 		return false
 	}
 }
+
+// spaces8 is eight spaces read as one little-endian word.
+const spaces8 = 0x2020202020202020
 
 // nameBytes marks the bytes that can continue a name: ASCII letters,
 // digits, "_", and every byte of a non-ASCII character (Python allows
