@@ -1,6 +1,7 @@
 package pyscan
 
 import (
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"testing"
@@ -37,6 +38,38 @@ func BenchmarkScan(b *testing.B) {
 	for b.Loop() {
 		for _, src := range srcs {
 			sc.Scan(src)
+		}
+	}
+}
+
+// TestNameRun8 checks nameRun8 against nameBytes for every byte value at
+// every place in a word, behind name bytes and before any bytes at all.
+func TestNameRun8(t *testing.T) {
+	for c := range 256 {
+		for at := range 8 {
+			for _, after := range []byte{'a', 0, 0xff, ' ', '_'} {
+				var word [8]byte
+				for i := range word {
+					switch {
+					case i < at:
+						word[i] = "aZ_09q\x80\xc3"[i]
+					case i == at:
+						word[i] = byte(c)
+					default:
+						word[i] = after
+					}
+				}
+				want := at
+				if nameBytes[c] {
+					want = at + 1
+					for want < 8 && nameBytes[word[want]] {
+						want++
+					}
+				}
+				if got := nameRun8(binary.LittleEndian.Uint64(word[:])); got != want {
+					t.Fatalf("nameRun8(%q) = %d, want %d", word, got, want)
+				}
+			}
 		}
 	}
 }
