@@ -190,6 +190,45 @@ func (f *CallFilter) keeps(callee, target string) bool {
 	return i < 0 || f.Last[callee[i+1:]] || target != "" && f.Targets[target]
 }
 
+// keeps is p.keep.keeps, with the map lookups only for the names that
+// may be in the maps.
+func (p *parser) keeps(callee, target string) bool {
+	i := strings.LastIndexByte(callee, '.')
+	if i < 0 {
+		return true
+	}
+	if last := callee[i+1:]; p.lastSet.may(last) && p.keep.Last[last] {
+		return true
+	}
+	return target != "" && p.targetSet.may(target) && p.keep.Targets[target]
+}
+
+// nameSet is a set of bits, one for each pair of the length and the last
+// byte of a name of a map (many pairs share a bit). A name whose bit is
+// not set is not in the map; one whose bit is set may be.
+type nameSet [4]uint64
+
+func nameSetOf(m map[string]bool) nameSet {
+	var s nameSet
+	for name := range m {
+		b := nameBit(name)
+		s[b/64] |= 1 << (b % 64)
+	}
+	return s
+}
+
+func (s *nameSet) may(name string) bool {
+	b := nameBit(name)
+	return s[b/64]&(1<<(b%64)) != 0
+}
+
+func nameBit(name string) uint {
+	if name == "" {
+		return 0
+	}
+	return (uint(len(name))*31 + uint(name[len(name)-1])) % 256
+}
+
 // Scan tokenizes src and extracts its facts, as the function Scan does.
 // The Module shares no memory with the Scanner.
 func (s *Scanner) Scan(src []byte) *Module {
@@ -206,6 +245,9 @@ func (s *Scanner) Scan(src []byte) *Module {
 		bindBuf: old.bindBuf[:0], stars: old.stars[:0], ftoks: old.ftoks[:0], baseBuf: old.baseBuf[:0], subs: old.subs[:0]}
 	p.lx.recordFields = !s.NoCalls
 	p.noCalls, p.keep = s.NoCalls, s.Keep
+	if s.Keep != nil {
+		p.lastSet, p.targetSet = nameSetOf(s.Keep.Last), nameSetOf(s.Keep.Targets)
+	}
 	p.run()
 	*old = parser{m0: *p.m, args: p.args, paramBuf: p.paramBuf, decos: p.decos,
 		scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindBuf: p.bindBuf, stars: p.stars, ftoks: p.ftoks, baseBuf: p.baseBuf, subs: p.subs[:0]}
@@ -290,9 +332,12 @@ type parser struct {
 	m    *Module
 	// noCalls and keep are the Scanner's NoCalls and Keep; inDecorator is
 	// set while the calls of a decorator are read.
-	noCalls     bool
-	keep        *CallFilter
-	inDecorator bool
+	noCalls bool
+	keep    *CallFilter
+	// lastSet and targetSet hold keep's Last and Targets as nameSets, so
+	// that most names are found not kept without a map lookup.
+	lastSet, targetSet nameSet
+	inDecorator        bool
 	// args, paramBuf and decos hold every call's arguments and every
 	// def's parameters and decorators, one after the other.
 	args     []Arg
@@ -412,7 +457,15 @@ func (p *parser) is(t *tok, k Kind, text string) bool {
 	return t.kind == k && int(t.end-t.off) == len(text) && p.text[t.off:t.end] == text
 }
 
-func (p *parser) isOp(t *tok, text string) bool   { return p.is(t, Op, text) }
+// isOp reports whether t is the operator text; one of one byte is told by
+// the token alone.
+func (p *parser) isOp(t *tok, text string) bool {
+	if len(text) == 1 {
+		return t.ch == text[0]
+	}
+	return p.is(t, Op, text)
+}
+
 func (p *parser) isName(t *tok, text string) bool { return p.is(t, Name, text) }
 
 // first is the first byte of a token's text, or 0 for an empty token.
@@ -425,12 +478,7 @@ func (p *parser) first(t *tok) byte {
 
 // bracket returns the bracket or comma a token is, or 0 for any other
 // token.
-func (p *parser) bracket(t *tok) byte {
-	if t.kind != Op || t.end-t.off != 1 {
-		return 0
-	}
-	return p.text[t.off]
-}
+func (p *parser) bracket(t *tok) byte { return t.ch }
 
 func (p *parser) scope() int {
 	if len(p.scopes) == 0 {
@@ -766,7 +814,7 @@ func (p *parser) calls(toks []tok, scope int, target string) {
 			}
 			open++ // (signal.alarm)(5) calls signal.alarm
 		}
-		if p.keep != nil && !p.inDecorator && !p.keep.keeps(name, target) {
+		if p.keep != nil && !p.inDecorator && !p.keeps(name, target) {
 			k = open // the arguments may hold calls that are kept
 			continue
 		}
@@ -1012,6 +1060,9 @@ func (p *parser) indexOp(toks []tok, text string) int {
 // isKeyword reports whether s is one of Python's hard keywords: none of
 // them is a callable or assignable name.
 func isKeyword(s string) bool {
+	if len(s) < 2 || len(s) > 8 || !keywordStart[s[0]] {
+		return false // most names, such as "self"
+	}
 	switch s {
 	case "False", "None", "True", "and", "as", "assert", "async", "await",
 		"break", "class", "continue", "def", "del", "elif", "else", "except",
@@ -1022,6 +1073,14 @@ func isKeyword(s string) bool {
 	}
 	return false
 }
+
+// keywordStart marks the bytes a hard keyword starts with.
+var keywordStart = func() (t [256]bool) {
+	for _, c := range []byte("FNTabcdefgilnoprtwy") {
+		t[c] = true
+	}
+	return t
+}()
 
 func sumLen(toks []tok) int {
 	n := 0

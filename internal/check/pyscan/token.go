@@ -59,6 +59,10 @@ type tok struct {
 	line      int32
 	lineStart int32
 	kind      Kind
+	// ch is the byte of an operator of one byte, and 0 for every other
+	// token, so that the parser tells brackets, commas and dots apart
+	// without reading the source.
+	ch byte
 }
 
 // maxSource is the largest source a Lexer reads, so that offsets fit a
@@ -175,6 +179,10 @@ func (l *Lexer) mark(t *tok, k Kind, start, end, line, lineStart int) {
 	t.line = int32(line)
 	t.lineStart = int32(lineStart)
 	t.kind = k
+	t.ch = 0
+	if k == Op && end-start == 1 {
+		t.ch = l.src[start]
+	}
 }
 
 // newline consumes one line ending ("\n", "\r\n" or "\r") at l.off.
@@ -837,7 +845,7 @@ func (l *Lexer) rest(toks []tok) ([]tok, Kind) {
 					goto slow // a string with a prefix
 				}
 			}
-			toks = appendTok(toks, Name, start, i, line, ls)
+			toks = appendTok(toks, Name, 0, start, i, line, ls)
 			continue
 		case cOp:
 			n := 1
@@ -856,15 +864,25 @@ func (l *Lexer) rest(toks []tok) ([]tok, Kind) {
 					l.semicolon = true
 				}
 			}
+			ch := c
+			if n > 1 {
+				ch = 0
+			}
 			i += n
-			toks = appendTok(toks, Op, start, i, line, ls)
+			toks = appendTok(toks, Op, ch, start, i, line, ls)
 			continue
 		case cDot:
 			if i+1 < len(src) && isDigit(src[i+1]) {
 				break // a number
 			}
-			i += opLen(src[i:])
-			toks = appendTok(toks, Op, start, i, line, ls)
+			ch := byte('.')
+			if n := opLen(src[i:]); n > 1 {
+				i += n
+				ch = 0
+			} else {
+				i++
+			}
+			toks = appendTok(toks, Op, ch, start, i, line, ls)
 			continue
 		case cHash:
 			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
@@ -881,7 +899,7 @@ func (l *Lexer) rest(toks []tok) ([]tok, Kind) {
 				ls = i
 				continue
 			}
-			toks = appendTok(toks, Newline, start, i, line, ls)
+			toks = appendTok(toks, Newline, 0, start, i, line, ls)
 			l.off, l.line, l.lineStart, l.depth = i, line+1, i, 0
 			l.bol, l.lineHas = true, false
 			return toks, Newline
@@ -911,7 +929,7 @@ func (l *Lexer) rest(toks []tok) ([]tok, Kind) {
 
 // appendTok appends a token of kind k at src[start:end] to toks, writing
 // its fields where it stays (see Lexer.mark).
-func appendTok(toks []tok, k Kind, start, end, line, lineStart int) []tok {
+func appendTok(toks []tok, k Kind, ch byte, start, end, line, lineStart int) []tok {
 	if len(toks) == cap(toks) {
 		toks = append(toks, tok{})[:len(toks)]
 	}
@@ -922,6 +940,7 @@ func appendTok(toks []tok, k Kind, start, end, line, lineStart int) []tok {
 	t.line = int32(line)
 	t.lineStart = int32(lineStart)
 	t.kind = k
+	t.ch = ch
 	return toks
 }
 
