@@ -142,16 +142,26 @@ func (l *Lexer) reset(src []byte) {
 
 // Pos returns the position of a token of this lexer's source.
 func (l *Lexer) Pos(t Token) Pos {
-	return Pos{Line: t.Line, Col: utf8.RuneCount(l.src[t.LineStart:t.Off]) + 1}
+	return Pos{Line: t.Line, Col: runeCount(l.src[t.LineStart:t.Off]) + 1}
+}
+
+// runeCount is utf8.RuneCount, with the ASCII bytes before a line's
+// token, the usual case, counted eight at a time.
+func runeCount(p []byte) int {
+	n := 0
+	for len(p)-n >= 8 && binary.LittleEndian.Uint64(p[n:])&0x8080808080808080 == 0 {
+		n += 8
+	}
+	return n + utf8.RuneCount(p[n:])
 }
 
 // pos is Pos for a tok.
 func (l *Lexer) pos(t *tok) Pos {
-	return Pos{Line: int(t.line), Col: utf8.RuneCount(l.src[t.lineStart:t.off]) + 1}
+	return Pos{Line: int(t.line), Col: runeCount(l.src[t.lineStart:t.off]) + 1}
 }
 
 func (l *Lexer) posAt(off, line, lineStart int) Pos {
-	return Pos{Line: line, Col: utf8.RuneCount(l.src[lineStart:off]) + 1}
+	return Pos{Line: line, Col: runeCount(l.src[lineStart:off]) + 1}
 }
 
 func (l *Lexer) problem(off, line, lineStart int, msg string) {
