@@ -860,7 +860,9 @@ func (l *Lexer) rest(toks []tok) ([]tok, Kind) {
 		case cOp:
 			n := 1
 			if opLong[c] {
-				n = opLen(src[i:])
+				if i+1 < len(src) && opSecond[src[i+1]] {
+					n = opLen(src[i:])
+				}
 			} else {
 				switch c {
 				case '(', '[', '{':
@@ -886,8 +888,8 @@ func (l *Lexer) rest(toks []tok) ([]tok, Kind) {
 				break // a number
 			}
 			ch := byte('.')
-			if n := opLen(src[i:]); n > 1 {
-				i += n
+			if i+2 < len(src) && src[i+1] == '.' && src[i+2] == '.' {
+				i += 3 // "...", the one longer operator that starts with "."
 				ch = 0
 			} else {
 				i++
@@ -953,6 +955,15 @@ func appendTok(toks []tok, k Kind, ch byte, start, end, line, lineStart int) []t
 	t.ch = ch
 	return toks
 }
+
+// opSecond marks the bytes that may follow the first of an operator
+// longer than one byte (see opLen).
+var opSecond = func() (t [256]bool) {
+	for _, c := range []byte("=*/<>.") {
+		t[c] = true
+	}
+	return t
+}()
 
 // opLong marks the bytes that may start an operator longer than one byte
 // (see opLen); the others are operators of their own.
