@@ -817,10 +817,10 @@ func (l *Lexer) op(t *tok) {
 //
 // It reads the usual tokens (names, operators, brackets, comments and
 // blanks, line breaks inside brackets) in one loop that keeps the offset,
-// the line and the bracket depth in registers; a token of any other kind
-// (a string, a number, a backslash, a bracket closed too often, the end
-// of the source) is read by next, whose state it hands over and takes
-// back. Either way the tokens are those next alone would produce: next is
+// the line and the bracket depth in registers, and strings with
+// skipString, as str does; a token of any other kind (a number, a
+// backslash, a bracket closed too often, the end of the source) is read by
+// next, whose state it hands over and takes back. Either way the tokens are those next alone would produce: next is
 // the definition, rest only takes its common paths with fewer loads and
 // stores per token.
 func (l *Lexer) rest(toks []tok) ([]tok, Kind) {
@@ -850,12 +850,22 @@ func (l *Lexer) rest(toks []tok) ([]tok, Kind) {
 			}
 		named:
 			if i < len(src) && (src[i] == '"' || src[i] == '\'') {
-				if _, ok := stringPrefix(src[start:i]); ok {
-					i = start
-					goto slow // a string with a prefix
+				if formatted, ok := stringPrefix(src[start:i]); ok {
+					// A string with a prefix, read as str reads it.
+					l.off, l.line, l.lineStart = i, line, ls
+					l.skipString(formatted)
+					toks = appendTok(toks, String, 0, start, l.off, line, ls)
+					i, line, ls = l.off, l.line, l.lineStart
+					continue
 				}
 			}
 			toks = appendTok(toks, Name, 0, start, i, line, ls)
+			continue
+		case cQuote:
+			l.off, l.line, l.lineStart = i, line, ls
+			l.skipString(false)
+			toks = appendTok(toks, String, 0, start, l.off, line, ls)
+			i, line, ls = l.off, l.line, l.lineStart
 			continue
 		case cOp:
 			n := 1
