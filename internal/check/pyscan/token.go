@@ -547,20 +547,27 @@ func stringPrefix(p []byte) (formatted, ok bool) {
 
 func (l *Lexer) number(t *tok) {
 	start, line, ls := l.off, l.line, l.lineStart
-	hex := len(l.src) > l.off+1 && l.src[l.off] == '0' && (l.src[l.off+1]|0x20 == 'x')
-	for l.off < len(l.src) {
-		c := l.src[l.off]
+	l.off = numberEnd(l.src, start)
+	l.tok(t, Number, start, line, ls)
+}
+
+// numberEnd returns the offset just past the number literal that starts
+// at src[start].
+func numberEnd(src []byte, start int) int {
+	hex := len(src) > start+1 && src[start] == '0' && (src[start+1]|0x20 == 'x')
+	i := start
+	for i < len(src) {
+		c := src[i]
 		switch {
 		case isNameByte(c) || c == '.':
-			l.off++
-		case (c == '+' || c == '-') && !hex && l.off > start && l.src[l.off-1]|0x20 == 'e':
-			l.off++
+			i++
+		case (c == '+' || c == '-') && !hex && i > start && src[i-1]|0x20 == 'e':
+			i++
 		default:
-			l.tok(t, Number, start, line, ls)
-			return
+			return i
 		}
 	}
-	l.tok(t, Number, start, line, ls)
+	return i
 }
 
 // str reads a string literal whose prefix starts at start and whose opening
@@ -815,14 +822,14 @@ func (l *Lexer) op(t *tok) {
 // with the kind of the last. The parser calls it once the line has produced
 // its first token, so no indentation is read on the way.
 //
-// It reads the usual tokens (names, operators, brackets, comments and
-// blanks, line breaks inside brackets) in one loop that keeps the offset,
-// the line and the bracket depth in registers, and strings with
-// skipString, as str does; a token of any other kind (a number, a
-// backslash, a bracket closed too often, the end of the source) is read by
-// next, whose state it hands over and takes back. Either way the tokens are those next alone would produce: next is
-// the definition, rest only takes its common paths with fewer loads and
-// stores per token.
+// It reads the usual tokens (names, operators, brackets, numbers, comments
+// and blanks, line breaks inside brackets) in one loop that keeps the
+// offset, the line and the bracket depth in registers, and strings with
+// skipString, as str does; anything else (a backslash, a bracket closed
+// too often, the end of the source) is read by next, whose state it hands
+// over and takes back. Either way the tokens are those next alone would
+// produce: next is the definition, rest only takes its common paths with
+// fewer loads and stores per token.
 func (l *Lexer) rest(toks []tok) ([]tok, Kind) {
 	src := l.src
 	i, line, ls, depth := l.off, l.line, l.lineStart, l.depth
@@ -893,9 +900,15 @@ func (l *Lexer) rest(toks []tok) ([]tok, Kind) {
 			i += n
 			toks = appendTok(toks, Op, ch, start, i, line, ls)
 			continue
+		case cDigit:
+			i = numberEnd(src, i)
+			toks = appendTok(toks, Number, 0, start, i, line, ls)
+			continue
 		case cDot:
 			if i+1 < len(src) && isDigit(src[i+1]) {
-				break // a number
+				i = numberEnd(src, i)
+				toks = appendTok(toks, Number, 0, start, i, line, ls)
+				continue
 			}
 			ch := byte('.')
 			if i+2 < len(src) && src[i+1] == '.' && src[i+2] == '.' {
