@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Module is what Scan learns about one Python source file.
@@ -232,13 +233,28 @@ func nameBit(name string) uint {
 // Scan tokenizes src and extracts its facts, as the function Scan does.
 // The Module shares no memory with the Scanner.
 func (s *Scanner) Scan(src []byte) *Module {
-	s.lx.reset(src)
-	old := &s.p
 	// One copy of the source as a string lets every name and string the
 	// facts keep be a substring of it, instead of an allocation of its own.
+	return s.scan(src, string(src))
+}
+
+// ScanString is Scan for source held in a string, which the Module's
+// names and strings share instead of a copy of it: a caller that holds
+// the source in a string of its own saves the copy of a large module, and
+// the page faults of its first touch.
+func (s *Scanner) ScanString(text string) *Module {
+	// The Lexer reads bytes; it never writes them, so a view of the
+	// string's own bytes does.
+	return s.scan(unsafe.Slice(unsafe.StringData(text), len(text)), text)
+}
+
+// scan is Scan of src, whose bytes text holds.
+func (s *Scanner) scan(src []byte, text string) *Module {
+	s.lx.reset(src)
+	old := &s.p
 	// The facts are gathered in the Scanner's arrays and copied out at
 	// their final size.
-	p := &parser{lx: &s.lx, text: string(src), m: &Module{
+	p := &parser{lx: &s.lx, text: text, m: &Module{
 		Defs: old.m0.Defs[:0], Calls: old.m0.Calls[:0], Assigns: old.m0.Assigns[:0], Imports: old.m0.Imports[:0]},
 		args: old.args[:0], paramBuf: old.paramBuf[:0], decos: old.decos[:0],
 		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0],

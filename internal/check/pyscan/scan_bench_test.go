@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -70,6 +71,29 @@ func TestNameRun8(t *testing.T) {
 					t.Fatalf("nameRun8(%q) = %d, want %d", word, got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestScanStringAgreesWithScan checks that a Scanner reading a string
+// finds what it finds in the same bytes, module after module.
+func TestScanStringAgreesWithScan(t *testing.T) {
+	srcs := []string{
+		"",
+		"import signal\n\n@pytest.mark.xdist_group('g')\ndef test_a(x):\n    signal.alarm(5)  # fixturegen: ignore\n",
+		"class C(unittest.TestCase):\n    def f(self):\n        return f'{signal.setitimer(1, 2)!r}'\n",
+		"\ufeffx = (1,\n  2\n",
+	}
+	for _, name := range scanBenchFiles {
+		if src, err := os.ReadFile(filepath.Join(scanBenchDir, name)); err == nil {
+			srcs = append(srcs, string(src))
+		}
+	}
+	var bytesScanner, stringScanner Scanner
+	for _, src := range srcs {
+		want := bytesScanner.Scan([]byte(src))
+		if got := stringScanner.ScanString(src); !reflect.DeepEqual(got, want) {
+			t.Errorf("ScanString(%.40q) differs from Scan", src)
 		}
 	}
 }
