@@ -301,16 +301,31 @@ func (s *Scanner) scan(src []byte, text string) *Module {
 		}
 	}
 	s.lx = Lexer{indents: s.lx.indents[:0], fields: s.lx.fields[:0]} // the source is not the Scanner's to keep
+	if len(m.Imports) > 0 {
+		m.bound = make(map[string]string, len(m.Imports))
+	}
+	// The targets of from-imports, which the source does not spell, are
+	// built in one string, not each in one of its own.
+	size := 0
 	for _, im := range m.Imports {
-		if m.bound == nil {
-			m.bound = map[string]string{}
+		if im.Name != "" {
+			size += len(im.Module) + 1 + len(im.Name)
 		}
+	}
+	var joined strings.Builder
+	joined.Grow(size)
+	for _, im := range m.Imports {
 		var target string
-		switch {
+		switch start := joined.Len(); {
 		case strings.HasSuffix(im.Module, "."):
-			target = im.Module + im.Name // from . import x
+			joined.WriteString(im.Module) // from . import x
+			joined.WriteString(im.Name)
+			target = joined.String()[start:]
 		case im.Name != "":
-			target = im.Module + "." + im.Name
+			joined.WriteString(im.Module)
+			joined.WriteByte('.')
+			joined.WriteString(im.Name)
+			target = joined.String()[start:]
 		default:
 			target = im.Module
 			if head, _, _ := strings.Cut(im.Module, "."); head == im.Bound {
@@ -783,20 +798,27 @@ func (p *parser) importStmt(toks []tok) {
 // dottedModule reads a module name, with the leading dots of a relative
 // import, and returns it with the number of tokens it took.
 func (p *parser) dottedModule(toks []tok) (string, int) {
-	var b strings.Builder
 	i := 0
 	for i < len(toks) && toks[i].kind == Op && (p.isOp(&toks[i], ".") || p.isOp(&toks[i], "...")) {
-		b.WriteString(p.str(&toks[i]))
 		i++
 	}
 	name, n := "", 0
 	if i < len(toks) && !isKeyword(p.str(&toks[i])) {
 		name, n = p.chain(toks, i)
 	}
-	b.WriteString(name)
-	if b.Len() == 0 {
-		return "", 0
+	if i == 0 {
+		return name, n
 	}
+	if first, last := toks[0].off, toks[i+n-1].end; int(last-first) == sumLen(toks[:i])+len(name) {
+		// Written without spaces, as module names almost always are: the
+		// name is a substring of the source.
+		return p.text[first:last], i + n
+	}
+	var b strings.Builder
+	for k := range i {
+		b.WriteString(p.str(&toks[k]))
+	}
+	b.WriteString(name)
 	return b.String(), i + n
 }
 
