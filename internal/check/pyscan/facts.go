@@ -436,7 +436,11 @@ func (p *parser) fieldCalls(fields []field, scope int) {
 	// Lexer reads no indentation (it is inside brackets), and its
 	// problems are those of the string, which the main Lexer reported.
 	depth := len(p.subs)
-	p.subs = append(p.subs, Lexer{})
+	if depth < cap(p.subs) {
+		p.subs = p.subs[:depth+1] // the Lexer of an earlier field, with its arrays
+	} else {
+		p.subs = append(p.subs, Lexer{})
+	}
 	defer func() {
 		p.subs[depth].src = nil // the source is not the Scanner's to keep
 		p.subs = p.subs[:depth]
