@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
@@ -123,8 +124,6 @@ func sameFile(a, b string) bool {
 	return err == nil && os.SameFile(ia, ib)
 }
 
-var regionBegin = []byte(region.Begin)
-
 // run reads every file under the roots on all cores, and takes the first
 // look at each.
 func (s *scan) run(roots []string, noRecurse []string) error {
@@ -235,7 +234,9 @@ func (s *scan) first(j *treeread.File, data []byte, err error, worker int) {
 // every file is tokenized (--collect). The caller waits for s.tokenizing.
 func (s *scan) tokenizeLater(p, abs string, data []byte) {
 	s.slots <- struct{}{}
-	data = bytes.Clone(data) // the reader reuses its buffer
+	// The reader reuses its buffer. The copy is a string, which the
+	// facts' names and strings share: Scan would copy it once more.
+	text := string(data)
 	s.tokenizing.Add(1)
 	go func() {
 		defer func() {
@@ -246,21 +247,21 @@ func (s *scan) tokenizeLater(p, abs string, data []byte) {
 		if sc == nil {
 			sc = &pyscan.Scanner{Keep: readCalls}
 		}
-		s.tokenize(p, abs, data, sc)
+		s.tokenize(p, abs, text, sc)
 		s.scanners.Put(sc)
 	}()
 }
 
-// tokenize scans data, whose encoding was checked, and keeps its facts.
-func (s *scan) tokenize(p, abs string, data []byte, sc *pyscan.Scanner) {
+// tokenize scans text, whose encoding was checked, and keeps its facts.
+func (s *scan) tokenize(p, abs string, text string, sc *pyscan.Scanner) {
 	src := &source{path: p, abs: abs, dir: filepath.Dir(abs), conftest: filepath.Base(p) == "conftest.py", test: s.coll.isTestFile(abs)}
-	src.mod = sc.Scan(data)
+	src.mod = sc.ScanString(text)
 	src.facts = newFacts(src, s.pats)
 	// The region is recognised by its markers, so that the conftest that
 	// holds it is known whatever name the walk reached it by.
-	if abs == s.opts.Conftest || src.conftest && bytes.Contains(data, regionBegin) && sameFile(abs, s.opts.Conftest) {
+	if abs == s.opts.Conftest || src.conftest && strings.Contains(text, region.Begin) && sameFile(abs, s.opts.Conftest) {
 		src.holdsRegion = true
-		src.regionFirst, src.regionLast = region.Lines(data)
+		src.regionFirst, src.regionLast = region.Lines([]byte(text))
 	}
 	for _, prob := range src.mod.Problems {
 		if src.holdsRegion {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Module is what Scan learns about one Python source file.
@@ -190,22 +191,79 @@ func (f *CallFilter) keeps(callee, target string) bool {
 	return i < 0 || f.Last[callee[i+1:]] || target != "" && f.Targets[target]
 }
 
+// keeps is p.keep.keeps, with the map lookups only for the names that
+// may be in the maps.
+func (p *parser) keeps(callee, target string) bool {
+	i := strings.LastIndexByte(callee, '.')
+	if i < 0 {
+		return true
+	}
+	if last := callee[i+1:]; p.lastSet.may(last) && p.keep.Last[last] {
+		return true
+	}
+	return target != "" && p.targetSet.may(target) && p.keep.Targets[target]
+}
+
+// nameSet is a set of bits, one for each pair of the length and the last
+// byte of a name of a map (many pairs share a bit). A name whose bit is
+// not set is not in the map; one whose bit is set may be.
+type nameSet [4]uint64
+
+func nameSetOf(m map[string]bool) nameSet {
+	var s nameSet
+	for name := range m {
+		b := nameBit(name)
+		s[b/64] |= 1 << (b % 64)
+	}
+	return s
+}
+
+func (s *nameSet) may(name string) bool {
+	b := nameBit(name)
+	return s[b/64]&(1<<(b%64)) != 0
+}
+
+func nameBit(name string) uint {
+	if name == "" {
+		return 0
+	}
+	return (uint(len(name))*31 + uint(name[len(name)-1])) % 256
+}
+
 // Scan tokenizes src and extracts its facts, as the function Scan does.
 // The Module shares no memory with the Scanner.
 func (s *Scanner) Scan(src []byte) *Module {
-	s.lx.reset(src)
-	old := &s.p
 	// One copy of the source as a string lets every name and string the
 	// facts keep be a substring of it, instead of an allocation of its own.
+	return s.scan(src, string(src))
+}
+
+// ScanString is Scan for source held in a string, which the Module's
+// names and strings share instead of a copy of it: a caller that holds
+// the source in a string of its own saves the copy of a large module, and
+// the page faults of its first touch.
+func (s *Scanner) ScanString(text string) *Module {
+	// The Lexer reads bytes; it never writes them, so a view of the
+	// string's own bytes does.
+	return s.scan(unsafe.Slice(unsafe.StringData(text), len(text)), text)
+}
+
+// scan is Scan of src, whose bytes text holds.
+func (s *Scanner) scan(src []byte, text string) *Module {
+	s.lx.reset(src)
+	old := &s.p
 	// The facts are gathered in the Scanner's arrays and copied out at
 	// their final size.
-	p := &parser{lx: &s.lx, text: string(src), m: &Module{
+	p := &parser{lx: &s.lx, text: text, m: &Module{
 		Defs: old.m0.Defs[:0], Calls: old.m0.Calls[:0], Assigns: old.m0.Assigns[:0], Imports: old.m0.Imports[:0]},
 		args: old.args[:0], paramBuf: old.paramBuf[:0], decos: old.decos[:0],
 		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0],
 		bindBuf: old.bindBuf[:0], stars: old.stars[:0], ftoks: old.ftoks[:0], baseBuf: old.baseBuf[:0], subs: old.subs[:0]}
 	p.lx.recordFields = !s.NoCalls
 	p.noCalls, p.keep = s.NoCalls, s.Keep
+	if s.Keep != nil {
+		p.lastSet, p.targetSet = nameSetOf(s.Keep.Last), nameSetOf(s.Keep.Targets)
+	}
 	p.run()
 	*old = parser{m0: *p.m, args: p.args, paramBuf: p.paramBuf, decos: p.decos,
 		scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindBuf: p.bindBuf, stars: p.stars, ftoks: p.ftoks, baseBuf: p.baseBuf, subs: p.subs[:0]}
@@ -243,16 +301,31 @@ func (s *Scanner) Scan(src []byte) *Module {
 		}
 	}
 	s.lx = Lexer{indents: s.lx.indents[:0], fields: s.lx.fields[:0]} // the source is not the Scanner's to keep
+	if len(m.Imports) > 0 {
+		m.bound = make(map[string]string, len(m.Imports))
+	}
+	// The targets of from-imports, which the source does not spell, are
+	// built in one string, not each in one of its own.
+	size := 0
 	for _, im := range m.Imports {
-		if m.bound == nil {
-			m.bound = map[string]string{}
+		if im.Name != "" {
+			size += len(im.Module) + 1 + len(im.Name)
 		}
+	}
+	var joined strings.Builder
+	joined.Grow(size)
+	for _, im := range m.Imports {
 		var target string
-		switch {
+		switch start := joined.Len(); {
 		case strings.HasSuffix(im.Module, "."):
-			target = im.Module + im.Name // from . import x
+			joined.WriteString(im.Module) // from . import x
+			joined.WriteString(im.Name)
+			target = joined.String()[start:]
 		case im.Name != "":
-			target = im.Module + "." + im.Name
+			joined.WriteString(im.Module)
+			joined.WriteByte('.')
+			joined.WriteString(im.Name)
+			target = joined.String()[start:]
 		default:
 			target = im.Module
 			if head, _, _ := strings.Cut(im.Module, "."); head == im.Bound {
@@ -290,9 +363,12 @@ type parser struct {
 	m    *Module
 	// noCalls and keep are the Scanner's NoCalls and Keep; inDecorator is
 	// set while the calls of a decorator are read.
-	noCalls     bool
-	keep        *CallFilter
-	inDecorator bool
+	noCalls bool
+	keep    *CallFilter
+	// lastSet and targetSet hold keep's Last and Targets as nameSets, so
+	// that most names are found not kept without a map lookup.
+	lastSet, targetSet nameSet
+	inDecorator        bool
 	// args, paramBuf and decos hold every call's arguments and every
 	// def's parameters and decorators, one after the other.
 	args     []Arg
@@ -332,8 +408,8 @@ func (p *parser) run() {
 			p.level--
 			continue
 		}
-		for k != Newline && k != EOF {
-			k = p.push()
+		if k != Newline && k != EOF {
+			p.toks, k = p.lx.rest(p.toks)
 		}
 		p.toks = p.toks[:len(p.toks)-1] // the Newline or EOF
 		for len(p.scopes) > 0 && p.scopes[len(p.scopes)-1].body > p.level {
@@ -360,7 +436,11 @@ func (p *parser) fieldCalls(fields []field, scope int) {
 	// Lexer reads no indentation (it is inside brackets), and its
 	// problems are those of the string, which the main Lexer reported.
 	depth := len(p.subs)
-	p.subs = append(p.subs, Lexer{})
+	if depth < cap(p.subs) {
+		p.subs = p.subs[:depth+1] // the Lexer of an earlier field, with its arrays
+	} else {
+		p.subs = append(p.subs, Lexer{})
+	}
 	defer func() {
 		p.subs[depth].src = nil // the source is not the Scanner's to keep
 		p.subs = p.subs[:depth]
@@ -412,7 +492,15 @@ func (p *parser) is(t *tok, k Kind, text string) bool {
 	return t.kind == k && int(t.end-t.off) == len(text) && p.text[t.off:t.end] == text
 }
 
-func (p *parser) isOp(t *tok, text string) bool   { return p.is(t, Op, text) }
+// isOp reports whether t is the operator text; one of one byte is told by
+// the token alone.
+func (p *parser) isOp(t *tok, text string) bool {
+	if len(text) == 1 {
+		return t.ch == text[0]
+	}
+	return p.is(t, Op, text)
+}
+
 func (p *parser) isName(t *tok, text string) bool { return p.is(t, Name, text) }
 
 // first is the first byte of a token's text, or 0 for an empty token.
@@ -425,12 +513,7 @@ func (p *parser) first(t *tok) byte {
 
 // bracket returns the bracket or comma a token is, or 0 for any other
 // token.
-func (p *parser) bracket(t *tok) byte {
-	if t.kind != Op || t.end-t.off != 1 {
-		return 0
-	}
-	return p.text[t.off]
-}
+func (p *parser) bracket(t *tok) byte { return t.ch }
 
 func (p *parser) scope() int {
 	if len(p.scopes) == 0 {
@@ -719,20 +802,27 @@ func (p *parser) importStmt(toks []tok) {
 // dottedModule reads a module name, with the leading dots of a relative
 // import, and returns it with the number of tokens it took.
 func (p *parser) dottedModule(toks []tok) (string, int) {
-	var b strings.Builder
 	i := 0
 	for i < len(toks) && toks[i].kind == Op && (p.isOp(&toks[i], ".") || p.isOp(&toks[i], "...")) {
-		b.WriteString(p.str(&toks[i]))
 		i++
 	}
 	name, n := "", 0
 	if i < len(toks) && !isKeyword(p.str(&toks[i])) {
 		name, n = p.chain(toks, i)
 	}
-	b.WriteString(name)
-	if b.Len() == 0 {
-		return "", 0
+	if i == 0 {
+		return name, n
 	}
+	if first, last := toks[0].off, toks[i+n-1].end; int(last-first) == sumLen(toks[:i])+len(name) {
+		// Written without spaces, as module names almost always are: the
+		// name is a substring of the source.
+		return p.text[first:last], i + n
+	}
+	var b strings.Builder
+	for k := range i {
+		b.WriteString(p.str(&toks[k]))
+	}
+	b.WriteString(name)
 	return b.String(), i + n
 }
 
@@ -766,7 +856,7 @@ func (p *parser) calls(toks []tok, scope int, target string) {
 			}
 			open++ // (signal.alarm)(5) calls signal.alarm
 		}
-		if p.keep != nil && !p.inDecorator && !p.keep.keeps(name, target) {
+		if p.keep != nil && !p.inDecorator && !p.keeps(name, target) {
 			k = open // the arguments may hold calls that are kept
 			continue
 		}
@@ -1012,6 +1102,9 @@ func (p *parser) indexOp(toks []tok, text string) int {
 // isKeyword reports whether s is one of Python's hard keywords: none of
 // them is a callable or assignable name.
 func isKeyword(s string) bool {
+	if len(s) < 2 || len(s) > 8 || keywordPairs[len(s)][s[0]%64]&(1<<(s[1]%64)) == 0 {
+		return false // most names, such as "self"
+	}
 	switch s {
 	case "False", "None", "True", "and", "as", "assert", "async", "await",
 		"break", "class", "continue", "def", "del", "elif", "else", "except",
@@ -1022,6 +1115,20 @@ func isKeyword(s string) bool {
 	}
 	return false
 }
+
+// keywords are the hard keywords isKeyword knows (TestKeywords checks
+// that they are the same).
+var keywords = strings.Fields("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield")
+
+// keywordPairs[n][a%64] has bit b%64 set when a hard keyword of n bytes
+// starts with the bytes a and b: a name whose bit is not set is not a
+// keyword, and most names are told so without a string compare.
+var keywordPairs = func() (t [9][64]uint64) {
+	for _, k := range keywords {
+		t[len(k)][k[0]%64] |= 1 << (k[1] % 64)
+	}
+	return t
+}()
 
 func sumLen(toks []tok) int {
 	n := 0

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -538,5 +539,28 @@ func TestDecodeDeclaredEncodings(t *testing.T) {
 	plain := []byte("x = 'é'\n")
 	if out, _ := Decode(plain); &out[0] != &plain[0] {
 		t.Error("UTF-8 source was copied")
+	}
+}
+
+// TestKeywords checks that isKeyword, with its quick rejection by
+// keywordPairs, knows every keyword of keywords and no name one byte off.
+func TestKeywords(t *testing.T) {
+	for _, k := range keywords {
+		if !isKeyword(k) {
+			t.Errorf("isKeyword(%q) = false", k)
+		}
+		for i := range k {
+			for _, c := range []byte("aeisxyzAZ_0") {
+				other := k[:i] + string(c) + k[i+1:]
+				if isKeyword(other) != slices.Contains(keywords, other) {
+					t.Errorf("isKeyword(%q) = %v", other, isKeyword(other))
+				}
+			}
+		}
+	}
+	for _, name := range []string{"self", "print", "len", "os", "orx", "i", "", "nonlocals", "Trueish"} {
+		if isKeyword(name) {
+			t.Errorf("isKeyword(%q) = true", name)
+		}
 	}
 }

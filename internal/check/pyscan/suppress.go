@@ -32,15 +32,36 @@ func (s Suppression) Covers(rule string) bool {
 
 var suppressMark = []byte("fixturegen:")
 
+// indexMark returns the offset of the first suppressMark in src, or -1.
+// It looks for the mark's "x", which is about twenty times rarer in Python
+// than the "f" bytes.Index would look for first, so that the search of a
+// large module runs at the speed of bytes.IndexByte.
+func indexMark(src []byte) int {
+	const at = 2 // suppressMark[at] == 'x'
+	if len(src) < len(suppressMark) {
+		return -1
+	}
+	for off := at; ; {
+		j := bytes.IndexByte(src[off:], 'x')
+		if j < 0 {
+			return -1
+		}
+		if k := off + j - at; bytes.HasPrefix(src[k:], suppressMark) {
+			return k
+		}
+		off += j + 1
+	}
+}
+
 // suppressions finds the "# fixturegen: ignore" comments of src. Most
 // files have none, which one search tells.
 func suppressions(src []byte) []Suppression {
-	if !bytes.Contains(src, suppressMark) {
+	if indexMark(src) < 0 {
 		return nil
 	}
 	var offs []int
 	for off := 0; ; {
-		i := bytes.Index(src[off:], suppressMark)
+		i := indexMark(src[off:])
 		if i < 0 {
 			break
 		}

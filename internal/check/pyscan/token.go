@@ -15,7 +15,9 @@
 package pyscan
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 )
@@ -57,6 +59,10 @@ type tok struct {
 	line      int32
 	lineStart int32
 	kind      Kind
+	// ch is the byte of an operator of one byte, and 0 for every other
+	// token, so that the parser tells brackets, commas and dots apart
+	// without reading the source.
+	ch byte
 }
 
 // maxSource is the largest source a Lexer reads, so that offsets fit a
@@ -136,16 +142,26 @@ func (l *Lexer) reset(src []byte) {
 
 // Pos returns the position of a token of this lexer's source.
 func (l *Lexer) Pos(t Token) Pos {
-	return Pos{Line: t.Line, Col: utf8.RuneCount(l.src[t.LineStart:t.Off]) + 1}
+	return Pos{Line: t.Line, Col: runeCount(l.src[t.LineStart:t.Off]) + 1}
+}
+
+// runeCount is utf8.RuneCount, with the ASCII bytes before a line's
+// token, the usual case, counted eight at a time.
+func runeCount(p []byte) int {
+	n := 0
+	for len(p)-n >= 8 && binary.LittleEndian.Uint64(p[n:])&0x8080808080808080 == 0 {
+		n += 8
+	}
+	return n + utf8.RuneCount(p[n:])
 }
 
 // pos is Pos for a tok.
 func (l *Lexer) pos(t *tok) Pos {
-	return Pos{Line: int(t.line), Col: utf8.RuneCount(l.src[t.lineStart:t.off]) + 1}
+	return Pos{Line: int(t.line), Col: runeCount(l.src[t.lineStart:t.off]) + 1}
 }
 
 func (l *Lexer) posAt(off, line, lineStart int) Pos {
-	return Pos{Line: line, Col: utf8.RuneCount(l.src[lineStart:off]) + 1}
+	return Pos{Line: line, Col: runeCount(l.src[lineStart:off]) + 1}
 }
 
 func (l *Lexer) problem(off, line, lineStart int, msg string) {
@@ -173,6 +189,10 @@ func (l *Lexer) mark(t *tok, k Kind, start, end, line, lineStart int) {
 	t.line = int32(line)
 	t.lineStart = int32(lineStart)
 	t.kind = k
+	t.ch = 0
+	if k == Op && end-start == 1 {
+		t.ch = l.src[start]
+	}
 }
 
 // newline consumes one line ending ("\n", "\r\n" or "\r") at l.off.
@@ -349,11 +369,30 @@ func (l *Lexer) end(t *tok) {
 // Indent token (and returns true) when the line is more indented than the
 // block it is in; a less indented line queues Dedent tokens.
 func (l *Lexer) indentation(t *tok) bool {
+	// The offset, line and line start live in locals while blank and
+	// comment lines are skipped, and are stored once.
+	src := l.src
+	i, line, ls := l.off, l.line, l.lineStart
 	for {
 		col := 0
-		start := l.off
-		for l.off < len(l.src) {
-			switch l.src[l.off] {
+		start := i
+		// Indentation is spaces, read eight at a time; a tab or form
+		// feed, and the last bytes of the source, are left to the loop
+		// below.
+		for i+8 <= len(src) {
+			w := binary.LittleEndian.Uint64(src[i:]) ^ spaces8
+			if w != 0 {
+				n := bits.TrailingZeros64(w) / 8
+				i += n
+				col += n
+				break
+			}
+			i += 8
+			col += 8
+		}
+	measure:
+		for i < len(src) {
+			switch src[i] {
 			case ' ':
 				col++
 			case '\t':
@@ -361,35 +400,49 @@ func (l *Lexer) indentation(t *tok) bool {
 			case '\f':
 				col = 0
 			default:
-				goto measured
+				break measure
 			}
-			l.off++
+			i++
 		}
-	measured:
-		if l.off >= len(l.src) {
+		if i >= len(src) {
+			l.off, l.line, l.lineStart = i, line, ls
 			return false
 		}
-		switch l.src[l.off] {
-		case '#':
-			for l.off < len(l.src) && l.src[l.off] != '\n' && l.src[l.off] != '\r' {
-				l.off++
+		c := src[i]
+		if c == '#' {
+			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+				i++
 			}
-			if l.off < len(l.src) {
-				l.newline()
+			if i >= len(src) {
+				l.off, l.line, l.lineStart = i, line, ls
+				continue
 			}
-			continue
+			c = src[i]
+		}
+		switch c {
 		case '\n', '\r':
-			l.newline()
+			if c == '\r' && i+1 < len(src) && src[i+1] == '\n' {
+				i++
+			}
+			i++
+			line++
+			ls = i
 			continue
 		case '\\':
 			// A line that starts with a continuation belongs to no block of
 			// its own; its indentation is that of the joined line.
-			if l.off+1 < len(l.src) && (l.src[l.off+1] == '\n' || l.src[l.off+1] == '\r') {
-				l.off++
-				l.newline()
+			if i+1 < len(src) && (src[i+1] == '\n' || src[i+1] == '\r') {
+				i++
+				if src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n' {
+					i++
+				}
+				i++
+				line++
+				ls = i
 				continue
 			}
 		}
+		l.off, l.line, l.lineStart = i, line, ls
 		l.bol = false
 		top := l.indents[len(l.indents)-1]
 		switch {
@@ -410,6 +463,26 @@ func (l *Lexer) indentation(t *tok) bool {
 		return false
 	}
 }
+
+// nameRun8 returns how many of the eight bytes of w, read little-endian,
+// are name bytes (see nameBytes) before the first that is not. It
+// classifies the eight at once, with no branch to mispredict at the end of
+// the name: each test adds a constant to every byte's low seven bits and
+// reads bit 7 of the sum, which no sum carries out of its byte.
+func nameRun8(w uint64) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	v := w &^ highs
+	lower := v | 0x20*ones
+	alpha := (lower + (0x80-'a')*ones) &^ (lower + (0x7f-'z')*ones)
+	digit := (v + (0x80-'0')*ones) &^ (v + (0x7f-'9')*ones)
+	u := v ^ '_'*ones
+	under := ^(u + 0x7f*ones | u)
+	name := (alpha | digit | under | w) & highs
+	return bits.TrailingZeros64(^name&highs) / 8
+}
+
+// spaces8 is eight spaces read as one little-endian word.
+const spaces8 = 0x2020202020202020
 
 // nameBytes marks the bytes that can continue a name: ASCII letters,
 // digits, "_", and every byte of a non-ASCII character (Python allows
@@ -474,20 +547,27 @@ func stringPrefix(p []byte) (formatted, ok bool) {
 
 func (l *Lexer) number(t *tok) {
 	start, line, ls := l.off, l.line, l.lineStart
-	hex := len(l.src) > l.off+1 && l.src[l.off] == '0' && (l.src[l.off+1]|0x20 == 'x')
-	for l.off < len(l.src) {
-		c := l.src[l.off]
+	l.off = numberEnd(l.src, start)
+	l.tok(t, Number, start, line, ls)
+}
+
+// numberEnd returns the offset just past the number literal that starts
+// at src[start].
+func numberEnd(src []byte, start int) int {
+	hex := len(src) > start+1 && src[start] == '0' && (src[start+1]|0x20 == 'x')
+	i := start
+	for i < len(src) {
+		c := src[i]
 		switch {
 		case isNameByte(c) || c == '.':
-			l.off++
-		case (c == '+' || c == '-') && !hex && l.off > start && l.src[l.off-1]|0x20 == 'e':
-			l.off++
+			i++
+		case (c == '+' || c == '-') && !hex && i > start && src[i-1]|0x20 == 'e':
+			i++
 		default:
-			l.tok(t, Number, start, line, ls)
-			return
+			return i
 		}
 	}
-	l.tok(t, Number, start, line, ls)
+	return i
 }
 
 // str reads a string literal whose prefix starts at start and whose opening
@@ -736,3 +816,183 @@ func (l *Lexer) op(t *tok) {
 	l.off += max(size, 1)
 	l.tok(t, Op, start, line, ls)
 }
+
+// rest appends to toks the tokens of the rest of the current logical line,
+// up to and including the Newline (or EOF) that ends it, and returns them
+// with the kind of the last. The parser calls it once the line has produced
+// its first token, so no indentation is read on the way.
+//
+// It reads the usual tokens (names, operators, brackets, numbers, comments
+// and blanks, line breaks inside brackets) in one loop that keeps the
+// offset, the line and the bracket depth in registers, and strings with
+// skipString, as str does; anything else (a backslash, a bracket closed
+// too often, the end of the source) is read by next, whose state it hands
+// over and takes back. Either way the tokens are those next alone would
+// produce: next is the definition, rest only takes its common paths with
+// fewer loads and stores per token.
+func (l *Lexer) rest(toks []tok) ([]tok, Kind) {
+	src := l.src
+	i, line, ls, depth := l.off, l.line, l.lineStart, l.depth
+	for {
+		for i < len(src) && class[src[i]] == cBlank {
+			i++
+		}
+		if i >= len(src) {
+			break // the end: next emits the last Newline
+		}
+		c := src[i]
+		start := i
+		switch class[c] {
+		case cName:
+			i++
+			for i+8 <= len(src) {
+				n := nameRun8(binary.LittleEndian.Uint64(src[i:]))
+				i += n
+				if n < 8 {
+					goto named
+				}
+			}
+			for i < len(src) && nameBytes[src[i]] {
+				i++
+			}
+		named:
+			if i < len(src) && (src[i] == '"' || src[i] == '\'') {
+				if formatted, ok := stringPrefix(src[start:i]); ok {
+					// A string with a prefix, read as str reads it.
+					l.off, l.line, l.lineStart = i, line, ls
+					l.skipString(formatted)
+					toks = appendTok(toks, String, 0, start, l.off, line, ls)
+					i, line, ls = l.off, l.line, l.lineStart
+					continue
+				}
+			}
+			toks = appendTok(toks, Name, 0, start, i, line, ls)
+			continue
+		case cQuote:
+			l.off, l.line, l.lineStart = i, line, ls
+			l.skipString(false)
+			toks = appendTok(toks, String, 0, start, l.off, line, ls)
+			i, line, ls = l.off, l.line, l.lineStart
+			continue
+		case cOp:
+			n := 1
+			if opLong[c] {
+				if i+1 < len(src) && opSecond[src[i+1]] {
+					n = opLen(src[i:])
+				}
+			} else {
+				switch c {
+				case '(', '[', '{':
+					depth++
+				case ')', ']', '}':
+					if depth == 0 {
+						goto slow // an unmatched bracket, a problem
+					}
+					depth--
+				case ';':
+					l.semicolon = true
+				}
+			}
+			ch := c
+			if n > 1 {
+				ch = 0
+			}
+			i += n
+			toks = appendTok(toks, Op, ch, start, i, line, ls)
+			continue
+		case cDigit:
+			i = numberEnd(src, i)
+			toks = appendTok(toks, Number, 0, start, i, line, ls)
+			continue
+		case cDot:
+			if i+1 < len(src) && isDigit(src[i+1]) {
+				i = numberEnd(src, i)
+				toks = appendTok(toks, Number, 0, start, i, line, ls)
+				continue
+			}
+			ch := byte('.')
+			if i+2 < len(src) && src[i+1] == '.' && src[i+2] == '.' {
+				i += 3 // "...", the one longer operator that starts with "."
+				ch = 0
+			} else {
+				i++
+			}
+			toks = appendTok(toks, Op, ch, start, i, line, ls)
+			continue
+		case cHash:
+			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+				i++
+			}
+			continue
+		case cNewline:
+			if c == '\r' && i+1 < len(src) && src[i+1] == '\n' {
+				i++
+			}
+			i++
+			if depth > 0 {
+				line++
+				ls = i
+				continue
+			}
+			toks = appendTok(toks, Newline, 0, start, i, line, ls)
+			l.off, l.line, l.lineStart, l.depth = i, line+1, i, 0
+			l.bol, l.lineHas = true, false
+			return toks, Newline
+		}
+	slow:
+		l.off, l.line, l.lineStart, l.depth = i, line, ls, depth
+		l.lineHas = true
+		toks = append(toks, tok{})
+		t := &toks[len(toks)-1]
+		l.next(t)
+		if k := t.kind; k == Newline || k == EOF {
+			return toks, k
+		}
+		i, line, ls, depth = l.off, l.line, l.lineStart, l.depth
+	}
+	l.off, l.line, l.lineStart, l.depth = i, line, ls, depth
+	l.lineHas = true
+	for {
+		toks = append(toks, tok{})
+		t := &toks[len(toks)-1]
+		l.next(t)
+		if k := t.kind; k == Newline || k == EOF {
+			return toks, k
+		}
+	}
+}
+
+// appendTok appends a token of kind k at src[start:end] to toks, writing
+// its fields where it stays (see Lexer.mark).
+func appendTok(toks []tok, k Kind, ch byte, start, end, line, lineStart int) []tok {
+	if len(toks) == cap(toks) {
+		toks = append(toks, tok{})[:len(toks)]
+	}
+	toks = toks[:len(toks)+1]
+	t := &toks[len(toks)-1]
+	t.off = int32(start)
+	t.end = int32(end)
+	t.line = int32(line)
+	t.lineStart = int32(lineStart)
+	t.kind = k
+	t.ch = ch
+	return toks
+}
+
+// opSecond marks the bytes that may follow the first of an operator
+// longer than one byte (see opLen).
+var opSecond = func() (t [256]bool) {
+	for _, c := range []byte("=*/<>.") {
+		t[c] = true
+	}
+	return t
+}()
+
+// opLong marks the bytes that may start an operator longer than one byte
+// (see opLen); the others are operators of their own.
+var opLong = func() (t [256]bool) {
+	for _, c := range []byte("=!<>:+-*/%&|^@.") {
+		t[c] = true
+	}
+	return t
+}()
