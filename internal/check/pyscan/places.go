@@ -148,14 +148,10 @@ func placesByStops(src []byte, offs []int) []Place {
 		}
 		open, formatted := stringOpen(src, start, i)
 		mark(open, InCode)
-		if formatted {
-			if p = st.skipFormatted(i); p < 0 {
-				lx.off = i
-				lx.skipString(true)
-				p = lx.off
-			}
-		} else {
-			p = st.skipString(i)
+		if p = st.skipString(i, formatted); p < 0 {
+			lx.off = i
+			lx.skipString(true)
+			p = lx.off
 		}
 		mark(p, InString)
 	}
@@ -235,11 +231,13 @@ func (s *stopScan) fill(at int) {
 	s.size = uint(64 * n)
 }
 
-// skipString returns the offset just past the string that is not
-// formatted and whose quote is at i, as Lexer.skipString(false) finds it:
-// past its closing quotes, at the line end that leaves it unterminated, or
-// at the end of the source.
-func (s *stopScan) skipString(i int) int {
+// skipString returns the offset just past the string whose quote is at
+// i, as Lexer.skipString finds it: past its closing quotes, at the line
+// end that leaves it unterminated, or at the end of the source. A
+// formatted string's fields are read one byte at a time, as
+// Lexer.skipField does; it returns -1 when a field holds a quote, a # or
+// a format spec, which the Lexer then reads.
+func (s *stopScan) skipString(i int, formatted bool) int {
 	src := s.src
 	q := src[i]
 	triple := i+2 < len(src) && src[i+1] == q && src[i+2] == q
@@ -279,51 +277,7 @@ func (s *stopScan) skipString(i int) int {
 				return i
 			}
 			i++
-		default:
-			i++
-		}
-	}
-}
-
-// skipFormatted is skipString for a formatted string, reading its fields
-// one byte at a time as Lexer.skipField does; it returns -1 when a field
-// holds a quote, a # or a format spec, which the Lexer then reads.
-func (s *stopScan) skipFormatted(i int) int {
-	src := s.src
-	q := src[i]
-	triple := i+2 < len(src) && src[i+1] == q && src[i+2] == q
-	if triple {
-		i += 3
-	} else {
-		i++
-	}
-	for {
-		if i = s.next(i, &s.all); i >= len(src) {
-			return len(src)
-		}
-		switch c := src[i]; {
-		case c == '\\':
-			i++
-			if i < len(src) {
-				if src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n' {
-					i++
-				}
-				i++
-			}
-		case c == q:
-			if !triple {
-				return i + 1
-			}
-			if i+2 < len(src) && src[i+1] == q && src[i+2] == q {
-				return i + 3
-			}
-			i++
-		case c == '\n' || c == '\r':
-			if !triple {
-				return i
-			}
-			i++
-		case c == '{':
+		case c == '{' && formatted:
 			if i+1 < len(src) && src[i+1] == '{' {
 				i += 2
 				continue

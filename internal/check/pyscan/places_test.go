@@ -96,7 +96,7 @@ func TestPlacesByStopsInGo(t *testing.T) {
 	TestPlacesByStopsAgreesWithByByte(t)
 }
 
-// Formatted strings with fields of every shape, read by skipFormatted or
+// Formatted strings with fields of every shape, read by stopScan.skipString or
 // handed to the Lexer, end where placesByByte ends them.
 func TestPlacesByStopsFormatted(t *testing.T) {
 	field := []string{"{", "}", "(", ")", "[", "]", "#", ":", "!", "=", "x", "'", "\"", "\n", "\r", "\\", "{{", "}}", " ", "f'", "'''"}
