@@ -130,29 +130,11 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 // planned files, the conftest and the configuration. shareFacts reports
 // that the scan also gathers the docs block's facts.
 func scanOptions(spec *schema.Spec, o Options, cfg *pytestcfg.Config) (opts contract.Options, shareFacts bool) {
-	opts = contract.Options{
-		Spec:           spec,
-		Roots:          o.Scan,
-		Planned:        map[string]bool{},
-		GeneratedNames: render.RegionNames(spec),
-		Config:         cfg,
-		ListGroup:      o.ListGroup,
-		ListTests:      o.Collect,
-		NamedRoots:     len(o.Scan) > 0,
-	}
-	for _, t := range render.Targets(spec) {
-		if abs := plan.Abs(spec, t.Path); t.Region {
-			opts.Conftest = abs
-		} else {
-			opts.Planned[abs] = true
-		}
-	}
-	if len(opts.Roots) == 0 {
-		for _, r := range contract.DefaultRoots(spec) {
-			if _, err := os.Stat(r); err == nil {
-				opts.Roots = append(opts.Roots, r)
-			}
-		}
+	opts = contract.SpecTree(spec, cfg)
+	opts.GeneratedNames = render.RegionNames(spec)
+	opts.ListGroup, opts.ListTests = o.ListGroup, o.Collect
+	if len(o.Scan) > 0 {
+		opts.Roots, opts.NamedRoots = o.Scan, true
 	}
 	// The docs block lists the group's members and the deadline's users
 	// over the spec's own tree. When this scan covers that tree and reads

@@ -22,6 +22,8 @@ import (
 	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/check/treeread"
+	"github.com/fixturegen/fixturegen/internal/gen/plan"
+	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -249,6 +251,27 @@ func (o *Options) patterns(key, def string) []string {
 		}
 	}
 	return []string{def}
+}
+
+// SpecTree returns the options of a scan of the spec's own tree, as check
+// and fixturegen docs both read it: the files generate writes, left out
+// of the scan, the conftest that holds the region, pytest's configuration
+// cfg, and the default roots that exist.
+func SpecTree(spec *schema.Spec, cfg *pytestcfg.Config) Options {
+	opts := Options{Spec: spec, Planned: map[string]bool{}, Config: cfg}
+	for _, t := range render.Targets(spec) {
+		if abs := plan.Abs(spec, t.Path); t.Region {
+			opts.Conftest = abs
+		} else {
+			opts.Planned[abs] = true
+		}
+	}
+	for _, r := range DefaultRoots(spec) {
+		if _, err := os.Stat(r); err == nil {
+			opts.Roots = append(opts.Roots, r)
+		}
+	}
+	return opts
 }
 
 // DefaultRoots are the folders check scans when none is named: for each

@@ -21,7 +21,6 @@ import (
 	"github.com/fixturegen/fixturegen/internal/check/contract"
 	"github.com/fixturegen/fixturegen/internal/check/finding"
 	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
-	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
 	"github.com/fixturegen/fixturegen/internal/gen/region"
 	"github.com/fixturegen/fixturegen/internal/gen/render"
@@ -32,23 +31,12 @@ import (
 // the group and the modules that use the deadline. The tree is the one
 // check scans by default, so docs and check agree on it.
 func Facts(spec *schema.Spec) (*contract.Result, error) {
-	opts := contract.Options{Spec: spec, Planned: map[string]bool{}, ListGroup: true, ListUsers: true}
-	for _, t := range render.Targets(spec) {
-		if abs := plan.Abs(spec, t.Path); t.Region {
-			opts.Conftest = abs
-		} else {
-			opts.Planned[abs] = true
-		}
-	}
-	var err error
-	if opts.Config, err = pytestcfg.Find(spec.Dir); err != nil {
+	cfg, err := pytestcfg.Find(spec.Dir)
+	if err != nil {
 		return nil, err
 	}
-	for _, r := range contract.DefaultRoots(spec) {
-		if _, err := os.Stat(r); err == nil {
-			opts.Roots = append(opts.Roots, r)
-		}
-	}
+	opts := contract.SpecTree(spec, cfg)
+	opts.ListGroup, opts.ListUsers = true, true
 	if len(opts.Roots) == 0 {
 		return &contract.Result{}, nil
 	}
