@@ -41,15 +41,7 @@ func TestGenerateSurvivesKill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The test binary is fixturegen when called by that name (see TestMain).
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "fixturegen")
-	if err := os.Symlink(self, bin); err != nil {
-		t.Fatal(err)
-	}
+	bin := fixturegenBinary(t)
 
 	dir := t.TempDir()
 	if err := testenv.CopyTree(example, dir); err != nil {
@@ -217,4 +209,19 @@ func extra(t *testing.T, dir string, baseline map[string]bool) []string {
 		found = append(found, p)
 	}
 	return found
+}
+
+// fixturegenBinary returns a path that runs fixturegen: the test binary is
+// fixturegen when called by that name (see TestMain).
+func fixturegenBinary(t *testing.T) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "fixturegen")
+	if err := os.Symlink(self, bin); err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }

@@ -47,14 +47,7 @@ func TestProbeInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "fixturegen")
-	if err := os.Symlink(self, bin); err != nil {
-		t.Fatal(err)
-	}
+	bin := fixturegenBinary(t)
 	for _, tc := range []struct {
 		name   string
 		sig    syscall.Signal
