@@ -17,12 +17,10 @@ import (
 // the manner of the Teddy search of Intel's Hyperscan): each word has its
 // fingerprint, the three rarest bytes in a row it holds, and up to eight
 // fingerprints are looked for at once, so the search seldom stops and
-// costs the same for one word as for eight. On other amd64 processors it
-// looks for the two rarest bytes of each word at their distance, 16 places
-// per SSE2 compare (indexPair), a pass per word; elsewhere, for the rarest
-// byte of each word with bytes.IndexByte, words that share their rarest
-// byte sharing a pass. Each finds the same hits (a test feeds them random
-// inputs).
+// costs the same for one word as for eight. Elsewhere it looks for the
+// rarest byte of each word with bytes.IndexByte, words that share their
+// rarest byte sharing a pass. Both find the same hits (a test feeds them
+// random inputs).
 type Matcher struct {
 	passes []pass
 	words  []anchored
@@ -47,9 +45,6 @@ type anchored struct {
 	word []byte
 	id   int // its index in the words given to NewMatcher
 	at   int // where the pass's byte sits in word
-	// lo and hi are where the word's two rarest bytes sit, lo < hi, for
-	// the pair search; hi is -1 in a word of one byte.
-	lo, hi int
 	// fp is where its fingerprint starts, for the Teddy search: the three
 	// bytes from there, or the whole word when it is shorter.
 	fp int
@@ -91,24 +86,7 @@ func NewMatcher(words []string) *Matcher {
 				at = i
 			}
 		}
-		// The second rarest byte, preferably another letter than the
-		// rarest, so that the pair says more than either.
-		better := func(i, j int) bool { // w[i] over w[j]
-			if di, dj := w[i] != w[at], w[j] != w[at]; di != dj {
-				return di
-			}
-			return rank(w[i]) < rank(w[j])
-		}
-		at2 := -1
-		for i := range w {
-			if i != at && (at2 < 0 || better(i, at2)) {
-				at2 = i
-			}
-		}
-		a := anchored{word: w, id: id, at: at, lo: min(at, at2), hi: max(at, at2)}
-		if at2 < 0 {
-			a.lo, a.hi = at, -1
-		}
+		a := anchored{word: w, id: id, at: at}
 		// The rarest three bytes in a row, by the sum of their ranks.
 		score := func(i int) int {
 			n := 0
@@ -167,8 +145,6 @@ func (m *Matcher) Find(data []byte, dst []Hit) (hits []Hit, ascii bool) {
 		return dst, false
 	case haveTeddy:
 		return m.teddyHits(data, dst)
-	case havePairSearch:
-		return m.pairHits(data, dst), false
 	}
 	return m.byteHits(data, dst), false
 }
@@ -259,56 +235,6 @@ func teddyGo(s []byte, masks *teddyMasks, from int) (at int, mask uint32, high u
 		at = i + 32
 	}
 	return max(at, from), 0, high
-}
-
-// pairHits is Find with a pass of indexPair per word.
-func (m *Matcher) pairHits(data []byte, dst []Hit) []Hit {
-	for _, a := range m.words {
-		if a.hi < 0 {
-			for off := 0; ; {
-				i := bytes.IndexByte(data[off:], a.word[0])
-				if i < 0 {
-					break
-				}
-				dst = append(dst, Hit{off + i, a.id})
-				off += i + 1
-			}
-			continue
-		}
-		b0, b1, d := a.word[a.lo], a.word[a.hi], a.hi-a.lo
-		for off := a.lo; off < len(data); {
-			i := indexPair(data[off:], b0, b1, d)
-			if i < 0 {
-				break
-			}
-			start := off + i - a.lo
-			if start+len(a.word) <= len(data) && bytes.Equal(data[start:start+len(a.word)], a.word) {
-				dst = append(dst, Hit{start, a.id})
-			}
-			off += i + 1
-		}
-	}
-	return dst
-}
-
-// indexPair returns the lowest i with s[i] == a and s[i+d] == b, or -1.
-func indexPair(s []byte, a, b byte, d int) int {
-	n := len(s) - d // the places i can be
-	if n <= 0 {
-		return -1
-	}
-	blocks := n &^ 15
-	if blocks > 0 {
-		if i := indexPairBlocks(s, a, b, d, blocks); i >= 0 {
-			return i
-		}
-	}
-	for i := blocks; i < n; i++ {
-		if s[i] == a && s[i+d] == b {
-			return i
-		}
-	}
-	return -1
 }
 
 // byteHits is Find with a pass of bytes.IndexByte per rarest byte.

@@ -46,7 +46,7 @@ func sortHits(h []Hit) []Hit {
 	return h
 }
 
-// The Teddy search, the pair search and the byte search find what a plain
+// The Teddy search and the byte search find what a plain
 // search finds, wherever the words sit and however often their bytes
 // occur, for few words and for more than eight, short and long; and the
 // Teddy search tells ASCII from the rest.
@@ -87,7 +87,6 @@ func TestMatcherAgreesWithPlainSearch(t *testing.T) {
 			find func() []Hit
 		}{
 			{"byte", func() []Hit { return m.byteHits(data, nil) }},
-			{"pair", func() []Hit { return m.pairHits(data, nil) }},
 			{"teddy", func() []Hit {
 				h, ascii := m.teddyHits(data, nil)
 				if isASCII := !slices.ContainsFunc(data, func(b byte) bool { return b >= 0x80 }); ascii != isASCII {
@@ -130,28 +129,6 @@ func TestTeddyAgreesWithGo(t *testing.T) {
 		wat, wmask, whigh := teddyGo(data, &m.masks, from)
 		if at != wat || mask != wmask || high != whigh {
 			t.Fatalf("case %d: teddyAVX2(%q, %q, %d) = %d %x %x, want %d %x %x", n, data, ws, from, at, mask, high, wat, wmask, whigh)
-		}
-	}
-}
-
-func TestIndexPair(t *testing.T) {
-	rng := rand.New(rand.NewSource(2))
-	for range 20000 {
-		// Mostly c, so that a pair is rare and found in any block.
-		s := make([]byte, rng.Intn(300))
-		for i := range s {
-			s[i] = "abcccccccc"[rng.Intn(10)]
-		}
-		d := 1 + rng.Intn(20)
-		want := -1
-		for i := 0; i+d < len(s); i++ {
-			if s[i] == 'a' && s[i+d] == 'b' {
-				want = i
-				break
-			}
-		}
-		if got := indexPair(s, 'a', 'b', d); got != want {
-			t.Fatalf("indexPair(%q, a, b, %d) = %d, want %d", s, d, got, want)
 		}
 	}
 }
