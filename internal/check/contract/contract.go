@@ -176,7 +176,7 @@ func listTests(sources []*source) []Test {
 func (o *Options) words() (fixtures, marks, calls []string) {
 	fixtures, calls = rule.Words(o.Spec)
 	if o.ListGroup {
-		marks = append(marks, "xdist_group")
+		marks = append(marks, lastName(groupMarkCall))
 	}
 	return fixtures, marks, calls
 }

@@ -174,7 +174,7 @@ func newFacts(s *source, pats *testPatterns) *facts {
 		if c.Decorates >= 0 {
 			f.decorates[c.Decorates] = append(f.decorates[c.Decorates], i)
 		}
-		if c.Target == "pytestmark" && (c.Scope < 0 || m.Defs[c.Scope].Kind == pyscan.Class) {
+		if c.Target == pytestmarkTarget && (c.Scope < 0 || m.Defs[c.Scope].Kind == pyscan.Class) {
 			f.pytestmark[c.Scope] = append(f.pytestmark[c.Scope], i)
 		}
 	}
@@ -339,7 +339,7 @@ func (ix *index) requests(src *source, def int, isTest bool, sc *scratch) []requ
 	sc.markBuf = f.marks(def, sc.markBuf[:0])
 	for _, ci := range sc.markBuf {
 		c := m.Calls[ci]
-		if m.ResolveCall(c) != "pytest.mark.usefixtures" {
+		if m.ResolveCall(c) != usefixturesMarkCall {
 			continue
 		}
 		for _, a := range c.Args {

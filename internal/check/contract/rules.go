@@ -163,20 +163,36 @@ func mayArm(m *pyscan.Module, callee string) bool {
 		}
 		callee = m.Resolve(callee)
 	}
-	return timerCallees[callee[strings.LastIndexByte(callee, '.')+1:]]
+	return timerCallees[lastName(callee)]
 }
 
 // timerCallees are the last names of the signal module's calls that can
 // arm a timer or install its handler.
 var timerCallees = map[string]bool{"setitimer": true, "alarm": true, "signal": true}
 
+// The marks the rules read, as a call resolves to them, and the name a
+// module or class assigns its marks to.
+const (
+	groupMarkCall       = "pytest.mark.xdist_group"
+	usefixturesMarkCall = "pytest.mark.usefixtures"
+	pytestmarkTarget    = "pytestmark"
+)
+
+// lastName is what follows a dotted name's last dot.
+func lastName(dotted string) string {
+	return dotted[strings.LastIndexByte(dotted, '.')+1:]
+}
+
 // readCalls are the calls the rules read, for the scan's Scanners to keep:
 // the calls of the marks (in decorators and pytestmark), the timer calls
 // (own-timer, hand-written-deadline), and the group marks and patches
-// anywhere (--list-group's members). A rule that reads another call names
-// its last name here.
+// anywhere (--list-group's members). It is built from the names the rules
+// match, so a rule reading another call adds its name to one of them.
 var readCalls = func() *pyscan.CallFilter {
-	f := &pyscan.CallFilter{Last: map[string]bool{"xdist_group": true, "usefixtures": true}, Targets: map[string]bool{"pytestmark": true}}
+	f := &pyscan.CallFilter{
+		Last:    map[string]bool{lastName(groupMarkCall): true, lastName(usefixturesMarkCall): true},
+		Targets: map[string]bool{pytestmarkTarget: true},
+	}
 	for _, set := range []map[string]bool{timerCallees, patchCallees} {
 		for name := range set {
 			f.Last[name] = true
@@ -298,7 +314,7 @@ func (r *rules) groupMarks(src *source, calls []int) []groupMark {
 	var out []groupMark
 	for _, ci := range calls {
 		c := m.Calls[ci]
-		if m.ResolveCall(c) != "pytest.mark.xdist_group" {
+		if m.ResolveCall(c) != groupMarkCall {
 			continue
 		}
 		for _, a := range c.Args {
@@ -658,8 +674,7 @@ func (r *rules) patchesPreload(m *pyscan.Module, c pyscan.Call) (string, bool) {
 	if callee == "" {
 		callee = c.Callee
 	}
-	last := callee[strings.LastIndexByte(callee, '.')+1:]
-	if !patchCallees[last] || len(c.Args) == 0 || c.Args[0].Kind != pyscan.ArgString || c.Args[0].Keyword != "" {
+	if !patchCallees[lastName(callee)] || len(c.Args) == 0 || c.Args[0].Kind != pyscan.ArgString || c.Args[0].Keyword != "" {
 		return "", false
 	}
 	target := c.Args[0].Value
