@@ -232,6 +232,14 @@ func (s *scan) first(j *treeread.File, data []byte, err error, worker int) {
 // time). A reader waits when two files per core wait already: reading is
 // faster than tokenizing, and the copies would otherwise pile up when
 // every file is tokenized (--collect). The caller waits for s.tokenizing.
+//
+// The reader then yields its processor, so that the module is tokenized
+// at once: the readers seldom block (the files are in the page cache), so
+// a goroutine that waits for one to yield can wait until the last read.
+// On Lib/test the large modules were tokenized after it, on one core
+// while the other idled: 1.4 ms on average past the last read, of a
+// check of 13 ms. Tokenized in the reader itself instead, the synthetic
+// tree's 452 small modules took 5% more wall time than on goroutines.
 func (s *scan) tokenizeLater(p, abs string, data []byte) {
 	s.slots <- struct{}{}
 	// The reader reuses its buffer. The copy is a string, which the
@@ -250,6 +258,7 @@ func (s *scan) tokenizeLater(p, abs string, data []byte) {
 		s.tokenize(p, abs, text, sc)
 		s.scanners.Put(sc)
 	}()
+	runtime.Gosched()
 }
 
 // tokenize scans text, whose encoding was checked, and keeps its facts.
