@@ -275,6 +275,11 @@ func (ix *index) levels(src *source, class int) []level {
 	} else {
 		if f.classLevels == nil {
 			f.classLevels = make([][]level, len(m.Defs))
+			// Written before it is read, as newFacts does with uses:
+			// on test_socket of Lib/test (786 defs) this array spans
+			// five fresh pages, and a read first cost each an interrupt
+			// to the other core when it was written.
+			clear(f.classLevels)
 		}
 		f.classLevels[class] = ls
 	}
