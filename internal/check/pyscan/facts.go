@@ -259,6 +259,16 @@ func (s *Scanner) scan(src []byte, text string) *Module {
 		args: old.args[:0], paramBuf: old.paramBuf[:0], decos: old.decos[:0],
 		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0],
 		bindBuf: old.bindBuf[:0], stars: old.stars[:0], ftoks: old.ftoks[:0], baseBuf: old.baseBuf[:0], subs: old.subs[:0]}
+	// The working arrays that grow with the module start with room for
+	// what most modules of its size hold: an array that grows leaves its
+	// pages behind, and a larger one must fault in as many anew, while
+	// room never written costs no page. Four defs, calls and parameters
+	// and eight arguments per KB cover the large modules of CPython's
+	// Lib/test (at most 3.1, 3.6, 3.5 and 4.5 of them), which grew arrays
+	// of 1.6 MB for facts of 0.8 MB.
+	kb := len(src) >> 10
+	p.m.Defs, p.m.Calls = reserve(p.m.Defs, 4*kb), reserve(p.m.Calls, 4*kb)
+	p.paramBuf, p.args = reserve(p.paramBuf, 4*kb), reserve(p.args, 8*kb)
 	p.lx.recordFields = !s.NoCalls
 	p.noCalls, p.keep = s.NoCalls, s.Keep
 	if s.Keep != nil {
@@ -342,6 +352,15 @@ func (s *Scanner) scan(src []byte, text string) *Module {
 	s.p.bindBuf = binds[:0]
 	m.Suppressions = suppressions(src)
 	return m
+}
+
+// reserve returns s, emptied, or an empty array with room for n elements
+// when s has less.
+func reserve[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:0]
+	}
+	return make([]T, 0, n)
 }
 
 // exact returns a copy of s that holds nothing more, or nil for an empty s.
