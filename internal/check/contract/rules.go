@@ -214,6 +214,9 @@ func (r *rules) usesDeadline(src *source, def int) (request, bool) {
 	if u := f.uses[def]; u.known {
 		return u.via, u.ok
 	}
+	if !r.ix.mayReach(src) {
+		return request{}, false
+	}
 	isTest := r.ix.isTest(src, def)
 	rs := r.ix.requests(src, def, isTest, &r.sc)
 	via, ok := r.ix.reaches(src, src.mod.Defs[def].Parent, rs, r.spec.Deadline.Fixture, &r.sc)
@@ -234,7 +237,8 @@ func (r *rules) ownTimer(src *source) {
 	m := src.mod
 	deadline := r.spec.Deadline.Fixture
 	var allCovered *bool // computed once, for helpers and module-level code
-	for _, c := range m.Calls {
+	for _, ci := range src.facts.arming {
+		c := m.Calls[ci]
 		what, ok := armsTimer(m, c)
 		if !ok || src.inRegion(c.Pos.Line) {
 			continue

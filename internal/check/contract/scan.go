@@ -265,7 +265,7 @@ func (s *scan) tokenizeLater(p, abs string, data []byte) {
 func (s *scan) tokenize(p, abs string, text string, sc *pyscan.Scanner) {
 	src := &source{path: p, abs: abs, dir: filepath.Dir(abs), conftest: filepath.Base(p) == "conftest.py", test: s.coll.isTestFile(abs)}
 	src.mod = sc.ScanString(text)
-	src.facts = newFacts(src, s.pats)
+	src.facts = newFacts(src, s.pats, s.opts.Spec.Deadline.Fixture)
 	// The region is recognised by its markers, so that the conftest that
 	// holds it is known whatever name the walk reached it by.
 	if abs == s.opts.Conftest || src.conftest && strings.Contains(text, region.Begin) && sameFile(abs, s.opts.Conftest) {

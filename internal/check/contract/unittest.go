@@ -307,6 +307,6 @@ func (s *scan) followBases(src *source) {
 	}
 	if len(known) > 0 {
 		src.knownCases = known
-		src.facts = newFacts(src, s.pats)
+		src.facts = newFacts(src, s.pats, s.opts.Spec.Deadline.Fixture)
 	}
 }
