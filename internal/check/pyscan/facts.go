@@ -263,12 +263,13 @@ func (s *Scanner) scan(src []byte, text string) *Module {
 	// what most modules of its size hold: an array that grows leaves its
 	// pages behind, and a larger one must fault in as many anew, while
 	// room never written costs no page. Four defs, calls and parameters
-	// and eight arguments per KB cover the large modules of CPython's
-	// Lib/test (at most 3.1, 3.6, 3.5 and 4.5 of them), which grew arrays
-	// of 1.6 MB for facts of 0.8 MB.
+	// and eight arguments and bindings per KB cover the large modules of
+	// CPython's Lib/test (at most 3.1, 3.6, 3.5, 4.5 and 7.3 of them),
+	// which grew arrays of 2.2 MB for facts of 1 MB.
 	kb := len(src) >> 10
 	p.m.Defs, p.m.Calls = reserve(p.m.Defs, 4*kb), reserve(p.m.Calls, 4*kb)
 	p.paramBuf, p.args = reserve(p.paramBuf, 4*kb), reserve(p.args, 8*kb)
+	p.bindBuf = reserve(p.bindBuf, 8*kb)
 	p.lx.recordFields = !s.NoCalls
 	p.noCalls, p.keep = s.NoCalls, s.Keep
 	if s.Keep != nil {
