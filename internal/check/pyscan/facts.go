@@ -170,8 +170,10 @@ type Scanner struct {
 
 	lx Lexer
 	p  parser
-	// bindWork is newBindIndex's working memory.
+	// bindWork is newBindIndex's working memory, and moveWork
+	// moveStrings'.
 	bindWork []int32
+	moveWork []*string
 }
 
 // CallFilter says which calls a Scanner keeps: every call in a decorator,
@@ -342,7 +344,7 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 	if borrowed {
 		// Before the bindings and the imports' targets are worked out
 		// from them.
-		m.moveStrings(text, binds)
+		m.moveStrings(text, binds, &s.moveWork)
 	}
 	if len(m.Imports) > 0 {
 		m.bound = make(map[string]string, len(m.Imports))
@@ -389,79 +391,83 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 
 // moveStrings copies every string of the facts gathered so far (and of
 // the bindings binds) that lies in text into one new array, and points the
-// facts at the copies: two passes over the facts, the first to size the
-// array, so that it never moves.
-func (m *Module) moveStrings(text string, binds []binding) {
-	lo := uintptr(unsafe.Pointer(unsafe.StringData(text)))
-	hi := lo + uintptr(len(text))
-	in := func(s string) bool {
-		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
-		return len(s) > 0 && p >= lo && p < hi
-	}
+// facts at the copies. The strings are gathered first, so that the array
+// is made at its size and never moves.
+func (m *Module) moveStrings(text string, binds []binding, work *[]*string) {
+	g := gatherer{lo: uintptr(unsafe.Pointer(unsafe.StringData(text))), ps: (*work)[:0]}
+	g.hi = g.lo + uintptr(len(text))
+	m.gather(&g, binds)
 	size := 0
-	m.eachString(binds, func(s *string) {
-		if in(*s) {
-			size += len(*s)
-		}
-	})
-	if size == 0 {
-		return
+	for _, p := range g.ps {
+		size += len(*p)
 	}
 	buf := make([]byte, 0, size)
-	m.eachString(binds, func(s *string) {
-		if in(*s) {
-			at := len(buf)
-			buf = append(buf, *s...)
-			*s = unsafe.String(&buf[at], len(*s))
-		}
-	})
+	for _, p := range g.ps {
+		at := len(buf)
+		buf = append(buf, *p...)
+		*p = unsafe.String(&buf[at], len(*p))
+	}
+	clear(g.ps) // the Scanner keeps the array, not what it pointed to
+	*work = g.ps[:0]
 }
 
-// eachString calls f with every string of the facts gathered in scan
-// before the bindings are indexed, and of binds.
-func (m *Module) eachString(binds []binding, f func(*string)) {
+// gatherer collects the strings that lie in the bytes from lo to hi.
+type gatherer struct {
+	lo, hi uintptr
+	ps     []*string
+}
+
+func (g *gatherer) add(s *string) {
+	if p := uintptr(unsafe.Pointer(unsafe.StringData(*s))); len(*s) > 0 && p >= g.lo && p < g.hi {
+		g.ps = append(g.ps, s)
+	}
+}
+
+// gather adds every string of the facts gathered in scan before the
+// bindings are indexed, and of binds.
+func (m *Module) gather(g *gatherer, binds []binding) {
 	for i := range m.Defs {
 		d := &m.Defs[i]
-		f(&d.Name)
+		g.add(&d.Name)
 		for j := range d.Params {
-			f(&d.Params[j].Name)
+			g.add(&d.Params[j].Name)
 		}
 		for j := range d.Decorators {
-			f(&d.Decorators[j].Name)
+			g.add(&d.Decorators[j].Name)
 		}
 		for j := range d.Bases {
-			f(&d.Bases[j])
+			g.add(&d.Bases[j])
 		}
 	}
 	for i := range m.Calls {
 		c := &m.Calls[i]
-		f(&c.Callee)
-		f(&c.Target)
+		g.add(&c.Callee)
+		g.add(&c.Target)
 		for j := range c.Args {
-			f(&c.Args[j].Keyword)
-			f(&c.Args[j].Value)
+			g.add(&c.Args[j].Keyword)
+			g.add(&c.Args[j].Value)
 		}
 	}
 	for i := range m.Assigns {
 		a := &m.Assigns[i]
-		f(&a.Name)
+		g.add(&a.Name)
 		for j := range a.Strings {
-			f(&a.Strings[j])
+			g.add(&a.Strings[j])
 		}
 	}
 	for _, ims := range [][]Import{m.Imports, m.StarImports} {
 		for i := range ims {
-			f(&ims[i].Module)
-			f(&ims[i].Name)
-			f(&ims[i].Bound)
+			g.add(&ims[i].Module)
+			g.add(&ims[i].Name)
+			g.add(&ims[i].Bound)
 		}
 	}
 	for i := range m.Problems {
-		f(&m.Problems[i].Msg)
+		g.add(&m.Problems[i].Msg)
 	}
 	for i := range binds {
-		f(&binds[i].name)
-		f(&binds[i].target)
+		g.add(&binds[i].name)
+		g.add(&binds[i].target)
 	}
 }
 

@@ -46,6 +46,33 @@ func BenchmarkScan(b *testing.B) {
 	}
 }
 
+// BenchmarkScanBorrowed is BenchmarkScan with ScanBorrowed, as check
+// tokenizes a module of 32 KB or more in its reader's buffer.
+func BenchmarkScanBorrowed(b *testing.B) {
+	var srcs [][]byte
+	size := 0
+	for _, name := range scanBenchFiles {
+		src, err := os.ReadFile(filepath.Join(scanBenchDir, name))
+		if err != nil {
+			b.Skipf("the benchmark reads CPython's Lib/test: %v", err)
+		}
+		srcs = append(srcs, src)
+		size += len(src)
+	}
+	keep := &CallFilter{
+		Last:    map[string]bool{"xdist_group": true, "usefixtures": true, "setitimer": true, "alarm": true, "signal": true, "setattr": true, "delattr": true, "patch": true},
+		Targets: map[string]bool{"pytestmark": true},
+	}
+	sc := Scanner{Keep: keep}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, src := range srcs {
+			sc.ScanBorrowed(src)
+		}
+	}
+}
+
 // TestNameRun8 checks nameRun8 against nameBytes for every byte value at
 // every place in a word, behind name bytes and before any bytes at all.
 func TestNameRun8(t *testing.T) {
