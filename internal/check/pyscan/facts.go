@@ -170,10 +170,8 @@ type Scanner struct {
 
 	lx Lexer
 	p  parser
-	// bindWork is newBindIndex's working memory, and moveWork
-	// moveStrings'.
+	// bindWork is newBindIndex's working memory.
 	bindWork []int32
-	moveWork []*string
 }
 
 // CallFilter says which calls a Scanner keeps: every call in a decorator,
@@ -344,7 +342,7 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 	if borrowed {
 		// Before the bindings and the imports' targets are worked out
 		// from them.
-		m.moveStrings(text, binds, &s.moveWork)
+		m.moveStrings(text, binds)
 	}
 	if len(m.Imports) > 0 {
 		m.bound = make(map[string]string, len(m.Imports))
@@ -390,85 +388,78 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 }
 
 // moveStrings copies every string of the facts gathered so far (and of
-// the bindings binds) that lies in text into one new array, and points the
-// facts at the copies. The strings are gathered first, so that the array
-// is made at its size and never moves.
-func (m *Module) moveStrings(text string, binds []binding, work *[]*string) {
-	g := gatherer{lo: uintptr(unsafe.Pointer(unsafe.StringData(text))), ps: (*work)[:0]}
-	g.hi = g.lo + uintptr(len(text))
-	m.gather(&g, binds)
-	size := 0
-	for _, p := range g.ps {
-		size += len(*p)
-	}
-	buf := make([]byte, 0, size)
-	for _, p := range g.ps {
-		at := len(buf)
-		buf = append(buf, *p...)
-		*p = unsafe.String(&buf[at], len(*p))
-	}
-	clear(g.ps) // the Scanner keeps the array, not what it pointed to
-	*work = g.ps[:0]
-}
-
-// gatherer collects the strings that lie in the bytes from lo to hi.
-type gatherer struct {
-	lo, hi uintptr
-	ps     []*string
-}
-
-func (g *gatherer) add(s *string) {
-	if p := uintptr(unsafe.Pointer(unsafe.StringData(*s))); len(*s) > 0 && p >= g.lo && p < g.hi {
-		g.ps = append(g.ps, s)
-	}
-}
-
-// gather adds every string of the facts gathered in scan before the
-// bindings are indexed, and of binds.
-func (m *Module) gather(g *gatherer, binds []binding) {
+// the bindings binds) that lies in text into arrays of its own, and points
+// the facts at the copies.
+func (m *Module) moveStrings(text string, binds []binding) {
+	a := arena{lo: uintptr(unsafe.Pointer(unsafe.StringData(text)))}
+	a.hi = a.lo + uintptr(len(text))
 	for i := range m.Defs {
 		d := &m.Defs[i]
-		g.add(&d.Name)
+		a.move(&d.Name)
 		for j := range d.Params {
-			g.add(&d.Params[j].Name)
+			a.move(&d.Params[j].Name)
 		}
 		for j := range d.Decorators {
-			g.add(&d.Decorators[j].Name)
+			a.move(&d.Decorators[j].Name)
 		}
 		for j := range d.Bases {
-			g.add(&d.Bases[j])
+			a.move(&d.Bases[j])
 		}
 	}
 	for i := range m.Calls {
 		c := &m.Calls[i]
-		g.add(&c.Callee)
-		g.add(&c.Target)
+		a.move(&c.Callee)
+		a.move(&c.Target)
 		for j := range c.Args {
-			g.add(&c.Args[j].Keyword)
-			g.add(&c.Args[j].Value)
+			a.move(&c.Args[j].Keyword)
+			a.move(&c.Args[j].Value)
 		}
 	}
 	for i := range m.Assigns {
-		a := &m.Assigns[i]
-		g.add(&a.Name)
-		for j := range a.Strings {
-			g.add(&a.Strings[j])
+		as := &m.Assigns[i]
+		a.move(&as.Name)
+		for j := range as.Strings {
+			a.move(&as.Strings[j])
 		}
 	}
 	for _, ims := range [][]Import{m.Imports, m.StarImports} {
 		for i := range ims {
-			g.add(&ims[i].Module)
-			g.add(&ims[i].Name)
-			g.add(&ims[i].Bound)
+			a.move(&ims[i].Module)
+			a.move(&ims[i].Name)
+			a.move(&ims[i].Bound)
 		}
 	}
 	for i := range m.Problems {
-		g.add(&m.Problems[i].Msg)
+		a.move(&m.Problems[i].Msg)
 	}
 	for i := range binds {
-		g.add(&binds[i].name)
-		g.add(&binds[i].target)
+		a.move(&binds[i].name)
+		a.move(&binds[i].target)
 	}
+}
+
+// arena holds the copies moveStrings makes of the strings that lie in the
+// bytes from lo to hi, in chunks that never move once written.
+type arena struct {
+	lo, hi uintptr
+	buf    []byte
+}
+
+// arenaChunk is the size of an arena's chunks: a few pages, so that the
+// part of the last one left unwritten costs no more.
+const arenaChunk = 16 << 10
+
+func (a *arena) move(s *string) {
+	p := uintptr(unsafe.Pointer(unsafe.StringData(*s)))
+	if len(*s) == 0 || p < a.lo || p >= a.hi {
+		return
+	}
+	if len(a.buf)+len(*s) > cap(a.buf) {
+		a.buf = make([]byte, 0, max(arenaChunk, len(*s)))
+	}
+	at := len(a.buf)
+	a.buf = append(a.buf, *s...)
+	*s = unsafe.String(&a.buf[at], len(*s))
 }
 
 // reserve returns s, emptied, or an empty array with room for n elements
