@@ -250,8 +250,8 @@ func (s *Scanner) ScanString(text string) *Module {
 
 // ScanBorrowed is Scan for source its caller goes on to use for other
 // things, such as a reader's buffer: the Module keeps none of its bytes.
-// The names and strings the facts keep are copied into one array of
-// their own, a fifth of a large module or less (under 62 of the 248 KB of
+// The names and strings the facts keep are copied into arrays of their
+// own, a fifth of a large module or less (under 62 of the 248 KB of
 // test_socket in CPython's Lib/test), where Scan copies the whole source.
 func (s *Scanner) ScanBorrowed(src []byte) *Module {
 	return s.scanAs(src, unsafe.String(unsafe.SliceData(src), len(src)), true)
