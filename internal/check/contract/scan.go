@@ -251,22 +251,18 @@ func (s *scan) tokenizeBorrowed(p, abs string, data []byte) {
 	s.scanners.Put(sc)
 }
 
-// tokenizeLater tokenizes a copy of data on a goroutine of its own, so that
-// the reader that found it goes on reading: the readers take the files in
-// batches, and a large module would otherwise hold up the rest of its
-// reader's batch while the other readers run out of work (on CPython's
-// Lib/test, whose few large modules arm timers, a tenth of check's wall
-// time). A reader waits when two files per core wait already: reading is
-// faster than tokenizing, and the copies would otherwise pile up when
-// every file is tokenized (--collect). The caller waits for s.tokenizing.
-//
-// The reader then yields its processor, so that the module is tokenized
-// at once: the readers seldom block (the files are in the page cache), so
-// a goroutine that waits for one to yield can wait until the last read.
-// On Lib/test the large modules were tokenized after it, on one core
-// while the other idled: 1.4 ms on average past the last read, of a
-// check of 13 ms. Tokenized in the reader itself instead, the synthetic
-// tree's 452 small modules took 5% more wall time than on goroutines.
+// tokenizeLater tokenizes a copy of data, a module under borrowFrom, on a
+// goroutine of its own, and the reader yields its processor to it at
+// once. The readers seldom block (the files are in the page cache), so a
+// goroutine that waits for one to yield can wait until the last read: on
+// CPython's Lib/test, whose large modules arm timers, they were tokenized
+// after it, on one core while the other idled, 1.4 ms on average past the
+// last read of a check of 13 ms. Tokenized in the reader itself instead,
+// the synthetic tree's 452 small modules took 5% more wall time than on
+// goroutines. A reader waits when two files per core wait already:
+// reading is faster than tokenizing, and the copies would otherwise pile
+// up when every file is tokenized (--collect). The caller waits for
+// s.tokenizing.
 func (s *scan) tokenizeLater(p, abs string, data []byte) {
 	s.slots <- struct{}{}
 	// The reader reuses its buffer. The copy is a string, which the
