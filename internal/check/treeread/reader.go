@@ -142,6 +142,7 @@ func (r *Reader) Read(roots []string, look Look) (Files, error) {
 	batches := make(chan []File, 64)
 	var walkErr error
 	var open atomic.Int32
+	handed := false // the walk's first folder is handed over
 	go func() {
 		defer close(batches)
 		w := &walker{
@@ -176,6 +177,14 @@ func (r *Reader) Read(roots []string, look Look) (Files, error) {
 					names = names[n:]
 				}
 				h.release()
+				if !handed {
+					// The calling goroutine, the first reader, waited
+					// for these files; it runs now on this processor,
+					// not once another thread wakes for it, and the
+					// walk goes on when one does.
+					handed = true
+					runtime.Gosched()
+				}
 			},
 		}
 		if r.Plain {
