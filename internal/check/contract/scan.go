@@ -139,6 +139,7 @@ func (s *scan) run(roots []string, noRecurse []string) error {
 	r.Unread = func(f *treeread.File) bool {
 		return s.special(f.Name) && s.opts.Planned[s.abs(f.Path())]
 	}
+	r.Meanwhile = s.opts.Meanwhile
 	files, err := r.Read(roots, s.first)
 	s.tokenizing.Wait()
 	s.files = files

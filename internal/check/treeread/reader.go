@@ -33,6 +33,10 @@ type Reader struct {
 	// and read until a read returns nothing. Tests use it to check that
 	// both paths read the same tree alike.
 	Plain bool
+	// Meanwhile, when set, is called by Read's caller once the walk has
+	// started and before it reads a file, so that work of its own
+	// overlaps the walk's listing of the first folders.
+	Meanwhile func()
 }
 
 // File is one file the Reader read.
@@ -197,6 +201,9 @@ func (r *Reader) Read(roots []string, look Look) (Files, error) {
 			}
 		}
 	}()
+	if r.Meanwhile != nil {
+		r.Meanwhile()
+	}
 	done := r.parallel(batches, func(f *File, buf []byte) ([]byte, error) {
 		if r.Plain {
 			return readPlain(f.Path(), buf)
