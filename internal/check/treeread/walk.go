@@ -36,6 +36,12 @@
 //     at each step: on CPython's Lib/test, with 73 modules over 64 KiB,
 //     2,264 page faults before and 2,054 to 2,102 after (medians of 30
 //     runs), CPU 0.98.
+//   - A folder's files go to the readers before its subfolders are
+//     stat'ed, and the walk yields its processor once it has handed over
+//     its first folder, to the calling reader, which would otherwise wait
+//     for another thread to wake: on CPython's Lib/test the first file is
+//     read 0.5 ms after the walk starts instead of 1.3 ms, check's wall
+//     time 0.94 to 0.98 of before; the start-up row's 0.92 to 0.95.
 //   - amd64 with AVX2: Matcher makes one pass for all its words, 32
 //     places per turn, looking for each word's fingerprint of three bytes
 //     with the nibble tables of the Teddy search (teddy_amd64.s), and the
