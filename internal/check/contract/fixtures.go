@@ -50,14 +50,21 @@ type facts struct {
 	// cases marks the classes pytest collects as unittest test cases, by
 	// index in Defs; nil when there are none.
 	cases []bool
+	// namesDeadline is set when a name this module gives a request or a
+	// fixture is the deadline fixture's (see namesFixture); arming lists
+	// the calls that may arm a timer (mayArm), for ownTimer.
+	namesDeadline bool
+	arming        []int
 
 	// What follows depends on the other modules too: each index works it
 	// out anew (reset), when it is first asked for. Only the goroutine
 	// that applies the rules to this module asks, but for a conftest's,
 	// which newIndex fills before the rules start.
 
-	// uses caches rules.usesDeadline by def.
-	uses []use
+	// uses caches rules.usesDeadline by def; reach caches index.mayReach
+	// (0 until known, then reachYes or reachNo).
+	uses  []use
+	reach int8
 	// levels and classLevels cache index.levels, for module level and
 	// by class.
 	levels      []level
@@ -67,6 +74,7 @@ type facts struct {
 // reset forgets what an earlier index worked out.
 func (f *facts) reset() {
 	clear(f.uses)
+	f.reach = 0
 	f.levels, f.classLevels = nil, nil
 }
 
@@ -119,7 +127,7 @@ func newIndex(opts *Options, sources []*source) *index {
 			if pats == nil {
 				pats = opts.testPatterns()
 			}
-			s.facts = newFacts(s, pats)
+			s.facts = newFacts(s, pats, opts.Spec.Deadline.Fixture)
 		}
 		s.facts.reset()
 		if s.conftest {
@@ -150,7 +158,7 @@ var regionFixture = render.RegionPytest + ".fixture"
 
 // newFacts works out what the rules need of one module alone; the readers
 // call it as soon as they have scanned the module.
-func newFacts(s *source, pats *testPatterns) *facts {
+func newFacts(s *source, pats *testPatterns, deadline string) *facts {
 	m := s.mod
 	f := &facts{src: s, fixtures: map[int]map[string]*fixture{}, decorates: map[int][]int{}, pytestmark: map[int][]int{},
 		isFixture: make([]bool, len(m.Defs)), isTest: make([]bool, len(m.Defs)), uses: make([]use, len(m.Defs))}
@@ -170,7 +178,11 @@ func newFacts(s *source, pats *testPatterns) *facts {
 			}
 		}
 	}
+	f.namesDeadline = namesFixture(m, deadline)
 	for i, c := range m.Calls {
+		if mayArm(m, c.Callee) {
+			f.arming = append(f.arming, i)
+		}
 		if c.Decorates >= 0 {
 			f.decorates[c.Decorates] = append(f.decorates[c.Decorates], i)
 		}
@@ -275,6 +287,11 @@ func (ix *index) levels(src *source, class int) []level {
 	} else {
 		if f.classLevels == nil {
 			f.classLevels = make([][]level, len(m.Defs))
+			// Written before it is read, as newFacts does with uses:
+			// on test_socket of Lib/test (786 defs) this array spans
+			// five fresh pages, and a read first cost each an interrupt
+			// to the other core when it was written.
+			clear(f.classLevels)
 		}
 		f.classLevels[class] = ls
 	}
@@ -369,6 +386,70 @@ func (f *facts) marks(def int, out []int) []int {
 		}
 	}
 	return append(out, f.pytestmark[-1]...)
+}
+
+// namesFixture reports whether name is one that m can put into a fixture
+// search: a def's name or one of its parameters, or a call's argument (a
+// usefixtures mark's strings, a fixture's name=). When neither a module
+// nor any conftest above it does, no def of the module reaches a fixture
+// of that name (see mayReach).
+func namesFixture(m *pyscan.Module, name string) bool {
+	for _, d := range m.Defs {
+		if d.Name == name {
+			return true
+		}
+		for _, p := range d.Params {
+			if p.Name == name {
+				return true
+			}
+		}
+	}
+	for _, c := range m.Calls {
+		for _, a := range c.Args {
+			if a.Value == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reachShortcut lets mayReach answer; a test turns it off to check that
+// the rules find the same without it.
+var reachShortcut = true
+
+// Values of facts.reach.
+const (
+	reachYes = 1 + iota
+	reachNo
+)
+
+// mayReach reports whether a def of src may reach the deadline fixture.
+// reaches compares with the target the names of the requests (a def's
+// parameters, the strings of the usefixtures marks around it, the names
+// of the autouse fixtures of its lookup levels) and the parameters of
+// the fixtures it finds, all in src or in the conftests of its levels;
+// when none of those modules names the deadline fixture (namesFixture),
+// none of its defs reaches it, and reaches need not run for each. On
+// CPython's Lib/test that was two fifths of the rules' time, which runs
+// after the scan.
+func (ix *index) mayReach(src *source) bool {
+	if !reachShortcut {
+		return true
+	}
+	f := src.facts
+	if f.reach == 0 {
+		f.reach = reachNo
+		if f.namesDeadline {
+			f.reach = reachYes
+		}
+		for _, l := range ix.levels(src, -1) {
+			if l.src.facts.namesDeadline {
+				f.reach = reachYes
+			}
+		}
+	}
+	return f.reach == reachYes
 }
 
 // reaches reports whether the requests, followed through the fixtures they

@@ -247,8 +247,10 @@ func (cf *caseFinder) module(file string) *baseModule {
 			if prob != nil {
 				return
 			}
-			sc := pyscan.Scanner{NoCalls: true} // the search reads no calls
-			bm.mod = sc.Scan(text)
+			// The search reads no calls, and the bytes are not kept:
+			// only the names and strings of the facts are copied.
+			sc := pyscan.Scanner{NoCalls: true}
+			bm.mod = sc.ScanBorrowed(text)
 		}
 		bm.cases = caseClasses(bm.mod, nil)
 		bm.imported = importedBases(bm.mod, bm.cases)
@@ -307,6 +309,6 @@ func (s *scan) followBases(src *source) {
 	}
 	if len(known) > 0 {
 		src.knownCases = known
-		src.facts = newFacts(src, s.pats)
+		src.facts = newFacts(src, s.pats, s.opts.Spec.Deadline.Fixture)
 	}
 }

@@ -2,6 +2,7 @@ package pyscan
 
 import (
 	"strings"
+	"sync"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
@@ -112,15 +113,24 @@ func pythonCodec(name string) string {
 
 // codecAlias returns the codec an alias names, or "".
 func codecAlias(norm string) string {
+	return codecAliases()[norm]
+}
+
+// codecAliases maps each alias of codecs to its codec, built when a file
+// first declares an encoding other than UTF-8 or Latin-1: reading every
+// codec's aliases for each such file was 0.2% of check's CPU time on
+// CPython's Lib/test. The first codec that lists an alias has it.
+var codecAliases = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
 	for _, c := range codecs {
 		for a := range strings.FieldsSeq(c.aliases) {
-			if a == norm {
-				return c.name
+			if _, ok := m[a]; !ok {
+				m[a] = c.name
 			}
 		}
 	}
-	return ""
-}
+	return m
+})
 
 // tokenizerName is how Python's tokenizer spells the UTF-8 and Latin-1
 // names before it asks the codec registry (get_normal_name in CPython's

@@ -41,6 +41,11 @@ func newBindIndex(binds []binding, scratch *[]int32) bindIndex {
 		n <<= 1
 	}
 	ix := bindIndex{binds: make([]binding, len(binds)), start: make([]int32, n+1), seed: bindSeed}
+	// The counts are written before they are read: fresh memory read
+	// first is mapped to the shared zero page, and the write that follows
+	// must flush that mapping from every core's TLB, an interrupt to the
+	// other core (a module of a thousand bindings has four pages of them).
+	clear(ix.start)
 	work := append((*scratch)[:0], make([]int32, len(binds)+n)...)
 	*scratch = work
 	buckets, next := work[:len(binds)], work[len(binds):]

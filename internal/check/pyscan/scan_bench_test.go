@@ -2,10 +2,13 @@ package pyscan
 
 import (
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+	"unsafe"
 )
 
 // scanBenchFiles are large modules of CPython's Lib/test, read where
@@ -39,6 +42,33 @@ func BenchmarkScan(b *testing.B) {
 	for b.Loop() {
 		for _, src := range srcs {
 			sc.Scan(src)
+		}
+	}
+}
+
+// BenchmarkScanBorrowed is BenchmarkScan with ScanBorrowed, as check
+// tokenizes a module of 32 KB or more in its reader's buffer.
+func BenchmarkScanBorrowed(b *testing.B) {
+	var srcs [][]byte
+	size := 0
+	for _, name := range scanBenchFiles {
+		src, err := os.ReadFile(filepath.Join(scanBenchDir, name))
+		if err != nil {
+			b.Skipf("the benchmark reads CPython's Lib/test: %v", err)
+		}
+		srcs = append(srcs, src)
+		size += len(src)
+	}
+	keep := &CallFilter{
+		Last:    map[string]bool{"xdist_group": true, "usefixtures": true, "setitimer": true, "alarm": true, "signal": true, "setattr": true, "delattr": true, "patch": true},
+		Targets: map[string]bool{"pytestmark": true},
+	}
+	sc := Scanner{Keep: keep}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, src := range srcs {
+			sc.ScanBorrowed(src)
 		}
 	}
 }
@@ -94,6 +124,51 @@ func TestScanStringAgreesWithScan(t *testing.T) {
 		want := bytesScanner.Scan([]byte(src))
 		if got := stringScanner.ScanString(src); !reflect.DeepEqual(got, want) {
 			t.Errorf("ScanString(%.40q) differs from Scan", src)
+		}
+	}
+}
+
+// TestScannerMovesLargeFactsOut scans small and large modules one after
+// another with one Scanner, keeping every Module, and checks each against
+// a Scan by a Scanner of its own once all are scanned: the facts of a
+// large module, which move out in the Scanner's own arrays, must share
+// nothing with what the Scanner reads next, and those of a small one,
+// copied out, likewise.
+func TestScannerMovesLargeFactsOut(t *testing.T) {
+	var large strings.Builder
+	large.WriteString("import pytest, signal\nfrom unittest import mock\n\n")
+	for i := range 1500 {
+		fmt.Fprintf(&large, "@pytest.mark.usefixtures('f%d')\ndef test_%d(a, b, c=signal.alarm(%d)):\n    x = mock.patch('m.%d', new=len([1]))\n    signal.setitimer(signal.ITIMER_REAL, %d)\n\n", i, i, i, i, i)
+	}
+	small := "import signal\n\n@pytest.mark.xdist_group('g')\ndef test_a(x):\n    signal.alarm(5)  # fixturegen: ignore\n"
+	srcs := []string{small, large.String(), small, large.String()[:large.Len()/2], small, "class C(Base):\n    def f(self): return f'{g(1)}'\n"}
+	for _, name := range scanBenchFiles {
+		if src, err := os.ReadFile(filepath.Join(scanBenchDir, name)); err == nil {
+			srcs = append(srcs, string(src), small)
+		}
+	}
+	keep := &CallFilter{Last: map[string]bool{"alarm": true, "setitimer": true, "patch": true, "usefixtures": true, "xdist_group": true}, Targets: map[string]bool{"pytestmark": true}}
+	shared := Scanner{Keep: keep}
+	var got []*Module
+	moved := 0
+	for _, src := range srcs {
+		m := shared.ScanString(src)
+		got = append(got, m)
+		size := len(m.Defs)*int(unsafe.Sizeof(Def{})) + len(m.Calls)*int(unsafe.Sizeof(Call{}))
+		for _, c := range m.Calls {
+			size += len(c.Args) * int(unsafe.Sizeof(Arg{}))
+		}
+		if size >= moveFacts {
+			moved++
+		}
+	}
+	if moved < 2 {
+		t.Fatalf("%d modules had facts large enough to move out; the test needs two", moved)
+	}
+	for i, src := range srcs {
+		own := Scanner{Keep: keep}
+		if want := own.ScanString(src); !reflect.DeepEqual(got[i], want) {
+			t.Errorf("module %d (%.40q): the facts differ from those of a Scanner of its own", i, src)
 		}
 	}
 }
