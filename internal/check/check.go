@@ -70,28 +70,19 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 		pytestView = collect.Start(spec, python, o.Scan)
 		defer pytestView()
 	}
-	// The planned files are rendered and read while the tree is scanned:
-	// the scan needs only where they go, which the spec says. On a small
-	// project parsing the templates takes longer than the scan. An error
-	// of the survey still comes first.
-	type surveyed struct {
-		changes []*plan.Change
-		err     error
+	changes, err := plan.Survey(spec)
+	if err != nil {
+		return nil, FixNone, err
 	}
-	survey := make(chan surveyed, 1)
-	go func() {
-		changes, err := plan.Survey(spec)
-		survey <- surveyed{changes, err}
-	}()
-	res, opts, shareFacts, scanErr := scan(spec, o)
-	sv := <-survey
-	if sv.err != nil {
-		return nil, FixNone, sv.err
+	cfg, err := pytestcfg.Find(spec.Dir)
+	if err != nil {
+		return nil, FixNone, err
 	}
-	if scanErr != nil {
-		return nil, FixNone, scanErr
+	opts, shareFacts := scanOptions(spec, o, cfg)
+	res, err := contract.Check(opts)
+	if err != nil {
+		return nil, FixNone, err
 	}
-	changes := sv.changes
 	var model *finding.ModelGap
 	if o.Collect {
 		view, err := pytestView()
@@ -133,18 +124,6 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 		fix = FixGenerate
 	}
 	return report, fix, nil
-}
-
-// scan reads the project's pytest configuration and scans the tree with
-// the contract's rules.
-func scan(spec *schema.Spec, o Options) (res *contract.Result, opts contract.Options, shareFacts bool, err error) {
-	cfg, err := pytestcfg.Find(spec.Dir)
-	if err != nil {
-		return nil, opts, false, err
-	}
-	opts, shareFacts = scanOptions(spec, o, cfg)
-	res, err = contract.Check(opts)
-	return res, opts, shareFacts, err
 }
 
 // scanOptions are the contract's options for one check: the roots, the
