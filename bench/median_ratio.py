@@ -1,6 +1,6 @@
 """Run measurements interleaved and print their medians and ratios.
 
-Usage: python3 bench/median_ratio.py [--self-timed] RUNS TARGET BASE=COMMAND [BASE2=COMMAND ...] NAME=COMMAND
+Usage: python3 bench/median_ratio.py [--self-timed | --no-shell] RUNS TARGET BASE=COMMAND [BASE2=COMMAND ...] NAME=COMMAND
 
 TARGET is the largest acceptable ratio of NAME's wall-time median to BASE's
 (1.10), or, written with "ms", the largest acceptable wall-time median of
@@ -15,6 +15,12 @@ CPU time (user + system, the command and all its children). With
 named by $BENCH_OUT, one line of "WALL CPU" seconds, so that a benchmark
 can time just the part it is about.
 
+With --no-shell, each COMMAND is split into words (shlex) and run without
+a shell, its output thrown away, so that what is timed is the process
+alone: a command of a few milliseconds, such as check on a small project,
+is otherwise measured together with the shell that starts it. The medians
+of each command's minor page faults are printed too.
+
 The commands alternate (A, B, A, B, ...) after one warm-up run each,
 so a noisy neighbour slows both alike. The verdict is on the ratio of the
 wall-time medians, NAME/BASE, against TARGET; the CPU-time ratio is printed
@@ -23,6 +29,7 @@ beside it because on a shared machine it is the steadier of the two.
 
 import os
 import resource
+import shlex
 import statistics
 import subprocess
 import sys
@@ -33,6 +40,20 @@ import time
 def children_cpu():
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
+
+
+def measure_alone(command):
+    """Wall time, CPU time and minor page faults of COMMAND run without a shell."""
+    argv = shlex.split(command)
+    with open(os.devnull, "wb") as null:
+        start = time.perf_counter()
+        child = subprocess.Popen(argv, stdout=null, stderr=null)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode not in (0, 1):  # 1 is a finding, 2 an error
+        sys.exit(f"exit status {child.returncode}: {command}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_minflt
 
 
 def measure(command, self_timed):
@@ -52,7 +73,8 @@ def measure(command, self_timed):
 
 def main(argv):
     self_timed = argv[1] == "--self-timed"
-    if self_timed:
+    alone = argv[1] == "--no-shell"
+    if self_timed or alone:
         argv = argv[1:]
     runs, targets = int(argv[1]), argv[2].split(",")
     commands = [arg.split("=", 1) for arg in argv[3:]]
@@ -60,18 +82,25 @@ def main(argv):
     if len(targets) != len(bases):
         sys.exit(f"{len(bases)} base command(s) need as many targets, not {argv[2]}")
     samples = {label: [] for label, _ in commands}
+
+    def run(command):
+        return measure_alone(command) if alone else measure(command, self_timed)
+
     for _, command in commands:
-        measure(command, self_timed)
+        run(command)
     for _ in range(runs):
         for label, command in commands:
-            samples[label].append(measure(command, self_timed))
+            samples[label].append(run(command))
     wall = {k: statistics.median(s[0] for s in v) for k, v in samples.items()}
     cpu = {k: statistics.median(s[1] for s in v) for k, v in samples.items()}
     for k, v in samples.items():
         walls = [s[0] for s in v]
+        faults = ""
+        if alone:
+            faults = f"   faults median {statistics.median(s[2] for s in v):6.0f}"
         print(
             f"{k:<11} wall median {wall[k] * 1000:9.1f} ms (min {min(walls) * 1000:.1f}, "
-            f"max {max(walls) * 1000:.1f}; {runs} runs)   cpu median {cpu[k] * 1000:9.1f} ms"
+            f"max {max(walls) * 1000:.1f}; {runs} runs)   cpu median {cpu[k] * 1000:9.1f} ms{faults}"
         )
     met_all = True
     for (base, _), target in zip(bases, targets):

@@ -97,29 +97,8 @@ for name in sys.argv[1:]:
 cp -r "$work/synth" "$work/timeout"
 grep -rl recovery_deadline "$work/timeout" | xargs sed -i 's/recovery_deadline/timeout/g'
 (cd "$work/timeout" && "$fg" generate >/dev/null)
-# The smallest project: one test module.
-mkdir -p "$work/one/tests"
-cat >"$work/one/fixturegen.toml" <<'EOF'
-version = 1
-
-[deadline]
-fixture = "recovery_deadline"
-seconds = 5
-
-[group]
-name = "mcp-sdk"
-
-[preload]
-fixture = "mcp_sdk"
-modules = ["json"]
-
-[paths]
-conftest = "tests/conftest.py"
-probe_plugin = "tests/alarm_probe.py"
-probe_tests = "tests/test_alarm_probe.py"
-EOF
-printf 'import pytest\n\n\ndef test_one():\n    assert True\n' >"$work/one/tests/test_one.py"
-(cd "$work/one" && "$fg" generate >/dev/null)
+# The smallest project: one test module (bench/startup.sh writes it).
+bash "$root/bench/startup.sh" --project "$work/one" "$fg"
 
 # bcheck ARGS: the older build's "before=COMMAND" argument, when there is one.
 bcheck() { if [ -n "$before" ]; then echo "before=$(quiet "$before $*")"; fi; }

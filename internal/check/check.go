@@ -70,40 +70,18 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 		pytestView = collect.Start(spec, python, o.Scan)
 		defer pytestView()
 	}
-	// The planned files are rendered and compared with the disk while the
-	// scan's walk lists the first folders, before the first file is read
-	// (contract.Options.Meanwhile): the scan needs to know only where they
-	// are. On CPython's Lib/test the survey took 0.5 to 0.8 ms before the
-	// walk began, and the walk 0.5 ms before the first file was read:
-	// wall 0.95 to 0.99 of one after the other, the same CPU time, and
-	// 0.98 on the start-up row. The survey on a goroutine of its own, or
-	// the scan on one, saved nothing. An error is reported as if the
-	// steps ran one after the other: the survey's, then the
-	// configuration's, then the scan's.
-	var changes []*plan.Change
-	var surveyErr error
-	surveyed := false
-	survey := func() {
-		changes, surveyErr = plan.Survey(spec)
-		surveyed = true
+	changes, err := plan.Survey(spec)
+	if err != nil {
+		return nil, FixNone, err
 	}
-	cfg, cfgErr := pytestcfg.Find(spec.Dir)
-	var res *contract.Result
-	var opts contract.Options
-	var shareFacts bool
-	var scanErr error
-	if cfgErr == nil {
-		opts, shareFacts = scanOptions(spec, o, cfg)
-		opts.Meanwhile = survey
-		res, scanErr = contract.Check(opts)
+	cfg, err := pytestcfg.Find(spec.Dir)
+	if err != nil {
+		return nil, FixNone, err
 	}
-	if !surveyed {
-		survey()
-	}
-	for _, err := range []error{surveyErr, cfgErr, scanErr} {
-		if err != nil {
-			return nil, FixNone, err
-		}
+	opts, shareFacts := scanOptions(spec, o, cfg)
+	res, err := contract.Check(opts)
+	if err != nil {
+		return nil, FixNone, err
 	}
 	var model *finding.ModelGap
 	if o.Collect {

@@ -58,9 +58,6 @@ type Options struct {
 	// Forced holds files tokenized whatever they contain: the probe
 	// cases' test files. Check fills it.
 	Forced map[string]bool
-	// Meanwhile, when set, is called once the walk of the roots has
-	// started, before the first file is read (treeread.Reader.Meanwhile).
-	Meanwhile func()
 }
 
 // Result is what Check found.

@@ -139,7 +139,6 @@ func (s *scan) run(roots []string, noRecurse []string) error {
 	r.Unread = func(f *treeread.File) bool {
 		return s.special(f.Name) && s.opts.Planned[s.abs(f.Path())]
 	}
-	r.Meanwhile = s.opts.Meanwhile
 	files, err := r.Read(roots, s.first)
 	s.tokenizing.Wait()
 	s.files = files
@@ -244,30 +243,32 @@ const borrowFrom = 32 << 10
 // once it runs out. data is neither a conftest (whose text is read again
 // for the region) nor a file the spec names.
 func (s *scan) tokenizeBorrowed(p, abs string, data []byte) {
-	sc, _ := s.scanners.Get().(*pyscan.Scanner)
-	if sc == nil {
-		sc = &pyscan.Scanner{Keep: readCalls}
-	}
+	sc := s.scanner()
 	s.keep(p, abs, sc.ScanBorrowed(data), "")
 	s.scanners.Put(sc)
 }
 
-// tokenizeLater tokenizes a copy of data, a module under borrowFrom, on a
+// tokenizeLater tokenizes a copy of data, a module under borrowFrom. A
+// small one is tokenized on the reader, where starting a goroutine and
+// waking a thread for it costs more than tokenizing it (on a one-module
+// project, 0.95 to 0.97 of check's CPU time). A larger one goes to a
 // goroutine of its own, and the reader yields its processor to it at
 // once. The readers seldom block (the files are in the page cache), so a
 // goroutine that waits for one to yield can wait until the last read: on
 // CPython's Lib/test, whose large modules arm timers, they were tokenized
 // after it, on one core while the other idled, 1.4 ms on average past the
-// last read of a check of 13 ms. Tokenized in the reader itself instead,
-// the synthetic tree's 452 small modules took 5% more wall time than on
-// goroutines. A reader waits when two files per core wait already:
-// reading is faster than tokenizing, and the copies would otherwise pile
-// up when every file is tokenized (--collect). The caller waits for
-// s.tokenizing.
+// last read of a check of 13 ms. A reader waits when two files per core
+// wait already: reading is faster than tokenizing, and the copies would
+// otherwise pile up when every file is tokenized (--collect). The caller
+// waits for s.tokenizing.
 func (s *scan) tokenizeLater(p, abs string, data []byte) {
+	if len(data) < tokenizeApart {
+		// The reader reuses its buffer. The copy is a string, which the
+		// facts' names and strings share: Scan would copy it once more.
+		s.tokenizeWith(p, abs, string(data))
+		return
+	}
 	s.slots <- struct{}{}
-	// The reader reuses its buffer. The copy is a string, which the
-	// facts' names and strings share: Scan would copy it once more.
 	text := string(data)
 	s.tokenizing.Add(1)
 	go func() {
@@ -275,19 +276,30 @@ func (s *scan) tokenizeLater(p, abs string, data []byte) {
 			<-s.slots
 			s.tokenizing.Done()
 		}()
-		sc, _ := s.scanners.Get().(*pyscan.Scanner)
-		if sc == nil {
-			sc = &pyscan.Scanner{Keep: readCalls}
-		}
-		s.tokenize(p, abs, text, sc)
-		s.scanners.Put(sc)
+		s.tokenizeWith(p, abs, text)
 	}()
 	runtime.Gosched()
 }
 
-// tokenize scans text, whose encoding was checked, and keeps its facts.
-func (s *scan) tokenize(p, abs string, text string, sc *pyscan.Scanner) {
+// tokenizeApart is the size from which a module is tokenized on a
+// goroutine of its own: about 100 us of tokenizing.
+const tokenizeApart = 16 << 10
+
+// tokenizeWith scans text, whose encoding was checked, and keeps its
+// facts.
+func (s *scan) tokenizeWith(p, abs, text string) {
+	sc := s.scanner()
 	s.keep(p, abs, sc.ScanString(text), text)
+	s.scanners.Put(sc)
+}
+
+// scanner takes a Scanner from the pool, whose working arrays earlier
+// modules grew; the caller puts it back.
+func (s *scan) scanner() *pyscan.Scanner {
+	if sc, ok := s.scanners.Get().(*pyscan.Scanner); ok {
+		return sc
+	}
+	return &pyscan.Scanner{Keep: readCalls}
 }
 
 // keep keeps the facts of the module at p, scanned from text; text is

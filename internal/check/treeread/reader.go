@@ -33,10 +33,6 @@ type Reader struct {
 	// and read until a read returns nothing. Tests use it to check that
 	// both paths read the same tree alike.
 	Plain bool
-	// Meanwhile, when set, is called by Read's caller once the walk has
-	// started and before it reads a file, so that work of its own
-	// overlaps the walk's listing of the first folders.
-	Meanwhile func()
 }
 
 // File is one file the Reader read.
@@ -135,76 +131,19 @@ func (fs Files) All() iter.Seq[*File] {
 }
 
 // Read reads every .py file under the roots and calls look with each, and
-// returns the files it read, for ReadAgain. The walk hands the readers
-// batches of files of one folder, each folder's files before its
-// subfolders are walked, so reading starts with the first folder; the
-// readers open the files relative to the folder the walk listed; and each
-// reader keeps one buffer, so memory does not grow with the tree. A root
-// that does not exist is an error; every other trouble goes to Problem or
-// to look.
+// returns the files it read, for ReadAgain. The calling goroutine walks:
+// it hands the readers batches of files of one folder, each folder's
+// files before its subfolders are walked, so reading starts with the
+// first folders; the readers open the files relative to the folder the
+// walk listed; and each reader keeps one buffer, so memory does not grow
+// with the tree. A root that does not exist is an error; every other
+// trouble goes to Problem or to look.
+//
+// The readers start when a second batch waits for them. A tree of one
+// batch, a small project, is walked and then read on the calling
+// goroutine alone, without waking another thread.
 func (r *Reader) Read(roots []string, look Look) (Files, error) {
-	batches := make(chan []File, 64)
-	var walkErr error
-	var open atomic.Int32
-	handed := false // the walk's first folder is handed over
-	go func() {
-		defer close(batches)
-		w := &walker{
-			NoRecurse: r.NoRecurse,
-			Bounds:    r.Bounds,
-			Ignore:    r.Ignore,
-			Problem:   r.Problem,
-			Visit: func(p string) {
-				batches <- []File{{Whole: p, Name: filepath.Base(p)}}
-			},
-			Folder: func(dir string, fd int, names []string) {
-				var h *dirHandle
-				if fd >= 0 && open.Load() >= maxOpenFolders {
-					closeDir(fd)
-					fd = -1
-				}
-				if fd >= 0 {
-					open.Add(1)
-					h = &dirHandle{fd: fd, open: &open}
-					h.refs.Store(1) // the walk's own hold, until every batch is sent
-				}
-				for len(names) > 0 {
-					n := min(len(names), batchSize)
-					batch := make([]File, n)
-					for i, name := range names[:n] {
-						batch[i] = File{Dir: dir, Name: name, h: h}
-					}
-					if h != nil {
-						h.refs.Add(1)
-					}
-					batches <- batch
-					names = names[n:]
-				}
-				h.release()
-				if !handed {
-					// The calling goroutine, the first reader, waited
-					// for these files; it runs now on this processor,
-					// not once another thread wakes for it, and the
-					// walk goes on when one does.
-					handed = true
-					runtime.Gosched()
-				}
-			},
-		}
-		if r.Plain {
-			w.readDir = plainReadDir
-		}
-		for _, root := range roots {
-			if err := w.Walk(root); err != nil {
-				walkErr = err
-				return
-			}
-		}
-	}()
-	if r.Meanwhile != nil {
-		r.Meanwhile()
-	}
-	done := r.parallel(batches, func(f *File, buf []byte) ([]byte, error) {
+	read := func(f *File, buf []byte) ([]byte, error) {
 		if r.Plain {
 			return readPlain(f.Path(), buf)
 		}
@@ -214,7 +153,70 @@ func (r *Reader) Read(roots []string, look Look) (Files, error) {
 			return readFileAt(f.h.fd, f.Name, "", buf)
 		}
 		return ReadFile(f.Path(), buf)
-	}, look)
+	}
+	batches := make(chan []File, 64)
+	var done Files
+	var reading chan struct{} // closed when the readers are done; nil until they start
+	send := func(batch []File) {
+		if reading == nil && len(batches) > 0 {
+			reading = make(chan struct{})
+			go func() {
+				defer close(reading)
+				done = r.parallel(batches, read, look)
+			}()
+		}
+		batches <- batch
+	}
+	var open atomic.Int32
+	w := &walker{
+		NoRecurse: r.NoRecurse,
+		Bounds:    r.Bounds,
+		Ignore:    r.Ignore,
+		Problem:   r.Problem,
+		Visit: func(p string) {
+			send([]File{{Whole: p, Name: filepath.Base(p)}})
+		},
+		Folder: func(dir string, fd int, names []string) {
+			var h *dirHandle
+			if fd >= 0 && open.Load() >= maxOpenFolders {
+				closeDir(fd)
+				fd = -1
+			}
+			if fd >= 0 {
+				open.Add(1)
+				h = &dirHandle{fd: fd, open: &open}
+				h.refs.Store(1) // the walk's own hold, until every batch is sent
+			}
+			for len(names) > 0 {
+				n := min(len(names), batchSize)
+				batch := make([]File, n)
+				for i, name := range names[:n] {
+					batch[i] = File{Dir: dir, Name: name, h: h}
+				}
+				if h != nil {
+					h.refs.Add(1)
+				}
+				send(batch)
+				names = names[n:]
+			}
+			h.release()
+		},
+	}
+	if r.Plain {
+		w.readDir = plainReadDir
+	}
+	var walkErr error
+	for _, root := range roots {
+		if walkErr = w.Walk(root); walkErr != nil {
+			break
+		}
+	}
+	close(batches)
+	if reading == nil {
+		done = r.parallel(batches, read, look)
+	} else {
+		<-reading
+	}
 	return done, walkErr
 }
 

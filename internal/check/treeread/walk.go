@@ -161,19 +161,22 @@ func (w *walker) Walk(root string) error {
 	if err != nil {
 		return err
 	}
+	if w.cwd == "" {
+		if w.cwd, err = os.Getwd(); err != nil {
+			return err
+		}
+	}
 	if w.real == nil {
 		for _, b := range w.Bounds {
-			if r, err := realPath(b); err == nil {
+			if r, err := w.realPath(b); err == nil {
 				w.real = append(w.real, r)
 			}
 		}
 	}
-	if r, err := realPath(root); err == nil {
-		w.real = append(w.real, r)
-	}
-	if w.cwd == "" {
-		if w.cwd, err = os.Getwd(); err != nil {
-			return err
+	// A root is most often one of the bounds, whose real path is known.
+	if !slices.Contains(w.Bounds, root) {
+		if r, err := w.realPath(root); err == nil {
+			w.real = append(w.real, r)
 		}
 	}
 	if !info.IsDir() {
@@ -344,12 +347,12 @@ func (w *walker) folderLink(p string, info os.FileInfo, ancestors []os.FileInfo)
 		w.Problem(Problem{Path: p, Kind: "symlink-loop", Msg: "is a symbolic link to a folder that contains it; not followed"})
 		return
 	}
-	target, err := realPath(p)
+	target, err := w.realPath(p)
 	if err != nil {
 		w.Problem(Problem{Path: p, Kind: "unreadable", Msg: "cannot follow symbolic link: " + reason(err)})
 		return
 	}
-	if here, err := realPath(filepath.Dir(p)); err == nil && (here == target || within(here, target)) {
+	if here, err := w.realPath(filepath.Dir(p)); err == nil && (here == target || within(here, target)) {
 		w.Problem(Problem{Path: p, Kind: "symlink-loop", Msg: "is a symbolic link to a folder that contains it; not followed"})
 		return
 	}
@@ -361,13 +364,14 @@ func (w *walker) folderLink(p string, info os.FileInfo, ancestors []os.FileInfo)
 	w.Problem(Problem{Path: p, Kind: "symlink-outside", Msg: "is a symbolic link to " + target + ", outside the scanned folders; not followed"})
 }
 
-// realPath is a path's absolute form with every link resolved.
-func realPath(p string) (string, error) {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return "", err
+// realPath is a path's absolute form with every link resolved, as
+// filepath.Abs and filepath.EvalSymlinks give it, from the working folder
+// the walk already knows.
+func (w *walker) realPath(p string) (string, error) {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(w.cwd, p)
 	}
-	return filepath.EvalSymlinks(abs)
+	return filepath.EvalSymlinks(filepath.Clean(p))
 }
 
 // within reports whether path lies below folder dir.

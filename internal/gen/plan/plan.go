@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"unicode/utf8"
 
@@ -143,12 +144,17 @@ func survey(spec *schema.Spec, base func([]byte) []byte) ([]*Change, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One look at the working folder serves every file's display path.
+	show := relpath.FromWD
+	if cwd, err := os.Getwd(); err == nil {
+		show = func(abs string) string { return relpath.Rel(cwd, abs) }
+	}
 	var changes []*Change
 	for _, f := range files {
 		abs := Abs(spec, f.Path)
 		c := &Change{
 			Path:    f.Path,
-			Display: relpath.FromWD(abs),
+			Display: show(abs),
 			Abs:     abs,
 			Region:  f.Region,
 			root:    root,
