@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
 	"github.com/fixturegen/fixturegen/internal/check/pyscan"
@@ -71,6 +72,9 @@ type scan struct {
 	tokenizing sync.WaitGroup
 	slots      chan struct{}
 	scanners   sync.Pool
+	// together is set once a reader other than the first hands over a
+	// file: until then the scan runs on one thread (see tokenizeLater).
+	together atomic.Bool
 
 	// cases follows base classes into other modules.
 	cases caseFinder
@@ -174,6 +178,9 @@ func (s *scan) special(base string) bool {
 // first is the first look at a file: read it, note a generated header,
 // check its encoding, and tokenize it only when it can matter to a rule.
 func (s *scan) first(j *treeread.File, data []byte, err error, worker int) {
+	if worker > 0 && !s.together.Load() {
+		s.together.Store(true)
+	}
 	if err != nil {
 		s.readError(j.Path(), err)
 		return
@@ -248,28 +255,31 @@ func (s *scan) tokenizeBorrowed(p, abs string, data []byte) {
 	s.scanners.Put(sc)
 }
 
-// tokenizeLater tokenizes a copy of data, a module under borrowFrom. A
-// small one is tokenized on the reader, where starting a goroutine and
-// waking a thread for it costs more than tokenizing it (on a one-module
-// project, 0.95 to 0.97 of check's CPU time). A larger one goes to a
-// goroutine of its own, and the reader yields its processor to it at
-// once. The readers seldom block (the files are in the page cache), so a
-// goroutine that waits for one to yield can wait until the last read: on
-// CPython's Lib/test, whose large modules arm timers, they were tokenized
-// after it, on one core while the other idled, 1.4 ms on average past the
-// last read of a check of 13 ms. A reader waits when two files per core
-// wait already: reading is faster than tokenizing, and the copies would
-// otherwise pile up when every file is tokenized (--collect). The caller
-// waits for s.tokenizing.
+// tokenizeLater tokenizes a copy of data, a module under borrowFrom. While
+// the first reader reads alone, as it reads a tree of one batch, a small
+// project, it tokenizes the module itself: a goroutine would wake another
+// thread, which costs more than tokenizing the module (on a one-module
+// project, 0.95 to 0.97 of check's CPU time). Once other readers read,
+// the module goes to a goroutine of its own, and the reader yields its
+// processor to it at once, so that the readers balance the work between
+// them: tokenized by their readers instead, the synthetic tree's 452
+// small modules took 5% more wall time. The readers seldom block (the
+// files are in the page cache), so a goroutine that waits for one to
+// yield can wait until the last read: on CPython's Lib/test, whose large
+// modules arm timers, they were tokenized after it, on one core while the
+// other idled, 1.4 ms on average past the last read of a check of 13 ms.
+// A reader waits when two files per core wait already: reading is faster
+// than tokenizing, and the copies would otherwise pile up when every file
+// is tokenized (--collect). The caller waits for s.tokenizing.
 func (s *scan) tokenizeLater(p, abs string, data []byte) {
-	if len(data) < tokenizeApart {
-		// The reader reuses its buffer. The copy is a string, which the
-		// facts' names and strings share: Scan would copy it once more.
-		s.tokenizeWith(p, abs, string(data))
+	// The reader reuses its buffer. The copy is a string, which the
+	// facts' names and strings share: Scan would copy it once more.
+	text := string(data)
+	if !s.together.Load() {
+		s.tokenizeWith(p, abs, text)
 		return
 	}
 	s.slots <- struct{}{}
-	text := string(data)
 	s.tokenizing.Add(1)
 	go func() {
 		defer func() {
@@ -280,10 +290,6 @@ func (s *scan) tokenizeLater(p, abs string, data []byte) {
 	}()
 	runtime.Gosched()
 }
-
-// tokenizeApart is the size from which a module is tokenized on a
-// goroutine of its own: about 100 us of tokenizing.
-const tokenizeApart = 16 << 10
 
 // tokenizeWith scans text, whose encoding was checked, and keeps its
 // facts.
