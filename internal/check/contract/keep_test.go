@@ -1,13 +1,9 @@
 package contract
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
-	"github.com/fixturegen/fixturegen/schema"
+	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
 // The scan keeps only the calls the rules read (readCalls): a check that
@@ -68,56 +64,13 @@ def test_own(own):
     print(len(str(f"{alarm(1)}")))
 `,
 	}
-	root := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	inbox, err := filepath.Abs("../../../examples/inbox")
-	if err != nil {
-		t.Fatal(err)
-	}
-	inboxSpec, err := schema.Load(filepath.Join(inbox, "fixturegen.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec := &schema.Spec{
-		Deadline: schema.Deadline{Fixture: "recovery_deadline"},
-		Preload:  schema.Preload{Fixture: "toy_sdk", Modules: []string{"toysdk"}},
-		Group:    schema.Group{Name: "g"},
-		Paths:    schema.Paths{Conftest: "tests/conftest.py"},
-		File:     "fixturegen.toml",
-		Dir:      root,
-	}
-	for _, tree := range []struct {
-		dir  string
-		spec *schema.Spec
-	}{{root, spec}, {inbox, inboxSpec}} {
-		t.Chdir(tree.dir)
-		cfg, err := pytestcfg.Find(tree.dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		check := func() string {
-			res, err := Check(Options{Spec: tree.spec, Roots: []string{"tests"}, Planned: map[string]bool{},
-				Conftest: filepath.Join(tree.dir, "tests", "conftest.py"), Config: cfg, ListGroup: true, ListUsers: true, ListTests: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return fmt.Sprintf("%+v", *res)
-		}
-		kept := check()
-		saved := readCalls
-		readCalls = nil
-		all := check()
+	root := testenv.WriteTree(t, files)
+	trees := []agreeTree{{root, testSpec(root), []string{"tests"}}, inboxTree(t)}
+	saved := readCalls
+	checkAgrees(t, trees, true, "keeping the calls read", "keeping every call", func(plain bool) {
 		readCalls = saved
-		if kept != all {
-			t.Errorf("%s: keeping the calls read finds\n%s\nkeeping every call\n%s", tree.dir, kept, all)
+		if plain {
+			readCalls = nil
 		}
-	}
+	})
 }

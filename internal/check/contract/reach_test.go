@@ -1,13 +1,10 @@
 package contract
 
 import (
-	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
-	"github.com/fixturegen/fixturegen/schema"
+	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
 // A module that names the deadline fixture nowhere, under conftests that
@@ -122,72 +119,19 @@ def test_far():
     signal.alarm(1)
 `,
 	}
-	root := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	spec := &schema.Spec{
-		Deadline: schema.Deadline{Fixture: "recovery_deadline"},
-		Preload:  schema.Preload{Fixture: "toy_sdk", Modules: []string{"toysdk"}},
-		Group:    schema.Group{Name: "g"},
-		Paths:    schema.Paths{Conftest: "tests/conftest.py"},
-		File:     "fixturegen.toml",
-		Dir:      root,
-	}
-	inbox, err := filepath.Abs("../../../examples/inbox")
-	if err != nil {
-		t.Fatal(err)
-	}
-	inboxSpec, err := schema.Load(filepath.Join(inbox, "fixturegen.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	type tree struct {
-		dir   string
-		spec  *schema.Spec
-		roots []string
-	}
-	trees := []tree{{root, spec, []string{"tests", "other"}}, {inbox, inboxSpec, []string{"tests"}}}
+	root := testenv.WriteTree(t, files)
+	spec := testSpec(root)
+	trees := []agreeTree{{root, spec, []string{"tests", "other"}}, inboxTree(t)}
 	for _, dir := range []string{"/root/.pyenv/versions/3.11.7/lib/python3.11/test", "/tmp/sympy"} {
 		if _, err := os.Stat(dir); err == nil {
 			for _, name := range []string{"recovery_deadline", "timeout"} {
 				s := *spec
 				s.Deadline.Fixture = name
-				trees = append(trees, tree{root, &s, []string{dir}})
+				trees = append(trees, agreeTree{root, &s, []string{dir}})
 			}
 		}
 	}
-	found := 0
-	for _, tr := range trees {
-		t.Chdir(tr.dir)
-		cfg, err := pytestcfg.Find(tr.dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		check := func() (string, int) {
-			res, err := Check(Options{Spec: tr.spec, Roots: tr.roots, Planned: map[string]bool{},
-				Conftest: filepath.Join(tr.dir, "tests", "conftest.py"), Config: cfg, ListGroup: true, ListUsers: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return fmt.Sprintf("%+v", *res), len(res.Findings) + len(res.Users)
-		}
-		fast, n := check()
-		reachShortcut = false
-		plain, _ := check()
-		reachShortcut = true
-		found += n
-		if fast != plain {
-			t.Errorf("%s %v: with mayReach the check finds\n%s\nfollowing every def\n%s", tr.dir, tr.roots, fast, plain)
-		}
-	}
-	if found == 0 {
-		t.Error("the trees gave no finding and no user to compare")
-	}
+	checkAgrees(t, trees, false, "with mayReach the check finds", "following every def", func(plain bool) {
+		reachShortcut = !plain
+	})
 }

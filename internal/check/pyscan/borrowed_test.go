@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -29,11 +28,7 @@ func TestScanBorrowedKeepsNothingOfItsSource(t *testing.T) {
 	pieces := []string{"def ", "class ", "test_a", "x", "(", ")", ",", "=", ":", "'", "\"", "f'{", "}'", "@", "import ", "from ", ".", "\n", "    ", "g(", "#", "signal.alarm(", "pytest.mark.usefixtures('", "# fixturegen: ignore", "[", "]", " as ", "*", "ä"}
 	rng := rand.New(rand.NewSource(5))
 	for range 20000 {
-		var b strings.Builder
-		for range 1 + rng.Intn(40) {
-			b.WriteString(pieces[rng.Intn(len(pieces))])
-		}
-		sources = append(sources, b.String())
+		sources = append(sources, randomSource(rng, pieces, 1+rng.Intn(40)))
 	}
 	for _, name := range scanBenchFiles {
 		if src, err := os.ReadFile(filepath.Join(scanBenchDir, name)); err == nil {

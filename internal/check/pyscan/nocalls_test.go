@@ -3,7 +3,6 @@ package pyscan
 import (
 	"fmt"
 	"math/rand"
-	"strings"
 	"testing"
 )
 
@@ -17,11 +16,7 @@ func TestNoCallsKeepsTheRest(t *testing.T) {
 	pieces := []string{"def ", "class ", "test_a", "x", "(", ")", ",", "=", ":", "'", "f'{", "}'", "@", "import ", "from ", ".", "\n", "    ", "g(", "#"}
 	rng := rand.New(rand.NewSource(2))
 	for range 20000 {
-		var b strings.Builder
-		for range 1 + rng.Intn(30) {
-			b.WriteString(pieces[rng.Intn(len(pieces))])
-		}
-		sources = append(sources, b.String())
+		sources = append(sources, randomSource(rng, pieces, 1+rng.Intn(30)))
 	}
 	for _, src := range sources {
 		full := Scan([]byte(src))

@@ -38,11 +38,7 @@ func TestSurelyNotCodeAgreesWithPlaces(t *testing.T) {
 	rng := rand.New(rand.NewSource(8))
 	sure := 0
 	for n := range 40000 {
-		var b strings.Builder
-		for range 1 + rng.Intn(40) {
-			b.WriteString(pieces[rng.Intn(len(pieces))])
-		}
-		src := []byte(b.String())
+		src := []byte(randomSource(rng, pieces, 1+rng.Intn(40)))
 		offs := make([]int, len(src))
 		for i := range offs {
 			offs[i] = i

@@ -3,7 +3,6 @@ package pyscan
 import (
 	"bytes"
 	"math/rand"
-	"strings"
 	"testing"
 )
 
@@ -43,11 +42,7 @@ func TestInParamsAgreesWithScan(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	checked := 0
 	for n := 0; n < 200000; n++ {
-		var b strings.Builder
-		for range 1 + rng.Intn(30) {
-			b.WriteString(pieces[rng.Intn(len(pieces))])
-		}
-		src := []byte(b.String())
+		src := []byte(randomSource(rng, pieces, 1+rng.Intn(30)))
 		starts := []int{0}
 		for i, c := range src {
 			if c == '\n' {

@@ -320,11 +320,7 @@ func TestPlacesAgreesWithTokens(t *testing.T) {
 		"\\", "\n", "\r\n", "{", "}", " ", "(", "=", ":", "!r"}
 	rng := rand.New(rand.NewSource(1))
 	for n := 0; n < 20000; n++ {
-		var b strings.Builder
-		for range 1 + rng.Intn(24) {
-			b.WriteString(pieces[rng.Intn(len(pieces))])
-		}
-		src := []byte(b.String())
+		src := []byte(randomSource(rng, pieces, 1+rng.Intn(24)))
 		offs := make([]int, len(src))
 		for i := range offs {
 			offs[i] = i
@@ -563,4 +559,14 @@ func TestKeywords(t *testing.T) {
 			t.Errorf("isKeyword(%q) = true", name)
 		}
 	}
+}
+
+// randomSource joins n pieces drawn at random: the sources the agreement
+// tests compare a fast path and its plain version on.
+func randomSource(rng *rand.Rand, pieces []string, n int) string {
+	var b strings.Builder
+	for range n {
+		b.WriteString(pieces[rng.Intn(len(pieces))])
+	}
+	return b.String()
 }

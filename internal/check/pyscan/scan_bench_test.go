@@ -22,33 +22,17 @@ const scanBenchDir = "/root/.pyenv/versions/3.11.7/lib/python3.11/test"
 // with one Scanner, as each of check's workers does, keeping the calls
 // check keeps.
 func BenchmarkScan(b *testing.B) {
-	var srcs [][]byte
-	size := 0
-	for _, name := range scanBenchFiles {
-		src, err := os.ReadFile(filepath.Join(scanBenchDir, name))
-		if err != nil {
-			b.Skipf("the benchmark reads CPython's Lib/test: %v", err)
-		}
-		srcs = append(srcs, src)
-		size += len(src)
-	}
-	keep := &CallFilter{
-		Last:    map[string]bool{"xdist_group": true, "usefixtures": true, "setitimer": true, "alarm": true, "signal": true, "setattr": true, "delattr": true, "patch": true},
-		Targets: map[string]bool{"pytestmark": true},
-	}
-	sc := Scanner{Keep: keep}
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, src := range srcs {
-			sc.Scan(src)
-		}
-	}
+	benchScan(b, (*Scanner).Scan)
 }
 
 // BenchmarkScanBorrowed is BenchmarkScan with ScanBorrowed, as check
 // tokenizes a module of 32 KB or more in its reader's buffer.
 func BenchmarkScanBorrowed(b *testing.B) {
+	benchScan(b, (*Scanner).ScanBorrowed)
+}
+
+// benchScan times scan over the modules of scanBenchFiles.
+func benchScan(b *testing.B, scan func(*Scanner, []byte) *Module) {
 	var srcs [][]byte
 	size := 0
 	for _, name := range scanBenchFiles {
@@ -68,7 +52,7 @@ func BenchmarkScanBorrowed(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, src := range srcs {
-			sc.ScanBorrowed(src)
+			scan(&sc, src)
 		}
 	}
 }
