@@ -39,10 +39,7 @@ func TestSurelyNotCodeAgreesWithPlaces(t *testing.T) {
 	sure := 0
 	for n := range 40000 {
 		src := []byte(randomSource(rng, pieces, 1+rng.Intn(40)))
-		offs := make([]int, len(src))
-		for i := range offs {
-			offs[i] = i
-		}
+		offs := everyOffset(len(src))
 		places := placesByByte(src, offs)
 		some := offs[:0:0]
 		for _, o := range offs {

@@ -61,10 +61,7 @@ func TestPlacesByStopsAgreesWithByByte(t *testing.T) {
 			count = 100 + rng.Intn(300) // past one slab of stop bits
 		}
 		src := []byte(bom + randomSource(rng, pieces, count))
-		offs := make([]int, len(src))
-		for i := range offs {
-			offs[i] = i
-		}
+		offs := everyOffset(len(src))
 		want := fmt.Sprint(placesByByte(src, offs))
 		if got := fmt.Sprint(placesByStops(src, offs)); got != want {
 			t.Fatalf("placesByStops(%q) = %s, want %s", src, got, want)
@@ -107,10 +104,7 @@ func TestPlacesByStopsFormatted(t *testing.T) {
 		b.WriteString([]string{"'", "\"", "'''", "\"\"\"", ""}[rng.Intn(5)])
 		b.WriteString(" + 'x' # y\nz")
 		src := []byte(b.String())
-		offs := make([]int, len(src))
-		for i := range offs {
-			offs[i] = i
-		}
+		offs := everyOffset(len(src))
 		if got, want := fmt.Sprint(placesByStops(src, offs)), fmt.Sprint(placesByByte(src, offs)); got != want {
 			t.Fatalf("placesByStops(%q) = %s, want %s", src, got, want)
 		}

@@ -321,10 +321,7 @@ func TestPlacesAgreesWithTokens(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	for n := 0; n < 20000; n++ {
 		src := []byte(randomSource(rng, pieces, 1+rng.Intn(24)))
-		offs := make([]int, len(src))
-		for i := range offs {
-			offs[i] = i
-		}
+		offs := everyOffset(len(src))
 		want := fmt.Sprint(placesByToken(src, offs))
 		if got := fmt.Sprint(Places(src, offs)); got != want {
 			t.Fatalf("Places(%q) = %s, want %s", src, got, want)
@@ -569,4 +566,14 @@ func randomSource(rng *rand.Rand, pieces []string, n int) string {
 		b.WriteString(pieces[rng.Intn(len(pieces))])
 	}
 	return b.String()
+}
+
+// everyOffset is every offset of a source of n bytes, for the Places
+// tests to ask about each.
+func everyOffset(n int) []int {
+	offs := make([]int, n)
+	for i := range offs {
+		offs[i] = i
+	}
+	return offs
 }
