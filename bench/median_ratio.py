@@ -72,10 +72,17 @@ def measure(command, self_timed):
 
 
 def main(argv):
-    self_timed = argv[1] == "--self-timed"
-    alone = argv[1] == "--no-shell"
+    if len(argv) > 1 and argv[1] in ("-h", "--help"):
+        print(__doc__)
+        return 0
+    self_timed = len(argv) > 1 and argv[1] == "--self-timed"
+    alone = len(argv) > 1 and argv[1] == "--no-shell"
     if self_timed or alone:
         argv = argv[1:]
+    if len(argv) < 5 or not argv[1].isdigit() or not all("=" in a for a in argv[3:]):
+        # 1 is a missed target; a command line it cannot read is 2.
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
     runs, targets = int(argv[1]), argv[2].split(",")
     commands = [arg.split("=", 1) for arg in argv[3:]]
     *bases, (name, _) = commands
