@@ -307,9 +307,9 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 	}
 	m := &Module{Problems: p.lx.Problems, StarImports: exact(p.stars),
 		Defs: moveOrCopy(p.m.Defs, move), Calls: moveOrCopy(p.m.Calls, move), Assigns: moveOrCopy(p.m.Assigns, move), Imports: moveOrCopy(p.m.Imports, move)}
-	// Every binding is gathered in the Scanner's array, then grouped
-	// into the module's own.
-	binds := p.bindBuf
+	// The bindings of assignments are gathered in the Scanner's array,
+	// and copied out.
+	binds := exact(p.bindBuf)
 	// Each call's arguments, each def's parameters and decorators lie in
 	// the working arrays one after the other, in the order of the calls
 	// and defs, so they move to their copies in one pass.
@@ -350,6 +350,10 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 	// The targets of from-imports, which the source does not spell, are
 	// built in one string, not each in one of its own.
 	size := 0
+	var targets []string
+	if len(m.Imports) > 0 {
+		targets = make([]string, len(m.Imports))
+	}
 	for _, im := range m.Imports {
 		if im.Name != "" {
 			size += len(im.Module) + 1 + len(im.Name)
@@ -357,7 +361,7 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 	}
 	var joined strings.Builder
 	joined.Grow(size)
-	for _, im := range m.Imports {
+	for i, im := range m.Imports {
 		var target string
 		switch start := joined.Len(); {
 		case strings.HasSuffix(im.Module, "."):
@@ -376,13 +380,9 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 			}
 		}
 		m.bound[im.Bound] = target
-		binds = append(binds, binding{name: im.Bound, scope: im.Scope, pos: im.Pos, target: target})
+		targets[i] = target
 	}
-	for _, d := range m.Defs {
-		binds = append(binds, binding{name: d.Name, scope: d.Parent, pos: d.Pos})
-	}
-	m.binds = newBindIndex(binds, &s.bindWork)
-	s.p.bindBuf = binds[:0]
+	m.binds = newBindIndex(m, binds, targets, &s.bindWork)
 	m.Suppressions = suppressions(src)
 	return m
 }
