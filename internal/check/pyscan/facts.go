@@ -278,13 +278,24 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 	// what most modules of its size hold: an array that grows leaves its
 	// pages behind, and a larger one must fault in as many anew, while
 	// room never written costs no page. Four defs, calls and parameters
-	// and eight arguments and bindings per KB cover the large modules of
-	// CPython's Lib/test (at most 3.1, 3.6, 3.5, 4.5 and 7.3 of them),
-	// which grew arrays of 2.2 MB for facts of 1 MB.
+	// and eight arguments per KB cover the large modules of CPython's
+	// Lib/test (at most 3.1, 3.6, 3.5 and 7.3 of them), which grew arrays
+	// of 2.2 MB for facts of 1 MB; the calls check keeps there take at
+	// most 5.4 arguments per KB, and the assignments bind at most 4.1
+	// names. Room that is never written costs no page only where the
+	// memory is fresh: the runtime clears memory it reuses, room included,
+	// so a Scanner that reads no calls reserves none for them.
 	kb := len(src) >> 10
-	p.m.Defs, p.m.Calls = reserve(p.m.Defs, 4*kb), reserve(p.m.Calls, 4*kb)
-	p.paramBuf, p.args = reserve(p.paramBuf, 4*kb), reserve(p.args, 8*kb)
-	p.bindBuf = reserve(p.bindBuf, 8*kb)
+	callRoom, argRoom := 4*kb, 8*kb
+	switch {
+	case s.NoCalls:
+		callRoom, argRoom = 0, 0
+	case s.Keep != nil:
+		argRoom = 6 * kb
+	}
+	p.m.Defs, p.m.Calls = reserve(p.m.Defs, 4*kb), reserve(p.m.Calls, callRoom)
+	p.paramBuf, p.args = reserve(p.paramBuf, 4*kb), reserve(p.args, argRoom)
+	p.bindBuf = reserve(p.bindBuf, 5*kb)
 	p.lx.recordFields = !s.NoCalls
 	p.noCalls, p.keep = s.NoCalls, s.Keep
 	if s.Keep != nil {
