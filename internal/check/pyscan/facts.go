@@ -273,7 +273,7 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 		Defs: old.m0.Defs[:0], Calls: old.m0.Calls[:0], Assigns: old.m0.Assigns[:0], Imports: old.m0.Imports[:0]},
 		args: old.args[:0], paramBuf: old.paramBuf[:0], decos: old.decos[:0],
 		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0],
-		bindBuf: old.bindBuf[:0], stars: old.stars[:0], ftoks: old.ftoks[:0], baseBuf: old.baseBuf[:0], subs: old.subs[:0]}
+		bindBuf: old.bindBuf[:0], bindTargets: old.bindTargets[:0], stars: old.stars[:0], ftoks: old.ftoks[:0], baseBuf: old.baseBuf[:0], subs: old.subs[:0]}
 	// The working arrays that grow with the module start with room for
 	// what most modules of its size hold: an array that grows leaves its
 	// pages behind, and a larger one must fault in as many anew, while
@@ -311,10 +311,10 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 	// 30 runs), CPU 0.99.
 	move := p.factBytes() >= moveFacts
 	if move {
-		*old = parser{scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, stars: p.stars, ftoks: p.ftoks, subs: p.subs[:0]}
+		*old = parser{scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindTargets: p.bindTargets, stars: p.stars, ftoks: p.ftoks, subs: p.subs[:0]}
 	} else {
 		*old = parser{m0: *p.m, args: p.args, paramBuf: p.paramBuf, decos: p.decos,
-			scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindBuf: p.bindBuf, stars: p.stars, ftoks: p.ftoks, baseBuf: p.baseBuf, subs: p.subs[:0]}
+			scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindBuf: p.bindBuf, bindTargets: p.bindTargets, stars: p.stars, ftoks: p.ftoks, baseBuf: p.baseBuf, subs: p.subs[:0]}
 	}
 	m := &Module{Problems: p.lx.Problems, StarImports: exact(p.stars),
 		Defs: moveOrCopy(p.m.Defs, move), Calls: moveOrCopy(p.m.Calls, move), Assigns: moveOrCopy(p.m.Assigns, move), Imports: moveOrCopy(p.m.Imports, move)}
@@ -322,7 +322,7 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 	// and move or are copied out as the facts do: on Lib/test, check's
 	// page faults went from 1,522 to 1,479 when they moved too (medians
 	// of 60 runs).
-	binds := moveOrCopy(p.bindBuf, move)
+	binds, bindTargets := moveOrCopy(p.bindBuf, move), exact(p.bindTargets)
 	// Each call's arguments, each def's parameters and decorators lie in
 	// the working arrays one after the other, in the order of the calls
 	// and defs, so they move to their copies in one pass.
@@ -355,7 +355,7 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 	if borrowed {
 		// Before the bindings and the imports' targets are worked out
 		// from them.
-		m.moveStrings(text, binds)
+		m.moveStrings(text, binds, bindTargets)
 	}
 	if len(m.Imports) > 0 {
 		m.bound = make(map[string]string, len(m.Imports))
@@ -395,15 +395,15 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 		m.bound[im.Bound] = target
 		targets[i] = target
 	}
-	m.binds = newBindIndex(m, binds, targets, &s.bindWork)
+	m.binds = newBindIndex(m, binds, bindTargets, targets, &s.bindWork)
 	m.Suppressions = suppressions(src)
 	return m
 }
 
 // moveStrings copies every string of the facts gathered so far (and of
-// the bindings binds) that lies in text into arrays of its own, and points
-// the facts at the copies.
-func (m *Module) moveStrings(text string, binds []binding) {
+// the bindings binds and their targets) that lies in text into arrays of
+// its own, and points the facts at the copies.
+func (m *Module) moveStrings(text string, binds []assignment, targets []string) {
 	a := arena{lo: uintptr(unsafe.Pointer(unsafe.StringData(text)))}
 	a.hi = a.lo + uintptr(len(text))
 	for i := range m.Defs {
@@ -447,7 +447,9 @@ func (m *Module) moveStrings(text string, binds []binding) {
 	}
 	for i := range binds {
 		a.move(&binds[i].name)
-		a.move(&binds[i].target)
+	}
+	for i := range targets {
+		a.move(&targets[i])
 	}
 }
 
@@ -553,13 +555,15 @@ type parser struct {
 	level     int // indentation level: Indent tokens minus Dedent tokens
 	scopes    []scope
 	toks      []tok
-	// bindBuf holds the names assignments bind, in every scope; stars the
-	// star imports; ftoks the tokens of one replacement field.
-	bindBuf []binding
-	stars   []Import
-	ftoks   []tok
-	baseBuf []string // every class's bases, one after the other
-	subs    []Lexer  // fieldCalls' Lexers, one per level of nesting
+	// bindBuf holds the names assignments bind, in every scope, and
+	// bindTargets what import calls bind some of them to; stars the star
+	// imports; ftoks the tokens of one replacement field.
+	bindBuf     []assignment
+	bindTargets []string
+	stars       []Import
+	ftoks       []tok
+	baseBuf     []string // every class's bases, one after the other
+	subs        []Lexer  // fieldCalls' Lexers, one per level of nesting
 	// m0 keeps the arrays of the last module's facts, for the next.
 	m0 Module
 }
@@ -858,7 +862,7 @@ func (p *parser) simple(toks []tok) {
 		if !p.inFunction() {
 			p.m.Assigns = append(p.m.Assigns, Assign{Name: p.str(&toks[i]), Pos: pos, Scope: p.scope()})
 		}
-		p.bindBuf = append(p.bindBuf, binding{name: p.str(&toks[i]), scope: p.scope(), pos: pos})
+		p.bindBuf = append(p.bindBuf, assignment{name: p.str(&toks[i]), scope: int32(p.scope()), line: int32(pos.Line), col: int32(pos.Col)})
 		n++
 		if annotated {
 			n = 0 // the value, if any, follows the annotation
@@ -897,8 +901,9 @@ func (p *parser) assignedValue(value []tok, n int) {
 		return
 	}
 	if mod, ok := stringValue(p.str(&value[k+1])); ok && mod != "" {
+		p.bindTargets = append(p.bindTargets, mod)
 		for j := range targets {
-			targets[j].target = mod
+			targets[j].target = int32(len(p.bindTargets))
 		}
 	}
 }
