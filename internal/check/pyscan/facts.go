@@ -191,14 +191,17 @@ func (f *CallFilter) keeps(callee, target string) bool {
 	return i < 0 || f.Last[callee[i+1:]] || target != "" && f.Targets[target]
 }
 
-// keeps is p.keep.keeps, with the map lookups only for the names that
-// may be in the maps.
-func (p *parser) keeps(callee, target string) bool {
-	i := strings.LastIndexByte(callee, '.')
-	if i < 0 {
+// keepsLast is p.keep.keeps for a callee whose last name is the token
+// last, bare when it is the only name (a dotted name's last name is what
+// follows its last dot), with the map lookups only for the names that may
+// be in the maps. calls asks it before it reads the callee whole: most
+// calls are not kept, and BenchmarkScanLibTest took 2% less CPU time
+// once their names were no longer read (medians of 10 runs each).
+func (p *parser) keepsLast(last *tok, bare bool, target string) bool {
+	if bare {
 		return true
 	}
-	if last := callee[i+1:]; p.lastSet.may(last) && p.keep.Last[last] {
+	if name := p.str(last); p.lastSet.may(name) && p.keep.Last[name] {
 		return true
 	}
 	return target != "" && p.targetSet.may(target) && p.keep.Targets[target]
@@ -1023,7 +1026,7 @@ func (p *parser) calls(toks []tok, scope int, target string) {
 		if k > 0 && p.isOp(&toks[k-1], ".") || isKeyword(p.str(t)) {
 			continue
 		}
-		name, n := p.chain(toks, k)
+		n := chainLen(toks, k)
 		open := k + n
 		if open >= len(toks) || !p.isOp(&toks[open], "(") {
 			if !p.parenthesized(toks, k, open) {
@@ -1032,10 +1035,13 @@ func (p *parser) calls(toks []tok, scope int, target string) {
 			}
 			open++ // (signal.alarm)(5) calls signal.alarm
 		}
-		if p.keep != nil && !p.inDecorator && !p.keeps(name, target) {
+		// Most calls are not kept, which their last name tells before
+		// the name is read whole.
+		if p.keep != nil && !p.inDecorator && !p.keepsLast(&toks[k+n-1], n == 1, target) {
 			k = open // the arguments may hold calls that are kept
 			continue
 		}
+		name, _ := p.chain(toks, k)
 		close := p.matching(toks, open)
 		c := Call{Callee: name, Pos: p.lx.pos(t), Scope: scope, Decorates: -1, Target: target}
 		// The arguments of all calls share one array; each call's Args
@@ -1210,6 +1216,16 @@ func (p *parser) chain(toks []tok, i int) (string, int) {
 		b.WriteString(p.str(&toks[k]))
 	}
 	return b.String(), j - i + 1
+}
+
+// chainLen returns the number of tokens of the dotted name (NAME(.NAME)*)
+// that starts at toks[i], a name: chain's count, without the name.
+func chainLen(toks []tok, i int) int {
+	j := i
+	for j+2 < len(toks) && toks[j+1].ch == '.' && toks[j+2].kind == Name {
+		j += 2
+	}
+	return j - i + 1
 }
 
 // matching returns the index of the bracket that closes toks[open], or
