@@ -299,6 +299,13 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 	p.m.Defs, p.m.Calls = reserve(p.m.Defs, 4*kb), reserve(p.m.Calls, callRoom)
 	p.paramBuf, p.args = reserve(p.paramBuf, 4*kb), reserve(p.args, argRoom)
 	p.bindBuf = reserve(p.bindBuf, 5*kb)
+	// The smaller arrays likewise, where they would otherwise grow from
+	// nothing once the arrays of a large module moved out: at most 1.4
+	// decorators, 1.6 imports and 0.6 assignments and bases per KB there.
+	// On Lib/test, check's page faults went from 1,427 to 1,411 (medians
+	// of 120 runs), and BenchmarkScanLibTest's allocations from 544 to 362.
+	p.decos, p.baseBuf = reserve(p.decos, 2*kb), reserve(p.baseBuf, kb)
+	p.m.Assigns, p.m.Imports = reserve(p.m.Assigns, kb), reserve(p.m.Imports, 2*kb)
 	p.lx.recordFields = !s.NoCalls
 	p.noCalls, p.keep = s.NoCalls, s.Keep
 	if s.Keep != nil {
