@@ -191,14 +191,17 @@ func (f *CallFilter) keeps(callee, target string) bool {
 	return i < 0 || f.Last[callee[i+1:]] || target != "" && f.Targets[target]
 }
 
-// keeps is p.keep.keeps, with the map lookups only for the names that
-// may be in the maps.
-func (p *parser) keeps(callee, target string) bool {
-	i := strings.LastIndexByte(callee, '.')
-	if i < 0 {
+// keepsLast is p.keep.keeps for a callee whose last name is the token
+// last, bare when it is the only name (a dotted name's last name is what
+// follows its last dot), with the map lookups only for the names that may
+// be in the maps. calls asks it before it reads the callee whole: most
+// calls are not kept, and BenchmarkScanLibTest took 2% less CPU time
+// once their names were no longer read (medians of 10 runs each).
+func (p *parser) keepsLast(last *tok, bare bool, target string) bool {
+	if bare {
 		return true
 	}
-	if last := callee[i+1:]; p.lastSet.may(last) && p.keep.Last[last] {
+	if name := p.str(last); p.lastSet.may(name) && p.keep.Last[name] {
 		return true
 	}
 	return target != "" && p.targetSet.may(target) && p.keep.Targets[target]
@@ -273,18 +276,36 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 		Defs: old.m0.Defs[:0], Calls: old.m0.Calls[:0], Assigns: old.m0.Assigns[:0], Imports: old.m0.Imports[:0]},
 		args: old.args[:0], paramBuf: old.paramBuf[:0], decos: old.decos[:0],
 		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0],
-		bindBuf: old.bindBuf[:0], stars: old.stars[:0], ftoks: old.ftoks[:0], baseBuf: old.baseBuf[:0], subs: old.subs[:0]}
+		bindBuf: old.bindBuf[:0], bindTargets: old.bindTargets[:0], stars: old.stars[:0], ftoks: old.ftoks[:0], baseBuf: old.baseBuf[:0], subs: old.subs[:0]}
 	// The working arrays that grow with the module start with room for
 	// what most modules of its size hold: an array that grows leaves its
 	// pages behind, and a larger one must fault in as many anew, while
 	// room never written costs no page. Four defs, calls and parameters
-	// and eight arguments and bindings per KB cover the large modules of
-	// CPython's Lib/test (at most 3.1, 3.6, 3.5, 4.5 and 7.3 of them),
-	// which grew arrays of 2.2 MB for facts of 1 MB.
+	// and eight arguments per KB cover the large modules of CPython's
+	// Lib/test (at most 3.1, 3.6, 3.5 and 7.3 of them), which grew arrays
+	// of 2.2 MB for facts of 1 MB; the calls check keeps there take at
+	// most 5.4 arguments per KB, and the assignments bind at most 4.1
+	// names. Room that is never written costs no page only where the
+	// memory is fresh: the runtime clears memory it reuses, room included,
+	// so a Scanner that reads no calls reserves none for them.
 	kb := len(src) >> 10
-	p.m.Defs, p.m.Calls = reserve(p.m.Defs, 4*kb), reserve(p.m.Calls, 4*kb)
-	p.paramBuf, p.args = reserve(p.paramBuf, 4*kb), reserve(p.args, 8*kb)
-	p.bindBuf = reserve(p.bindBuf, 8*kb)
+	callRoom, argRoom := 4*kb, 8*kb
+	switch {
+	case s.NoCalls:
+		callRoom, argRoom = 0, 0
+	case s.Keep != nil:
+		argRoom = 6 * kb
+	}
+	p.m.Defs, p.m.Calls = reserve(p.m.Defs, 4*kb), reserve(p.m.Calls, callRoom)
+	p.paramBuf, p.args = reserve(p.paramBuf, 4*kb), reserve(p.args, argRoom)
+	p.bindBuf = reserve(p.bindBuf, 5*kb)
+	// The smaller arrays likewise, where they would otherwise grow from
+	// nothing once the arrays of a large module moved out: at most 1.4
+	// decorators, 1.6 imports and 0.6 assignments and bases per KB there.
+	// On Lib/test, check's page faults went from 1,427 to 1,411 (medians
+	// of 120 runs), and BenchmarkScanLibTest's allocations from 544 to 362.
+	p.decos, p.baseBuf = reserve(p.decos, 2*kb), reserve(p.baseBuf, kb)
+	p.m.Assigns, p.m.Imports = reserve(p.m.Assigns, kb), reserve(p.m.Imports, 2*kb)
 	p.lx.recordFields = !s.NoCalls
 	p.noCalls, p.keep = s.NoCalls, s.Keep
 	if s.Keep != nil {
@@ -299,21 +320,30 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 	// writes: on Lib/test, 1,843 page faults instead of 1,967 (median of
 	// 30 runs), CPU 0.99.
 	move := p.factBytes() >= moveFacts
-	if move {
-		*old = parser{scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindBuf: p.bindBuf, stars: p.stars, ftoks: p.ftoks, subs: p.subs[:0]}
-	} else {
-		*old = parser{m0: *p.m, args: p.args, paramBuf: p.paramBuf, decos: p.decos,
-			scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindBuf: p.bindBuf, stars: p.stars, ftoks: p.ftoks, baseBuf: p.baseBuf, subs: p.subs[:0]}
-	}
-	m := &Module{Problems: p.lx.Problems, StarImports: exact(p.stars),
-		Defs: moveOrCopy(p.m.Defs, move), Calls: moveOrCopy(p.m.Calls, move), Assigns: moveOrCopy(p.m.Assigns, move), Imports: moveOrCopy(p.m.Imports, move)}
-	// Every binding is gathered in the Scanner's array, then grouped
-	// into the module's own.
-	binds := p.bindBuf
+	*old = parser{scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindTargets: p.bindTargets, stars: p.stars, ftoks: p.ftoks, subs: p.subs[:0]}
+	m := &Module{Problems: p.lx.Problems, StarImports: exact(p.stars)}
+	m.Defs, old.m0.Defs = handOver(p.m.Defs, move)
+	m.Calls, old.m0.Calls = handOver(p.m.Calls, move)
+	m.Assigns, old.m0.Assigns = handOver(p.m.Assigns, move)
+	m.Imports, old.m0.Imports = handOver(p.m.Imports, move)
+	// The bindings of assignments are gathered in the Scanner's array,
+	// and move or are copied out as the facts do: on Lib/test, check's
+	// page faults went from 1,522 to 1,479 when they moved too (medians
+	// of 60 runs).
+	var binds []assignment
+	binds, old.bindBuf = handOver(p.bindBuf, move)
+	bindTargets := exact(p.bindTargets)
+	var args []Arg
+	var params []Param
+	var decos []Decorator
+	var bases []string
+	args, old.args = handOver(p.args, move)
+	params, old.paramBuf = handOver(p.paramBuf, move)
+	decos, old.decos = handOver(p.decos, move)
+	bases, old.baseBuf = handOver(p.baseBuf, move)
 	// Each call's arguments, each def's parameters and decorators lie in
 	// the working arrays one after the other, in the order of the calls
 	// and defs, so they move to their copies in one pass.
-	args, params, decos := moveOrCopy(p.args, move), moveOrCopy(p.paramBuf, move), moveOrCopy(p.decos, move)
 	off := 0
 	for i := range m.Calls {
 		c := &m.Calls[i]
@@ -321,7 +351,6 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 		c.Args = args[off : off+n : off+n]
 		off += n
 	}
-	bases := moveOrCopy(p.baseBuf, move)
 	po, do, bo := 0, 0, 0
 	for i := range m.Defs {
 		d := &m.Defs[i]
@@ -342,7 +371,7 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 	if borrowed {
 		// Before the bindings and the imports' targets are worked out
 		// from them.
-		m.moveStrings(text, binds)
+		m.moveStrings(text, binds, bindTargets)
 	}
 	if len(m.Imports) > 0 {
 		m.bound = make(map[string]string, len(m.Imports))
@@ -350,6 +379,10 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 	// The targets of from-imports, which the source does not spell, are
 	// built in one string, not each in one of its own.
 	size := 0
+	var targets []string
+	if len(m.Imports) > 0 {
+		targets = make([]string, len(m.Imports))
+	}
 	for _, im := range m.Imports {
 		if im.Name != "" {
 			size += len(im.Module) + 1 + len(im.Name)
@@ -357,7 +390,7 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 	}
 	var joined strings.Builder
 	joined.Grow(size)
-	for _, im := range m.Imports {
+	for i, im := range m.Imports {
 		var target string
 		switch start := joined.Len(); {
 		case strings.HasSuffix(im.Module, "."):
@@ -376,21 +409,17 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 			}
 		}
 		m.bound[im.Bound] = target
-		binds = append(binds, binding{name: im.Bound, scope: im.Scope, pos: im.Pos, target: target})
+		targets[i] = target
 	}
-	for _, d := range m.Defs {
-		binds = append(binds, binding{name: d.Name, scope: d.Parent, pos: d.Pos})
-	}
-	m.binds = newBindIndex(binds, &s.bindWork)
-	s.p.bindBuf = binds[:0]
+	m.binds = newBindIndex(m, binds, bindTargets, targets, &s.bindWork)
 	m.Suppressions = suppressions(src)
 	return m
 }
 
 // moveStrings copies every string of the facts gathered so far (and of
-// the bindings binds) that lies in text into arrays of its own, and points
-// the facts at the copies.
-func (m *Module) moveStrings(text string, binds []binding) {
+// the bindings binds and their targets) that lies in text into arrays of
+// its own, and points the facts at the copies.
+func (m *Module) moveStrings(text string, binds []assignment, targets []string) {
 	a := arena{lo: uintptr(unsafe.Pointer(unsafe.StringData(text)))}
 	a.hi = a.lo + uintptr(len(text))
 	for i := range m.Defs {
@@ -434,7 +463,9 @@ func (m *Module) moveStrings(text string, binds []binding) {
 	}
 	for i := range binds {
 		a.move(&binds[i].name)
-		a.move(&binds[i].target)
+	}
+	for i := range targets {
+		a.move(&targets[i])
 	}
 }
 
@@ -479,6 +510,22 @@ func exact[T any](s []T) []T {
 	return append(make([]T, 0, len(s)), s...)
 }
 
+// handOver returns the module's part of the working array s, and what
+// the Scanner keeps of s for the next module: with move, s itself moves
+// out when it is at least a quarter full; otherwise the module gets a
+// copy, and the Scanner keeps s. Room never written costs no page, but
+// the garbage collector counts it, and a module kept with four times the
+// room its facts take weighs on the heap: with every one of sympy's
+// modules scanned and kept, moved whatever their room, the heap held 121
+// MB, and 111 MB so (115 MB before facts of four pages moved out), for
+// the same page faults of check on Lib/test (1,412 and 1,406).
+func handOver[T any](s []T, move bool) (module, kept []T) {
+	if move && 4*len(s) >= cap(s) {
+		return moveOrCopy(s, true), nil
+	}
+	return exact(s), s
+}
+
 // moveOrCopy returns s itself, with no room to append in place, when move
 // is set, and exact(s) otherwise.
 func moveOrCopy[T any](s []T, move bool) []T {
@@ -492,9 +539,15 @@ func moveOrCopy[T any](s []T, move bool) []T {
 }
 
 // moveFacts is the size of facts from which scan moves them out rather
-// than copying them: sixteen pages, several times those of the usual
-// test module.
-const moveFacts = 64 << 10
+// than copying them: four pages, about those of the usual test module.
+// Moved, the facts cost the pages they were gathered in; copied, as many
+// pages again, while the arrays kept are of use only to a next module
+// larger than the copy. From sixteen pages down to four, check's page
+// faults went from 1,468 to 1,435 on Lib/test, whose test_signal and
+// _pyio (the base classes of a test) have facts of 43 and 35 KB, and
+// stayed at 2,410 on the synthetic tree (medians of 60 and 30 runs); at
+// one page, they were no lower.
+const moveFacts = 16 << 10
 
 // factBytes is the size of the facts gathered in the working arrays.
 func (p *parser) factBytes() int {
@@ -534,13 +587,15 @@ type parser struct {
 	level     int // indentation level: Indent tokens minus Dedent tokens
 	scopes    []scope
 	toks      []tok
-	// bindBuf holds the names assignments bind, in every scope; stars the
-	// star imports; ftoks the tokens of one replacement field.
-	bindBuf []binding
-	stars   []Import
-	ftoks   []tok
-	baseBuf []string // every class's bases, one after the other
-	subs    []Lexer  // fieldCalls' Lexers, one per level of nesting
+	// bindBuf holds the names assignments bind, in every scope, and
+	// bindTargets what import calls bind some of them to; stars the star
+	// imports; ftoks the tokens of one replacement field.
+	bindBuf     []assignment
+	bindTargets []string
+	stars       []Import
+	ftoks       []tok
+	baseBuf     []string // every class's bases, one after the other
+	subs        []Lexer  // fieldCalls' Lexers, one per level of nesting
 	// m0 keeps the arrays of the last module's facts, for the next.
 	m0 Module
 }
@@ -839,7 +894,7 @@ func (p *parser) simple(toks []tok) {
 		if !p.inFunction() {
 			p.m.Assigns = append(p.m.Assigns, Assign{Name: p.str(&toks[i]), Pos: pos, Scope: p.scope()})
 		}
-		p.bindBuf = append(p.bindBuf, binding{name: p.str(&toks[i]), scope: p.scope(), pos: pos})
+		p.bindBuf = append(p.bindBuf, assignment{name: p.str(&toks[i]), scope: int32(p.scope()), line: int32(pos.Line), col: int32(pos.Col)})
 		n++
 		if annotated {
 			n = 0 // the value, if any, follows the annotation
@@ -878,8 +933,9 @@ func (p *parser) assignedValue(value []tok, n int) {
 		return
 	}
 	if mod, ok := stringValue(p.str(&value[k+1])); ok && mod != "" {
+		p.bindTargets = append(p.bindTargets, mod)
 		for j := range targets {
-			targets[j].target = mod
+			targets[j].target = int32(len(p.bindTargets))
 		}
 	}
 }
@@ -999,7 +1055,7 @@ func (p *parser) calls(toks []tok, scope int, target string) {
 		if k > 0 && p.isOp(&toks[k-1], ".") || isKeyword(p.str(t)) {
 			continue
 		}
-		name, n := p.chain(toks, k)
+		n := chainLen(toks, k)
 		open := k + n
 		if open >= len(toks) || !p.isOp(&toks[open], "(") {
 			if !p.parenthesized(toks, k, open) {
@@ -1008,10 +1064,13 @@ func (p *parser) calls(toks []tok, scope int, target string) {
 			}
 			open++ // (signal.alarm)(5) calls signal.alarm
 		}
-		if p.keep != nil && !p.inDecorator && !p.keeps(name, target) {
+		// Most calls are not kept, which their last name tells before
+		// the name is read whole.
+		if p.keep != nil && !p.inDecorator && !p.keepsLast(&toks[k+n-1], n == 1, target) {
 			k = open // the arguments may hold calls that are kept
 			continue
 		}
+		name, _ := p.chain(toks, k)
 		close := p.matching(toks, open)
 		c := Call{Callee: name, Pos: p.lx.pos(t), Scope: scope, Decorates: -1, Target: target}
 		// The arguments of all calls share one array; each call's Args
@@ -1186,6 +1245,16 @@ func (p *parser) chain(toks []tok, i int) (string, int) {
 		b.WriteString(p.str(&toks[k]))
 	}
 	return b.String(), j - i + 1
+}
+
+// chainLen returns the number of tokens of the dotted name (NAME(.NAME)*)
+// that starts at toks[i], a name: chain's count, without the name.
+func chainLen(toks []tok, i int) int {
+	j := i
+	for j+2 < len(toks) && toks[j+1].ch == '.' && toks[j+2].kind == Name {
+		j += 2
+	}
+	return j - i + 1
 }
 
 // matching returns the index of the bracket that closes toks[open], or

@@ -57,6 +57,59 @@ func benchScan(b *testing.B, scan func(*Scanner, []byte) *Module) {
 	}
 }
 
+// libTestModules are the modules check tokenizes on CPython's Lib/test
+// (scanBenchDir), each as check scans it: those that pass its prefilter
+// with the calls the rules read, in the reader's buffer from 32 KB and in
+// a string below, and the modules of the base classes it follows with no
+// calls, each with a Scanner of its own.
+var libTestModules = []struct {
+	path    string
+	noCalls bool
+}{
+	{"test_socket.py", false}, {"_test_multiprocessing.py", false}, {"test_io.py", false},
+	{"test_asyncio/test_events.py", false}, {"test_signal.py", false},
+	{"test_selectors.py", false}, {"_test_eintr.py", false},
+	{"../_pyio.py", true}, {"test_asyncio/utils.py", true},
+}
+
+// libTestKeep is the CallFilter of check's readers (contract's readCalls).
+var libTestKeep = &CallFilter{
+	Last:    map[string]bool{"xdist_group": true, "usefixtures": true, "setitimer": true, "alarm": true, "signal": true, "setattr": true, "delattr": true, "patch": true},
+	Targets: map[string]bool{"pytestmark": true},
+}
+
+// BenchmarkScanLibTest scans the modules of libTestModules as one check
+// run on Lib/test does, one reader's Scanner for those with calls.
+func BenchmarkScanLibTest(b *testing.B) {
+	var srcs [][]byte
+	var texts []string // the sources check copies into strings, copied once
+	size := 0
+	for _, m := range libTestModules {
+		src, err := os.ReadFile(filepath.Join(scanBenchDir, m.path))
+		if err != nil {
+			b.Skipf("the benchmark reads CPython's Lib/test: %v", err)
+		}
+		srcs, texts = append(srcs, src), append(texts, string(src))
+		size += len(src)
+	}
+	sc := Scanner{Keep: libTestKeep}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, src := range srcs {
+			switch {
+			case libTestModules[i].noCalls:
+				own := Scanner{NoCalls: true}
+				own.ScanBorrowed(src)
+			case len(src) >= 32<<10:
+				sc.ScanBorrowed(src)
+			default:
+				sc.ScanString(texts[i])
+			}
+		}
+	}
+}
+
 // TestNameRun8 checks nameRun8 against nameBytes for every byte value at
 // every place in a word, behind name bytes and before any bytes at all.
 func TestNameRun8(t *testing.T) {
