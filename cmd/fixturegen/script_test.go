@@ -37,7 +37,10 @@ const toySDKColdSeconds = "1.2"
 // deadline" or a range of most of a second above it, which a loaded
 // machine mostly moves upward within, but a few read a phase that starts
 // after the deadline is armed (pytest's call phase, after the fixture's
-// setup), which a process waiting for a CPU in between shortens.
+// setup), which a process waiting for a CPU in between shortens: they
+// allow a call a few hundredths of a second short (on a quiet machine the
+// call reads 1.00 s of a 1 s deadline; with twelve busy loops, 0.98 s in
+// one run of twelve).
 const scriptParallel = 12
 
 // waitBound runs the tests with -test.parallel raised to scriptParallel,
