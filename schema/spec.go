@@ -16,6 +16,8 @@ import (
 	"path"
 	"reflect"
 	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/pytext"
 )
 
 // Version is the only spec format version this fixturegen understands.
@@ -121,8 +123,8 @@ const (
 
 // Exceptions a fired deadline can raise, as written in the spec.
 const (
-	RaisesAssertionError = "AssertionError"
-	RaisesTimeoutError   = "TimeoutError"
+	RaisesAssertionError = pytext.AssertionError
+	RaisesTimeoutError   = pytext.TimeoutError
 )
 
 // on_import modes.
@@ -325,7 +327,7 @@ var Keys = []Key{
 		Doc:    "an environment variable read when the session starts: its value replaces `seconds`, `0` turns the deadline off, anything but a number fails the session",
 		Schema: `{"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}`},
 	{Name: "deadline.raises", Default: DefaultRaises, Starter: true,
-		Enum: []string{RaisesAssertionError, RaisesTimeoutError},
+		Enum: pytext.Raises,
 		Doc:  "the exception a fired deadline raises: `AssertionError` or `TimeoutError`"},
 	{Name: "deadline.dump_threads", Default: false, Starter: true,
 		Doc:    "`true`: when the deadline fires, `faulthandler` writes every thread's stack to stderr",

@@ -50,6 +50,7 @@ func TestMatch(t *testing.T) {
 		{"+++++++++++++++++++++++++++++++++++ Timeout ++++++++++++++++++++++++++++++++++++", Timeout, "", "", true, 0},
 		{"E   AssertionError: recovery loop exceeded its deadline (5 s, real time) [fixturegen:import-interrupted module=mcp.server]", ImportInterrupted, "mcp.server", "", true, 0},
 		{"E   AssertionError: d (1 s, real time); importing toysdk.server took longer than import_grace (60 s), so the alarm interrupted it", ImportInterrupted, "toysdk.server", "", true, 0},
+		{"  conftest.py:48: UserWarning: LateImportWarning: tests/a.py::test_b imported toysdk.shared.message (1.20 s) for the first time while recovery_deadline was armed.", LateImport, "toysdk.shared.message", "", true, 0},
 		{"  conftest.py:120: _FixturegenLateImport: tests/a.py::test_b imported toysdk.shared.message (0.00 s) for the first time while recovery_deadline was armed.", LateImport, "toysdk.shared.message", "", true, 0},
 	} {
 		clues := m.Match([]byte(tc.line), nil)
@@ -74,6 +75,34 @@ func TestMatch(t *testing.T) {
 		"tests/test_plain.py::test_backoff_doubles_until_the_cap PASSED",
 		"E   AssertionError: assert 3 == 4",
 		"E   AssertionError: it took (5 s) in real life",
+	} {
+		if clues := m.Match([]byte(line), nil); len(clues) != 0 {
+			t.Errorf("%q: want no clue, got %+v", line, clues)
+		}
+	}
+}
+
+// TestMatchWithoutSpec reads the deadline's failure with no spec to give
+// its message, whichever exception the runtime raised: each one a spec's
+// raises may name, and the runtime's own re-raise class, with and without
+// the module pytest prints before it.
+func TestMatchWithoutSpec(t *testing.T) {
+	m := &Matcher{}
+	for _, line := range []string{
+		"E   AssertionError: recovery loop exceeded its deadline (1 s, real time)",
+		"E   TimeoutError: test took too long (2.5 s, real time)",
+		"FAILED tests/a.py::test_b - TimeoutError: test took too long (1 s, CPU time)",
+		"E   _fixturegen_runtime.DeadlineExceeded: recovery loop exceeded its deadline (1 s, real time); the code under test caught the deadline's TimeoutError",
+		"E   DeadlineExceeded: recovery loop exceeded its deadline (1 s, user CPU time); the code under test caught",
+	} {
+		clues := m.Match([]byte(line), nil)
+		if len(clues) != 1 || clues[0].Kind != DeadlineFailure || clues[0].Seconds == 0 {
+			t.Errorf("%q: want one deadline clue with its seconds, got %+v", line, clues)
+		}
+	}
+	for _, line := range []string{
+		"E   ValueError: recovery loop exceeded its deadline (1 s, real time)",
+		"E   TimeoutError: the server did not answer (1 s, over the network)",
 	} {
 		if clues := m.Match([]byte(line), nil); len(clues) != 0 {
 			t.Errorf("%q: want no clue, got %+v", line, clues)

@@ -2,58 +2,68 @@ package triage
 
 import (
 	"bytes"
+	"regexp"
+	"slices"
 	"strconv"
-)
+	"strings"
 
-// InterruptedToken starts the line the generated deadline writes into a
-// test's failure when its alarm interrupted an import:
-//
-//	[fixturegen:import-interrupted module=mcp.server]
-//
-// It is recognised with certainty wherever it appears.
-const InterruptedToken = "[fixturegen:import-interrupted module="
+	"github.com/fixturegen/fixturegen/internal/pytext"
+)
 
 // Matcher finds clues in lines of failure text.
 type Matcher struct {
-	// Deadline is the start of the deadline's AssertionError message
-	// (the spec's deadline.message), or "" when unknown.
+	// Deadline is the start of the deadline's failure message (the spec's
+	// deadline.message), or "" when unknown.
 	Deadline []byte
 }
 
+// The generated runtime's own messages are read by patterns built from the
+// formats it writes them with (package pytext); the others are Python's and
+// pytest's.
 var (
-	reToken       = lazyRegexp(`\[fixturegen:import-interrupted module=([A-Za-z_][\w.]*)\]`)
-	reGrace       = lazyRegexp(`importing ([A-Za-z_][\w.]*) took longer than import_grace`)
-	reObjectAt    = lazyRegexp(`'module' object at ([A-Za-z_][\w.]*) has no attribute '(\w+)'`)
-	reModuleAttr  = lazyRegexp(`module '([A-Za-z_][\w.]*)' has no attribute '(\w+)'`)
-	rePartial     = lazyRegexp(`partially initialized module '([A-Za-z_][\w.]*)'`)
-	reCannot      = lazyRegexp(`cannot import name '(\w+)' from '([A-Za-z_][\w.]*)'`)
-	reNoModule    = lazyRegexp(`No module named '([A-Za-z_][\w.]*)'`)
-	reGenerated   = lazyRegexp(`(?:AssertionError|_FixturegenDeadlineExceeded): .*\((\d+(?:\.\d+)?) s, (?:real|user CPU|CPU) time\)`)
-	reLateImport  = lazyRegexp(`imported (.+?) for the first time while`)
-	reLateModules = lazyRegexp(`([A-Za-z_][\w.]*) \((\d+(?:\.\d+)?) s\)`)
+	reToken = lazyRegexp(pytext.Pattern(pytext.InterruptedFormat, map[string]string{"module": pytext.Module}))
+	reGrace = lazyRegexp(pytext.Pattern(pytext.GraceFormat, map[string]string{"module": pytext.Module, "grace": pytext.Number}))
+	// reGenerated matches a fired deadline's failure line, whatever
+	// exception it raised: one a spec's raises names, or the runtime's own
+	// re-raise class, which pytest prints with its module.
+	reGenerated = lazyRegexp(`(?:` + strings.Join(append(slices.Clone(pytext.Raises),
+		`(?:`+regexp.QuoteMeta(pytext.RuntimeModule)+`\.)?`+pytext.DeadlineExceeded), "|") +
+		`): ` + pytext.Pattern(pytext.DeadlineFormat, map[string]string{
+		"message": `.*`, "seconds": pytext.Number, "timer": `(?:` + strings.Join(pytext.TimerTexts, "|") + `)`}))
+	reLateImport  = lazyRegexp(pytext.Pattern(pytext.LateImportFormat, map[string]string{"node": "", "modules": `(.+?)`, "fixture": `[A-Za-z_]\w*`}))
+	reLateModules = lazyRegexp(pytext.Pattern(pytext.LateModuleFormat, map[string]string{"module": pytext.Module, "seconds": pytext.Number}))
+
+	reObjectAt   = lazyRegexp(`'module' object at ([A-Za-z_][\w.]*) has no attribute '(\w+)'`)
+	reModuleAttr = lazyRegexp(`module '([A-Za-z_][\w.]*)' has no attribute '(\w+)'`)
+	rePartial    = lazyRegexp(`partially initialized module '([A-Za-z_][\w.]*)'`)
+	reCannot     = lazyRegexp(`cannot import name '(\w+)' from '([A-Za-z_][\w.]*)'`)
+	reNoModule   = lazyRegexp(`No module named '([A-Za-z_][\w.]*)'`)
 )
 
 // Byte strings that must occur for a regexp above to match; checking them
 // first keeps the regexps off the great majority of lines.
 var (
+	// bFixturegen is in every line the runtime writes into a failure or
+	// a warning: its token, or the command it tells the user to run.
 	bFixturegen = []byte("fixturegen")
-	bGrace      = []byte("import_grace")
+	bToken      = []byte(pytext.Needle(pytext.InterruptedFormat))
+	bGrace      = []byte(pytext.Needle(pytext.GraceFormat))
 	bNoAttr     = []byte("has no attribute '")
 	bPartial    = []byte("partially initialized module")
 	bCannot     = []byte("cannot import name")
 	bCircular   = []byte("(most likely due to a circular import)")
 	bNoModule   = []byte("No module named")
-	bTimeSuffix = []byte(" time)")
+	bTimeSuffix = []byte(pytext.Needle(pytext.DeadlineFormat))
 	bTimeout    = []byte("Timeout (>")
 	bTimeoutBar = []byte("+ Timeout +")
-	bFirstTime  = []byte("for the first time while")
+	bFirstTime  = []byte(pytext.Needle(pytext.LateImportFormat))
 )
 
 // Match appends to clues what line shows. Node, Worker and Loc are left
 // for the caller to fill.
 func (m *Matcher) Match(line []byte, clues []Clue) []Clue {
 	text := func() string { return string(bytes.TrimSpace(line)) }
-	if bytes.Contains(line, bFixturegen) {
+	if bytes.Contains(line, bToken) {
 		for _, sm := range reToken().FindAllSubmatch(line, -1) {
 			clues = append(clues, Clue{Kind: ImportInterrupted, Module: string(sm[1]), Certain: true, Text: text()})
 		}

@@ -15,7 +15,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/check/pyscan"
 	"github.com/fixturegen/fixturegen/internal/check/treeread"
 	"github.com/fixturegen/fixturegen/internal/gen/region"
-	"github.com/fixturegen/fixturegen/internal/gen/render"
+	"github.com/fixturegen/fixturegen/internal/pytext"
 )
 
 // source is one Python file that check read and tokenized.
@@ -381,4 +381,4 @@ func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool))
 	s.tokenizing.Wait()
 }
 
-var generatedHeader = []byte(render.GeneratedHeader)
+var generatedHeader = []byte(pytext.GeneratedHeader)

@@ -15,6 +15,7 @@ import (
 	"text/template"
 
 	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
+	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/version"
 	"github.com/fixturegen/fixturegen/schema"
 	"github.com/fixturegen/fixturegen/templates"
@@ -118,12 +119,6 @@ func Render(spec *schema.Spec) ([]File, error) {
 	return files, nil
 }
 
-// RuntimeModule is the name the region loads the runtime under, whatever
-// its file is called: users name it in warning filters
-// (error::_fixturegen_runtime.LateImportWarning), and the probe plugin finds
-// the runtime by it.
-const RuntimeModule = "_fixturegen_runtime"
-
 // runtimePath is where the runtime goes: paths.runtime, or its default for
 // a spec built without the loader.
 func runtimePath(spec *schema.Spec) string {
@@ -166,6 +161,9 @@ type view struct {
 	Group      string
 	Runtime    runtimeView
 	Probe      probeView
+	// Text holds the names and message formats that cross from the
+	// generated Python to the Go that reads what it printed.
+	Text textView
 }
 
 type runtimeView struct {
@@ -176,7 +174,7 @@ type runtimeView struct {
 
 func newRuntimeView(spec *schema.Spec) runtimeView {
 	file := runtimePath(spec)
-	return runtimeView{Module: RuntimeModule, File: file, Rel: relPath(path.Dir(spec.Paths.Conftest), file)}
+	return runtimeView{Module: pytext.RuntimeModule, File: file, Rel: relPath(path.Dir(spec.Paths.Conftest), file)}
 }
 
 // relPath is the slash-separated path of target relative to the folder
@@ -235,11 +233,32 @@ type deadlineView struct {
 }
 
 var timers = map[string]struct{ text, which, signal, clock string }{
-	schema.TimerReal:    {"real time", "ITIMER_REAL", "SIGALRM", "monotonic"},
-	schema.TimerVirtual: {"user CPU time", "ITIMER_VIRTUAL", "SIGVTALRM", "process_time"},
-	schema.TimerProf:    {"CPU time", "ITIMER_PROF", "SIGPROF", "process_time"},
-	schema.TimerThread:  {"real time", "", "", "monotonic"},
-	schema.TimerAuto:    {"real time", "ITIMER_REAL", "SIGALRM", "monotonic"},
+	schema.TimerReal:    {pytext.RealTime, "ITIMER_REAL", "SIGALRM", "monotonic"},
+	schema.TimerVirtual: {pytext.UserCPUTime, "ITIMER_VIRTUAL", "SIGVTALRM", "process_time"},
+	schema.TimerProf:    {pytext.CPUTime, "ITIMER_PROF", "SIGPROF", "process_time"},
+	schema.TimerThread:  {pytext.RealTime, "", "", "monotonic"},
+	schema.TimerAuto:    {pytext.RealTime, "ITIMER_REAL", "SIGALRM", "monotonic"},
+}
+
+// textView is pytext's names and formats, as the templates use them.
+type textView struct {
+	DeadlineExceeded  string
+	LateImportWarning string
+	DeadlineFormat    string
+	InterruptedFormat string
+	GraceFormat       string
+	LateImportFormat  string
+	LateModuleFormat  string
+}
+
+var crossingText = textView{
+	DeadlineExceeded:  pytext.DeadlineExceeded,
+	LateImportWarning: pytext.LateImportWarning,
+	DeadlineFormat:    pytext.DeadlineFormat,
+	InterruptedFormat: pytext.InterruptedFormat,
+	GraceFormat:       pytext.GraceFormat,
+	LateImportFormat:  pytext.LateImportFormat,
+	LateModuleFormat:  pytext.LateModuleFormat,
 }
 
 func newView(spec *schema.Spec) view {
@@ -264,5 +283,6 @@ func newView(spec *schema.Spec) view {
 		Group:   spec.Group.Name,
 		Runtime: newRuntimeView(spec),
 		Probe:   newProbeView(spec),
+		Text:    crossingText,
 	}
 }

@@ -25,7 +25,7 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/check/pyscan"
-	"github.com/fixturegen/fixturegen/internal/gen/render"
+	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -399,7 +399,7 @@ func (c *Contract) findProbe(root string, files []string) error {
 		if !hasHook(m) || !hasName(src, "setitimer") {
 			continue
 		}
-		p := &Probe{Plugin: rel, Generated: bytes.HasPrefix(src, []byte(render.GeneratedHeader))}
+		p := &Probe{Plugin: rel, Generated: bytes.HasPrefix(src, []byte(pytext.GeneratedHeader))}
 		stem := strings.TrimSuffix(path.Base(rel), ".py")
 		for _, t := range files {
 			if !isTestFile(t) {

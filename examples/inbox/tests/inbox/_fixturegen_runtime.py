@@ -63,6 +63,16 @@ LATE_IMPORTS: Final[str] = "warn"
 IMPORT_GRACE: Final[float] = 60
 GROUP: Final[str | None] = "toy-sdk"
 
+# The formats of the messages below. fixturegen triage reads CI logs by
+# them: they are written once, in fixturegen's Go, and rendered here.
+DEADLINE_FORMAT: Final = "{message} ({seconds:g} s, {timer})"
+INTERRUPTED_FORMAT: Final = "[fixturegen:import-interrupted module={module}]"
+GRACE_FORMAT: Final = "importing {module} took longer than import_grace ({grace:g} s)"
+LATE_IMPORT_FORMAT: Final = (
+    "{node} imported {modules} for the first time while {fixture} was armed"
+)
+LATE_MODULE_FORMAT: Final = "{module} ({seconds:.2f} s)"
+
 # The longest deadline SECONDS_ENV may set, a day, as for SECONDS in the spec.
 MAX_SECONDS: Final = 86400
 
@@ -102,11 +112,19 @@ _bootstrap = sys.modules.get("importlib._bootstrap")
 _IMPORT_SYSTEM: Final[dict[str, Any]] = {} if _bootstrap is None else vars(_bootstrap)
 
 
+# The late imports each test reported in this process, by node id. A rerun
+# of the test (pytest-rerunfailures) finds its modules already loaded: it
+# reports them again, so that a rerun never hides a late import.
+_LATE_REPORTS: dict[str, str] = {}
+
+
 class LateImportWarning(UserWarning):
     """A module was imported for the first time while the deadline was armed.
 
     To make it an error, add this line to pytest's filterwarnings setting:
-    ``error::_fixturegen_runtime.LateImportWarning``.
+    ``error::_fixturegen_runtime.LateImportWarning``. It applies in
+    the process that runs the test; see ``_XdistWorkerWarnings`` for the
+    pytest-xdist controller.
     """
 
 
@@ -142,6 +160,31 @@ def deadline() -> Iterator[None]:
     finally:
         guard.disarm()
     guard.check()
+
+
+def warn(warning: Warning, stacklevel: int = 1) -> None:
+    """Issue warning as its caller would, in a form every pytest process can rebuild.
+
+    The warning filters see it as it is: ``error::_fixturegen_runtime.LateImportWarning``
+    makes a late import an error in the process that runs the test. In a
+    pytest-xdist worker, a warning that passes the filters is issued again
+    as a UserWarning with the same text, its class name first: the worker
+    sends each warning it records to the controller, which rebuilds it by
+    importing the module its class is defined in, and the controller loads
+    no conftest below the folders pytest was given, so it cannot import this
+    module, which such a conftest loads by path.
+    """
+    stacklevel += 1
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        warnings.warn(warning, stacklevel=stacklevel)
+        return
+    with warnings.catch_warnings(record=True) as passed:
+        warnings.warn(warning, stacklevel=stacklevel)
+    for seen in passed:
+        text = f"{seen.category.__name__}: {seen.message}"
+        warnings.warn_explicit(
+            UserWarning(text), UserWarning, seen.filename, seen.lineno
+        )
 
 
 def loaded_as(path: str | os.PathLike[str]) -> tuple[ModuleType, ModuleType]:
@@ -448,22 +491,47 @@ class _Deadline:
                 f"propagate out of retry loops.",
                 pytrace=False,
             )
-        if self.late and LATE_IMPORTS != "off":
-            # pytest names the running test in PYTEST_CURRENT_TEST, followed
-            # by the phase: "tests/test_x.py::test_y (teardown)".
-            current = os.environ.get("PYTEST_CURRENT_TEST", "")
-            nodeid = current.rpartition(" ")[0] or "this test"
-            modules = ", ".join(f"{name} ({took:.2f} s)" for name, took in self.late)
-            message = (
-                f"{nodeid} imported {modules} for the first time while {FIXTURE} "
-                f"was armed. Add the module(s) to {MODULES_KEY} in {SPEC} and run "
-                f"`fixturegen generate`, or run `fixturegen probe --fix`."
-            )
-            if LATE_IMPORTS == "fail":
-                pytest.fail(message, pytrace=False)
-            # Level 3 is the deadline fixture in the conftest, which runs
-            # deadline(), which runs this.
-            warnings.warn(LateImportWarning(message), stacklevel=3)
+        if LATE_IMPORTS == "off":
+            return
+        message = self._late_report()
+        if message is None:
+            return
+        if LATE_IMPORTS == "fail":
+            pytest.fail(message, pytrace=False)
+        # Level 3 is the deadline fixture in the conftest, which runs
+        # deadline(), which runs this.
+        warn(LateImportWarning(message), stacklevel=3)
+
+    def _late_report(self) -> str | None:
+        """Return the report of this test's late imports, or None if it has none.
+
+        An attempt that imported nothing late gets the report of an earlier
+        attempt of the same test in this process, if there was one.
+        """
+        # pytest names the running test in PYTEST_CURRENT_TEST, followed
+        # by the phase: "tests/test_x.py::test_y (teardown)".
+        current = os.environ.get("PYTEST_CURRENT_TEST", "")
+        nodeid = current.rpartition(" ")[0] or "this test"
+        # Under --dist loadgroup, pytest-xdist appends "@<group>".
+        group = GROUP
+        if group is not None:
+            nodeid = nodeid.removesuffix("@" + group)
+        if not self.late:
+            earlier = _LATE_REPORTS.get(nodeid)
+            if earlier is None:
+                return None
+            return f"{earlier} (reported again: an earlier attempt of this test loaded them)"
+        modules = ", ".join(
+            LATE_MODULE_FORMAT.format(module=name, seconds=took)
+            for name, took in self.late
+        )
+        message = (
+            LATE_IMPORT_FORMAT.format(node=nodeid, modules=modules, fixture=FIXTURE)
+            + f". Add the module(s) to {MODULES_KEY} in {SPEC} and run "
+            f"`fixturegen generate`, or run `fixturegen probe --fix`."
+        )
+        _LATE_REPORTS[nodeid] = message
+        return message
 
     def _rearm(self) -> None:
         """Set the timer for the next moment the handler has something to do."""
@@ -495,9 +563,9 @@ class _Deadline:
         if self.depth and ON_IMPORT != "raise":
             self.rang = True
             if now - self.import_start >= IMPORT_GRACE:
+                grace = GRACE_FORMAT.format(module=self.importing, grace=IMPORT_GRACE)
                 self.detail = (
-                    f"; importing {self.importing} took longer than import_grace "
-                    f"({IMPORT_GRACE:g} s), so the alarm interrupted it and it "
+                    f"; {grace}, so the alarm interrupted it and it "
                     f"may be left half imported on this worker"
                 )
                 self._fire()
@@ -544,11 +612,14 @@ class _Deadline:
 
     def _fire(self) -> None:
         detail, self.detail = self.detail, ""
-        message = f"{MESSAGE} ({self.seconds:g} s, {TIMER_TEXT}){detail}"
+        message = DEADLINE_FORMAT.format(
+            message=MESSAGE, seconds=self.seconds, timer=TIMER_TEXT
+        )
+        message += detail
         if self.depth:
             # A fixed token for tools that read CI logs: this failure left
             # the named module's import unfinished.
-            message += f" [fixturegen:import-interrupted module={self.importing}]"
+            message += " " + INTERRUPTED_FORMAT.format(module=self.importing)
         error: BaseException
         if self.raised:
             error = DeadlineExceeded(
