@@ -316,7 +316,7 @@ var Keys = []Key{
 		Doc:  "what the alarm does to an import it meets: `exclude` never interrupts it nor charges its time, `defer` fails the test right after it, `raise` interrupts anything; see below"},
 	{Name: "deadline.late_imports", Default: DefaultLateImports, Starter: true,
 		Enum: []string{LateImportsOff, LateImportsWarn, LateImportsFail},
-		Doc:  "`off`, `warn` (a pytest warning) or `fail` (the test fails) when a module is first imported under the alarm"},
+		Doc:  "`off`, `warn` (a pytest warning) or `fail` (an error at the test's teardown: the test does not pass, on any rerun either) when a module is first imported under the alarm"},
 	{Name: "deadline.import_grace", Default: DefaultImportGrace,
 		Doc:    "the longest one import may run under the alarm before the deadline interrupts it anyway",
 		Schema: `{"$ref": "#/$defs/seconds"}`},

@@ -91,7 +91,7 @@ var onImport = map[string]string{
 var lateImports = map[string]string{
 	schema.LateImportsOff:  "not reported",
 	schema.LateImportsWarn: "a pytest warning names the test, the module and its seconds",
-	schema.LateImportsFail: "the test fails, naming the module and its seconds",
+	schema.LateImportsFail: "the test errors at teardown, naming the module and its seconds",
 }
 
 func settings(b *bytes.Buffer, spec *schema.Spec) {
