@@ -14,12 +14,12 @@ import (
 // keyword argument, a mark only in comments, a timer call only in
 // comments or strings).
 //
-// All its words are looked for in one pass over the bytes (find); only
-// when some are there does it ask where they lie (judge): fixture names
-// count where a file can request or define such a fixture (fixtureWords);
-// a timer word on a comment line or in a simple string on its line is
-// dropped at once (pyscan.SurelyNotCode), and the rest are placed with
-// one pyscan.Places for all of them.
+// Its words are looked for in the bytes first (find); only when some are
+// there does it ask where they lie (judge): fixture names count where a
+// file can request or define such a fixture (fixtureWords), and the other
+// words are placed with one pyscan.Places for all of them. Places reads
+// strings as the Scanner does, and counts the replacement fields of
+// formatted strings as code.
 type prefilter struct {
 	m *treeread.Matcher
 	// roles says, for each word of m, what it is to the rules: a fixture
@@ -80,12 +80,9 @@ type needleScratch struct {
 	offs []int
 }
 
-// find looks for the words in data, in one pass, and keeps the hits in
-// sc for judge. ascii reports that data holds only ASCII bytes, when the
-// search could tell.
-func (f *prefilter) find(data []byte, sc *needleScratch) (ascii bool) {
-	sc.hits, ascii = f.m.Find(data, sc.hits[:0])
-	return ascii
+// find looks for the words in data and keeps the hits in sc for judge.
+func (f *prefilter) find(data []byte, sc *needleScratch) {
+	sc.hits = f.m.Find(data, sc.hits[:0])
 }
 
 // judge reports whether the data find last looked at can matter to a
@@ -105,23 +102,11 @@ func (f *prefilter) judge(data []byte, sc *needleScratch) bool {
 	if len(sc.offs) > 0 && f.fixtures.match(data, sc.offs) {
 		return true
 	}
-	// A timer word on a comment line, or in a simple string on its line,
-	// is dropped without reading the file from its start.
-	sc.offs = sc.offs[:0]
-	timerWords := false
-	for _, h := range sc.hits {
-		sc.offs = append(sc.offs, h.Off)
-		timerWords = timerWords || f.roles[h.Word]&(roleSignal|roleCall) != 0
-	}
-	var surely []bool
-	if timerWords {
-		surely = pyscan.SurelyNotCode(data, sc.offs)
-	}
 	var have role
 	kept := sc.hits[:0]
-	for i, h := range sc.hits {
+	for _, h := range sc.hits {
 		r := f.roles[h.Word] &^ roleFixture
-		if r == 0 || r&roleMark == 0 && surely[i] {
+		if r == 0 {
 			continue
 		}
 		kept = append(kept, h)
