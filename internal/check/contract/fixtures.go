@@ -180,7 +180,7 @@ func newFacts(s *source, pats *testPatterns, deadline string) *facts {
 	}
 	f.namesDeadline = namesFixture(m, deadline)
 	for i, c := range m.Calls {
-		if mayArm(m, c) {
+		if mayArm(m, c.Callee) {
 			f.arming = append(f.arming, i)
 		}
 		if c.Decorates >= 0 {

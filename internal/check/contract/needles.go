@@ -25,9 +25,10 @@ type prefilter struct {
 	// roles says, for each word of m, what it is to the rules: a fixture
 	// name, a mark (which counts in code and in strings, as in
 	// usefixtures("deadline")), "signal", or a timer call. A timer can
-	// only be armed by a module that names the signal module in its code,
-	// so a call counts only beside "signal", both in code. A word can be
-	// more than one.
+	// only be armed by a module that names the signal module, in its code
+	// or in the string of an import call (import_module("signal")), so a
+	// call in code counts only beside "signal". A word can be more than
+	// one.
 	roles    []role
 	fixtures *fixtureWords
 }
@@ -126,18 +127,18 @@ func (f *prefilter) judge(data []byte, sc *needleScratch) bool {
 			sc.offs = append(sc.offs, h.Off)
 		}
 	}
-	var signalInCode, callInCode bool
+	var signal, callInCode bool
 	for i, p := range pyscan.Places(data, sc.offs) {
 		r := f.roles[counted[i].Word]
 		if r&roleMark != 0 && p != pyscan.InComment {
 			return true
 		}
-		if p == pyscan.InCode {
-			signalInCode = signalInCode || r&roleSignal != 0
-			callInCode = callInCode || r&roleCall != 0
-		}
+		// The signal module may be named in a string:
+		// importlib.import_module("signal").
+		signal = signal || r&roleSignal != 0 && p != pyscan.InComment
+		callInCode = callInCode || r&roleCall != 0 && p == pyscan.InCode
 	}
-	return signalInCode && callInCode
+	return signal && callInCode
 }
 
 // match reports whether data can matter to a rule: find, then judge.

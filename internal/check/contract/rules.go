@@ -120,7 +120,7 @@ var timerSignals = map[string]bool{"signal.SIGALRM": true, "signal.SIGVTALRM": t
 // signal's handler, and describes it. Disarming (a zero delay, the default
 // or ignoring handler) does not count.
 func armsTimer(m *pyscan.Module, c pyscan.Call) (string, bool) {
-	if !mayArm(m, c) {
+	if !mayArm(m, c.Callee) {
 		return "", false
 	}
 	callee := m.ResolveCall(c)
@@ -165,16 +165,14 @@ func armsTimer(m *pyscan.Module, c pyscan.Call) (string, bool) {
 // mayArm rules out most calls by their last name, before their callee is
 // looked up by scope: resolving keeps the last part of a dotted name
 // (json.dumps is never a timer), and a bare name (len) is a timer only
-// when an import or an alias names it after one ("arm" after "from signal
-// import alarm as arm" or "arm = signal.alarm") or a star import may
-// supply it.
-func mayArm(m *pyscan.Module, c pyscan.Call) bool {
-	callee := c.Callee
+// when an import names it after one ("arm" after "from signal import alarm
+// as arm") or a star import may supply it.
+func mayArm(m *pyscan.Module, callee string) bool {
 	if !strings.Contains(callee, ".") {
 		if len(m.StarImports) > 0 {
 			return true
 		}
-		callee = m.ResolveCall(c)
+		callee = m.Resolve(callee)
 	}
 	return timerCallees[lastName(callee)]
 }

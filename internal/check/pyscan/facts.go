@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Module is what Scan learns about one Python source file.
@@ -466,8 +468,25 @@ func (p *parser) push() Kind {
 	return t.kind
 }
 
-// str returns a token's text as a substring of the source.
-func (p *parser) str(t *tok) string { return p.text[t.off:t.end] }
+// str returns a token's text as a substring of the source. A name with
+// other than ASCII letters is in Unicode's NFKC form, as Python reads it:
+// "µ" (the micro sign) and "μ" (mu) are one name.
+func (p *parser) str(t *tok) string {
+	text := p.text[t.off:t.end]
+	if t.kind == Name && !isASCII(text) {
+		return norm.NFKC.String(text)
+	}
+	return text
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
 
 // is reports whether t is a token of kind k with the given text.
 func (p *parser) is(t *tok, k Kind, text string) bool {
@@ -527,6 +546,13 @@ func (p *parser) statement(toks []tok) {
 		p.def(toks, 0, Class)
 	default:
 		p.dropDecorators()
+		if header, body, ok := p.compoundLine(toks); ok {
+			// "if x: import signal", "try: y = 1": the body on the
+			// header's line is a statement of the same scope.
+			p.calls(header, p.scope(), "")
+			p.statement(body)
+			return
+		}
 		if !p.lx.semicolon {
 			p.simple(toks) // the usual line: one statement
 			return
@@ -542,6 +568,31 @@ func (p *parser) statement(toks []tok) {
 	}
 }
 
+// compoundLine splits the line of a compound statement (if, while, for,
+// try, with, match and their clauses) whose body follows its header's
+// colon on the same line.
+func (p *parser) compoundLine(toks []tok) (header, body []tok, ok bool) {
+	first := &toks[0]
+	if first.kind != Name {
+		return nil, nil, false
+	}
+	switch p.str(first) {
+	case "if", "elif", "else", "while", "for", "try", "except", "finally", "with", "async":
+	case "match", "case":
+		// Soft keywords: "case = 1" and "match.group()" are names.
+		if len(toks) < 2 || toks[1].kind == Op && (toks[1].ch == '=' || toks[1].ch == '.' || toks[1].ch == ':' || toks[1].ch == ',' || toks[1].ch == ')' || p.text[toks[1].end-1] == '=') {
+			return nil, nil, false
+		}
+	default:
+		return nil, nil, false
+	}
+	colon := p.indexOp(toks, ":")
+	if colon < 0 || colon+1 >= len(toks) {
+		return nil, nil, false
+	}
+	return toks[:colon], toks[colon+1:], true
+}
+
 // dropDecorators forgets decorators not followed by a def or class, which
 // only a syntax error leaves behind.
 func (p *parser) dropDecorators() {
@@ -553,7 +604,9 @@ func (p *parser) decorator(toks []tok) {
 	end := 1
 	if name, n := p.chain(toks, 1); n > 0 {
 		end = 1 + n
-		if end == len(toks) || p.isOp(&toks[end], "(") {
+		// The name alone, or the name called once: "@a(b)(c)" is
+		// another expression.
+		if end == len(toks) || p.isOp(&toks[end], "(") && p.matching(toks, end) == len(toks)-1 {
 			d.Name = name
 		}
 	}
@@ -608,11 +661,13 @@ func (p *parser) def(toks []tok, at int, kind DefKind) {
 		return
 	}
 	p.calls(rest[:colon], outer, "") // a return annotation
-	if body := rest[colon+1:]; len(body) > 0 {
-		p.calls(body, idx, "")
-		return
-	}
 	p.scopes = append(p.scopes, scope{def: idx, body: p.level + 1})
+	if body := rest[colon+1:]; len(body) > 0 {
+		// "class C: x = 1", "def f(): import signal": the body on the
+		// header's line is the def's whole body.
+		p.statement(body)
+		p.scopes = p.scopes[:len(p.scopes)-1]
+	}
 }
 
 func (p *parser) params(toks []tok) []Param {
@@ -634,7 +689,7 @@ func (p *parser) params(toks []tok) []Param {
 func (p *parser) bases(toks []tok) []string {
 	start := len(p.baseBuf)
 	p.eachSeg(toks, true, func(seg []tok) {
-		if name, n := p.chain(seg, 0); n > 0 && n == len(seg) {
+		if name, n := p.chain(seg, 0); n > 0 && n == len(seg) && !isKeyword(name) {
 			p.baseBuf = append(p.baseBuf, name)
 		}
 	})
@@ -655,9 +710,19 @@ func (p *parser) simple(toks []tok) {
 	}
 	target := ""
 	i, n := 0, 0
-	for i+1 < len(toks) && toks[i].kind == Name && !isKeyword(p.str(&toks[i])) {
+	for i+1 < len(toks) {
+		if toks[i].kind != Name || isKeyword(p.str(&toks[i])) || !p.isOp(&toks[i+1], "=") && !isAugmented(p, &toks[i+1]) && !(p.isOp(&toks[i+1], ":") && i == 0) {
+			// A target other than a name ("d[k] = x = 1"): the names
+			// of the chain may follow its "=".
+			eq := p.targetEnd(toks[i:])
+			if eq < 0 {
+				break
+			}
+			i += eq + 1
+			continue
+		}
 		op := &toks[i+1]
-		isAssign := p.isOp(op, "=") || op.kind == Op && op.end-op.off >= 2 && p.text[op.end-1] == '=' && !p.isOp(op, "==") && !p.isOp(op, "!=") && !p.isOp(op, "<=") && !p.isOp(op, ">=")
+		isAssign := p.isOp(op, "=") || isAugmented(p, op)
 		annotated := p.isOp(op, ":") && i == 0
 		if !isAssign && !annotated {
 			break
@@ -672,14 +737,18 @@ func (p *parser) simple(toks []tok) {
 		p.bindBuf = append(p.bindBuf, assignment{name: p.str(&toks[i]), scope: int32(p.scope()), line: int32(pos.Line), col: int32(pos.Col)})
 		n++
 		if annotated {
-			n = 0 // the value, if any, follows the annotation
+			// The value, if any, follows the annotation's "=".
+			n = 0
+			if eq := p.indexOp(toks[i+2:], "="); eq >= 0 {
+				i, n = i+2+eq+1, 1
+			}
 			break
 		}
 		i += 2
 	}
 	if n > 0 && i < len(toks) {
 		p.assignedValue(toks[i:], n)
-		if !p.inFunction() && (p.isOp(&toks[i], "[") || p.isOp(&toks[i], "(")) {
+		if !p.inFunction() {
 			if strs, ok := p.stringList(toks[i:]); ok {
 				for j := len(p.m.Assigns) - n; j < len(p.m.Assigns); j++ {
 					p.m.Assigns[j].Literal, p.m.Assigns[j].Strings = true, strs
@@ -690,11 +759,37 @@ func (p *parser) simple(toks []tok) {
 	p.calls(toks, p.scope(), target)
 }
 
+// isAugmented reports whether op is an augmented assignment ("+=").
+func isAugmented(p *parser, op *tok) bool {
+	return op.kind == Op && op.end-op.off >= 2 && p.text[op.end-1] == '=' && !p.isOp(op, "==") && !p.isOp(op, "!=") && !p.isOp(op, "<=") && !p.isOp(op, ">=")
+}
+
+// targetEnd returns the index of the "=" that ends the assignment target
+// at the start of toks, or -1 when toks holds no assignment there: the
+// first "=" outside brackets, before any lambda, whose defaults hold "="
+// of their own.
+func (p *parser) targetEnd(toks []tok) int {
+	depth := 0
+	for i := range toks {
+		switch {
+		case toks[i].kind == Name && p.isName(&toks[i], "lambda") && depth == 0:
+			return -1
+		case toks[i].kind != Op:
+		case toks[i].ch == '(' || toks[i].ch == '[' || toks[i].ch == '{':
+			depth++
+		case toks[i].ch == ')' || toks[i].ch == ']' || toks[i].ch == '}':
+			depth--
+		case toks[i].ch == '=' && depth == 0:
+			return i
+		}
+	}
+	return -1
+}
+
 // assignedValue looks at the value of an assignment whose n targets are
 // the last bindings noted: an import call ("importlib.import_module(
-// 'signal')") binds them to the module it names, a dotted name alone
-// makes them its aliases, and None binds nothing that matters (it is the
-// "not available" branch of a guarded import).
+// 'signal')") binds them to the module it names, and None binds nothing
+// that matters (it is the "not available" branch of a guarded import).
 func (p *parser) assignedValue(value []tok, n int) {
 	targets := p.bindBuf[len(p.bindBuf)-n:]
 	if len(value) == 1 && p.isName(&value[0], "None") {
@@ -702,16 +797,6 @@ func (p *parser) assignedValue(value []tok, n int) {
 		return
 	}
 	name, k := p.chain(value, 0)
-	if k > 0 && k == len(value) && !isKeyword(name) {
-		// An alias, "arm = signal.alarm": the names stand for what the
-		// dotted name stands for where it is assigned (see ResolveAt).
-		p.bindTargets = append(p.bindTargets, name)
-		for j := range targets {
-			targets[j].target = int32(len(p.bindTargets))
-			targets[j].alias = true
-		}
-		return
-	}
 	if k == 0 || k+2 >= len(value) || !p.isOp(&value[k], "(") || value[k+1].kind != String {
 		return
 	}
@@ -726,20 +811,34 @@ func (p *parser) assignedValue(value []tok, n int) {
 	}
 }
 
-// stringList reads a list or tuple of string literals that makes up the
-// whole of toks.
+// stringList reads the value of an assignment that is a list or a tuple
+// of string literals and nothing else: ["a", "b"], ("a",), or "a", "b"
+// without brackets. A string in parentheses, ("a" "b"), is no tuple.
 func (p *parser) stringList(toks []tok) ([]string, bool) {
-	if p.matching(toks, 0) != len(toks)-1 {
+	if len(toks) == 0 {
 		return nil, false
 	}
-	for i := 1; i < len(toks)-1; i++ {
-		if k := toks[i].kind; k != String && !p.isOp(&toks[i], ",") {
+	elems := toks
+	if close := p.matching(toks, 0); close == len(toks)-1 && (p.isOp(&toks[0], "[") || p.isOp(&toks[0], "(")) {
+		elems = toks[1 : len(toks)-1]
+		if p.isOp(&toks[0], "(") && len(elems) > 0 && p.indexOp(elems, ",") < 0 {
+			return p.stringList(elems) // parentheses around one value
+		}
+	} else if p.indexOp(toks, ",") < 0 {
+		return nil, false // one value, no tuple
+	}
+	for i := range elems {
+		if k := elems[i].kind; k != String && !p.isOp(&elems[i], ",") && !p.isOp(&elems[i], "(") && !p.isOp(&elems[i], ")") {
 			return nil, false // not strings alone: nothing to build
 		}
 	}
-	var out []string
+	out := []string{}
 	ok := true
-	p.eachSeg(toks[1:len(toks)-1], true, func(seg []tok) {
+	p.eachSeg(elems, true, func(seg []tok) {
+		// An element in parentheses, ("a" "b"), is the string inside.
+		for len(seg) > 2 && p.isOp(&seg[0], "(") && p.matching(seg, 0) == len(seg)-1 {
+			seg = seg[1 : len(seg)-1]
+		}
 		a := p.arg(seg)
 		if a.Kind != ArgString || a.Keyword != "" {
 			ok = false
@@ -991,10 +1090,29 @@ func unescape(s string) string {
 			b.WriteByte('\t')
 		case 'r':
 			b.WriteByte('\r')
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'v':
+			b.WriteByte('\v')
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			// Up to three octal digits.
+			v, n := 0, 0
+			for n < 3 && i+n < len(s) && s[i+n] >= '0' && s[i+n] <= '7' {
+				v = v*8 + int(s[i+n]-'0')
+				n++
+			}
+			b.WriteRune(rune(v))
+			i += n - 1
 		case 'x', 'u', 'U':
 			width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
 			if i+width < len(s) {
-				if v, err := strconv.ParseUint(s[i+1:i+1+width], 16, 32); err == nil && utf8.ValidRune(rune(v)) {
+				if v, err := strconv.ParseUint(s[i+1:i+1+width], 16, 32); err == nil && v <= utf8.MaxRune {
+					// A surrogate, which a Go string cannot hold, is
+					// U+FFFD, as WriteRune writes it.
 					b.WriteRune(rune(v))
 					i += width
 					continue
@@ -1021,7 +1139,7 @@ func (p *parser) chain(toks []tok, i int) (string, int) {
 		j += 2
 	}
 	first, last := toks[i].off, toks[j].end
-	if int(last-first) == sumLen(toks[i:j+1]) {
+	if int(last-first) == sumLen(toks[i:j+1]) && isASCII(p.text[first:last]) {
 		// Written without spaces, as dotted names almost always are:
 		// the name is a substring of the source.
 		return p.text[first:last], j - i + 1
@@ -1064,15 +1182,25 @@ func (p *parser) matching(toks []tok, open int) int {
 // eachSeg calls f with each part of toks between the commas outside
 // brackets, without allocating; with nonEmpty, empty parts are left out.
 func (p *parser) eachSeg(toks []tok, nonEmpty bool, f func([]tok)) {
-	depth, start := 0, 0
+	// lambdas counts the lambdas whose parameters are being read: their
+	// commas separate no segments, up to the lambda's colon.
+	depth, start, lambdas := 0, 0, 0
 	for i := range toks {
+		if depth == 0 && toks[i].kind == Name && p.isName(&toks[i], "lambda") {
+			lambdas++
+			continue
+		}
 		switch p.bracket(&toks[i]) {
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':
 			depth--
+		case ':':
+			if depth == 0 && lambdas > 0 {
+				lambdas--
+			}
 		case ',':
-			if depth == 0 {
+			if depth == 0 && lambdas == 0 {
 				if i > start || !nonEmpty {
 					f(toks[start:i])
 				}

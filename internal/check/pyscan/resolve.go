@@ -13,12 +13,8 @@ type binding struct {
 	scope int // as in Call.Scope
 	pos   Pos
 	// target is what an import binds the name to ("signal.alarm"), or ""
-	// when the statement binds an object of the code's own. With alias,
-	// the statement is an assignment of a dotted name ("arm =
-	// signal.alarm"), and target is that name as written there, to be
-	// resolved in the binding's scope at its position.
+	// when the statement binds an object of the code's own.
 	target string
-	alias  bool
 }
 
 // assignment is the binding of a name by an assignment, as the parser
@@ -33,7 +29,6 @@ type assignment struct {
 	// target is 1 + the index in bindIndex.assignTargets of what the
 	// name is bound to, or 0 (see binding.target).
 	target int32
-	alias  bool
 }
 
 // bindIndex holds a module's bindings grouped by a hash of their names,
@@ -130,7 +125,7 @@ func (m *Module) binding(ref int32) binding {
 	i := int(ref)
 	if i < len(m.binds.assigns) {
 		a := &m.binds.assigns[i]
-		b := binding{name: a.name, scope: int(a.scope), pos: Pos{Line: int(a.line), Col: int(a.col)}, alias: a.alias}
+		b := binding{name: a.name, scope: int(a.scope), pos: Pos{Line: int(a.line), Col: int(a.col)}}
 		if a.target > 0 {
 			b.target = m.binds.assignTargets[a.target-1]
 		}
@@ -163,29 +158,12 @@ func before(a, b Pos) bool {
 // last binding before it; a use in a nested function sees an import of
 // the name if the scope has one, as after "try: import signal / except
 // ImportError: signal = None". An assignment of None binds nothing here,
-// for the same reason. An assignment of a dotted name alone ("arm =
-// signal.alarm") makes the name stand for what that dotted name resolves
-// to where it is assigned.
+// for the same reason.
 func (m *Module) ResolveAt(dotted string, scope int, pos Pos) string {
-	return m.resolveAt(dotted, scope, pos, 0)
-}
-
-// maxAliases bounds the aliases ResolveAt follows, so that "a = a.b" in
-// one scope, used in another, ends.
-const maxAliases = 8
-
-func (m *Module) resolveAt(dotted string, scope int, pos Pos, aliases int) string {
 	head, rest, _ := strings.Cut(dotted, ".")
 	for s, direct := scope, true; ; direct = false {
 		if s < 0 || direct || m.Defs[s].Kind == Function {
-			if b, ok := m.boundIn(head, s, pos, direct); ok {
-				target := b.target
-				if b.alias {
-					if aliases >= maxAliases {
-						return ""
-					}
-					target = m.resolveAt(target, b.scope, b.pos, aliases+1)
-				}
+			if target, ok := m.boundIn(head, s, pos, direct); ok {
 				if target == "" {
 					return ""
 				}
@@ -211,13 +189,13 @@ func (m *Module) ResolveCall(c Call) string {
 	return m.ResolveAt(c.Callee, c.Scope, c.Pos)
 }
 
-// boundIn looks name up among the bindings of one scope, and returns the
-// binding that counts and whether the scope binds it at all.
-func (m *Module) boundIn(name string, scope int, pos Pos, direct bool) (binding, bool) {
+// boundIn looks name up among the bindings of one scope, and returns what
+// it is bound to and whether the scope binds it at all.
+func (m *Module) boundIn(name string, scope int, pos Pos, direct bool) (string, bool) {
 	if scope >= 0 && m.Defs[scope].Kind == Function {
 		for _, p := range m.Defs[scope].Params {
 			if p.Name == name {
-				return binding{}, true
+				return "", true
 			}
 		}
 	}
@@ -245,13 +223,13 @@ func (m *Module) boundIn(name string, scope int, pos Pos, direct bool) (binding,
 	}
 	switch {
 	case !found:
-		return binding{}, false
+		return "", false
 	case direct && seenBefore:
-		return lastBefore, true
+		return lastBefore.target, true
 	case !direct && seenImport:
-		return lastImport, true
+		return lastImport.target, true
 	}
-	return last, true
+	return last.target, true
 }
 
 // starFor returns the module of the star import that supplies name, or

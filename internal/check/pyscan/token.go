@@ -600,6 +600,10 @@ func (l *Lexer) skipStringBody(formatted bool) {
 		}
 		c := src[i]
 		switch {
+		case c == '\\' && formatted && l.off+1 < len(l.src) && (l.src[l.off+1] == '{' || l.src[l.off+1] == '}'):
+			// A backslash escapes no brace of a formatted string, raw or
+			// not: f"\\{x}" is a backslash and a field.
+			l.off++
 		case c == '\\':
 			l.off++
 			if l.off < len(l.src) {
