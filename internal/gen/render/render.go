@@ -234,16 +234,25 @@ type deadlineView struct {
 	Clock       string // time.* function that measures the timer's time
 }
 
-var timers = map[string]struct{ text, which, signal, clock string }{
-	schema.TimerReal:    {"real time", "ITIMER_REAL", "SIGALRM", "monotonic"},
-	schema.TimerVirtual: {"user CPU time", "ITIMER_VIRTUAL", "SIGVTALRM", "process_time"},
-	schema.TimerProf:    {"CPU time", "ITIMER_PROF", "SIGPROF", "process_time"},
-	schema.TimerThread:  {"real time", "", "", "monotonic"},
-	schema.TimerAuto:    {"real time", "ITIMER_REAL", "SIGALRM", "monotonic"},
+// timerView is what the templates say of a [deadline].timer value: the
+// interval timer it arms (none for thread; auto arms real's where it
+// can) and the time.* clock that measures the same time.
+func timerView(kind string) (t schema.IntervalTimer, clock string) {
+	switch kind {
+	case schema.TimerThread:
+		return schema.IntervalTimer{Time: "real time"}, "monotonic"
+	case schema.TimerAuto:
+		kind = schema.TimerReal
+	}
+	t = schema.IntervalTimers[kind]
+	if kind == schema.TimerReal {
+		return t, "monotonic"
+	}
+	return t, "process_time"
 }
 
 func newView(spec *schema.Spec) view {
-	t := timers[spec.Deadline.Timer]
+	t, clock := timerView(spec.Deadline.Timer)
 	seconds := pyquote.Number(spec.Deadline.Seconds) + " seconds"
 	if spec.Deadline.Seconds == 1 {
 		seconds = "1 second"
@@ -255,10 +264,10 @@ func newView(spec *schema.Spec) view {
 		Deadline: deadlineView{
 			Deadline:    spec.Deadline,
 			SecondsText: seconds,
-			TimerText:   t.text,
-			Which:       t.which,
-			Signal:      t.signal,
-			Clock:       t.clock,
+			TimerText:   t.Time,
+			Which:       t.Which,
+			Signal:      t.Signal,
+			Clock:       clock,
 		},
 		Preload: newPreloadView(spec.Preload),
 		Group:   spec.Group.Name,
