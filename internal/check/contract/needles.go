@@ -21,8 +21,11 @@ import (
 // strings as the Scanner does, and counts the replacement fields of
 // formatted strings as code.
 type prefilter struct {
-	m *treeread.Matcher
-	// roles says, for each word of m, what it is to the rules: a fixture
+	// m looks for every word but the timer calls', which calls looks for
+	// only in a file that names "signal": most files do not, and the
+	// calls' words are common enough to cost a search of their own.
+	m, calls *treeread.Matcher
+	// roles says, for each word of m and calls, what it is to the rules: a fixture
 	// name, a mark (which counts in code and in strings, as in
 	// usefixtures("deadline")), "signal", or a timer call. A timer can
 	// only be armed by a module that names the signal module, in its code
@@ -72,7 +75,17 @@ func newPrefilter(fixtures, marks, calls []string, pats *testPatterns) *prefilte
 			add(c, roleCall)
 		}
 	}
-	return &prefilter{m: treeread.NewMatcher(words), roles: roles, fixtures: newFixtureWords(fixtures, pats)}
+	f := &prefilter{roles: roles, fixtures: newFixtureWords(fixtures, pats)}
+	first, later := make([]string, len(words)), make([]string, len(words))
+	for i, w := range words {
+		if roles[i] == roleCall {
+			later[i] = w
+		} else {
+			first[i] = w
+		}
+	}
+	f.m, f.calls = treeread.NewMatcher(first), treeread.NewMatcher(later)
+	return f
 }
 
 // needleScratch is one reader's working memory for the prefilter.
@@ -84,6 +97,12 @@ type needleScratch struct {
 // find looks for the words in data and keeps the hits in sc for judge.
 func (f *prefilter) find(data []byte, sc *needleScratch) {
 	sc.hits = f.m.Find(data, sc.hits[:0])
+	for _, h := range sc.hits {
+		if f.roles[h.Word]&roleSignal != 0 {
+			sc.hits = f.calls.Find(data, sc.hits)
+			return
+		}
+	}
 }
 
 // judge reports whether the data find last looked at can matter to a

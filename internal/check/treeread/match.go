@@ -3,11 +3,17 @@ package treeread
 import "bytes"
 
 // Matcher finds where a few words occur in a file. It is the first thing
-// check does with every file, so it makes one bytes.Index pass per word,
-// which the standard library runs with the processor's vector
-// instructions.
+// check does with every file, so it must cost far less than reading the
+// file did.
+//
+// bytes.Index stops at every occurrence of a word's first byte, and the
+// timer words start with common letters ("setitimer", "signal", "alarm"):
+// a pass per word stopped every few bytes. The matcher instead looks for
+// the rarest byte of each word, in Python source, with bytes.IndexByte,
+// and checks the words around each stop; words that share their rarest
+// byte share a pass.
 type Matcher struct {
-	words [][]byte // indexed as the words given to NewMatcher; nil for ""
+	passes []pass
 }
 
 // Hit is one occurrence of a word.
@@ -16,31 +22,72 @@ type Hit struct {
 	Word int // its index in the words given to NewMatcher
 }
 
+// pass is one search: for the byte b, of the words that have it as their
+// rarest.
+type pass struct {
+	b     byte
+	words []anchored
+}
+
+type anchored struct {
+	word []byte
+	id   int // its index in the words given to NewMatcher
+	at   int // where the pass's byte sits in word
+}
+
+// rarity ranks bytes by how often they occur in Python source, rarest
+// first; bytes not listed (digits, most capitals, punctuation) count as
+// rarer still.
+const rarity = "qjzxkvywbgfhmpucldonaristeETSRNIAO_ .\n"
+
+func rank(b byte) int { return bytes.IndexByte([]byte(rarity), b) }
+
 // NewMatcher returns a Matcher for words; empty words are never found.
 func NewMatcher(words []string) *Matcher {
-	m := &Matcher{words: make([][]byte, len(words))}
-	for i, w := range words {
-		if w != "" {
-			m.words[i] = []byte(w)
+	m := &Matcher{}
+	for id, word := range words {
+		if word == "" {
+			continue
+		}
+		w := []byte(word)
+		at := 0
+		for i := range w {
+			if rank(w[i]) < rank(w[at]) {
+				at = i
+			}
+		}
+		a := anchored{word: w, id: id, at: at}
+		found := false
+		for i := range m.passes {
+			if m.passes[i].b == w[at] {
+				m.passes[i].words = append(m.passes[i].words, a)
+				found = true
+			}
+		}
+		if !found {
+			m.passes = append(m.passes, pass{w[at], []anchored{a}})
 		}
 	}
 	return m
 }
 
-// Find appends every occurrence of every word in data to dst, word after
-// word, each word's in the order they occur.
+// Find appends every occurrence of every word in data to dst, in no
+// particular order.
 func (m *Matcher) Find(data []byte, dst []Hit) []Hit {
-	for id, w := range m.words {
-		if w == nil {
-			continue
-		}
+	for _, p := range m.passes {
 		for off := 0; ; {
-			i := bytes.Index(data[off:], w)
+			i := bytes.IndexByte(data[off:], p.b)
 			if i < 0 {
 				break
 			}
-			dst = append(dst, Hit{off + i, id})
-			off += i + 1
+			hit := off + i
+			for _, a := range p.words {
+				start := hit - a.at
+				if start >= 0 && start+len(a.word) <= len(data) && bytes.Equal(data[start:start+len(a.word)], a.word) {
+					dst = append(dst, Hit{start, a.id})
+				}
+			}
+			off = hit + 1
 		}
 	}
 	return dst
