@@ -121,6 +121,22 @@ const (
 	TimerAuto = "auto"
 )
 
+// IntervalTimer is one of the signal module's interval timers.
+type IntervalTimer struct {
+	Which  string // its signal.ITIMER_* name
+	Signal string // the signal.SIG* signal it delivers
+	Time   string // the time it measures: "real time", "CPU time"
+}
+
+// IntervalTimers are the timers the values real, virtual and prof name:
+// the one table of them that the generated code, the docs and the rules
+// read.
+var IntervalTimers = map[string]IntervalTimer{
+	TimerReal:    {"ITIMER_REAL", "SIGALRM", pytext.RealTime},
+	TimerVirtual: {"ITIMER_VIRTUAL", "SIGVTALRM", pytext.UserCPUTime},
+	TimerProf:    {"ITIMER_PROF", "SIGPROF", pytext.CPUTime},
+}
+
 // Exceptions a fired deadline can raise, as written in the spec.
 const (
 	RaisesAssertionError = pytext.AssertionError

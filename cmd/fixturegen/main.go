@@ -1,9 +1,3 @@
-// The runtime starts a goroutine that wakes every second to follow a change
-// of the container's CPU limit. A fixturegen command is over long before
-// that, and starting it costs check on a small project 3% of its CPU time;
-// GOMAXPROCS still follows the limit the process starts with.
-//go:debug updatemaxprocs=0
-
 // Fixturegen generates and checks the fixtures that keep a SIGALRM deadline
 // from interrupting a module's first import in a pytest suite.
 //

@@ -13,7 +13,6 @@ package check
 import (
 	"errors"
 	"os"
-	"runtime/debug"
 
 	"github.com/fixturegen/fixturegen/internal/check/collect"
 	"github.com/fixturegen/fixturegen/internal/check/contract"
@@ -52,13 +51,6 @@ const (
 // Run checks spec's project. A collection error is a *collect.CollectionError
 // carrying pytest's output.
 func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
-	// check is a short run with a small live heap that allocates quickly
-	// while it tokenizes; collecting at every doubling of that heap would
-	// cost more than the scan. A memory limit keeps the peak well under
-	// 64 MiB however large the tree.
-	debug.SetGCPercent(800)
-	debug.SetMemoryLimit(40 << 20)
-
 	// pytest's collection takes far longer than the static check, so it
 	// starts first and runs alongside.
 	var pytestView func() (*collect.View, error)

@@ -21,6 +21,8 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/dist/wheel"
 	"github.com/fixturegen/fixturegen/internal/gen/write"
+	"github.com/fixturegen/fixturegen/internal/lazyregexp"
+	"github.com/fixturegen/fixturegen/internal/version"
 )
 
 // Target is one platform fixturegen is released for.
@@ -72,11 +74,9 @@ type Release struct {
 	Out     string // the folder the release files are written to (dist)
 }
 
-var versionPattern = lazyRegexp(`^[0-9]+(\.[0-9]+)*((a|b|rc)[0-9]+)?$`)
-
 // Check reports a version that is not a release number.
 func (r Release) Check() error {
-	if !versionPattern().MatchString(r.Version) {
+	if !version.IsRelease(r.Version) {
 		return fmt.Errorf("%q is not a release version such as 0.4.0 or 1.0.0rc1 (no leading v)", r.Version)
 	}
 	return nil
@@ -153,7 +153,7 @@ func (r Release) metadata(readme []byte) wheel.Metadata {
 
 // relativeLink matches a Markdown link or image whose target is a path in
 // the repository, not a URL or an anchor.
-var relativeLink = lazyRegexp(`\]\(([^)#:\s][^):\s]*)\)`)
+var relativeLink = lazyregexp.New(`\]\(([^)#:\s][^):\s]*)\)`)
 
 // absoluteLinks points the README's links into the repository at the
 // release's tag, so they work where the README is shown away from the

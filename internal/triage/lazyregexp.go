@@ -1,13 +1,7 @@
 package triage
 
-import (
-	"regexp"
-	"sync"
-)
+import "github.com/fixturegen/fixturegen/internal/lazyregexp"
 
-// lazyRegexp compiles pattern when it is first used, not when the program
-// starts: only triage uses these, and each one costs every command's
-// start-up.
-func lazyRegexp(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
-}
+// lazyRegexp compiles a pattern when it is first used: only triage uses
+// these, and each one would cost every command's start-up.
+var lazyRegexp = lazyregexp.New

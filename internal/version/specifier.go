@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/lazyregexp"
 )
 
 // A Specifier is a spec's required_version: comma-separated PEP 440 version
@@ -32,7 +34,7 @@ type parsed struct {
 	preN    int
 }
 
-var versionText = lazyRegexp(`^v?([0-9]+(?:\.[0-9]+)*)(?:(a|b|rc)([0-9]+))?$`)
+var versionText = lazyregexp.New(`^v?([0-9]+(?:\.[0-9]+)*)(?:(a|b|rc)([0-9]+))?$`)
 
 func parse(s string) (parsed, bool) {
 	m := versionText().FindStringSubmatch(s)

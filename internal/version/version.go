@@ -15,6 +15,8 @@ package version
 import (
 	"runtime/debug"
 	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/lazyregexp"
 )
 
 // Dev is the version of a development build, as printed and as recorded
@@ -26,15 +28,15 @@ var stamp string
 
 // release matches the versions fixturegen releases carry: dotted numbers,
 // optionally with a PEP 440 pre-release (0.4.0, 1.0.0rc1).
-var release = lazyRegexp(`^[0-9]+(\.[0-9]+)*((a|b|rc)[0-9]+)?$`)
+var release = lazyregexp.New(`^[0-9]+(\.[0-9]+)*((a|b|rc)[0-9]+)?$`)
 
 // semverPre matches a Go module version's pre-release suffix, so the
 // module version v1.0.0-rc.1 is read as the release 1.0.0rc1.
-var semverPre = lazyRegexp(`^([0-9]+\.[0-9]+\.[0-9]+)-(alpha|beta|rc)\.?([0-9]+)$`)
+var semverPre = lazyregexp.New(`^([0-9]+\.[0-9]+\.[0-9]+)-(alpha|beta|rc)\.?([0-9]+)$`)
 
 // pseudo matches the timestamp-and-commit part of a Go pseudo-version
 // (v0.0.0-20261130174034-9b2fe42abcde), which names no release.
-var pseudo = lazyRegexp(`[0-9]{14}-[0-9a-f]{12}$`)
+var pseudo = lazyregexp.New(`[0-9]{14}-[0-9a-f]{12}$`)
 
 // Version is the running fixturegen's version, without a leading "v":
 // "0.4.0" for a release, Dev for a development build.
@@ -61,11 +63,16 @@ func fromModule(v string) string {
 		abbrev := map[string]string{"alpha": "a", "beta": "b", "rc": "rc"}
 		return m[1] + abbrev[m[2]] + m[3]
 	}
-	if !release().MatchString(v) {
+	if !IsRelease(v) {
 		return Dev
 	}
 	return v
 }
+
+// IsRelease reports whether v is a release version such as 0.4.0 or
+// 1.0.0rc1: the one reading of it that version stamps, release checks and
+// wheel metadata share.
+func IsRelease(v string) bool { return release().MatchString(v) }
 
 // IsDev reports whether v is a development build's version.
 func IsDev(v string) bool { return v == Dev }

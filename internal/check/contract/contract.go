@@ -98,7 +98,6 @@ func Check(opts Options) (*Result, error) {
 		opts.Forced[filepath.Join(spec.Dir, filepath.FromSlash(file))] = true
 	}
 	s := &scan{opts: &opts, cwd: cwd, coll: opts.newCollection()}
-	s.slots = make(chan struct{}, 2*s.reader().Workers)
 	s.pats = opts.testPatterns()
 	fixtures, marks, calls := opts.words()
 	s.needles = newPrefilter(fixtures, marks, calls, s.pats)
@@ -226,9 +225,8 @@ func (s *scan) probeFiles() bool {
 			s.warn(display(s.cwd, abs), prob.Pos.Line, prob.Pos.Col, WarnUndecodable, prob.Msg, "save the file as UTF-8, or declare its encoding as Python expects")
 			continue
 		}
-		s.tokenizeLater(display(s.cwd, abs), abs, text)
+		s.tokenize(display(s.cwd, abs), abs, text, 0)
 	}
-	s.tokenizing.Wait()
 	return len(s.sources) > n
 }
 

@@ -14,20 +14,24 @@ import (
 // keyword argument, a mark only in comments, a timer call only in
 // comments or strings).
 //
-// All its words are looked for in one pass over the bytes (find); only
-// when some are there does it ask where they lie (judge): fixture names
-// count where a file can request or define such a fixture (fixtureWords);
-// a timer word on a comment line or in a simple string on its line is
-// dropped at once (pyscan.SurelyNotCode), and the rest are placed with
-// one pyscan.Places for all of them.
+// Its words are looked for in the bytes first (find); only when some are
+// there does it ask where they lie (judge): fixture names count where a
+// file can request or define such a fixture (fixtureWords), and the other
+// words are placed with one pyscan.Places for all of them. Places reads
+// strings as the Scanner does, and counts the replacement fields of
+// formatted strings as code.
 type prefilter struct {
-	m *treeread.Matcher
-	// roles says, for each word of m, what it is to the rules: a fixture
+	// m looks for every word but the timer calls', which calls looks for
+	// only in a file that names "signal": most files do not, and the
+	// calls' words are common enough to cost a search of their own.
+	m, calls *treeread.Matcher
+	// roles says, for each word of m and calls, what it is to the rules: a fixture
 	// name, a mark (which counts in code and in strings, as in
 	// usefixtures("deadline")), "signal", or a timer call. A timer can
-	// only be armed by a module that names the signal module in its code,
-	// so a call counts only beside "signal", both in code. A word can be
-	// more than one.
+	// only be armed by a module that names the signal module, in its code
+	// or in the string of an import call (import_module("signal")), so a
+	// call in code counts only beside "signal". A word can be more than
+	// one.
 	roles    []role
 	fixtures *fixtureWords
 }
@@ -71,7 +75,17 @@ func newPrefilter(fixtures, marks, calls []string, pats *testPatterns) *prefilte
 			add(c, roleCall)
 		}
 	}
-	return &prefilter{m: treeread.NewMatcher(words), roles: roles, fixtures: newFixtureWords(fixtures, pats)}
+	f := &prefilter{roles: roles, fixtures: newFixtureWords(fixtures, pats)}
+	first, later := make([]string, len(words)), make([]string, len(words))
+	for i, w := range words {
+		if roles[i] == roleCall {
+			later[i] = w
+		} else {
+			first[i] = w
+		}
+	}
+	f.m, f.calls = treeread.NewMatcher(first), treeread.NewMatcher(later)
+	return f
 }
 
 // needleScratch is one reader's working memory for the prefilter.
@@ -80,12 +94,15 @@ type needleScratch struct {
 	offs []int
 }
 
-// find looks for the words in data, in one pass, and keeps the hits in
-// sc for judge. ascii reports that data holds only ASCII bytes, when the
-// search could tell.
-func (f *prefilter) find(data []byte, sc *needleScratch) (ascii bool) {
-	sc.hits, ascii = f.m.Find(data, sc.hits[:0])
-	return ascii
+// find looks for the words in data and keeps the hits in sc for judge.
+func (f *prefilter) find(data []byte, sc *needleScratch) {
+	sc.hits = f.m.Find(data, sc.hits[:0])
+	for _, h := range sc.hits {
+		if f.roles[h.Word]&roleSignal != 0 {
+			sc.hits = f.calls.Find(data, sc.hits)
+			return
+		}
+	}
 }
 
 // judge reports whether the data find last looked at can matter to a
@@ -105,23 +122,11 @@ func (f *prefilter) judge(data []byte, sc *needleScratch) bool {
 	if len(sc.offs) > 0 && f.fixtures.match(data, sc.offs) {
 		return true
 	}
-	// A timer word on a comment line, or in a simple string on its line,
-	// is dropped without reading the file from its start.
-	sc.offs = sc.offs[:0]
-	timerWords := false
-	for _, h := range sc.hits {
-		sc.offs = append(sc.offs, h.Off)
-		timerWords = timerWords || f.roles[h.Word]&(roleSignal|roleCall) != 0
-	}
-	var surely []bool
-	if timerWords {
-		surely = pyscan.SurelyNotCode(data, sc.offs)
-	}
 	var have role
 	kept := sc.hits[:0]
-	for i, h := range sc.hits {
+	for _, h := range sc.hits {
 		r := f.roles[h.Word] &^ roleFixture
-		if r == 0 || r&roleMark == 0 && surely[i] {
+		if r == 0 {
 			continue
 		}
 		kept = append(kept, h)
@@ -141,18 +146,18 @@ func (f *prefilter) judge(data []byte, sc *needleScratch) bool {
 			sc.offs = append(sc.offs, h.Off)
 		}
 	}
-	var signalInCode, callInCode bool
+	var signal, callInCode bool
 	for i, p := range pyscan.Places(data, sc.offs) {
 		r := f.roles[counted[i].Word]
 		if r&roleMark != 0 && p != pyscan.InComment {
 			return true
 		}
-		if p == pyscan.InCode {
-			signalInCode = signalInCode || r&roleSignal != 0
-			callInCode = callInCode || r&roleCall != 0
-		}
+		// The signal module may be named in a string:
+		// importlib.import_module("signal").
+		signal = signal || r&roleSignal != 0 && p != pyscan.InComment
+		callInCode = callInCode || r&roleCall != 0 && p == pyscan.InCode
 	}
-	return signalInCode && callInCode
+	return signal && callInCode
 }
 
 // match reports whether data can matter to a rule: find, then judge.

@@ -82,15 +82,13 @@ func prefilterByPasses(names, calls []string, data []byte) bool {
 	if len(calls) == 0 || len(sig) == 0 || len(tim) == 0 {
 		return false
 	}
-	inCode := func(offs []int) bool {
-		for _, p := range pyscan.Places(data, offs) {
-			if p == pyscan.InCode {
-				return true
-			}
-		}
-		return false
+	in := func(offs []int, where func(pyscan.Place) bool) bool {
+		return slices.ContainsFunc(pyscan.Places(data, offs), where)
 	}
-	return inCode(sig) && inCode(tim)
+	// The signal module may be named in a string (import_module("signal")),
+	// a timer call counts in code only.
+	return in(sig, func(p pyscan.Place) bool { return p != pyscan.InComment }) &&
+		in(tim, func(p pyscan.Place) bool { return p == pyscan.InCode })
 }
 
 // The one-pass prefilter agrees with the reference on random sources,

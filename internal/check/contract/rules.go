@@ -113,8 +113,15 @@ func (r *rules) specPos(key string) pyscan.Pos {
 	return pyscan.Pos{Line: sp.Line, Col: sp.Col}
 }
 
-// timerSignals are the signals an interval timer delivers.
-var timerSignals = map[string]bool{"signal.SIGALRM": true, "signal.SIGVTALRM": true, "signal.SIGPROF": true}
+// timerSignals are the signals an interval timer delivers, as a call
+// resolves them ("signal.SIGALRM").
+var timerSignals = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range schema.IntervalTimers {
+		m["signal."+t.Signal] = true
+	}
+	return m
+}()
 
 // armsTimer reports whether call c arms a timer or installs a timer
 // signal's handler, and describes it. Disarming (a zero delay, the default

@@ -7,9 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
 	"github.com/fixturegen/fixturegen/internal/check/pyscan"
@@ -59,22 +57,11 @@ type scan struct {
 	// files are the files the first look read; those read but not
 	// tokenized are marked Skipped, for a second look.
 	files treeread.Files
-	// needleWork is each reader's working memory for the prefilter,
-	// reused from file to file.
-	needleWork []needleScratch
-	generated  []string
-	warnings   []finding.Finding
-
-	// tokenizing counts the files being tokenized (tokenizeLater), and
-	// slots bounds how many wait for it with a copy of their bytes;
-	// scanners are the tokenizers, which reuse their working memory from
-	// file to file.
-	tokenizing sync.WaitGroup
-	slots      chan struct{}
-	scanners   sync.Pool
-	// together is set once a reader other than the first hands over a
-	// file: until then the scan runs on one thread (see tokenizeLater).
-	together atomic.Bool
+	// work is each reader's working memory for the prefilter and its
+	// Scanner, reused from file to file.
+	work      []readerWork
+	generated []string
+	warnings  []finding.Finding
 
 	// cases follows base classes into other modules.
 	cases caseFinder
@@ -144,7 +131,6 @@ func (s *scan) run(roots []string, noRecurse []string) error {
 		return s.special(f.Name) && s.opts.Planned[s.abs(f.Path())]
 	}
 	files, err := r.Read(roots, s.first)
-	s.tokenizing.Wait()
 	s.files = files
 	return err
 }
@@ -155,8 +141,8 @@ func (s *scan) reader() *treeread.Reader {
 	if r.Workers <= 0 {
 		r.Workers = runtime.GOMAXPROCS(0)
 	}
-	if len(s.needleWork) < r.Workers {
-		s.needleWork = make([]needleScratch, r.Workers)
+	for len(s.work) < r.Workers {
+		s.work = append(s.work, readerWork{scanner: pyscan.Scanner{Keep: readCalls}})
 	}
 	return r
 }
@@ -175,12 +161,15 @@ func (s *scan) special(base string) bool {
 	return s.specialNames[base]
 }
 
+// readerWork is one reader's working memory.
+type readerWork struct {
+	needles needleScratch
+	scanner pyscan.Scanner
+}
+
 // first is the first look at a file: read it, note a generated header,
 // check its encoding, and tokenize it only when it can matter to a rule.
 func (s *scan) first(j *treeread.File, data []byte, err error, worker int) {
-	if worker > 0 && !s.together.Load() {
-		s.together.Store(true)
-	}
 	if err != nil {
 		s.readError(j.Path(), err)
 		return
@@ -201,24 +190,17 @@ func (s *scan) first(j *treeread.File, data []byte, err error, worker int) {
 		s.mu.Unlock()
 		return
 	}
-	// The words the needles look for are ASCII, which every encoding
-	// Python accepts for source keeps as it is, so they are looked for in
-	// the bytes as read, first: the same pass tells whether the file is
-	// all ASCII.
-	sc := &s.needleWork[worker]
-	ascii := s.needles.find(data, sc)
 	// Every file's encoding is checked, not only the ones the rules read:
 	// Python cannot import a file it cannot decode, wherever it is. A
-	// file in another encoding that it declares is read decoded. A file
-	// of ASCII bytes alone is valid UTF-8 without another look.
-	text, prob := pyscan.DecodeASCII(data, ascii)
+	// file in another encoding that it declares is read decoded.
+	text, prob := pyscan.Decode(data)
 	if prob != nil {
 		if abs == "" || abs != s.opts.Conftest { // the drift report covers the planned conftest
 			s.warn(j.Path(), prob.Pos.Line, prob.Pos.Col, WarnUndecodable, prob.Msg, "save the file as UTF-8, or declare its encoding as Python expects")
 		}
 		return
 	}
-	if base != "conftest.py" && !(abs != "" && s.opts.Forced[abs]) && !(s.opts.ListTests && s.coll.isTestFile(s.abs(j.Path()))) && !s.needles.judge(data, sc) {
+	if base != "conftest.py" && !(abs != "" && s.opts.Forced[abs]) && !(s.opts.ListTests && s.coll.isTestFile(s.abs(j.Path()))) && !s.needles.match(data, &s.work[worker].needles) {
 		j.Skipped = true
 		return
 	}
@@ -228,97 +210,26 @@ func (s *scan) first(j *treeread.File, data []byte, err error, worker int) {
 	if abs == "" {
 		abs = s.abs(p)
 	}
-	if len(text) >= borrowFrom && base != "conftest.py" && !s.special(base) && &text[0] == &data[0] {
-		s.tokenizeBorrowed(p, abs, data)
-		return
-	}
-	s.tokenizeLater(p, abs, text)
+	s.tokenize(p, abs, text, worker)
 }
 
-// borrowFrom is the size from which a module is tokenized in the reader's
-// buffer (tokenizeBorrowed) rather than copied.
-const borrowFrom = 32 << 10
-
-// tokenizeBorrowed tokenizes data, in its reader's buffer, on the reader:
-// a large module is not copied for a goroutine of its own (a page fault
-// for each page of the copy), and only the names and strings its facts
-// keep are (pyscan.Scanner.ScanBorrowed). On CPython's Lib/test, where
-// the five modules over 32 KB that arm timers are 841 of the 862 KB
-// tokenized, the copies were 2.4% of check's CPU time. The reader holds
-// up the rest of its batch meanwhile, as it does when it yields to a
-// tokenizer (tokenizeLater), and the other reader takes files from it
-// once it runs out. data is neither a conftest (whose text is read again
-// for the region) nor a file the spec names.
-func (s *scan) tokenizeBorrowed(p, abs string, data []byte) {
-	sc := s.scanner()
-	s.keep(p, abs, sc.ScanBorrowed(data), "")
-	s.scanners.Put(sc)
-}
-
-// tokenizeLater tokenizes a copy of data, a module under borrowFrom. While
-// the first reader reads alone, as it reads a tree of one batch, a small
-// project, it tokenizes the module itself: a goroutine would wake another
-// thread, which costs more than tokenizing the module (on a one-module
-// project, 0.95 to 0.97 of check's CPU time). Once other readers read,
-// the module goes to a goroutine of its own, and the reader yields its
-// processor to it at once, so that the readers balance the work between
-// them: tokenized by their readers instead, the synthetic tree's 452
-// small modules took 5% more wall time. The readers seldom block (the
-// files are in the page cache), so a goroutine that waits for one to
-// yield can wait until the last read: on CPython's Lib/test, whose large
-// modules arm timers, they were tokenized after it, on one core while the
-// other idled, 1.4 ms on average past the last read of a check of 13 ms.
-// A reader waits when two files per core wait already: reading is faster
-// than tokenizing, and the copies would otherwise pile up when every file
-// is tokenized (--collect). The caller waits for s.tokenizing.
-func (s *scan) tokenizeLater(p, abs string, data []byte) {
-	// The reader reuses its buffer. The copy is a string, which the
-	// facts' names and strings share: Scan would copy it once more.
-	text := string(data)
-	if !s.together.Load() {
-		s.tokenizeWith(p, abs, text)
-		return
-	}
-	s.slots <- struct{}{}
-	s.tokenizing.Add(1)
-	go func() {
-		defer func() {
-			<-s.slots
-			s.tokenizing.Done()
-		}()
-		s.tokenizeWith(p, abs, text)
-	}()
-	runtime.Gosched()
-}
-
-// tokenizeWith scans text, whose encoding was checked, and keeps its
-// facts.
-func (s *scan) tokenizeWith(p, abs, text string) {
-	sc := s.scanner()
-	s.keep(p, abs, sc.ScanString(text), text)
-	s.scanners.Put(sc)
-}
-
-// scanner takes a Scanner from the pool, whose working arrays earlier
-// modules grew; the caller puts it back.
-func (s *scan) scanner() *pyscan.Scanner {
-	if sc, ok := s.scanners.Get().(*pyscan.Scanner); ok {
-		return sc
-	}
-	return &pyscan.Scanner{Keep: readCalls}
+// tokenize scans text, whose encoding was checked, with the reader's
+// Scanner, and keeps its facts.
+func (s *scan) tokenize(p, abs string, text []byte, worker int) {
+	s.keep(p, abs, s.work[worker].scanner.Scan(text), text)
 }
 
 // keep keeps the facts of the module at p, scanned from text; text is
 // read again only for a conftest, which may hold the region.
-func (s *scan) keep(p, abs string, mod *pyscan.Module, text string) {
+func (s *scan) keep(p, abs string, mod *pyscan.Module, text []byte) {
 	src := &source{path: p, abs: abs, dir: filepath.Dir(abs), conftest: filepath.Base(p) == "conftest.py", test: s.coll.isTestFile(abs)}
 	src.mod = mod
 	src.facts = newFacts(src, s.pats, s.opts.Spec.Deadline.Fixture)
 	// The region is recognised by its markers, so that the conftest that
 	// holds it is known whatever name the walk reached it by.
-	if abs == s.opts.Conftest || src.conftest && strings.Contains(text, region.Begin) && sameFile(abs, s.opts.Conftest) {
+	if abs == s.opts.Conftest || src.conftest && bytes.Contains(text, []byte(region.Begin)) && sameFile(abs, s.opts.Conftest) {
 		src.holdsRegion = true
-		src.regionFirst, src.regionLast = region.Lines([]byte(text))
+		src.regionFirst, src.regionLast = region.Lines(text)
 	}
 	for _, prob := range src.mod.Problems {
 		if src.holdsRegion {
@@ -374,11 +285,10 @@ func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool))
 		if prob != nil {
 			return // reported by the first look
 		}
-		if _, all := want(abs); all || needles.match(data, &s.needleWork[worker]) {
-			s.tokenizeLater(p, abs, text)
+		if _, all := want(abs); all || needles.match(data, &s.work[worker].needles) {
+			s.tokenize(p, abs, text, worker)
 		}
 	})
-	s.tokenizing.Wait()
 }
 
 var generatedHeader = []byte(pytext.GeneratedHeader)

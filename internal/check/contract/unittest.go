@@ -247,10 +247,9 @@ func (cf *caseFinder) module(file string) *baseModule {
 			if prob != nil {
 				return
 			}
-			// The search reads no calls, and the bytes are not kept:
-			// only the names and strings of the facts are copied.
+			// The search reads no calls.
 			sc := pyscan.Scanner{NoCalls: true}
-			bm.mod = sc.ScanBorrowed(text)
+			bm.mod = sc.Scan(text)
 		}
 		bm.cases = caseClasses(bm.mod, nil)
 		bm.imported = importedBases(bm.mod, bm.cases)

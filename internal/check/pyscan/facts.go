@@ -4,7 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Module is what Scan learns about one Python source file.
@@ -234,116 +235,32 @@ func nameBit(name string) uint {
 }
 
 // Scan tokenizes src and extracts its facts, as the function Scan does.
-// The Module shares no memory with the Scanner.
+// The Module shares no memory with the Scanner or with src: the names and
+// strings the facts keep are substrings of one copy of the source.
 func (s *Scanner) Scan(src []byte) *Module {
-	// One copy of the source as a string lets every name and string the
-	// facts keep be a substring of it, instead of an allocation of its own.
-	return s.scan(src, string(src))
-}
-
-// ScanString is Scan for source held in a string, which the Module's
-// names and strings share instead of a copy of it: a caller that holds
-// the source in a string of its own saves the copy of a large module, and
-// the page faults of its first touch.
-func (s *Scanner) ScanString(text string) *Module {
-	// The Lexer reads bytes; it never writes them, so a view of the
-	// string's own bytes does.
-	return s.scan(unsafe.Slice(unsafe.StringData(text), len(text)), text)
-}
-
-// ScanBorrowed is Scan for source its caller goes on to use for other
-// things, such as a reader's buffer: the Module keeps none of its bytes.
-// The names and strings the facts keep are copied into arrays of their
-// own, a fifth of a large module or less (under 62 of the 248 KB of
-// test_socket in CPython's Lib/test), where Scan copies the whole source.
-func (s *Scanner) ScanBorrowed(src []byte) *Module {
-	return s.scanAs(src, unsafe.String(unsafe.SliceData(src), len(src)), true)
-}
-
-// scan is Scan of src, whose bytes text holds.
-func (s *Scanner) scan(src []byte, text string) *Module {
-	return s.scanAs(src, text, false)
-}
-
-// scanAs is scan; with borrowed, the facts' strings are moved out of text
-// before the Module is returned.
-func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
+	text := string(src)
 	s.lx.reset(src)
+	// The facts go into arrays of the module's own; the parser's working
+	// arrays (tokens, scopes, nested Lexers) are kept for the next module.
 	old := &s.p
-	// The facts are gathered in the Scanner's arrays and copied out at
-	// their final size.
-	p := &parser{lx: &s.lx, text: text, m: &Module{
-		Defs: old.m0.Defs[:0], Calls: old.m0.Calls[:0], Assigns: old.m0.Assigns[:0], Imports: old.m0.Imports[:0]},
-		args: old.args[:0], paramBuf: old.paramBuf[:0], decos: old.decos[:0],
+	p := &parser{lx: &s.lx, text: text, m: &Module{},
 		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0],
-		bindBuf: old.bindBuf[:0], bindTargets: old.bindTargets[:0], stars: old.stars[:0], ftoks: old.ftoks[:0], baseBuf: old.baseBuf[:0], subs: old.subs[:0]}
-	// The working arrays that grow with the module start with room for
-	// what most modules of its size hold: an array that grows leaves its
-	// pages behind, and a larger one must fault in as many anew, while
-	// room never written costs no page. Four defs, calls and parameters
-	// and eight arguments per KB cover the large modules of CPython's
-	// Lib/test (at most 3.1, 3.6, 3.5 and 7.3 of them), which grew arrays
-	// of 2.2 MB for facts of 1 MB; the calls check keeps there take at
-	// most 5.4 arguments per KB, and the assignments bind at most 4.1
-	// names. Room that is never written costs no page only where the
-	// memory is fresh: the runtime clears memory it reuses, room included,
-	// so a Scanner that reads no calls reserves none for them.
-	kb := len(src) >> 10
-	callRoom, argRoom := 4*kb, 8*kb
-	switch {
-	case s.NoCalls:
-		callRoom, argRoom = 0, 0
-	case s.Keep != nil:
-		argRoom = 6 * kb
-	}
-	p.m.Defs, p.m.Calls = reserve(p.m.Defs, 4*kb), reserve(p.m.Calls, callRoom)
-	p.paramBuf, p.args = reserve(p.paramBuf, 4*kb), reserve(p.args, argRoom)
-	p.bindBuf = reserve(p.bindBuf, 5*kb)
-	// The smaller arrays likewise, where they would otherwise grow from
-	// nothing once the arrays of a large module moved out: at most 1.4
-	// decorators, 1.6 imports and 0.6 assignments and bases per KB there.
-	// On Lib/test, check's page faults went from 1,427 to 1,411 (medians
-	// of 120 runs), and BenchmarkScanLibTest's allocations from 544 to 362.
-	p.decos, p.baseBuf = reserve(p.decos, 2*kb), reserve(p.baseBuf, kb)
-	p.m.Assigns, p.m.Imports = reserve(p.m.Assigns, kb), reserve(p.m.Imports, 2*kb)
+		bindTargets: old.bindTargets[:0], ftoks: old.ftoks[:0], subs: old.subs[:0]}
 	p.lx.recordFields = !s.NoCalls
 	p.noCalls, p.keep = s.NoCalls, s.Keep
 	if s.Keep != nil {
 		p.lastSet, p.targetSet = nameSetOf(s.Keep.Last), nameSetOf(s.Keep.Targets)
 	}
 	p.run()
-	// The facts of a large module move out in the arrays they were
-	// gathered in, which the Scanner then lets go of; the others are
-	// copied, and the arrays kept for the next module. A copy is written
-	// to fresh memory, a page fault for each of its pages, while the next
-	// module's new arrays (see reserve above) take pages only for what it
-	// writes: on Lib/test, 1,843 page faults instead of 1,967 (median of
-	// 30 runs), CPU 0.99.
-	move := p.factBytes() >= moveFacts
-	*old = parser{scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindTargets: p.bindTargets, stars: p.stars, ftoks: p.ftoks, subs: p.subs[:0]}
-	m := &Module{Problems: p.lx.Problems, StarImports: exact(p.stars)}
-	m.Defs, old.m0.Defs = handOver(p.m.Defs, move)
-	m.Calls, old.m0.Calls = handOver(p.m.Calls, move)
-	m.Assigns, old.m0.Assigns = handOver(p.m.Assigns, move)
-	m.Imports, old.m0.Imports = handOver(p.m.Imports, move)
-	// The bindings of assignments are gathered in the Scanner's array,
-	// and move or are copied out as the facts do: on Lib/test, check's
-	// page faults went from 1,522 to 1,479 when they moved too (medians
-	// of 60 runs).
-	var binds []assignment
-	binds, old.bindBuf = handOver(p.bindBuf, move)
+	*old = parser{scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindTargets: p.bindTargets[:0], ftoks: p.ftoks, subs: p.subs[:0]}
+	m := p.m
+	m.Problems, m.StarImports = p.lx.Problems, p.stars
+	binds := p.bindBuf
 	bindTargets := exact(p.bindTargets)
-	var args []Arg
-	var params []Param
-	var decos []Decorator
-	var bases []string
-	args, old.args = handOver(p.args, move)
-	params, old.paramBuf = handOver(p.paramBuf, move)
-	decos, old.decos = handOver(p.decos, move)
-	bases, old.baseBuf = handOver(p.baseBuf, move)
-	// Each call's arguments, each def's parameters and decorators lie in
-	// the working arrays one after the other, in the order of the calls
-	// and defs, so they move to their copies in one pass.
+	// Each call's arguments, each def's parameters, decorators and bases
+	// lie in the parser's arrays one after the other, in the order of the
+	// calls and defs; they are sliced out once those arrays stop growing.
+	args, params, decos, bases := p.args, p.paramBuf, p.decos, p.baseBuf
 	off := 0
 	for i := range m.Calls {
 		c := &m.Calls[i]
@@ -368,11 +285,6 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 		}
 	}
 	s.lx = Lexer{indents: s.lx.indents[:0], fields: s.lx.fields[:0]} // the source is not the Scanner's to keep
-	if borrowed {
-		// Before the bindings and the imports' targets are worked out
-		// from them.
-		m.moveStrings(text, binds, bindTargets)
-	}
 	if len(m.Imports) > 0 {
 		m.bound = make(map[string]string, len(m.Imports))
 	}
@@ -416,145 +328,12 @@ func (s *Scanner) scanAs(src []byte, text string, borrowed bool) *Module {
 	return m
 }
 
-// moveStrings copies every string of the facts gathered so far (and of
-// the bindings binds and their targets) that lies in text into arrays of
-// its own, and points the facts at the copies.
-func (m *Module) moveStrings(text string, binds []assignment, targets []string) {
-	a := arena{lo: uintptr(unsafe.Pointer(unsafe.StringData(text)))}
-	a.hi = a.lo + uintptr(len(text))
-	for i := range m.Defs {
-		d := &m.Defs[i]
-		a.move(&d.Name)
-		for j := range d.Params {
-			a.move(&d.Params[j].Name)
-		}
-		for j := range d.Decorators {
-			a.move(&d.Decorators[j].Name)
-		}
-		for j := range d.Bases {
-			a.move(&d.Bases[j])
-		}
-	}
-	for i := range m.Calls {
-		c := &m.Calls[i]
-		a.move(&c.Callee)
-		a.move(&c.Target)
-		for j := range c.Args {
-			a.move(&c.Args[j].Keyword)
-			a.move(&c.Args[j].Value)
-		}
-	}
-	for i := range m.Assigns {
-		as := &m.Assigns[i]
-		a.move(&as.Name)
-		for j := range as.Strings {
-			a.move(&as.Strings[j])
-		}
-	}
-	for _, ims := range [][]Import{m.Imports, m.StarImports} {
-		for i := range ims {
-			a.move(&ims[i].Module)
-			a.move(&ims[i].Name)
-			a.move(&ims[i].Bound)
-		}
-	}
-	for i := range m.Problems {
-		a.move(&m.Problems[i].Msg)
-	}
-	for i := range binds {
-		a.move(&binds[i].name)
-	}
-	for i := range targets {
-		a.move(&targets[i])
-	}
-}
-
-// arena holds the copies moveStrings makes of the strings that lie in the
-// bytes from lo to hi, in chunks that never move once written.
-type arena struct {
-	lo, hi uintptr
-	buf    []byte
-}
-
-// arenaChunk is the size of an arena's chunks: a few pages, so that the
-// part of the last one left unwritten costs no more.
-const arenaChunk = 16 << 10
-
-func (a *arena) move(s *string) {
-	p := uintptr(unsafe.Pointer(unsafe.StringData(*s)))
-	if len(*s) == 0 || p < a.lo || p >= a.hi {
-		return
-	}
-	if len(a.buf)+len(*s) > cap(a.buf) {
-		a.buf = make([]byte, 0, max(arenaChunk, len(*s)))
-	}
-	at := len(a.buf)
-	a.buf = append(a.buf, *s...)
-	*s = unsafe.String(&a.buf[at], len(*s))
-}
-
-// reserve returns s, emptied, or an empty array with room for n elements
-// when s has less.
-func reserve[T any](s []T, n int) []T {
-	if cap(s) >= n {
-		return s[:0]
-	}
-	return make([]T, 0, n)
-}
-
 // exact returns a copy of s that holds nothing more, or nil for an empty s.
 func exact[T any](s []T) []T {
 	if len(s) == 0 {
 		return nil
 	}
 	return append(make([]T, 0, len(s)), s...)
-}
-
-// handOver returns the module's part of the working array s, and what
-// the Scanner keeps of s for the next module: with move, s itself moves
-// out when it is at least a quarter full; otherwise the module gets a
-// copy, and the Scanner keeps s. Room never written costs no page, but
-// the garbage collector counts it, and a module kept with four times the
-// room its facts take weighs on the heap: with every one of sympy's
-// modules scanned and kept, moved whatever their room, the heap held 121
-// MB, and 111 MB so (115 MB before facts of four pages moved out), for
-// the same page faults of check on Lib/test (1,412 and 1,406).
-func handOver[T any](s []T, move bool) (module, kept []T) {
-	if move && 4*len(s) >= cap(s) {
-		return moveOrCopy(s, true), nil
-	}
-	return exact(s), s
-}
-
-// moveOrCopy returns s itself, with no room to append in place, when move
-// is set, and exact(s) otherwise.
-func moveOrCopy[T any](s []T, move bool) []T {
-	if !move {
-		return exact(s)
-	}
-	if len(s) == 0 {
-		return nil
-	}
-	return s[:len(s):len(s)]
-}
-
-// moveFacts is the size of facts from which scan moves them out rather
-// than copying them: four pages, about those of the usual test module.
-// Moved, the facts cost the pages they were gathered in; copied, as many
-// pages again, while the arrays kept are of use only to a next module
-// larger than the copy. From sixteen pages down to four, check's page
-// faults went from 1,468 to 1,435 on Lib/test, whose test_signal and
-// _pyio (the base classes of a test) have facts of 43 and 35 KB, and
-// stayed at 2,410 on the synthetic tree (medians of 60 and 30 runs); at
-// one page, they were no lower.
-const moveFacts = 16 << 10
-
-// factBytes is the size of the facts gathered in the working arrays.
-func (p *parser) factBytes() int {
-	return len(p.m.Defs)*int(unsafe.Sizeof(Def{})) + len(p.m.Calls)*int(unsafe.Sizeof(Call{})) +
-		len(p.args)*int(unsafe.Sizeof(Arg{})) + len(p.paramBuf)*int(unsafe.Sizeof(Param{})) +
-		len(p.decos)*int(unsafe.Sizeof(Decorator{})) + len(p.m.Assigns)*int(unsafe.Sizeof(Assign{})) +
-		len(p.m.Imports)*int(unsafe.Sizeof(Import{}))
 }
 
 type scope struct {
@@ -596,8 +375,6 @@ type parser struct {
 	ftoks       []tok
 	baseBuf     []string // every class's bases, one after the other
 	subs        []Lexer  // fieldCalls' Lexers, one per level of nesting
-	// m0 keeps the arrays of the last module's facts, for the next.
-	m0 Module
 }
 
 func (p *parser) run() {
@@ -615,8 +392,8 @@ func (p *parser) run() {
 			p.level--
 			continue
 		}
-		if k != Newline && k != EOF {
-			p.toks, k = p.lx.rest(p.toks)
+		for k != Newline && k != EOF {
+			k = p.push()
 		}
 		p.toks = p.toks[:len(p.toks)-1] // the Newline or EOF
 		for len(p.scopes) > 0 && p.scopes[len(p.scopes)-1].body > p.level {
@@ -691,8 +468,25 @@ func (p *parser) push() Kind {
 	return t.kind
 }
 
-// str returns a token's text as a substring of the source.
-func (p *parser) str(t *tok) string { return p.text[t.off:t.end] }
+// str returns a token's text as a substring of the source. A name with
+// other than ASCII letters is in Unicode's NFKC form, as Python reads it:
+// "µ" (the micro sign) and "μ" (mu) are one name.
+func (p *parser) str(t *tok) string {
+	text := p.text[t.off:t.end]
+	if t.kind == Name && !isASCII(text) {
+		return norm.NFKC.String(text)
+	}
+	return text
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
 
 // is reports whether t is a token of kind k with the given text.
 func (p *parser) is(t *tok, k Kind, text string) bool {
@@ -752,6 +546,13 @@ func (p *parser) statement(toks []tok) {
 		p.def(toks, 0, Class)
 	default:
 		p.dropDecorators()
+		if header, body, ok := p.compoundLine(toks); ok {
+			// "if x: import signal", "try: y = 1": the body on the
+			// header's line is a statement of the same scope.
+			p.calls(header, p.scope(), "")
+			p.statement(body)
+			return
+		}
 		if !p.lx.semicolon {
 			p.simple(toks) // the usual line: one statement
 			return
@@ -767,6 +568,31 @@ func (p *parser) statement(toks []tok) {
 	}
 }
 
+// compoundLine splits the line of a compound statement (if, while, for,
+// try, with, match and their clauses) whose body follows its header's
+// colon on the same line.
+func (p *parser) compoundLine(toks []tok) (header, body []tok, ok bool) {
+	first := &toks[0]
+	if first.kind != Name {
+		return nil, nil, false
+	}
+	switch p.str(first) {
+	case "if", "elif", "else", "while", "for", "try", "except", "finally", "with", "async":
+	case "match", "case":
+		// Soft keywords: "case = 1" and "match.group()" are names.
+		if len(toks) < 2 || toks[1].kind == Op && (toks[1].ch == '=' || toks[1].ch == '.' || toks[1].ch == ':' || toks[1].ch == ',' || toks[1].ch == ')' || p.text[toks[1].end-1] == '=') {
+			return nil, nil, false
+		}
+	default:
+		return nil, nil, false
+	}
+	colon := p.indexOp(toks, ":")
+	if colon < 0 || colon+1 >= len(toks) {
+		return nil, nil, false
+	}
+	return toks[:colon], toks[colon+1:], true
+}
+
 // dropDecorators forgets decorators not followed by a def or class, which
 // only a syntax error leaves behind.
 func (p *parser) dropDecorators() {
@@ -778,7 +604,9 @@ func (p *parser) decorator(toks []tok) {
 	end := 1
 	if name, n := p.chain(toks, 1); n > 0 {
 		end = 1 + n
-		if end == len(toks) || p.isOp(&toks[end], "(") {
+		// The name alone, or the name called once: "@a(b)(c)" is
+		// another expression.
+		if end == len(toks) || p.isOp(&toks[end], "(") && p.matching(toks, end) == len(toks)-1 {
 			d.Name = name
 		}
 	}
@@ -833,11 +661,13 @@ func (p *parser) def(toks []tok, at int, kind DefKind) {
 		return
 	}
 	p.calls(rest[:colon], outer, "") // a return annotation
-	if body := rest[colon+1:]; len(body) > 0 {
-		p.calls(body, idx, "")
-		return
-	}
 	p.scopes = append(p.scopes, scope{def: idx, body: p.level + 1})
+	if body := rest[colon+1:]; len(body) > 0 {
+		// "class C: x = 1", "def f(): import signal": the body on the
+		// header's line is the def's whole body.
+		p.statement(body)
+		p.scopes = p.scopes[:len(p.scopes)-1]
+	}
 }
 
 func (p *parser) params(toks []tok) []Param {
@@ -859,7 +689,7 @@ func (p *parser) params(toks []tok) []Param {
 func (p *parser) bases(toks []tok) []string {
 	start := len(p.baseBuf)
 	p.eachSeg(toks, true, func(seg []tok) {
-		if name, n := p.chain(seg, 0); n > 0 && n == len(seg) {
+		if name, n := p.chain(seg, 0); n > 0 && n == len(seg) && !isKeyword(name) {
 			p.baseBuf = append(p.baseBuf, name)
 		}
 	})
@@ -880,9 +710,19 @@ func (p *parser) simple(toks []tok) {
 	}
 	target := ""
 	i, n := 0, 0
-	for i+1 < len(toks) && toks[i].kind == Name && !isKeyword(p.str(&toks[i])) {
+	for i+1 < len(toks) {
+		if toks[i].kind != Name || isKeyword(p.str(&toks[i])) || !p.isOp(&toks[i+1], "=") && !isAugmented(p, &toks[i+1]) && !(p.isOp(&toks[i+1], ":") && i == 0) {
+			// A target other than a name ("d[k] = x = 1"): the names
+			// of the chain may follow its "=".
+			eq := p.targetEnd(toks[i:])
+			if eq < 0 {
+				break
+			}
+			i += eq + 1
+			continue
+		}
 		op := &toks[i+1]
-		isAssign := p.isOp(op, "=") || op.kind == Op && op.end-op.off >= 2 && p.text[op.end-1] == '=' && !p.isOp(op, "==") && !p.isOp(op, "!=") && !p.isOp(op, "<=") && !p.isOp(op, ">=")
+		isAssign := p.isOp(op, "=") || isAugmented(p, op)
 		annotated := p.isOp(op, ":") && i == 0
 		if !isAssign && !annotated {
 			break
@@ -897,14 +737,18 @@ func (p *parser) simple(toks []tok) {
 		p.bindBuf = append(p.bindBuf, assignment{name: p.str(&toks[i]), scope: int32(p.scope()), line: int32(pos.Line), col: int32(pos.Col)})
 		n++
 		if annotated {
-			n = 0 // the value, if any, follows the annotation
+			// The value, if any, follows the annotation's "=".
+			n = 0
+			if eq := p.indexOp(toks[i+2:], "="); eq >= 0 {
+				i, n = i+2+eq+1, 1
+			}
 			break
 		}
 		i += 2
 	}
 	if n > 0 && i < len(toks) {
 		p.assignedValue(toks[i:], n)
-		if !p.inFunction() && (p.isOp(&toks[i], "[") || p.isOp(&toks[i], "(")) {
+		if !p.inFunction() {
 			if strs, ok := p.stringList(toks[i:]); ok {
 				for j := len(p.m.Assigns) - n; j < len(p.m.Assigns); j++ {
 					p.m.Assigns[j].Literal, p.m.Assigns[j].Strings = true, strs
@@ -913,6 +757,33 @@ func (p *parser) simple(toks []tok) {
 		}
 	}
 	p.calls(toks, p.scope(), target)
+}
+
+// isAugmented reports whether op is an augmented assignment ("+=").
+func isAugmented(p *parser, op *tok) bool {
+	return op.kind == Op && op.end-op.off >= 2 && p.text[op.end-1] == '=' && !p.isOp(op, "==") && !p.isOp(op, "!=") && !p.isOp(op, "<=") && !p.isOp(op, ">=")
+}
+
+// targetEnd returns the index of the "=" that ends the assignment target
+// at the start of toks, or -1 when toks holds no assignment there: the
+// first "=" outside brackets, before any lambda, whose defaults hold "="
+// of their own.
+func (p *parser) targetEnd(toks []tok) int {
+	depth := 0
+	for i := range toks {
+		switch {
+		case toks[i].kind == Name && p.isName(&toks[i], "lambda") && depth == 0:
+			return -1
+		case toks[i].kind != Op:
+		case toks[i].ch == '(' || toks[i].ch == '[' || toks[i].ch == '{':
+			depth++
+		case toks[i].ch == ')' || toks[i].ch == ']' || toks[i].ch == '}':
+			depth--
+		case toks[i].ch == '=' && depth == 0:
+			return i
+		}
+	}
+	return -1
 }
 
 // assignedValue looks at the value of an assignment whose n targets are
@@ -940,20 +811,34 @@ func (p *parser) assignedValue(value []tok, n int) {
 	}
 }
 
-// stringList reads a list or tuple of string literals that makes up the
-// whole of toks.
+// stringList reads the value of an assignment that is a list or a tuple
+// of string literals and nothing else: ["a", "b"], ("a",), or "a", "b"
+// without brackets. A string in parentheses, ("a" "b"), is no tuple.
 func (p *parser) stringList(toks []tok) ([]string, bool) {
-	if p.matching(toks, 0) != len(toks)-1 {
+	if len(toks) == 0 {
 		return nil, false
 	}
-	for i := 1; i < len(toks)-1; i++ {
-		if k := toks[i].kind; k != String && !p.isOp(&toks[i], ",") {
+	elems := toks
+	if close := p.matching(toks, 0); close == len(toks)-1 && (p.isOp(&toks[0], "[") || p.isOp(&toks[0], "(")) {
+		elems = toks[1 : len(toks)-1]
+		if p.isOp(&toks[0], "(") && len(elems) > 0 && p.indexOp(elems, ",") < 0 {
+			return p.stringList(elems) // parentheses around one value
+		}
+	} else if p.indexOp(toks, ",") < 0 {
+		return nil, false // one value, no tuple
+	}
+	for i := range elems {
+		if k := elems[i].kind; k != String && !p.isOp(&elems[i], ",") && !p.isOp(&elems[i], "(") && !p.isOp(&elems[i], ")") {
 			return nil, false // not strings alone: nothing to build
 		}
 	}
-	var out []string
+	out := []string{}
 	ok := true
-	p.eachSeg(toks[1:len(toks)-1], true, func(seg []tok) {
+	p.eachSeg(elems, true, func(seg []tok) {
+		// An element in parentheses, ("a" "b"), is the string inside.
+		for len(seg) > 2 && p.isOp(&seg[0], "(") && p.matching(seg, 0) == len(seg)-1 {
+			seg = seg[1 : len(seg)-1]
+		}
 		a := p.arg(seg)
 		if a.Kind != ArgString || a.Keyword != "" {
 			ok = false
@@ -1205,10 +1090,29 @@ func unescape(s string) string {
 			b.WriteByte('\t')
 		case 'r':
 			b.WriteByte('\r')
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'v':
+			b.WriteByte('\v')
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			// Up to three octal digits.
+			v, n := 0, 0
+			for n < 3 && i+n < len(s) && s[i+n] >= '0' && s[i+n] <= '7' {
+				v = v*8 + int(s[i+n]-'0')
+				n++
+			}
+			b.WriteRune(rune(v))
+			i += n - 1
 		case 'x', 'u', 'U':
 			width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
 			if i+width < len(s) {
-				if v, err := strconv.ParseUint(s[i+1:i+1+width], 16, 32); err == nil && utf8.ValidRune(rune(v)) {
+				if v, err := strconv.ParseUint(s[i+1:i+1+width], 16, 32); err == nil && v <= utf8.MaxRune {
+					// A surrogate, which a Go string cannot hold, is
+					// U+FFFD, as WriteRune writes it.
 					b.WriteRune(rune(v))
 					i += width
 					continue
@@ -1235,7 +1139,7 @@ func (p *parser) chain(toks []tok, i int) (string, int) {
 		j += 2
 	}
 	first, last := toks[i].off, toks[j].end
-	if int(last-first) == sumLen(toks[i:j+1]) {
+	if int(last-first) == sumLen(toks[i:j+1]) && isASCII(p.text[first:last]) {
 		// Written without spaces, as dotted names almost always are:
 		// the name is a substring of the source.
 		return p.text[first:last], j - i + 1
@@ -1278,15 +1182,25 @@ func (p *parser) matching(toks []tok, open int) int {
 // eachSeg calls f with each part of toks between the commas outside
 // brackets, without allocating; with nonEmpty, empty parts are left out.
 func (p *parser) eachSeg(toks []tok, nonEmpty bool, f func([]tok)) {
-	depth, start := 0, 0
+	// lambdas counts the lambdas whose parameters are being read: their
+	// commas separate no segments, up to the lambda's colon.
+	depth, start, lambdas := 0, 0, 0
 	for i := range toks {
+		if depth == 0 && toks[i].kind == Name && p.isName(&toks[i], "lambda") {
+			lambdas++
+			continue
+		}
 		switch p.bracket(&toks[i]) {
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':
 			depth--
+		case ':':
+			if depth == 0 && lambdas > 0 {
+				lambdas--
+			}
 		case ',':
-			if depth == 0 {
+			if depth == 0 && lambdas == 0 {
 				if i > start || !nonEmpty {
 					f(toks[start:i])
 				}

@@ -255,19 +255,22 @@ func TestPlaces(t *testing.T) {
 		i += j + 1
 	}
 	got := fmt.Sprint(Places([]byte(src), offs))
-	want := fmt.Sprint([]Place{InCode, InComment, InString, InString, InString, InString})
+	// The name in the replacement field is code.
+	want := fmt.Sprint([]Place{InCode, InComment, InString, InCode, InString, InString})
 	if got != want {
 		t.Errorf("Places = %s, want %s", got, want)
 	}
 }
 
-// placesByToken is Places as it was first written, token by token: the
-// reference the faster Places must agree with.
+// placesByToken is Places token by token: the reference Places, which
+// skips code to the next quote or #, must agree with. The fields of a
+// formatted string are code.
 func placesByToken(src []byte, offs []int) []Place {
 	out := make([]Place, len(offs))
 	var lx Lexer
 	lx.reset(src)
 	l := &lx
+	l.recordFields = true
 	k := 0
 	mark := func(end int, p Place) {
 		for k < len(offs) && offs[k] < end {
@@ -298,7 +301,12 @@ func placesByToken(src []byte, offs []int) []Place {
 			}
 			if l.off < len(src) && (src[l.off] == '"' || src[l.off] == '\'') {
 				if f, ok := stringPrefix(src[start:l.off]); ok {
+					l.fields = l.fields[:0]
 					l.skipString(f)
+					for _, fd := range l.fields {
+						mark(fd.off, InString)
+						mark(fd.end, InCode)
+					}
 					mark(l.off, InString)
 					continue
 				}

@@ -1,14 +1,12 @@
 package pyscan
 
 import (
-	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-	"unsafe"
 )
 
 // scanBenchFiles are large modules of CPython's Lib/test, read where
@@ -22,17 +20,11 @@ const scanBenchDir = "/root/.pyenv/versions/3.11.7/lib/python3.11/test"
 // with one Scanner, as each of check's workers does, keeping the calls
 // check keeps.
 func BenchmarkScan(b *testing.B) {
-	benchScan(b, (*Scanner).Scan)
-}
-
-// BenchmarkScanBorrowed is BenchmarkScan with ScanBorrowed, as check
-// tokenizes a module of 32 KB or more in its reader's buffer.
-func BenchmarkScanBorrowed(b *testing.B) {
-	benchScan(b, (*Scanner).ScanBorrowed)
+	benchScan(b)
 }
 
 // benchScan times scan over the modules of scanBenchFiles.
-func benchScan(b *testing.B, scan func(*Scanner, []byte) *Module) {
+func benchScan(b *testing.B) {
 	var srcs [][]byte
 	size := 0
 	for _, name := range scanBenchFiles {
@@ -48,16 +40,15 @@ func benchScan(b *testing.B, scan func(*Scanner, []byte) *Module) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, src := range srcs {
-			scan(&sc, src)
+			sc.Scan(src)
 		}
 	}
 }
 
 // libTestModules are the modules check tokenizes on CPython's Lib/test
 // (scanBenchDir), each as check scans it: those that pass its prefilter
-// with the calls the rules read, in the reader's buffer from 32 KB and in
-// a string below, and the modules of the base classes it follows with no
-// calls, each with a Scanner of its own.
+// with the calls the rules read, and the modules of the base classes it
+// follows with no calls, each with a Scanner of its own.
 var libTestModules = []struct {
 	path    string
 	noCalls bool
@@ -79,14 +70,13 @@ var checkCalls = &CallFilter{
 // run on Lib/test does, one reader's Scanner for those with calls.
 func BenchmarkScanLibTest(b *testing.B) {
 	var srcs [][]byte
-	var texts []string // the sources check copies into strings, copied once
 	size := 0
 	for _, m := range libTestModules {
 		src, err := os.ReadFile(filepath.Join(scanBenchDir, m.path))
 		if err != nil {
 			b.Skipf("the benchmark reads CPython's Lib/test: %v", err)
 		}
-		srcs, texts = append(srcs, src), append(texts, string(src))
+		srcs = append(srcs, src)
 		size += len(src)
 	}
 	sc := Scanner{Keep: checkCalls}
@@ -94,81 +84,21 @@ func BenchmarkScanLibTest(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for i, src := range srcs {
-			switch {
-			case libTestModules[i].noCalls:
+			if libTestModules[i].noCalls {
 				own := Scanner{NoCalls: true}
-				own.ScanBorrowed(src)
-			case len(src) >= 32<<10:
-				sc.ScanBorrowed(src)
-			default:
-				sc.ScanString(texts[i])
+				own.Scan(src)
+				continue
 			}
+			sc.Scan(src)
 		}
 	}
 }
 
-// TestNameRun8 checks nameRun8 against nameBytes for every byte value at
-// every place in a word, behind name bytes and before any bytes at all.
-func TestNameRun8(t *testing.T) {
-	for c := range 256 {
-		for at := range 8 {
-			for _, after := range []byte{'a', 0, 0xff, ' ', '_'} {
-				var word [8]byte
-				for i := range word {
-					switch {
-					case i < at:
-						word[i] = "aZ_09q\x80\xc3"[i]
-					case i == at:
-						word[i] = byte(c)
-					default:
-						word[i] = after
-					}
-				}
-				want := at
-				if nameBytes[c] {
-					want = at + 1
-					for want < 8 && nameBytes[word[want]] {
-						want++
-					}
-				}
-				if got := nameRun8(binary.LittleEndian.Uint64(word[:])); got != want {
-					t.Fatalf("nameRun8(%q) = %d, want %d", word, got, want)
-				}
-			}
-		}
-	}
-}
-
-// TestScanStringAgreesWithScan checks that a Scanner reading a string
-// finds what it finds in the same bytes, module after module.
-func TestScanStringAgreesWithScan(t *testing.T) {
-	srcs := []string{
-		"",
-		"import signal\n\n@pytest.mark.xdist_group('g')\ndef test_a(x):\n    signal.alarm(5)  # fixturegen: ignore\n",
-		"class C(unittest.TestCase):\n    def f(self):\n        return f'{signal.setitimer(1, 2)!r}'\n",
-		"\ufeffx = (1,\n  2\n",
-	}
-	for _, name := range scanBenchFiles {
-		if src, err := os.ReadFile(filepath.Join(scanBenchDir, name)); err == nil {
-			srcs = append(srcs, string(src))
-		}
-	}
-	var bytesScanner, stringScanner Scanner
-	for _, src := range srcs {
-		want := bytesScanner.Scan([]byte(src))
-		if got := stringScanner.ScanString(src); !reflect.DeepEqual(got, want) {
-			t.Errorf("ScanString(%.40q) differs from Scan", src)
-		}
-	}
-}
-
-// TestScannerMovesLargeFactsOut scans small and large modules one after
+// TestScannerSharesNothing scans small and large modules one after
 // another with one Scanner, keeping every Module, and checks each against
 // a Scan by a Scanner of its own once all are scanned: the facts of a
-// large module, which move out in the Scanner's own arrays, must share
-// nothing with what the Scanner reads next, and those of a small one,
-// copied out, likewise.
-func TestScannerMovesLargeFactsOut(t *testing.T) {
+// module must share nothing with what the Scanner reads next.
+func TestScannerSharesNothing(t *testing.T) {
 	var large strings.Builder
 	large.WriteString("import pytest, signal\nfrom unittest import mock\n\n")
 	for i := range 1500 {
@@ -184,24 +114,14 @@ func TestScannerMovesLargeFactsOut(t *testing.T) {
 	keep := &CallFilter{Last: map[string]bool{"alarm": true, "setitimer": true, "patch": true, "usefixtures": true, "xdist_group": true}, Targets: map[string]bool{"pytestmark": true}}
 	shared := Scanner{Keep: keep}
 	var got []*Module
-	moved := 0
 	for _, src := range srcs {
-		m := shared.ScanString(src)
-		got = append(got, m)
-		size := len(m.Defs)*int(unsafe.Sizeof(Def{})) + len(m.Calls)*int(unsafe.Sizeof(Call{}))
-		for _, c := range m.Calls {
-			size += len(c.Args) * int(unsafe.Sizeof(Arg{}))
-		}
-		if size >= moveFacts {
-			moved++
-		}
-	}
-	if moved < 2 {
-		t.Fatalf("%d modules had facts large enough to move out; the test needs two", moved)
+		buf := []byte(src)
+		got = append(got, shared.Scan(buf))
+		clear(buf) // the Module keeps nothing of its source's bytes
 	}
 	for i, src := range srcs {
 		own := Scanner{Keep: keep}
-		if want := own.ScanString(src); !reflect.DeepEqual(got[i], want) {
+		if want := own.Scan([]byte(src)); !reflect.DeepEqual(got[i], want) {
 			t.Errorf("module %d (%.40q): the facts differ from those of a Scanner of its own", i, src)
 		}
 	}

@@ -13,31 +13,9 @@
 // belongs to. Source that Python would reject still yields the facts around
 // the mistake, plus a Problem that names it; pyscan never panics.
 //
-// A Scanner is built for check's readers, which tokenize module after
-// module; on CPython's Lib/test, whose ten modules that arm timers (862
-// KB) are tokenized whole, its memory cost more than its reading, since
-// each page of fresh memory is a page fault. What it does about that,
-// with check's page faults there before and after (medians of 30 runs,
-// bench/README.md):
-//
-//   - The working arrays start with room for what a module of the
-//     source's size holds (reserve): an array that grows leaves its pages
-//     behind. 2,060 to 1,972, then 1,833 to 1,780 for the bindings.
-//   - The facts of a large module move out in the arrays they were
-//     gathered in instead of being copied (moveFacts): 1,967 to 1,843.
-//   - ScanBorrowed scans a reader's buffer where it lies, and copies out
-//     only the strings the facts keep (unsafe strings over the buffer,
-//     then over arrays of their own), where check copied every large
-//     module whole for ScanString: 1,776 to 1,600.
-//   - The binding index names the bindings of imports, defs and classes
-//     by their index instead of copying them, and notes those of
-//     assignments in 32 bytes instead of 56 (bindIndex): 1,581 to 1,522,
-//     then 1,450 to 1,432 (medians of 60 and 120 runs).
-//   - The bindings of assignments move out with the facts, and facts of
-//     four pages or more move out: 1,522 to 1,479, then 1,468 to 1,435;
-//     an array moves only when at least a quarter full (handOver).
-//   - The decorators, bases, assignments and imports start with room too:
-//     1,427 to 1,411.
+// The Places function tells, without tokens, whether a byte lies in code,
+// a string or a comment, with the same reading of strings, so that a
+// caller can rule out a file whose words are only mentioned in prose.
 package pyscan
 
 import (
@@ -490,23 +468,6 @@ func (l *Lexer) indentation(t *tok) bool {
 	}
 }
 
-// nameRun8 returns how many of the eight bytes of w, read little-endian,
-// are name bytes (see nameBytes) before the first that is not. It
-// classifies the eight at once, with no branch to mispredict at the end of
-// the name: each test adds a constant to every byte's low seven bits and
-// reads bit 7 of the sum, which no sum carries out of its byte.
-func nameRun8(w uint64) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	v := w &^ highs
-	lower := v | 0x20*ones
-	alpha := (lower + (0x80-'a')*ones) &^ (lower + (0x7f-'z')*ones)
-	digit := (v + (0x80-'0')*ones) &^ (v + (0x7f-'9')*ones)
-	u := v ^ '_'*ones
-	under := ^(u + 0x7f*ones | u)
-	name := (alpha | digit | under | w) & highs
-	return bits.TrailingZeros64(^name&highs) / 8
-}
-
 // spaces8 is eight spaces read as one little-endian word.
 const spaces8 = 0x2020202020202020
 
@@ -639,6 +600,10 @@ func (l *Lexer) skipStringBody(formatted bool) {
 		}
 		c := src[i]
 		switch {
+		case c == '\\' && formatted && l.off+1 < len(l.src) && (l.src[l.off+1] == '{' || l.src[l.off+1] == '}'):
+			// A backslash escapes no brace of a formatted string, raw or
+			// not: f"\\{x}" is a backslash and a field.
+			l.off++
 		case c == '\\':
 			l.off++
 			if l.off < len(l.src) {
@@ -842,183 +807,3 @@ func (l *Lexer) op(t *tok) {
 	l.off += max(size, 1)
 	l.tok(t, Op, start, line, ls)
 }
-
-// rest appends to toks the tokens of the rest of the current logical line,
-// up to and including the Newline (or EOF) that ends it, and returns them
-// with the kind of the last. The parser calls it once the line has produced
-// its first token, so no indentation is read on the way.
-//
-// It reads the usual tokens (names, operators, brackets, numbers, comments
-// and blanks, line breaks inside brackets) in one loop that keeps the
-// offset, the line and the bracket depth in registers, and strings with
-// skipString, as str does; anything else (a backslash, a bracket closed
-// too often, the end of the source) is read by next, whose state it hands
-// over and takes back. Either way the tokens are those next alone would
-// produce: next is the definition, rest only takes its common paths with
-// fewer loads and stores per token.
-func (l *Lexer) rest(toks []tok) ([]tok, Kind) {
-	src := l.src
-	i, line, ls, depth := l.off, l.line, l.lineStart, l.depth
-	for {
-		for i < len(src) && class[src[i]] == cBlank {
-			i++
-		}
-		if i >= len(src) {
-			break // the end: next emits the last Newline
-		}
-		c := src[i]
-		start := i
-		switch class[c] {
-		case cName:
-			i++
-			for i+8 <= len(src) {
-				n := nameRun8(binary.LittleEndian.Uint64(src[i:]))
-				i += n
-				if n < 8 {
-					goto named
-				}
-			}
-			for i < len(src) && nameBytes[src[i]] {
-				i++
-			}
-		named:
-			if i < len(src) && (src[i] == '"' || src[i] == '\'') {
-				if formatted, ok := stringPrefix(src[start:i]); ok {
-					// A string with a prefix, read as str reads it.
-					l.off, l.line, l.lineStart = i, line, ls
-					l.skipString(formatted)
-					toks = appendTok(toks, String, 0, start, l.off, line, ls)
-					i, line, ls = l.off, l.line, l.lineStart
-					continue
-				}
-			}
-			toks = appendTok(toks, Name, 0, start, i, line, ls)
-			continue
-		case cQuote:
-			l.off, l.line, l.lineStart = i, line, ls
-			l.skipString(false)
-			toks = appendTok(toks, String, 0, start, l.off, line, ls)
-			i, line, ls = l.off, l.line, l.lineStart
-			continue
-		case cOp:
-			n := 1
-			if opLong[c] {
-				if i+1 < len(src) && opSecond[src[i+1]] {
-					n = opLen(src[i:])
-				}
-			} else {
-				switch c {
-				case '(', '[', '{':
-					depth++
-				case ')', ']', '}':
-					if depth == 0 {
-						goto slow // an unmatched bracket, a problem
-					}
-					depth--
-				case ';':
-					l.semicolon = true
-				}
-			}
-			ch := c
-			if n > 1 {
-				ch = 0
-			}
-			i += n
-			toks = appendTok(toks, Op, ch, start, i, line, ls)
-			continue
-		case cDigit:
-			i = numberEnd(src, i)
-			toks = appendTok(toks, Number, 0, start, i, line, ls)
-			continue
-		case cDot:
-			if i+1 < len(src) && isDigit(src[i+1]) {
-				i = numberEnd(src, i)
-				toks = appendTok(toks, Number, 0, start, i, line, ls)
-				continue
-			}
-			ch := byte('.')
-			if i+2 < len(src) && src[i+1] == '.' && src[i+2] == '.' {
-				i += 3 // "...", the one longer operator that starts with "."
-				ch = 0
-			} else {
-				i++
-			}
-			toks = appendTok(toks, Op, ch, start, i, line, ls)
-			continue
-		case cHash:
-			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
-				i++
-			}
-			continue
-		case cNewline:
-			if c == '\r' && i+1 < len(src) && src[i+1] == '\n' {
-				i++
-			}
-			i++
-			if depth > 0 {
-				line++
-				ls = i
-				continue
-			}
-			toks = appendTok(toks, Newline, 0, start, i, line, ls)
-			l.off, l.line, l.lineStart, l.depth = i, line+1, i, 0
-			l.bol, l.lineHas = true, false
-			return toks, Newline
-		}
-	slow:
-		l.off, l.line, l.lineStart, l.depth = i, line, ls, depth
-		l.lineHas = true
-		toks = append(toks, tok{})
-		t := &toks[len(toks)-1]
-		l.next(t)
-		if k := t.kind; k == Newline || k == EOF {
-			return toks, k
-		}
-		i, line, ls, depth = l.off, l.line, l.lineStart, l.depth
-	}
-	l.off, l.line, l.lineStart, l.depth = i, line, ls, depth
-	l.lineHas = true
-	for {
-		toks = append(toks, tok{})
-		t := &toks[len(toks)-1]
-		l.next(t)
-		if k := t.kind; k == Newline || k == EOF {
-			return toks, k
-		}
-	}
-}
-
-// appendTok appends a token of kind k at src[start:end] to toks, writing
-// its fields where it stays (see Lexer.mark).
-func appendTok(toks []tok, k Kind, ch byte, start, end, line, lineStart int) []tok {
-	if len(toks) == cap(toks) {
-		toks = append(toks, tok{})[:len(toks)]
-	}
-	toks = toks[:len(toks)+1]
-	t := &toks[len(toks)-1]
-	t.off = int32(start)
-	t.end = int32(end)
-	t.line = int32(line)
-	t.lineStart = int32(lineStart)
-	t.kind = k
-	t.ch = ch
-	return toks
-}
-
-// opSecond marks the bytes that may follow the first of an operator
-// longer than one byte (see opLen).
-var opSecond = func() (t [256]bool) {
-	for _, c := range []byte("=*/<>.") {
-		t[c] = true
-	}
-	return t
-}()
-
-// opLong marks the bytes that may start an operator longer than one byte
-// (see opLen); the others are operators of their own.
-var opLong = func() (t [256]bool) {
-	for _, c := range []byte("=!<>:+-*/%&|^@.") {
-		t[c] = true
-	}
-	return t
-}()

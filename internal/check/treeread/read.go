@@ -3,6 +3,9 @@ package treeread
 import (
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"slices"
 )
 
 // MaxFileSize bounds one file in memory. A test module of 16 MiB is not a
@@ -17,6 +20,43 @@ var (
 	ErrNotRegular = errors.New("is not a regular file (a FIFO, a socket or a device); not read")
 )
 
-// firstRead is what readFileAt reads of a file before it asks the file's
-// size: more than almost every test module holds.
-const firstRead = 64 << 10
+// ReadFile reads the regular file at path into buf, grown as needed, and
+// returns the bytes read. It asks the file's type and size before it
+// opens it, so that a FIFO is never opened (that would wait for a
+// writer) and a file over MaxFileSize is never read.
+func ReadFile(path string, buf []byte) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return buf[:0], err
+	}
+	if !info.Mode().IsRegular() {
+		return buf[:0], ErrNotRegular
+	}
+	if info.Size() > MaxFileSize {
+		return buf[:0], ErrTooLarge
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return buf[:0], err
+	}
+	defer f.Close()
+	// One byte more than the size, so that a file read whole is known to
+	// be at its end after one read; a file that grew meanwhile is read on.
+	buf = slices.Grow(buf[:0], int(info.Size())+1)
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf[:0], err
+		}
+		if len(buf) > MaxFileSize {
+			return buf[:0], ErrTooLarge
+		}
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, len(buf))
+		}
+	}
+}

@@ -10,17 +10,16 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
 )
 
-// The fast path (raw folder listings, files opened relative to their
-// folder, a read of 64 KiB before the file is asked its size) and the
-// plain one (os.ReadDir,
-// files opened by path and read until nothing comes) read the same tree
-// alike: the same files, the same bytes, the same errors and problems.
-func TestFastAndPlainPathsAgree(t *testing.T) {
+// The Reader reads every file of a tree pytest would collect, with one
+// reader or several: the same files, their bytes as they are on disk, the
+// same errors and problems, and a second read of the files marked.
+func TestReaderReadsTheTree(t *testing.T) {
 	root := t.TempDir()
 	write := func(rel string, data []byte) {
 		t.Helper()
@@ -43,8 +42,8 @@ func TestFastAndPlainPathsAgree(t *testing.T) {
 	for i := range 150 { // more than one batch in one folder
 		write(fmt.Sprintf("tests/many/test_%03d.py", i), []byte(fmt.Sprintf("def test_%d():\n    pass\n", i)))
 	}
-	// Sizes around the first read and the buffer's growth.
-	for _, size := range []int{firstRead - 1, firstRead, firstRead + 1, 3*firstRead + 7} {
+	// Sizes around the buffer's growth.
+	for _, size := range []int{1<<16 - 1, 1 << 16, 1<<16 + 1, 3<<16 + 7} {
 		write(fmt.Sprintf("tests/big/test_%d.py", size), bytes.Repeat([]byte("x = 'abcdefghijklmnop'\n"), size/23+1)[:size])
 	}
 	write("tests/big/test_huge.py", make([]byte, MaxFileSize+1))
@@ -73,12 +72,11 @@ func TestFastAndPlainPathsAgree(t *testing.T) {
 	}
 	link("test_fifo.py", "tests/test_fifo_link.py")
 
-	read := func(plain bool, workers int) (map[string]string, []string, []string) {
+	read := func(workers int) (map[string]string, []string, []string) {
 		var mu sync.Mutex
 		got := map[string]string{}
 		var problems []string
 		r := &Reader{
-			Plain:     plain,
 			Workers:   workers,
 			NoRecurse: DefaultNoRecurse,
 			Problem: func(p Problem) {
@@ -119,26 +117,31 @@ func TestFastAndPlainPathsAgree(t *testing.T) {
 		sort.Strings(again)
 		return got, problems, again
 	}
-	fast, fastProblems, fastAgain := read(false, 3)
-	plain, plainProblems, plainAgain := read(true, 1)
+	fast, fastProblems, fastAgain := read(3)
+	one, oneProblems, oneAgain := read(1)
 	if len(fast) < 160 {
-		t.Fatalf("the fast path read %d files; want the whole tree", len(fast))
+		t.Fatalf("three readers read %d files; want the whole tree", len(fast))
 	}
-	for p, v := range plain {
+	for p, v := range one {
 		if fast[p] != v {
-			t.Errorf("%s: fast path read %.40q, plain path %.40q", p, fast[p], v)
+			t.Errorf("%s: three readers read %.40q, one %.40q", p, fast[p], v)
+		}
+		if !strings.HasPrefix(v, "error: ") {
+			if disk, err := os.ReadFile(p); err != nil || string(disk) != v {
+				t.Errorf("%s: read %.40q, on disk %.40q (%v)", p, v, disk, err)
+			}
 		}
 	}
 	for p := range fast {
-		if _, ok := plain[p]; !ok {
-			t.Errorf("%s: read by the fast path only", p)
+		if _, ok := one[p]; !ok {
+			t.Errorf("%s: read by three readers only", p)
 		}
 	}
-	if !slices.Equal(fastProblems, plainProblems) {
-		t.Errorf("problems differ:\nfast  %q\nplain %q", fastProblems, plainProblems)
+	if !slices.Equal(fastProblems, oneProblems) {
+		t.Errorf("problems differ:\nthree %q\none   %q", fastProblems, oneProblems)
 	}
-	if !slices.Equal(fastAgain, plainAgain) {
-		t.Errorf("second reads differ:\nfast  %q\nplain %q", fastAgain, plainAgain)
+	if !slices.Equal(fastAgain, oneAgain) {
+		t.Errorf("second reads differ:\nthree %q\none   %q", fastAgain, oneAgain)
 	}
 	for _, p := range []string{"tests/.git/test_hidden.py", "tests/__pycache__/test_cached.py", "tests/node_modules/test_node.py", "tests/venv/test_venv.py", "tests/env/test_in_env.py"} {
 		if _, ok := fast[filepath.Join(root, p)]; ok {
@@ -150,7 +153,7 @@ func TestFastAndPlainPathsAgree(t *testing.T) {
 	}
 }
 
-// kind names the errors the two paths must agree on.
+// kind names the errors the readers must agree on.
 func kind(err error) string {
 	switch {
 	case errors.Is(err, ErrTooLarge):

@@ -125,55 +125,6 @@ func must(t *testing.T, err error) {
 	}
 }
 
-// Folder hands over each folder's files at once, with the folder open
-// where the system allows: the same files and problems as Visit, each
-// folder's files before its subfolders'.
-func TestWalkFolders(t *testing.T) {
-	root := t.TempDir()
-	touch(t, root, "test_top.py", "a/test_a.py", "a/z/test_z.py", "a/test_b.py", "a/data.txt", "b/c/conftest.py",
-		"a/__pycache__/x.py", "env/pyvenv.cfg", "env/lib/site.py")
-	must(t, os.Symlink("missing.py", filepath.Join(root, "a", "test_gone.py")))
-	must(t, os.Symlink("..", filepath.Join(root, "a", "up")))
-	wantFiles, wantProblems := walk(t, root)
-
-	var files, problems []string
-	w := &walker{
-		NoRecurse: DefaultNoRecurse,
-		Visit:     func(p string) { t.Errorf("Visit(%s) under a folder", p) },
-		Folder: func(dir string, fd int, names []string) {
-			for _, n := range names {
-				rel, _ := filepath.Rel(root, filepath.Join(dir, n))
-				files = append(files, filepath.ToSlash(rel))
-			}
-			if fd >= 0 {
-				// The descriptor is the folder's, and the caller's to close.
-				f := os.NewFile(uintptr(fd), dir)
-				got, err1 := f.Stat()
-				want, err2 := os.Stat(dir)
-				if err1 != nil || err2 != nil || !os.SameFile(got, want) {
-					t.Errorf("descriptor of %s: %v %v", dir, err1, err2)
-				}
-				f.Close()
-			}
-		},
-		Problem: func(p Problem) {
-			rel, _ := filepath.Rel(root, p.Path)
-			problems = append(problems, fmt.Sprintf("%s %s", filepath.ToSlash(rel), p.Kind))
-		},
-	}
-	must(t, w.Walk(root))
-	if got, want := strings.Join(files, " "), "test_top.py a/test_a.py a/test_b.py a/z/test_z.py b/c/conftest.py"; got != want {
-		t.Errorf("files = %s, want %s", got, want)
-	}
-	slices.Sort(wantFiles)
-	slices.Sort(files)
-	slices.Sort(problems)
-	slices.Sort(wantProblems)
-	if !slices.Equal(files, wantFiles) || !slices.Equal(problems, wantProblems) {
-		t.Errorf("Folder found %v, %v; Visit found %v, %v", files, problems, wantFiles, wantProblems)
-	}
-}
-
 // norecursedirs patterns with a "/" match the folder's whole path, as
 // pytest's fnmatch_ex does; Ignore leaves out folders and files by path.
 func TestWalkMatchesPathPatterns(t *testing.T) {

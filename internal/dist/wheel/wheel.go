@@ -21,6 +21,9 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/fixturegen/fixturegen/internal/lazyregexp"
+	"github.com/fixturegen/fixturegen/internal/version"
 )
 
 // Metadata is the core metadata written to METADATA.
@@ -59,12 +62,9 @@ type Wheel struct {
 // bytes depend on its content alone. Zip cannot store times before 1980.
 var Time = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 
-var validName = lazyRegexp(`^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$`)
+var validName = lazyregexp.New(`^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$`)
 
-// validVersion accepts the public versions fixturegen releases carry.
-var validVersion = lazyRegexp(`^[0-9]+(\.[0-9]+)*((a|b|rc)[0-9]+)?$`)
-
-var validPlatform = lazyRegexp(`^[a-z0-9_]+(\.[a-z0-9_]+)*$`)
+var validPlatform = lazyregexp.New(`^[a-z0-9_]+(\.[a-z0-9_]+)*$`)
 
 // Filename is the wheel's file name: NAME-VERSION-py3-none-PLATFORM.whl.
 func (w *Wheel) Filename() string {
@@ -92,7 +92,7 @@ func (w *Wheel) check() error {
 	switch {
 	case !validName().MatchString(m.Name):
 		return fmt.Errorf("wheel: %q is not a distribution name", m.Name)
-	case !validVersion().MatchString(m.Version):
+	case !version.IsRelease(m.Version):
 		return fmt.Errorf("wheel: %q is not a release version such as 0.4.0", m.Version)
 	case !validPlatform().MatchString(w.Platform):
 		return fmt.Errorf("wheel: %q is not a platform tag", w.Platform)

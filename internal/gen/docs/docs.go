@@ -74,12 +74,17 @@ func Block(spec *schema.Spec, facts *contract.Result) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-var timers = map[string]struct{ clock, which, signal string }{
-	schema.TimerReal:    {"real time", "ITIMER_REAL", "SIGALRM"},
-	schema.TimerVirtual: {"user CPU time", "ITIMER_VIRTUAL", "SIGVTALRM"},
-	schema.TimerProf:    {"CPU time", "ITIMER_PROF", "SIGPROF"},
-	schema.TimerThread:  {"real time", "a watchdog thread", "interrupt_main"},
-	schema.TimerAuto:    {"real time", "ITIMER_REAL or a watchdog thread", "SIGALRM where it exists"},
+// timerOf is what the settings table says of a [deadline].timer value:
+// an interval timer's own names, and for thread and auto how they
+// deliver the deadline instead.
+func timerOf(kind string) schema.IntervalTimer {
+	switch kind {
+	case schema.TimerThread:
+		return schema.IntervalTimer{Time: "real time", Which: "a watchdog thread", Signal: "interrupt_main"}
+	case schema.TimerAuto:
+		return schema.IntervalTimer{Time: "real time", Which: "ITIMER_REAL or a watchdog thread", Signal: "SIGALRM where it exists"}
+	}
+	return schema.IntervalTimers[kind]
 }
 
 var onImport = map[string]string{
@@ -96,7 +101,7 @@ var lateImports = map[string]string{
 
 func settings(b *bytes.Buffer, spec *schema.Spec) {
 	d := spec.Deadline
-	t := timers[d.Timer]
+	t := timerOf(d.Timer)
 	key := func(k string) string {
 		table, name, _ := strings.Cut(k, ".")
 		if p := schema.TablePrefix(spec.File); p != nil {
@@ -119,7 +124,7 @@ func settings(b *bytes.Buffer, spec *schema.Spec) {
 	}
 	fmt.Fprintf(b, "\n### Settings\n\n| Setting | Value | Where it lives | Spec key |\n| --- | --- | --- | --- |\n")
 	rows := [][4]string{
-		{"Deadline", fmt.Sprintf("%s of %s (%s, %s)", seconds, t.clock, code(t.which), code(t.signal)),
+		{"Deadline", fmt.Sprintf("%s of %s (%s, %s)", seconds, t.Time, code(t.Which), code(t.Signal)),
 			fmt.Sprintf("%s fixture in %s", code(d.Fixture), conftest), key("deadline.seconds") + ", " + key("deadline.timer")},
 		{"Deadline failure", code(d.Exception() + ": " + d.Message), "the alarm handler of " + code(d.Fixture), key("deadline.message")},
 		{"Imports under the alarm", code(d.OnImport) + ": " + onImport[d.OnImport], code(d.Fixture) + " fixture", key("deadline.on_import")},

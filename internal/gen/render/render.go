@@ -232,12 +232,21 @@ type deadlineView struct {
 	Clock       string // time.* function that measures the timer's time
 }
 
-var timers = map[string]struct{ text, which, signal, clock string }{
-	schema.TimerReal:    {pytext.RealTime, "ITIMER_REAL", "SIGALRM", "monotonic"},
-	schema.TimerVirtual: {pytext.UserCPUTime, "ITIMER_VIRTUAL", "SIGVTALRM", "process_time"},
-	schema.TimerProf:    {pytext.CPUTime, "ITIMER_PROF", "SIGPROF", "process_time"},
-	schema.TimerThread:  {pytext.RealTime, "", "", "monotonic"},
-	schema.TimerAuto:    {pytext.RealTime, "ITIMER_REAL", "SIGALRM", "monotonic"},
+// timerView is what the templates say of a [deadline].timer value: the
+// interval timer it arms (none for thread; auto arms real's where it
+// can) and the time.* clock that measures the same time.
+func timerView(kind string) (t schema.IntervalTimer, clock string) {
+	switch kind {
+	case schema.TimerThread:
+		return schema.IntervalTimer{Time: pytext.RealTime}, "monotonic"
+	case schema.TimerAuto:
+		kind = schema.TimerReal
+	}
+	t = schema.IntervalTimers[kind]
+	if kind == schema.TimerReal {
+		return t, "monotonic"
+	}
+	return t, "process_time"
 }
 
 // textView is pytext's names and formats, as the templates use them.
@@ -262,7 +271,7 @@ var crossingText = textView{
 }
 
 func newView(spec *schema.Spec) view {
-	t := timers[spec.Deadline.Timer]
+	t, clock := timerView(spec.Deadline.Timer)
 	seconds := pyquote.Number(spec.Deadline.Seconds) + " seconds"
 	if spec.Deadline.Seconds == 1 {
 		seconds = "1 second"
@@ -274,10 +283,10 @@ func newView(spec *schema.Spec) view {
 		Deadline: deadlineView{
 			Deadline:    spec.Deadline,
 			SecondsText: seconds,
-			TimerText:   t.text,
-			Which:       t.which,
-			Signal:      t.signal,
-			Clock:       t.clock,
+			TimerText:   t.Time,
+			Which:       t.Which,
+			Signal:      t.Signal,
+			Clock:       clock,
 		},
 		Preload: newPreloadView(spec.Preload),
 		Group:   spec.Group.Name,

@@ -4,10 +4,7 @@ package write
 
 import "syscall"
 
-// Flags every open of a folder's entry carries: a link in the last place
-// is not followed (the open fails), and a FIFO opens without waiting for a
-// writer, so that reading it cannot hang before it is refused.
-const (
-	noFollow = syscall.O_NOFOLLOW
-	nonBlock = syscall.O_NONBLOCK
-)
+// nonBlock is in every open of a file fixturegen reads or writes: a FIFO
+// opens without waiting for a writer, so that reading it cannot hang
+// before it is refused.
+const nonBlock = syscall.O_NONBLOCK

@@ -10,70 +10,103 @@ import (
 	"path/filepath"
 )
 
-// folder is an open folder that a write works in: every name given to its
-// methods is a single entry of it, and none of them follows a link in that
-// entry. On Linux it holds the folder's descriptor, so the folder cannot be
-// swapped for a link while it is in use (see folder_linux.go); elsewhere it
-// is the folder's path.
-type folder interface {
-	path() string
-	lstat(name string) (fs.FileMode, error)
-	// open opens name without following a link there and without
-	// blocking on a FIFO.
-	open(name string, flag int, perm fs.FileMode) (*os.File, error)
-	rename(from, to string) error
-	link(from, to string) error
-	remove(name string) error
-	names() ([]string, error)
-	close()
+// folder is an open folder that a write works in, held as an os.Root:
+// every name given to its methods is a single entry of it, and nothing
+// done through it reaches outside the project's folder, whatever a link
+// on the way was swapped for after Root's check.
+type folder struct {
+	root *os.Root
+	dir  string // its path, for messages
 }
 
-// pathFolder is a folder reached by its path.
-type pathFolder struct{ dir string }
-
-// openPath makes the folders missing below dir and returns the last.
-func openPath(dir string, missing []string) (folder, error) {
-	full := filepath.Join(append([]string{dir}, missing...)...)
-	if err := os.MkdirAll(full, 0o755); err != nil {
+// openPath opens the folder dir, a path the user typed, making it when it
+// is missing: the write goes where the path leads, as cp's would.
+func openPath(dir string) (*folder, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	return pathFolder{full}, nil
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &folder{root: r, dir: dir}, nil
 }
 
-func (d pathFolder) path() string { return d.dir }
+// errChanged is why a folder that the check found did not open inside
+// the project.
+var errChanged = errors.New("the folder changed since fixturegen checked it (a link or a file took its place); nothing was written there, so check the project's links and run again")
 
-func (d pathFolder) lstat(name string) (fs.FileMode, error) {
-	info, err := os.Lstat(filepath.Join(d.dir, name))
+// openBelow opens the folder dir, a real path at or below root that Root's
+// check found, and makes the folders missing below it, all through an
+// os.Root of root: a folder swapped for a link that leads out of the
+// project between the check and the write makes the write fail.
+func openBelow(root, dir string, missing []string) (*folder, error) {
+	project, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer project.Close()
+	rel, err := filepath.Rel(root, dir)
+	if err != nil {
+		return nil, err
+	}
+	sub := filepath.Join(append([]string{rel}, missing...)...)
+	path := filepath.Join(append([]string{dir}, missing...)...)
+	if len(missing) > 0 {
+		if err := project.MkdirAll(sub, 0o755); err != nil {
+			return nil, changed(path, err)
+		}
+	}
+	r, err := project.OpenRoot(sub)
+	if err != nil {
+		return nil, changed(path, err)
+	}
+	return &folder{root: r, dir: path}, nil
+}
+
+// changed explains a folder the check found that did not open: one that
+// is gone is not there, anything else (a link out of the project, a file
+// in its place) means the tree changed under fixturegen.
+func changed(path string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return &fs.PathError{Op: "open", Path: path, Err: errChanged}
+}
+
+func (d *folder) path() string { return d.dir }
+
+func (d *folder) lstat(name string) (fs.FileMode, error) {
+	info, err := d.root.Lstat(name)
 	if err != nil {
 		return 0, err
 	}
 	return info.Mode(), nil
 }
 
-func (d pathFolder) open(name string, flag int, perm fs.FileMode) (*os.File, error) {
-	return os.OpenFile(filepath.Join(d.dir, name), flag|noFollow|nonBlock, perm)
+// open opens name without blocking on a FIFO. Root's check refused a link
+// in name's place; one put there since is followed only inside the
+// project.
+func (d *folder) open(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	return d.root.OpenFile(name, flag|nonBlock, perm)
 }
 
-func (d pathFolder) rename(from, to string) error {
-	return os.Rename(filepath.Join(d.dir, from), filepath.Join(d.dir, to))
-}
+func (d *folder) rename(from, to string) error { return d.root.Rename(from, to) }
 
-func (d pathFolder) link(from, to string) error {
-	return os.Link(filepath.Join(d.dir, from), filepath.Join(d.dir, to))
-}
+func (d *folder) link(from, to string) error { return d.root.Link(from, to) }
 
-func (d pathFolder) remove(name string) error { return os.Remove(filepath.Join(d.dir, name)) }
+func (d *folder) remove(name string) error { return d.root.Remove(name) }
 
-func (d pathFolder) names() ([]string, error) {
-	entries, err := os.ReadDir(d.dir)
-	names := make([]string, len(entries))
-	for i, e := range entries {
-		names[i] = e.Name()
+func (d *folder) names() ([]string, error) {
+	f, err := d.root.Open(".")
+	if err != nil {
+		return nil, err
 	}
-	return names, err
+	defer f.Close()
+	return f.Readdirnames(-1)
 }
 
-func (pathFolder) close() {}
+func (d *folder) close() { d.root.Close() }
 
 // MaxFileSize is the largest planned file fixturegen reads. Conftests,
 // probe files, specs and Markdown documents are far smaller; the bound

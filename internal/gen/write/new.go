@@ -21,7 +21,7 @@ import (
 // New writes where it is told: use it for a path the user typed, and
 // Root.New for a path below the spec's folder.
 func New(path string, content []byte) error {
-	dir, err := openPath(filepath.Dir(path), nil)
+	dir, err := openPath(filepath.Dir(path))
 	if err != nil {
 		return err
 	}
@@ -30,7 +30,7 @@ func New(path string, content []byte) error {
 }
 
 // create is New for the file name in dir.
-func create(dir folder, name string, content []byte) error {
+func create(dir *folder, name string, content []byte) error {
 	if _, err := dir.lstat(name); err == nil {
 		return &fs.PathError{Op: "create", Path: filepath.Join(dir.path(), name), Err: fs.ErrExist}
 	}
@@ -50,7 +50,7 @@ func create(dir folder, name string, content []byte) error {
 }
 
 // createInPlace is create for file systems without hard links.
-func createInPlace(dir folder, name string, content []byte) error {
+func createInPlace(dir *folder, name string, content []byte) error {
 	f, err := dir.open(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err

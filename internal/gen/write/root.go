@@ -26,13 +26,11 @@ import (
 //
 // Every path is checked before it is used (Check, or the first step of
 // each method), and a command checks all of its planned paths before its
-// first write. The check is made on the paths' text by walking them; on
-// Linux, the folder then written to is opened with openat2 and
-// RESOLVE_BENEATH below the project's real folder, by the real path the
-// check found, with no link allowed on the way, so a folder swapped for a
-// link between the check and the write makes the write fail instead of
-// leave the project. Where openat2 is not available the write uses the
-// checked real path, and that window stays open.
+// first write. The check is made on the paths' text by walking them; the
+// folder then written to is opened through an os.Root of the project's
+// real folder, by the real path the check found, so a folder swapped for
+// a link between the check and the write cannot lead the write out of the
+// project.
 type Root struct {
 	abs     string // the spec's folder, absolute, as the spec's path names it
 	real    string // the real path of abs: every link resolved
@@ -181,7 +179,7 @@ func within(root, p string) bool {
 
 // open checks path and opens the folder it is written in, making the
 // missing folders on its way when mkdir is set.
-func (r *Root) open(path string, mkdir bool) (*target, folder, error) {
+func (r *Root) open(path string, mkdir bool) (*target, *folder, error) {
 	t, err := r.resolve(path)
 	if err != nil {
 		return nil, nil, err
@@ -256,7 +254,7 @@ func (r *Root) New(path string, content []byte) error {
 
 // refused explains why the file name in dir did not open: a link put in
 // its place since the check is refused as the check would have.
-func (r *Root) refused(t *target, dir folder, err error) error {
+func (r *Root) refused(t *target, dir *folder, err error) error {
 	if m, lerr := dir.lstat(t.name); lerr == nil && m&fs.ModeSymlink != 0 {
 		return r.finalLink(t.display, filepath.Join(dir.path(), t.name))
 	}

@@ -49,7 +49,7 @@ func File(path string, content []byte) error {
 		}
 		mode = info.Mode().Perm()
 	}
-	dir, err := openPath(filepath.Dir(path), nil)
+	dir, err := openPath(filepath.Dir(path))
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func File(path string, content []byte) error {
 
 // replace writes content to the file name in dir with the given mode,
 // through a temporary file in dir renamed over it.
-func replace(dir folder, name string, content []byte, mode fs.FileMode) error {
+func replace(dir *folder, name string, content []byte, mode fs.FileMode) error {
 	removeStale(dir, name)
 	tmp, tmpName, err := createTemp(dir, name)
 	if err != nil {
@@ -83,7 +83,7 @@ func replace(dir folder, name string, content []byte, mode fs.FileMode) error {
 
 // createTemp creates a new temporary file for the target name in dir,
 // readable and writable by its owner only until finish sets its mode.
-func createTemp(dir folder, target string) (*os.File, string, error) {
+func createTemp(dir *folder, target string) (*os.File, string, error) {
 	for range 10000 {
 		name := "." + target + tempInfix + strconv.FormatUint(uint64(rand.Uint32()), 10)
 		f, err := dir.open(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
@@ -104,7 +104,7 @@ func createTemp(dir folder, target string) (*os.File, string, error) {
 // follows replaces it: no one else reads these files. Two generate runs
 // writing the same file at the same moment are not supported; the one
 // whose temporary file is removed fails at its rename and changes nothing.
-func removeStale(dir folder, name string) {
+func removeStale(dir *folder, name string) {
 	names, err := dir.names()
 	if err != nil {
 		return

@@ -1,0 +1,5 @@
+import signal
+
+
+def test_fstring():
+    print(f"{signal.alarm(3)}")
