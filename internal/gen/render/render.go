@@ -32,8 +32,11 @@ const RegionPytest = "_fixturegen_pytest"
 // the names it binds, and pytest_configure when the region has one. A
 // definition of one of them outside the region clashes with it.
 func RegionNames(spec *schema.Spec) []string {
-	names := []string{spec.Preload.Fixture, spec.Deadline.Fixture, "_fixturegen_load", "_fixturegen", RegionPytest}
-	if spec.Group.Name != "" || spec.Deadline.SecondsEnv != "" {
+	names := []string{"_fixturegen_load", "_fixturegen", RegionPytest}
+	if spec.HasDeadline() {
+		names = append([]string{spec.Preload.Fixture, spec.Deadline.Fixture}, names...)
+	}
+	if spec.Group.Name != "" || spec.Deadline.SecondsEnv != "" || spec.Shield.On {
 		names = append(names, "pytest_configure")
 	}
 	return names
@@ -166,6 +169,10 @@ type view struct {
 	Group      string
 	Runtime    runtimeView
 	Probe      probeView
+	// HasDeadline is false for a spec that holds only the shield: the
+	// region then defines no fixture.
+	HasDeadline bool
+	Shield      schema.Shield
 }
 
 type runtimeView struct {
@@ -260,9 +267,11 @@ func newView(spec *schema.Spec) view {
 			Signal:      t.signal,
 			Clock:       t.clock,
 		},
-		Preload: newPreloadView(spec.Preload),
-		Group:   spec.Group.Name,
-		Runtime: newRuntimeView(spec),
-		Probe:   newProbeView(spec),
+		Preload:     newPreloadView(spec.Preload),
+		Group:       spec.Group.Name,
+		Runtime:     newRuntimeView(spec),
+		Probe:       newProbeView(spec),
+		HasDeadline: spec.HasDeadline(),
+		Shield:      spec.Shield,
 	}
 }

@@ -55,6 +55,9 @@ type Values struct {
 	// ProbeTests when Paths has none.
 	HandProbe               string
 	ProbePlugin, ProbeTests string
+
+	// Shield is the [shield] table, written when Shield.On.
+	Shield schema.Shield
 }
 
 // Defaults returns the values of a starter spec for a project whose tests
@@ -105,6 +108,7 @@ func Text(v Values, prefix []string) []byte {
 		"HandProbe":   v.HandProbe,
 		"ProbePlugin": v.ProbePlugin,
 		"ProbeTests":  v.ProbeTests,
+		"Shield":      v.Shield,
 	})
 	if err != nil {
 		// The template and its data are fixed by this package; a failure

@@ -80,6 +80,7 @@ func TestTextShowsTheStarterKeys(t *testing.T) {
 	v := Defaults("tests")
 	v.Deadline.Autouse, v.Deadline.SecondsEnv = true, "SUITE_TEST_LIMIT"
 	v.Deadline.Raises, v.Deadline.DumpThreads = schema.RaisesTimeoutError, true
+	v.Shield = schema.Shield{On: true, Signals: schema.DefaultShieldSignals(), ImportGrace: schema.DefaultShieldGrace, PastGrace: schema.DefaultPastGrace, Rollback: true}
 	for _, prefix := range [][]string{nil, schema.PyprojectTable} {
 		pfx := strings.Join(prefix, ".")
 		if pfx != "" {
