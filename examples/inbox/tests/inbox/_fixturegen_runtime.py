@@ -737,8 +737,8 @@ class _Shield:
         waited = time.monotonic() - self.start
         if PAST_GRACE == "deliver" and waited >= SHIELD_GRACE:
             self.delivered = (
-                f"{self.owner} waited {waited:.2f} s, past the import grace "
-                f"({SHIELD_GRACE:g} s), and ran inside the import"
+                f"{self.owner} rang {waited:.2f} s into the import, past the "
+                f"import grace ({SHIELD_GRACE:g} s), and ran inside it"
             )
             handler(signum, frame)
             return
