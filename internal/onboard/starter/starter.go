@@ -58,6 +58,11 @@ type Values struct {
 
 	// Shield is the [shield] table, written when Shield.On.
 	Shield schema.Shield
+	// ShieldOnly leaves [deadline], [preload], [group] and the probe out:
+	// the project has no deadline of its own, only a timer to shield.
+	// Timeout says where that timer is set, for the spec's comment.
+	ShieldOnly bool
+	Timeout    string
 }
 
 // Defaults returns the values of a starter spec for a project whose tests
@@ -109,6 +114,8 @@ func Text(v Values, prefix []string) []byte {
 		"ProbePlugin": v.ProbePlugin,
 		"ProbeTests":  v.ProbeTests,
 		"Shield":      v.Shield,
+		"ShieldOnly":  v.ShieldOnly,
+		"Timeout":     v.Timeout,
 	})
 	if err != nil {
 		// The template and its data are fixed by this package; a failure
