@@ -662,6 +662,12 @@ SHIELD_GRACE: Final[float] = 0
 PAST_GRACE: Final[str] = ""
 ROLLBACK: Final[bool] = False
 
+# signal.getsignal turns the handler into an enum, trying and failing for
+# a function, which costs more than the rest of holding it; the shield
+# needs no enum.
+_get_handler: Callable[[int], Handler] = getattr(signal, "_signal", signal).getsignal
+_monotonic: Final = time.monotonic
+
 # The interval timer that rings with each signal the shield can hold, by the
 # names of both in the signal module.
 TIMER_OF_SIGNAL: Final = {
@@ -711,6 +717,8 @@ class _Shield:
         # Kept modules (extensions) whose parent an import rolled back: the
         # parent's next import gets the attribute the import system sets.
         self.orphans: dict[str, list[str]] = {}
+        # The handler put in place of those held, made once.
+        self.holder = self._on_signal
 
     def install(self) -> None:
         """Put the wrapper in place, once per process."""
@@ -734,7 +742,7 @@ class _Shield:
         if not self.depth or threading.get_ident() != self.main:
             handler(signum, frame)
             return
-        waited = time.monotonic() - self.start
+        waited = _monotonic() - self.start
         if PAST_GRACE == "deliver" and waited >= SHIELD_GRACE:
             self.delivered = (
                 f"{self.owner} rang {waited:.2f} s into the import, past the "
@@ -764,17 +772,17 @@ class _Shield:
     def _hold(self) -> None:
         """Set aside every handler of the shielded signals that is not ours."""
         for signum in self.signums:
-            handler = signal.getsignal(signum)
+            handler = _get_handler(signum)
             if callable(handler) and not isinstance(
                 getattr(handler, "__self__", None), (_Shield, _Deadline)
             ):
                 self.held[signum] = handler
-                _set_handler(signum, self._on_signal)
+                _set_handler(signum, self.holder)
 
     def _release(self) -> None:
         """Give the held handlers their place back, unless the import took it."""
         for signum, handler in self.held.items():
-            if signal.getsignal(signum) == self._on_signal:
+            if _get_handler(signum) == self.holder:
                 _set_handler(signum, handler)
         self.held.clear()
         for which in self.rearmed:
@@ -792,42 +800,35 @@ class _Shield:
                 module = original(name, *args, **kwargs)
             finally:
                 self.depth -= 1
-            self._loaded(name)
-            return module
-        return self._first_import(original, name, args, kwargs)
-
-    def _first_import(
-        self,
-        original: Callable[..., ModuleType],
-        name: str,
-        args: tuple[object, ...],
-        kwargs: dict[str, object],
-    ) -> ModuleType:
-        """Run an outermost first import with the other handlers held."""
-        self._hold()
-        self.depth, self.start, self.loaded = 1, time.monotonic(), []
-        try:
-            module = original(name, *args, **kwargs)
-        except ImportError:
-            # An import that fails on its own (a missing optional
-            # dependency) keeps what Python leaves: code expects that.
+        else:
+            # The outermost first import: the handlers are held for it.
+            self._hold()
+            self.depth, self.start, self.loaded = 1, _monotonic(), []
+            try:
+                module = original(name, *args, **kwargs)
+            except ImportError:
+                # An import that fails on its own (a missing optional
+                # dependency) keeps what Python leaves: code expects that.
+                self._end()
+                raise
+            except BaseException as error:
+                if ROLLBACK:
+                    _roll_back(self, name, error)
+                self._end()
+                raise
+            self.depth = 0
+        self.loaded.append(name)
+        if self.orphans:
+            self._adopt(name)
+        if not self.depth:
             self._end()
-            raise
-        except BaseException as error:
-            if ROLLBACK:
-                _roll_back(self, name, error)
-            self._end()
-            raise
-        self._loaded(name)
-        self._end()
         return module
 
-    def _loaded(self, name: str) -> None:
-        """Note a module the running import loaded; restore its orphans."""
-        self.loaded.append(name)
-        children = self.orphans.pop(name, None) if self.orphans else None
+    def _adopt(self, name: str) -> None:
+        """Give a module loaded again the kept children a rollback left."""
+        children = self.orphans.pop(name, ())
         parent = sys.modules.get(name)
-        for child in children or ():
+        for child in children:
             module = sys.modules.get(child)
             attr = child.rpartition(".")[2]
             if module is not None and parent is not None and not hasattr(parent, attr):
@@ -837,7 +838,10 @@ class _Shield:
         """End the import: release the handlers, then run what rang meanwhile."""
         self.depth = 0
         self.delivered = ""
-        self._release()
+        if self.held or self.rearmed:
+            self._release()
+        if not self.pending:
+            return
         pending, self.pending = self.pending, {}
         frame = inspect.currentframe()
         for signum, handler in pending.items():
