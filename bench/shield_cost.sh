@@ -16,6 +16,8 @@
 #            module by importlib.import_module, so all 201 imports are
 #            outermost first imports under pytest-timeout's handler; only
 #            the import loop is timed; target shielded/plain at most 1.05.
+#            A third copy, wrapped, has the shield hold no signal
+#            (signals = []): the wrapper's cost alone, printed beside.
 #
 # The runs alternate after a warm-up each, and the medians are compared.
 set -euo pipefail
@@ -94,12 +96,17 @@ def test_cold_import():
         out.write(f"{took} {cpu}\n")
 PY
 "$python" -m compileall -q "$project/coldpkg"
-cp -r "$project" "$work/cold-shielded"
+cp -rp "$project" "$work/cold-shielded"
 shield_spec >"$work/cold-shielded/fixturegen.toml"
 "$work/fixturegen" -C "$work/cold-shielded" generate >/dev/null
+# A control: the same runtime and wrapper, holding no signal, to tell the
+# wrapper's cost from the cost of holding pytest-timeout's handler.
+cp -rp "$project" "$work/cold-wrapped"
+shield_spec | sed 's/^\[shield\]$/[shield]\nsignals = []/' >"$work/cold-wrapped/fixturegen.toml"
+"$work/fixturegen" -C "$work/cold-wrapped" generate >/dev/null
 
 pytest="$python -m pytest -q -p no:cacheprovider -p no:xdist -p no:rerunfailures -c /dev/null --timeout 30 --timeout-method signal"
-for project in warm-plain warm-shielded cold-plain cold-shielded; do
+for project in warm-plain warm-shielded cold-plain cold-wrapped cold-shielded; do
   out=$(cd "$work/$project" && BENCH_OUT=/dev/null $pytest --rootdir "$work/$project" -o pythonpath=. tests 2>&1 | tail -1)
   case $out in
     *" passed"*) ;;
@@ -112,7 +119,8 @@ echo "2,000 trivial tests under pytest-timeout's signal method; whole pytest run
   "plain=cd $work/warm-plain && $pytest --rootdir . tests" \
   "shielded=cd $work/warm-shielded && $pytest --rootdir . tests" || status=$?
 echo "cold import of 201 modules under pytest-timeout's handler; only the import loop is timed:"
-"$python" "$root/bench/median_ratio.py" --self-timed "$runs" 1.05 \
+"$python" "$root/bench/median_ratio.py" --self-timed "$runs" 1.05,- \
   "plain=cd $work/cold-plain && $pytest --rootdir . -o pythonpath=. tests" \
+  "wrapped=cd $work/cold-wrapped && $pytest --rootdir . -o pythonpath=. tests" \
   "shielded=cd $work/cold-shielded && $pytest --rootdir . -o pythonpath=. tests" || status=$?
 exit $status
