@@ -865,7 +865,7 @@ def _reloadable(module: ModuleType) -> bool:
 
 def _roll_back(shield: _Shield, name: str, error: BaseException) -> None:
     """Undo a first import a handler interrupted, and warn about it."""
-    removed = []
+    removed, kept = [], []
     for child in reversed(shield.loaded):
         module = sys.modules.get(child)
         parent_name, _, attr = child.rpartition(".")
@@ -873,6 +873,7 @@ def _roll_back(shield: _Shield, name: str, error: BaseException) -> None:
             continue
         if not _reloadable(module):
             shield.orphans.setdefault(parent_name, []).append(child)
+            kept.append(child)
             continue
         del sys.modules[child]
         parent = sys.modules.get(parent_name)
@@ -883,6 +884,8 @@ def _roll_back(shield: _Shield, name: str, error: BaseException) -> None:
     nodeid = current.rpartition(" ")[0] or "a test"
     how = shield.delivered or f"{type(error).__name__} was raised inside it"
     undone = ", ".join(reversed(removed)) or "nothing it had finished"
+    if kept:
+        undone += f"; kept, as extension modules: {', '.join(reversed(kept))}"
     message = (
         f"{nodeid}: the first import of {name} was interrupted ({how}); "
         f"it was rolled back, so the next import runs whole (removed from "
