@@ -22,6 +22,7 @@
 # The runs alternate after a warm-up each, and the medians are compared.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/coldpkg.sh"
 runs=${1:-15}
 python=$(bash "$root/scripts/venv")
 work=$(mktemp -d)
@@ -46,35 +47,8 @@ shield_spec >"$work/warm-shielded/fixturegen.toml"
 
 # The cold package, in two copies of one project.
 project=$work/cold-plain
-mkdir -p "$project/coldpkg" "$project/tests"
-printf '"""200 modules to import cold."""\n' >"$project/coldpkg/__init__.py"
-for i in $(seq -w 0 199); do
-  cat >"$project/coldpkg/m$i.py" <<PY
-"""Module $i of the benchmark package."""
-
-import os
-
-NAME = "m$i"
-TABLE = {str(n): n * $((10#$i + 1)) for n in range(20)}
-
-
-class Thing$i:
-    """A class with a few methods."""
-
-    def __init__(self, value=0):
-        self.value = value
-
-    def double(self):
-        return self.value * 2
-
-    def path(self):
-        return os.path.join(NAME, str(self.value))
-
-
-def make(value):
-    return Thing$i(value)
-PY
-done
+mkdir -p "$project/tests"
+cold_package "$project"
 cat >"$project/tests/test_import.py" <<'PY'
 import importlib
 import os
