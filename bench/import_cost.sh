@@ -18,6 +18,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/bench/spec.sh"
+. "$root/bench/coldpkg.sh"
 runs=${1:-21}
 python=$(bash "$root/scripts/venv")
 work=$(mktemp -d)
@@ -25,39 +26,8 @@ trap 'rm -rf "$work"' EXIT
 go build -o "$work/fixturegen" "$root/cmd/fixturegen"
 
 project=$work/project
-mkdir -p "$project/coldpkg" "$project/tests"
-printf '"""200 modules to import cold."""\n' >"$project/coldpkg/__init__.py"
-for i in $(seq -w 0 199); do
-  cat >"$project/coldpkg/m$i.py" <<PY
-"""Module $i of the benchmark package."""
-
-import os
-
-NAME = "m$i"
-TABLE = {str(n): n * $((10#$i + 1)) for n in range(20)}
-
-
-class Thing$i:
-    """A class with a few methods."""
-
-    def __init__(self, value=0):
-        self.value = value
-
-    def double(self):
-        return self.value * 2
-
-    def path(self):
-        return os.path.join(NAME, str(self.value))
-
-
-def make(value):
-    return Thing$i(value)
-
-
-def total():
-    return sum(TABLE.values())
-PY
-done
+mkdir -p "$project/tests"
+cold_package "$project"
 "$python" -m compileall -q "$project/coldpkg"
 
 bench_spec 600 >"$project/fixturegen.toml"

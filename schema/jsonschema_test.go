@@ -39,6 +39,7 @@ var loaderTables = map[string][]string{
 	"probe":                      probeKeys,
 	"probe.case[]":               caseKeys,
 	"probe.case[].planted_delay": plantedKeys,
+	"shield":                     shieldKeys,
 }
 
 func loadJSONSchema(t *testing.T) *jsonSchema {
@@ -226,6 +227,10 @@ func TestSchemaAgreesWithLoader(t *testing.T) {
 		{"seconds_env with a dash", "seconds = 5\n", "seconds = 5\nseconds_env = \"TEST-LIMIT\"\n", false},
 		{"empty preload", `modules = ["a", "b.c"]`, "modules = []", true},
 		{"unknown top key", "version = 1\n", "version = 1\nextra = 1\n", false},
+		{"shield", "version = 1\n", "version = 1\n[shield]\nsignals = [\"SIGALRM\", \"SIGVTALRM\"]\nimport_grace = 5\npast_grace = \"wait\"\nrollback = false\n", true},
+		{"bad shield signal", "version = 1\n", "version = 1\n[shield]\nsignals = [\"SIGINT\"]\n", false},
+		{"bad past_grace", "version = 1\n", "version = 1\n[shield]\npast_grace = \"raise\"\n", false},
+		{"no deadline nor shield", "[deadline]\nfixture = \"deadline\"\nseconds = 5\n", "", false},
 		{"unknown deadline key", "seconds = 5\n", "seconds = 5\nSeconds = 5\n", false},
 		{"unknown case key", "armed_delay = 0.5\n", "armed_delay = 0.5\nnode_id = \"x\"\n", false},
 		{"version 2", "version = 1", "version = 2", false},

@@ -42,6 +42,7 @@ type Spec struct {
 	Group           Group    `toml:"group"`
 	Paths           Paths    `toml:"paths"`
 	Probe           Probe    `toml:"probe"`
+	Shield          Shield   `toml:"shield"`
 
 	// File is the spec's path as the user named it (or as it was found),
 	// used in messages and in generated headers.
@@ -98,6 +99,10 @@ type Deadline struct {
 	// when the deadline fires.
 	DumpThreads bool `toml:"dump_threads"`
 }
+
+// HasDeadline reports whether the spec has a [deadline] (and with it a
+// [preload]): a spec may hold only the import shield.
+func (s *Spec) HasDeadline() bool { return s.Deadline.Fixture != "" }
 
 // Exception is the exception a fired deadline raises: Raises, or its
 // default for a Deadline built without the loader.
@@ -241,6 +246,55 @@ type PlantedDelay struct {
 	Seconds float64 `toml:"seconds"`
 }
 
+// Shield is the [shield] table: the import shield, which holds a handler of
+// a timer's signal that is not fixturegen's own (pytest-timeout's signal
+// method, a test's own signal.signal handler) while a module's first import
+// runs, and runs it right after that import.
+type Shield struct {
+	// On is true when the spec has a [shield] table; the other fields
+	// hold their defaults then, and are zero otherwise.
+	On bool
+	// Signals are the signals whose handlers the shield holds, by their
+	// names in Python's signal module.
+	Signals []string `toml:"signals"`
+	// ImportGrace bounds how long one import holds a handler back.
+	ImportGrace float64 `toml:"import_grace"`
+	// PastGrace says what happens to a handler held past ImportGrace:
+	// PastGraceDeliver runs it inside the import, PastGraceWait keeps it
+	// until the import finishes.
+	PastGrace string `toml:"past_grace"`
+	// Rollback removes the modules an interrupted first import loaded
+	// from sys.modules, so the next import of them is whole.
+	Rollback bool `toml:"rollback"`
+}
+
+// The signals the shield can hold: those of the interval timers.
+const (
+	SignalAlarm   = "SIGALRM"
+	SignalVirtual = "SIGVTALRM"
+	SignalProf    = "SIGPROF"
+)
+
+// ShieldSignals lists the signals the shield can hold, in the order
+// messages list them.
+var ShieldSignals = []string{SignalAlarm, SignalVirtual, SignalProf}
+
+// past_grace modes.
+const (
+	PastGraceDeliver = "deliver"
+	PastGraceWait    = "wait"
+)
+
+// Defaults of the [shield] keys.
+const (
+	DefaultShieldGrace = 30.0
+	DefaultPastGrace   = PastGraceDeliver
+)
+
+// DefaultShieldSignals are the signals a [shield] without signals holds:
+// SIGALRM, which pytest-timeout's signal method and signal.alarm use.
+func DefaultShieldSignals() []string { return []string{SignalAlarm} }
+
 // DefaultRecord is the probe record used when [probe.record] is absent: one
 // key per preload module (true when loaded), plus a "parent:child" key for
 // each dotted module (true when the parent has the child as an attribute,
@@ -313,8 +367,8 @@ var Keys = []Key{
 		Doc:    "the fixturegen versions the spec allows, as PEP 440 clauses joined by commas: `\">=0.4\"`, `\">=0.4, <0.6\"`, `\"~=0.4\"`, `\"==0.4.*\"`, `\"!=0.4.1\"`; see below",
 		Schema: `{"type": "string", "pattern": "^\\s*(~=|==|!=|<=|>=|<|>)\\s*v?[0-9]+(\\.[0-9]+)*((a|b|rc)[0-9]+|\\.\\*)?\\s*(,\\s*(~=|==|!=|<=|>=|<|>)\\s*v?[0-9]+(\\.[0-9]+)*((a|b|rc)[0-9]+|\\.\\*)?\\s*)*$"}`},
 
-	{Name: "deadline", Required: true, Table: true, Starter: true,
-		Doc: "The deadline fixture: it arms the alarm that bounds each test using it, after the preload fixture has run."},
+	{Name: "deadline", RequiredWhen: "without `[shield]`", Table: true, Starter: true,
+		Doc: "The deadline fixture: it arms the alarm that bounds each test using it, after the preload fixture has run. A spec with a `[shield]` may leave `[deadline]` and `[preload]` out."},
 	{Name: "deadline.fixture", Required: true, Starter: true,
 		Doc:    "name of the deadline fixture: a Python identifier, not a keyword, not `request`, not starting with `_fixturegen`",
 		Schema: `{"$ref": "#/$defs/fixture"}`},
@@ -349,7 +403,7 @@ var Keys = []Key{
 		Doc:    "`true`: when the deadline fires, `faulthandler` writes every thread's stack to stderr",
 		Schema: `{"type": "boolean"}`},
 
-	{Name: "preload", Required: true, Table: true, Starter: true,
+	{Name: "preload", RequiredWhen: "with `[deadline]`", Table: true, Starter: true,
 		Doc: "The preload fixture: the deadline fixture's first parameter, so pytest runs it before the alarm is armed."},
 	{Name: "preload.fixture", Required: true, Starter: true,
 		Doc:    "name of the preload fixture, different from the deadline fixture",
@@ -407,6 +461,21 @@ var Keys = []Key{
 	{Name: "probe.case.armed_delay",
 		Doc:    "seconds the first import that starts while the alarm is armed sleeps; the report gains the list of such late imports, which must be empty",
 		Schema: `{"$ref": "#/$defs/seconds"}`},
+
+	{Name: "shield", Table: true, Starter: true,
+		Doc: "The import shield: while a module's first import runs, a handler of a timer's signal that is not fixturegen's (pytest-timeout's signal method, a test's own `signal.signal`) is held, and run right after the import. Its presence turns the shield on; a spec may hold only `[shield]` and `[paths]`."},
+	{Name: "shield.signals", Default: DefaultShieldSignals(), DefaultText: "`[\"SIGALRM\"]`", Starter: true,
+		Doc:    "the signals whose handlers are held during a first import: `SIGALRM` (pytest-timeout, `signal.alarm`, `ITIMER_REAL`), `SIGVTALRM`, `SIGPROF`",
+		Schema: `{"type": "array", "uniqueItems": true, "items": {"description": "A timer signal's name.", "enum": ["SIGALRM", "SIGVTALRM", "SIGPROF"]}}`},
+	{Name: "shield.import_grace", Default: DefaultShieldGrace, Starter: true,
+		Doc:    "the longest one import holds a handler back; see `past_grace`",
+		Schema: `{"$ref": "#/$defs/seconds"}`},
+	{Name: "shield.past_grace", Default: DefaultPastGrace, Starter: true,
+		Enum: []string{PastGraceDeliver, PastGraceWait},
+		Doc:  "a handler held for `import_grace`: `deliver` runs it inside the import (which `rollback` then undoes), `wait` holds it until the import finishes, however long"},
+	{Name: "shield.rollback", Default: true, Starter: true,
+		Doc:    "`true`: a first import that a handler interrupts anyway is rolled back (the pure-Python modules it loaded leave `sys.modules`) and reported with an `InterruptedImportWarning`",
+		Schema: `{"type": "boolean"}`},
 }
 
 // tableKeys returns the names, without the table's, of the keys directly

@@ -22,7 +22,12 @@ var jsonSchemaTop = map[string]any{
 	"$schema":     "https://json-schema.org/draft/2020-12/schema",
 	"$id":         URL,
 	"title":       "fixturegen spec, version 1",
-	"description": "The contract that keeps a pytest suite's SIGALRM deadline from interrupting a module's first import: the deadline fixture, the preload fixture that runs before it, the pytest-xdist worker group and the probe cases that prove it. Lives in fixturegen.toml, or in [tool.fixturegen] of pyproject.toml. Run `fixturegen generate` after editing it.",
+	"description": "The contract that keeps a pytest suite's SIGALRM deadline from interrupting a module's first import: the deadline fixture, the preload fixture that runs before it, the pytest-xdist worker group and the probe cases that prove it, and the import shield that keeps other timers' handlers out of first imports. Lives in fixturegen.toml, or in [tool.fixturegen] of pyproject.toml. Run `fixturegen generate` after editing it.",
+	// A spec holds a deadline with its preload, or the shield, or both.
+	"anyOf": []any{
+		map[string]any{"required": []string{"deadline", "preload"}},
+		map[string]any{"required": []string{"shield"}},
+	},
 }
 
 const jsonSchemaDefs = `{
@@ -211,7 +216,7 @@ func TestKeysMatchTypes(t *testing.T) {
 // Each default in Keys is the value the loader gives a spec that leaves
 // the key out.
 func TestKeyDefaultsAreTheLoaders(t *testing.T) {
-	s, err := Parse([]byte("version = 1\n[deadline]\nfixture = \"d\"\nseconds = 5\n[preload]\nfixture = \"p\"\nmodules = []\n[paths]\nconftest = \"conftest.py\"\n"), "spec.toml", "/project")
+	s, err := Parse([]byte("version = 1\n[deadline]\nfixture = \"d\"\nseconds = 5\n[preload]\nfixture = \"p\"\nmodules = []\n[paths]\nconftest = \"conftest.py\"\n[shield]\n"), "spec.toml", "/project")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +339,7 @@ func TestReadmeKeyTable(t *testing.T) {
 // field its toml tag names: a key described but not read would be
 // accepted and then ignored.
 func TestLoaderReadsTheKeys(t *testing.T) {
-	base := "version = 1\n[deadline]\nfixture = \"d\"\nseconds = 5\n[preload]\nfixture = \"p\"\nmodules = []\n[paths]\nconftest = \"conftest.py\"\n"
+	base := "version = 1\n[deadline]\nfixture = \"d\"\nseconds = 5\n[preload]\nfixture = \"p\"\nmodules = []\n[paths]\nconftest = \"conftest.py\"\n[shield]\n"
 	for _, k := range Keys {
 		var values []any
 		switch {

@@ -18,6 +18,7 @@ var (
 	groupKeys    = tableKeys("group")
 	pathsKeys    = tableKeys("paths")
 	probeKeys    = tableKeys("probe")
+	shieldKeys   = tableKeys("shield")
 	caseKeys     = tableKeys("probe.case")
 	plantedKeys  = tableKeys("probe.case.planted_delay")
 )
@@ -47,8 +48,18 @@ func (c *checker) validate(root *node, doc map[string]any, recordOrder []string)
 		return s
 	}
 	c.keys(root, doc, topKeys...)
-	c.deadline(root, doc, s)
-	c.preload(root, doc, s)
+	c.shield(root, doc, s)
+	// A spec with the shield may leave the deadline and its preload out;
+	// without the shield, a spec is nothing but them.
+	_, hasDeadline := doc["deadline"]
+	if hasDeadline || !s.Shield.On {
+		c.deadline(root, doc, s)
+		c.preload(root, doc, s)
+	} else {
+		s.Deadline = defaultDeadline()
+		c.needsDeadline(root, doc, "preload", "the preload fixture runs before the deadline's alarm")
+		c.needsDeadline(root, doc, "probe", "the probe records the state at each arming of the deadline's alarm")
+	}
 	c.group(root, doc, s)
 	paths := c.paths(root, doc, s)
 	c.probe(root, doc, s, paths, recordOrder)
@@ -123,8 +134,11 @@ func RequiredVersionWarning(s *Spec) string {
 	return fmt.Sprintf("%s: required_version = %q not checked: this is a development build of fixturegen, which satisfies every requirement", s.File, s.RequiredVersion)
 }
 
-func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
-	d := Deadline{
+// defaultDeadline is a [deadline] with every optional key at its default
+// and no fixture: what a spec without [deadline] holds, so that the
+// runtime's settings all have values.
+func defaultDeadline() Deadline {
+	return Deadline{
 		Timer:       DefaultTimer,
 		Message:     DefaultMessage,
 		OnImport:    DefaultOnImport,
@@ -132,6 +146,74 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 		ImportGrace: DefaultImportGrace,
 		Raises:      DefaultRaises,
 	}
+}
+
+// needsDeadline reports the table key, written in a spec without
+// [deadline], that only a deadline gives a meaning to (why says how).
+func (c *checker) needsDeadline(root *node, doc map[string]any, key, why string) {
+	if _, ok := doc[key]; !ok {
+		return
+	}
+	table, deadline := "["+root.child(key).name+"]", "["+root.child("deadline").name+"]"
+	c.errorf(root.child(key), "%s needs %s: %s; add %s, or remove %s to keep only the shield", table, deadline, why, deadline, table)
+}
+
+// shield reads [shield], which is optional: its presence turns the import
+// shield on.
+func (c *checker) shield(root *node, doc map[string]any, s *Spec) {
+	if _, present := doc["shield"]; !present {
+		return
+	}
+	n, t, ok := c.table(root, doc, "shield")
+	if !ok {
+		return
+	}
+	c.keys(n, t, shieldKeys...)
+	sh := Shield{On: true, Signals: DefaultShieldSignals(), ImportGrace: DefaultShieldGrace, PastGrace: DefaultPastGrace, Rollback: true}
+	if v, ok := t["signals"]; ok {
+		sh.Signals = c.signals(n.child("signals"), v)
+	}
+	if v, ok := t["import_grace"]; ok {
+		sh.ImportGrace, _ = c.seconds(n.child("import_grace"), v)
+	}
+	if v, ok := t["past_grace"]; ok {
+		sh.PastGrace, _ = c.oneOf(n.child("past_grace"), v, keyEnum("shield.past_grace")...)
+	}
+	if v, ok := t["rollback"]; ok {
+		sh.Rollback, _ = c.boolean(n.child("rollback"), v)
+	}
+	s.Shield = sh
+}
+
+// signals reads shield.signals: timer signals' names, each once. An empty
+// list is allowed: it keeps the rollback and holds nothing.
+func (c *checker) signals(n *node, v any) []string {
+	list, ok := v.([]any)
+	if !ok {
+		c.errorf(n, "%s must be an array of signal names, not %s", n.key, describe(v))
+		return nil
+	}
+	out := []string{}
+	seen := map[string]*node{}
+	for i, e := range list {
+		en := n.index(i)
+		name, ok := c.oneOf(en, e, ShieldSignals...)
+		if !ok {
+			continue
+		}
+		if first, dup := seen[name]; dup {
+			line, _ := c.pos(first)
+			c.errorf(en, "%s repeats %s, already listed as %s on line %d", en.key, name, first.key, line)
+			continue
+		}
+		seen[name] = en
+		out = append(out, name)
+	}
+	return out
+}
+
+func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
+	d := defaultDeadline()
 	defer func() { s.Deadline = d }()
 	n, t, ok := c.table(root, doc, "deadline")
 	if !ok {

@@ -107,6 +107,28 @@ func TestParseErrors(t *testing.T) {
 		{"missing planted_delay.seconds", nil, oneCase + "planted_delay = { module = 'a' }\n",
 			"spec.toml:21:1: missing required key probe.case[0].planted_delay.seconds"},
 
+		// [shield], and a spec that holds only it.
+		{"preload without deadline", []string{"[deadline]\nfixture = \"deadline\"\nseconds = 5\n", ""}, "[shield]\n",
+			"spec.toml:4:1: [preload] needs [deadline]: the preload fixture runs before the deadline's alarm; add [deadline], or remove [preload] to keep only the shield"},
+		{"probe without deadline", []string{"[deadline]\nfixture = \"deadline\"\nseconds = 5\n", "", "[preload]\nfixture = \"preload\"\nmodules = [\"a\", \"b.c\"]\n", ""}, "[shield]\n" + oneCase,
+			"[probe] needs [deadline]: the probe records the state at each arming of the deadline's alarm"},
+		{"shield as a value", []string{"version = 1", "version = 1\nshield = true"}, "",
+			"spec.toml:2:1: shield must be a table, not a boolean"},
+		{"unknown shield key", nil, "[shield]\ngrace = 1\n",
+			`spec.toml:19:1: unknown key "grace" in [shield]; valid keys are signals, import_grace, past_grace, rollback`},
+		{"signals not a list", nil, "[shield]\nsignals = \"SIGALRM\"\n",
+			"spec.toml:19:1: shield.signals must be an array of signal names, not a string"},
+		{"signal unknown", nil, "[shield]\nsignals = [\"SIGALRM\", \"SIGINT\"]\n",
+			`spec.toml:19:23: shield.signals[1] must be one of "SIGALRM", "SIGVTALRM", "SIGPROF", not "SIGINT"`},
+		{"signal repeated", nil, "[shield]\nsignals = [\"SIGPROF\", \"SIGPROF\"]\n",
+			"spec.toml:19:23: shield.signals[1] repeats SIGPROF, already listed as shield.signals[0] on line 19"},
+		{"shield grace zero", nil, "[shield]\nimport_grace = 0\n",
+			"spec.toml:19:1: shield.import_grace must be a number of seconds more than 0 and at most 86400 (a day), not 0"},
+		{"past_grace unknown", nil, "[shield]\npast_grace = \"raise\"\n",
+			`spec.toml:19:1: shield.past_grace must be one of "deliver", "wait", not "raise"`},
+		{"rollback as text", nil, "[shield]\nrollback = \"yes\"\n",
+			"spec.toml:19:1: shield.rollback must be true or false, not a string"},
+
 		// Types.
 		{"string for a number", []string{"seconds = 5", `seconds = "5"`}, "",
 			"spec.toml:5:1: deadline.seconds must be a number, not a string"},
@@ -598,6 +620,20 @@ func TestParseValid(t *testing.T) {
 			func(s *Spec) bool { return len(s.Probe.Cases) == 2 && s.Probe.Cases[1].Test == "test_b" }},
 		{"no cases", nil, "[probe]\ncase = []\n",
 			func(s *Spec) bool { return len(s.Probe.Cases) == 0 && s.Probe.RecordDefaulted }},
+		{"shield with its defaults", nil, "[shield]\n",
+			func(s *Spec) bool {
+				sh := s.Shield
+				return sh.On && len(sh.Signals) == 1 && sh.Signals[0] == SignalAlarm && sh.ImportGrace == DefaultShieldGrace && sh.PastGrace == PastGraceDeliver && sh.Rollback && s.HasDeadline()
+			}},
+		{"only the shield", []string{"[deadline]\nfixture = \"deadline\"\nseconds = 5\n", "", "[preload]\nfixture = \"preload\"\nmodules = [\"a\", \"b.c\"]\n", ""}, "[shield]\nsignals = ['SIGALRM', 'SIGPROF']\nimport_grace = 2.5\npast_grace = 'wait'\nrollback = false\n",
+			func(s *Spec) bool {
+				sh := s.Shield
+				return !s.HasDeadline() && s.Deadline.Timer == DefaultTimer && len(sh.Signals) == 2 && sh.Signals[1] == SignalProf && sh.ImportGrace == 2.5 && sh.PastGrace == PastGraceWait && !sh.Rollback
+			}},
+		{"a shield that holds no signal", nil, "[shield]\nsignals = []\n",
+			func(s *Spec) bool { return s.Shield.Signals != nil && len(s.Shield.Signals) == 0 }},
+		{"no shield", nil, "",
+			func(s *Spec) bool { return !s.Shield.On && s.Shield.Signals == nil }},
 		{"message with any character but NUL", []string{"seconds = 5", "seconds = 5\nmessage = \"tab\\there\\u0007 é\""}, "",
 			func(s *Spec) bool { return s.Deadline.Message == "tab\there\a é" }},
 	}

@@ -48,7 +48,7 @@ Examples:
 			if len(args) > 1 {
 				return usageError{fmt.Sprintf("docs takes at most one FILE, got %d arguments", len(args))}
 			}
-			spec, err := c.loadSpec()
+			spec, err := c.loadDeadlineSpec("fixturegen docs")
 			if err != nil {
 				return err
 			}

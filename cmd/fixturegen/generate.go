@@ -23,6 +23,10 @@ Renders the spec and writes what changed:
   - the region between "# fixturegen:begin" and "# fixturegen:end" in
     [paths].conftest (created if missing; appended if the file has no
     markers; every byte outside the markers is kept),
+  - the runtime the region loads ([paths].runtime, or _fixturegen_runtime.py
+    beside the conftest), a whole file; with [shield], its import shield
+    holds other handlers of the timer signals (pytest-timeout's, a test's
+    own) while a first import runs, and a spec may hold only [shield],
   - [paths].probe_plugin and [paths].probe_tests, whole files, when set.
 
 Each file is written to a temporary file in its folder and renamed into

@@ -41,6 +41,15 @@ init then prints the one command that replaces the hand-written fixtures
 with the generated region, fixturegen generate --adopt, which keeps
 everything else in the conftest.
 
+When the project's pytest runs pytest-timeout with the signal method (a
+timeout from timeout or --timeout in its configuration's addopts, or from
+PYTEST_TIMEOUT, and timeout_method signal or unset: its default where
+SIGALRM exists), the spec gets the import shield, [shield] (signals,
+import_grace, past_grace, rollback), which makes pytest-timeout's handler
+wait for a module's first import instead of leaving the module half
+imported. Without a hand-written contract, that spec holds only [shield]
+and [paths]: run fixturegen generate next.
+
 Otherwise init writes a commented starter spec with defaults.
 
 init never replaces an existing spec: it stops with exit status 2, unless

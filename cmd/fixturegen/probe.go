@@ -82,7 +82,7 @@ Examples:
 			if fix && importTime {
 				return usageError{"--fix and --importtime do different jobs; use one"}
 			}
-			spec, err := c.loadSpec()
+			spec, err := c.loadDeadlineSpec("fixturegen probe")
 			if err != nil {
 				return err
 			}

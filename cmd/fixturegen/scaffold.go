@@ -49,7 +49,7 @@ Examples:
 }
 
 func runScaffold(c *context, target string, probe bool) error {
-	spec, err := c.loadSpec()
+	spec, err := c.loadDeadlineSpec("fixturegen scaffold")
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,8 @@ var Raises = []string{AssertionError, TimeoutError}
 // whose text starts with the class name and ": ", since the controller
 // cannot import RuntimeModule.
 const (
-	LateImportWarning = "LateImportWarning"
+	LateImportWarning        = "LateImportWarning"
+	InterruptedImportWarning = "InterruptedImportWarning"
 )
 
 // What each timer measures, as the deadline's message says it.

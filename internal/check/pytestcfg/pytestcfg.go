@@ -49,7 +49,9 @@ type Arg struct {
 var names = []string{"pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"}
 
 // read are the options Find reads.
-var read = []string{"addopts", "pythonpath", "python_files", "python_classes", "python_functions", "norecursedirs", "testpaths"}
+var read = []string{"addopts", "pythonpath", "python_files", "python_classes", "python_functions", "norecursedirs", "testpaths",
+	// The timers that can ring during a test (see Timers).
+	"timeout", "timeout_method", "faulthandler_timeout", "faulthandler_exit_on_timeout"}
 
 // Find returns the configuration pytest would use when started in dir, or
 // nil when there is none. A file that cannot be read or parsed is an error

@@ -17,7 +17,7 @@ import (
 func TestTemplatesSpellNoCrossingText(t *testing.T) {
 	actions := regexp.MustCompile(`\{\{.*?\}\}`)
 	crossing := []string{
-		pytext.RuntimeModule, pytext.DeadlineExceeded, pytext.LateImportWarning,
+		pytext.RuntimeModule, pytext.DeadlineExceeded, pytext.LateImportWarning, pytext.InterruptedImportWarning,
 		pytext.Needle(pytext.InterruptedFormat), pytext.Needle(pytext.GraceFormat),
 		pytext.DeadlineFormat, pytext.LateImportFormat, pytext.LateModuleFormat,
 	}
@@ -53,7 +53,7 @@ func TestGeneratedPythonWritesTheFormats(t *testing.T) {
 			t.Errorf("the runtime does not hold the format %q", format)
 		}
 	}
-	for _, class := range []string{"class " + pytext.DeadlineExceeded + "(", "class " + pytext.LateImportWarning + "("} {
+	for _, class := range []string{"class " + pytext.DeadlineExceeded + "(", "class " + pytext.LateImportWarning + "(", "class " + pytext.InterruptedImportWarning + "("} {
 		if !strings.Contains(runtime, class) {
 			t.Errorf("the runtime does not define %q", class)
 		}

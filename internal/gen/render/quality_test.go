@@ -55,7 +55,9 @@ func TestGeneratedCodeQuality(t *testing.T) {
 		"thread-autouse-env": setKeys(t, noGroup,
 			"timer", `"thread"`, "autouse", "true", "seconds_env", `"SUITE_TEST_LIMIT"`,
 			"raises", `"TimeoutError"`, "dump_threads", "true"),
-		"auto": setKeys(t, string(spec), "timer", `"auto"`, "seconds_env", `"SUITE_TEST_LIMIT"`),
+		"auto":        setKeys(t, string(spec), "timer", `"auto"`, "seconds_env", `"SUITE_TEST_LIMIT"`),
+		"shield":      string(spec) + "\n[shield]\nsignals = [\"SIGALRM\", \"SIGPROF\"]\npast_grace = \"wait\"\n",
+		"shield-only": "version = 1\n\n[shield]\nrollback = false\n\n[paths]\nconftest = \"tests/inbox/conftest.py\"\n",
 	}
 	root := t.TempDir()
 	// One mypy cache for the variants of this run: the first variant

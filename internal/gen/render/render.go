@@ -33,8 +33,11 @@ const RegionPytest = "_fixturegen_pytest"
 // the names it binds, and pytest_configure when the region has one. A
 // definition of one of them outside the region clashes with it.
 func RegionNames(spec *schema.Spec) []string {
-	names := []string{spec.Preload.Fixture, spec.Deadline.Fixture, "_fixturegen_load", "_fixturegen", RegionPytest}
-	if spec.Group.Name != "" || spec.Deadline.SecondsEnv != "" {
+	names := []string{"_fixturegen_load", "_fixturegen", RegionPytest}
+	if spec.HasDeadline() {
+		names = append([]string{spec.Preload.Fixture, spec.Deadline.Fixture}, names...)
+	}
+	if spec.Group.Name != "" || spec.Deadline.SecondsEnv != "" || spec.Shield.On {
 		names = append(names, "pytest_configure")
 	}
 	return names
@@ -164,6 +167,10 @@ type view struct {
 	// Text holds the names and message formats that cross from the
 	// generated Python to the Go that reads what it printed.
 	Text textView
+	// HasDeadline is false for a spec that holds only the shield: the
+	// region then defines no fixture.
+	HasDeadline bool
+	Shield      schema.Shield
 }
 
 type runtimeView struct {
@@ -253,21 +260,25 @@ func timerView(kind string) (t schema.IntervalTimer, clock string) {
 type textView struct {
 	DeadlineExceeded  string
 	LateImportWarning string
-	DeadlineFormat    string
-	InterruptedFormat string
-	GraceFormat       string
-	LateImportFormat  string
-	LateModuleFormat  string
+	// InterruptedImportWarning is the import shield's report of an
+	// import it rolled back.
+	InterruptedImportWarning string
+	DeadlineFormat           string
+	InterruptedFormat        string
+	GraceFormat              string
+	LateImportFormat         string
+	LateModuleFormat         string
 }
 
 var crossingText = textView{
-	DeadlineExceeded:  pytext.DeadlineExceeded,
-	LateImportWarning: pytext.LateImportWarning,
-	DeadlineFormat:    pytext.DeadlineFormat,
-	InterruptedFormat: pytext.InterruptedFormat,
-	GraceFormat:       pytext.GraceFormat,
-	LateImportFormat:  pytext.LateImportFormat,
-	LateModuleFormat:  pytext.LateModuleFormat,
+	DeadlineExceeded:         pytext.DeadlineExceeded,
+	LateImportWarning:        pytext.LateImportWarning,
+	InterruptedImportWarning: pytext.InterruptedImportWarning,
+	DeadlineFormat:           pytext.DeadlineFormat,
+	InterruptedFormat:        pytext.InterruptedFormat,
+	GraceFormat:              pytext.GraceFormat,
+	LateImportFormat:         pytext.LateImportFormat,
+	LateModuleFormat:         pytext.LateModuleFormat,
 }
 
 func newView(spec *schema.Spec) view {
@@ -288,10 +299,12 @@ func newView(spec *schema.Spec) view {
 			Signal:      t.Signal,
 			Clock:       clock,
 		},
-		Preload: newPreloadView(spec.Preload),
-		Group:   spec.Group.Name,
-		Runtime: newRuntimeView(spec),
-		Probe:   newProbeView(spec),
-		Text:    crossingText,
+		Preload:     newPreloadView(spec.Preload),
+		Group:       spec.Group.Name,
+		Runtime:     newRuntimeView(spec),
+		Probe:       newProbeView(spec),
+		Text:        crossingText,
+		HasDeadline: spec.HasDeadline(),
+		Shield:      spec.Shield,
 	}
 }

@@ -16,6 +16,9 @@ type Report struct {
 	Found  *discover.Contract // nil when the project has no hand-written contract
 	Group  string             // the spec's [group], "" for none
 	Wrote  bool               // the spec was written
+	// Timeout is pytest-timeout with the signal method, which the spec
+	// shields; nil when the project's pytest does not run it.
+	Timeout *discover.Timeout
 }
 
 // Text prints what init found, each finding at its position, then, once
@@ -26,6 +29,10 @@ func (r *Report) Text(w io.Writer) {
 		return
 	}
 	found := r.Found
+	if found == nil && r.Timeout != nil {
+		fmt.Fprintf(w, "wrote %s, a spec with only the import shield: run 'fixturegen generate' next, and 'fixturegen check' in CI\n", r.Target)
+		return
+	}
 	if found == nil {
 		fmt.Fprintf(w, "wrote %s, a starter spec: list the modules to preload in [preload].modules, then run 'fixturegen generate'\n", r.Target)
 		return
@@ -42,6 +49,9 @@ func (r *Report) Text(w io.Writer) {
 // found prints each finding of the hand-written contract at its position,
 // and the notes the user should check by hand.
 func (r *Report) found(w io.Writer) {
+	if r.Timeout != nil {
+		fmt.Fprintf(w, "found a timer to shield ([shield]): its handler raises wherever the main thread is, a first import included:\n  %s\n", r.Timeout.Text())
+	}
 	found := r.Found
 	if found == nil {
 		fmt.Fprintln(w, "no hand-written contract found (a pytest fixture in a conftest.py that calls signal.setitimer or signal.alarm)")

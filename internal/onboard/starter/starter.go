@@ -55,6 +55,14 @@ type Values struct {
 	// ProbeTests when Paths has none.
 	HandProbe               string
 	ProbePlugin, ProbeTests string
+
+	// Shield is the [shield] table, written when Shield.On.
+	Shield schema.Shield
+	// ShieldOnly leaves [deadline], [preload], [group] and the probe out:
+	// the project has no deadline of its own, only a timer to shield.
+	// Timeout says where that timer is set, for the spec's comment.
+	ShieldOnly bool
+	Timeout    string
 }
 
 // Defaults returns the values of a starter spec for a project whose tests
@@ -105,6 +113,9 @@ func Text(v Values, prefix []string) []byte {
 		"HandProbe":   v.HandProbe,
 		"ProbePlugin": v.ProbePlugin,
 		"ProbeTests":  v.ProbeTests,
+		"Shield":      v.Shield,
+		"ShieldOnly":  v.ShieldOnly,
+		"Timeout":     v.Timeout,
 	})
 	if err != nil {
 		// The template and its data are fixed by this package; a failure

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fixturegen/fixturegen/internal/onboard/discover"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -80,6 +81,7 @@ func TestTextShowsTheStarterKeys(t *testing.T) {
 	v := Defaults("tests")
 	v.Deadline.Autouse, v.Deadline.SecondsEnv = true, "SUITE_TEST_LIMIT"
 	v.Deadline.Raises, v.Deadline.DumpThreads = schema.RaisesTimeoutError, true
+	v.Shield = schema.Shield{On: true, Signals: schema.DefaultShieldSignals(), ImportGrace: schema.DefaultShieldGrace, PastGrace: schema.DefaultPastGrace, Rollback: true}
 	for _, prefix := range [][]string{nil, schema.PyprojectTable} {
 		pfx := strings.Join(prefix, ".")
 		if pfx != "" {
@@ -109,6 +111,29 @@ func TestTextShowsTheStarterKeys(t *testing.T) {
 		for _, k := range schema.Keys {
 			if shown[k.Name] != k.Starter {
 				t.Errorf("prefix %q: the starter shows %s: %v; schema.Keys says Starter: %v", pfx, k.Name, shown[k.Name], k.Starter)
+			}
+		}
+	}
+}
+
+// A project with pytest-timeout's signal method and no deadline of its own
+// gets a spec with only the shield; with a deadline, it gets both. Both
+// load as written.
+func TestShieldedSpecsLoad(t *testing.T) {
+	timeout := &discover.Timeout{Seconds: 2, At: "pytest.ini:5:11"}
+	for _, alone := range []bool{true, false} {
+		for _, prefix := range [][]string{nil, schema.PyprojectTable} {
+			v := Shielded(t.TempDir(), Defaults("tests"), alone, timeout)
+			text := Text(v, prefix)
+			s, err := schema.ParseTable(text, "spec.toml", "/project", prefix)
+			if err != nil {
+				t.Fatalf("alone %v, prefix %v: %v\n%s", alone, prefix, err, text)
+			}
+			if !s.Shield.On || s.HasDeadline() == alone || s.Paths.Conftest != "tests/conftest.py" {
+				t.Errorf("alone %v, prefix %v: shield %+v, deadline %q, conftest %q", alone, prefix, s.Shield, s.Deadline.Fixture, s.Paths.Conftest)
+			}
+			if !strings.Contains(string(text), "# Found at pytest.ini:5:11.\n") {
+				t.Errorf("alone %v: the shield does not say where the timeout was found:\n%s", alone, text)
 			}
 		}
 	}

@@ -52,7 +52,14 @@ func Write(target string, force bool) (*Report, error) {
 			"init cannot read the deadline's seconds here: %s; it invents no value, so nothing was written: write them as a number, or as os.environ.get(NAME, \"N\"), or write %s by hand with [deadline].seconds",
 			u.Why, target)}
 	}
+	timeout, err := discover.FindTimeout(dir, os.Getenv)
+	if err != nil {
+		return nil, fmt.Errorf("reading the project's pytest configuration: %w", err)
+	}
 	v := For(dir, found)
+	if timeout != nil {
+		v = Shielded(dir, v, found == nil, timeout)
+	}
 	text := Text(v, prefix)
 
 	var old []byte
@@ -67,7 +74,7 @@ func Write(target string, force bool) (*Report, error) {
 		return nil, fmt.Errorf("the contract found does not make a valid spec, so nothing was written:\n%v", err)
 	}
 
-	r := &Report{Target: target, Found: found, Group: v.Group}
+	r := &Report{Target: target, Found: found, Group: v.Group, Timeout: timeout}
 	switch {
 	case prefix != nil && old != nil:
 		err = root.File(target, text)

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Final
 import pytest
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Generator, Iterator
     from types import FrameType, ModuleType
     from typing import TypeAlias
 
@@ -237,6 +237,7 @@ def seconds() -> float:
 def pytest_configure(config: pytest.Config) -> None:
     """Check the deadline's seconds, and keep the xdist group on one worker."""
     seconds()
+    shield(config)
     if GROUP is None:
         return
     if not config.pluginmanager.hasplugin("xdist"):
@@ -600,7 +601,9 @@ class _Deadline:
             signal.signal(signum, signal.SIG_DFL)
             signal.raise_signal(signum)
         elif callable(self.previous):
-            self.previous(signum, frame)
+            # The shield holds it while a first import runs, as it holds
+            # the handler when no deadline is armed.
+            _SHIELD.run(self.previous, signum, frame)
 
     def _in_test(self, frame: FrameType | None) -> bool:
         """Tell whether the test function is running (is on frame's stack)."""
@@ -708,3 +711,298 @@ class _Deadline:
             # early, the handler sets it again.
             if self.rang:
                 self._rearm()
+
+
+# The import shield: other timers' handlers wait for a first import to end.
+#
+# A handler of a timer's signal that is not fixturegen's own (pytest-timeout's
+# signal method, a test's own signal.signal handler) raises wherever the main
+# thread is, a module's first import included, and Python then keeps the
+# submodules that import had loaded without the attributes their parents
+# should have. While a first import runs in the main thread, the shield puts
+# its own handler in place of such a handler; a signal that arrives is held
+# and its handler runs right after the import, so it still fails the test,
+# with its own message, and the module is whole. An import that a handler
+# interrupts anyway (past the grace, or a handler the shield did not hold) is
+# rolled back: the modules it loaded leave sys.modules, so the next import
+# of them runs whole.
+
+SHIELD: Final[bool] = False
+SHIELD_SIGNALS: Final[tuple[str, ...]] = ()
+SHIELD_GRACE: Final[float] = 0
+PAST_GRACE: Final[str] = ""
+ROLLBACK: Final[bool] = False
+
+# signal.getsignal turns the handler into an enum, trying and failing for
+# a function, which costs more than the rest of holding it; the shield
+# needs no enum.
+_get_handler: Callable[[int], Handler] = getattr(signal, "_signal", signal).getsignal
+_monotonic: Final = time.monotonic
+
+# The interval timer that rings with each signal the shield can hold, by the
+# names of both in the signal module.
+TIMER_OF_SIGNAL: Final = {
+    "SIGALRM": "ITIMER_REAL",
+    "SIGVTALRM": "ITIMER_VIRTUAL",
+    "SIGPROF": "ITIMER_PROF",
+}
+
+
+class InterruptedImportWarning(UserWarning):
+    """A signal's handler raised inside a module's first import.
+
+    The shield rolled the import back, so the next import of its modules is
+    whole; the warning names the test and the modules. To make it an error,
+    add ``error::_fixturegen_runtime.InterruptedImportWarning`` to pytest's
+    filterwarnings setting.
+    """
+
+
+class _Shield:
+    """Hold other handlers of the timer signals while a first import runs.
+
+    One shield serves the process: ``install`` wraps the import system's entry
+    point for modules not yet loaded, and the wrapper stays in place; it costs
+    one call per first import, and nothing on an import of a loaded module.
+    """
+
+    # Who set the timer, for messages: pytest-timeout's hooks say so.
+    owner = "a handler of the timer's signal"
+
+    def __init__(self, signums: tuple[int, ...]) -> None:
+        self.signums = signums
+        self.main = threading.get_ident()
+        self.find_and_load: Callable[..., ModuleType] | None = None
+        self.depth = 0
+        self.start = 0.0
+        # The handlers set aside for the running import, by signal.
+        self.held: dict[int, Callable[[int, FrameType | None], object]] = {}
+        # The signals that rang during the running import, with their handlers.
+        self.pending: dict[int, Callable[[int, FrameType | None], object]] = {}
+        # Timers the shield set to ring when the grace runs out.
+        self.rearmed: list[int] = []
+        # A handler ran inside the running import, past the grace.
+        self.delivered = ""
+        # The modules the running import loaded, in the order they finished.
+        self.loaded: list[str] = []
+        # Kept modules (extensions) whose parent an import rolled back: the
+        # parent's next import gets the attribute the import system sets.
+        self.orphans: dict[str, list[str]] = {}
+        # The handler put in place of those held, made once.
+        self.holder = self._on_signal
+
+    def install(self) -> None:
+        """Put the wrapper in place, once per process."""
+        if self.find_and_load is not None:
+            return
+        self.find_and_load = _IMPORT_SYSTEM.get("_find_and_load")
+        if self.find_and_load is not None:
+            _IMPORT_SYSTEM["_find_and_load"] = self._find_and_load
+
+    def run(
+        self,
+        handler: Callable[[int, FrameType | None], object],
+        signum: int,
+        frame: FrameType | None,
+    ) -> None:
+        """Run a handler now, or after the first import in progress.
+
+        The deadline hands the handler it replaced here, so a timer running
+        before the deadline was armed waits for an import as well.
+        """
+        if not self.depth or threading.get_ident() != self.main:
+            handler(signum, frame)
+            return
+        waited = _monotonic() - self.start
+        if PAST_GRACE == "deliver" and waited >= SHIELD_GRACE:
+            self.delivered = (
+                f"{self.owner} rang {waited:.2f} s into the import, past the "
+                f"import grace ({SHIELD_GRACE:g} s), and ran inside it"
+            )
+            handler(signum, frame)
+            return
+        self.pending[signum] = handler
+        if PAST_GRACE == "deliver":
+            self._ring_at_grace(signum, waited)
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        """Hold the signal for the handler set aside, as that handler."""
+        handler = self.held.get(signum)
+        if handler is not None:
+            self.run(handler, signum, frame)
+
+    def _ring_at_grace(self, signum: int, waited: float) -> None:
+        """Ring again when the grace runs out, unless the timer rings anyway."""
+        timer = TIMER_OF_SIGNAL.get(signal.Signals(signum).name, "")
+        which = getattr(signal, timer, None)
+        if which is None or signal.getitimer(which)[0] > 0:
+            return
+        signal.setitimer(which, max(SHIELD_GRACE - waited, TICK))
+        self.rearmed.append(which)
+
+    def _hold(self) -> None:
+        """Set aside every handler of the shielded signals that is not ours."""
+        for signum in self.signums:
+            handler = _get_handler(signum)
+            if callable(handler) and not isinstance(
+                getattr(handler, "__self__", None), (_Shield, _Deadline)
+            ):
+                self.held[signum] = handler
+                _set_handler(signum, self.holder)
+
+    def _release(self) -> None:
+        """Give the held handlers their place back, unless the import took it."""
+        for signum, handler in self.held.items():
+            if _get_handler(signum) == self.holder:
+                _set_handler(signum, handler)
+        self.held.clear()
+        for which in self.rearmed:
+            signal.setitimer(which, 0)
+        self.rearmed.clear()
+
+    def _find_and_load(self, name: str, *args: object, **kwargs: object) -> ModuleType:
+        """Run the import system's entry point, as the wrapper put in its place."""
+        original = self.find_and_load or _IMPORT_SYSTEM["_find_and_load"]
+        if name in sys.modules or threading.get_ident() != self.main:
+            return original(name, *args, **kwargs)
+        if self.depth:
+            self.depth += 1
+            try:
+                module = original(name, *args, **kwargs)
+            finally:
+                self.depth -= 1
+        else:
+            # The outermost first import: the handlers are held for it.
+            self._hold()
+            self.depth, self.start, self.loaded = 1, _monotonic(), []
+            try:
+                module = original(name, *args, **kwargs)
+            except ImportError:
+                # An import that fails on its own (a missing optional
+                # dependency) keeps what Python leaves: code expects that.
+                self._end()
+                raise
+            except BaseException as error:
+                if ROLLBACK:
+                    _roll_back(self, name, error)
+                self._end()
+                raise
+            self.depth = 0
+        self.loaded.append(name)
+        if self.orphans:
+            self._adopt(name)
+        if not self.depth:
+            self._end()
+        return module
+
+    def _adopt(self, name: str) -> None:
+        """Give a module loaded again the kept children a rollback left."""
+        children = self.orphans.pop(name, ())
+        parent = sys.modules.get(name)
+        for child in children:
+            module = sys.modules.get(child)
+            attr = child.rpartition(".")[2]
+            if module is not None and parent is not None and not hasattr(parent, attr):
+                setattr(parent, attr, module)
+
+    def _end(self) -> None:
+        """End the import: release the handlers, then run what rang meanwhile."""
+        self.depth = 0
+        self.delivered = ""
+        if self.held or self.rearmed:
+            self._release()
+        if not self.pending:
+            return
+        pending, self.pending = self.pending, {}
+        frame = inspect.currentframe()
+        for signum, handler in pending.items():
+            handler(signum, frame)
+
+
+def _reloadable(module: ModuleType) -> bool:
+    """Tell whether a module can be imported again in this process.
+
+    Python source and bytecode can; an extension module or a built-in may
+    refuse a second initialisation (single-phase init keeps a copy of the
+    first, numpy refuses outright), so those stay loaded.
+    """
+    spec = getattr(module, "__spec__", None)
+    if spec is None:
+        return False
+    if spec.origin is None or spec.origin == "namespace":
+        return spec.submodule_search_locations is not None
+    return str(spec.origin).endswith((".py", ".pyc"))
+
+
+def _roll_back(shield: _Shield, name: str, error: BaseException) -> None:
+    """Undo a first import a handler interrupted, and warn about it."""
+    removed, kept = [], []
+    for child in reversed(shield.loaded):
+        module = sys.modules.get(child)
+        parent_name, _, attr = child.rpartition(".")
+        if module is None:
+            continue
+        if not _reloadable(module):
+            shield.orphans.setdefault(parent_name, []).append(child)
+            kept.append(child)
+            continue
+        del sys.modules[child]
+        parent = sys.modules.get(parent_name)
+        if parent is not None and getattr(parent, attr, None) is module:
+            delattr(parent, attr)
+        removed.append(child)
+    current = os.environ.get("PYTEST_CURRENT_TEST", "")
+    nodeid = current.rpartition(" ")[0] or "a test"
+    how = shield.delivered or f"{type(error).__name__} was raised inside it"
+    undone = ", ".join(reversed(removed)) or "nothing it had finished"
+    if kept:
+        undone += f"; kept, as extension modules: {', '.join(reversed(kept))}"
+    message = (
+        f"{nodeid}: the first import of {name} was interrupted ({how}); "
+        f"it was rolled back, so the next import runs whole (removed from "
+        f"sys.modules: {undone}) " + INTERRUPTED_FORMAT.format(module=name)
+    )
+    warn(InterruptedImportWarning(message), stacklevel=3)
+
+
+class _PytestTimeout:
+    """Name pytest-timeout as the owner of the timer, through its own hooks."""
+
+    NAME: Final = "fixturegen-shield-pytest-timeout"
+
+    @pytest.hookimpl(wrapper=True, optionalhook=True)
+    def pytest_timeout_set_timer(
+        self, item: pytest.Item, settings: object
+    ) -> Generator[None, object, object]:
+        """Note pytest-timeout's timeout for the messages of the shield."""
+        timeout = getattr(settings, "timeout", "?")
+        _SHIELD.owner = f"pytest-timeout's {timeout} s timeout for {item.nodeid}"
+        return (yield)
+
+    @pytest.hookimpl(wrapper=True, optionalhook=True)
+    def pytest_timeout_cancel_timer(
+        self, item: pytest.Item
+    ) -> Generator[None, object, object]:
+        """Forget pytest-timeout's timer once it is cancelled."""
+        del item
+        _SHIELD.owner = _Shield.owner
+        return (yield)
+
+
+def _shield_signals() -> tuple[int, ...]:
+    """Return the numbers of the signals to shield that this platform has."""
+    names = [name for name in SHIELD_SIGNALS if hasattr(signal, name)]
+    return tuple(getattr(signal, name) for name in names)
+
+
+_SHIELD: Final = _Shield(_shield_signals())
+
+
+def shield(config: pytest.Config) -> None:
+    """Turn the import shield on for this process, from pytest_configure."""
+    if not SHIELD:
+        return
+    _SHIELD.install()
+    manager = config.pluginmanager
+    if manager.hasplugin("timeout") and not manager.has_plugin(_PytestTimeout.NAME):
+        manager.register(_PytestTimeout(), _PytestTimeout.NAME)
