@@ -164,7 +164,7 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 		d.Autouse, _ = c.boolean(n.child("autouse"), v)
 	}
 	if v, ok := t["seconds_env"]; ok {
-		d.SecondsEnv, _ = c.envName(n.child("seconds_env"), v)
+		d.SecondsEnv = c.envNames(n.child("seconds_env"), v)
 	}
 	if v, ok := t["raises"]; ok {
 		d.Raises, _ = c.oneOf(n.child("raises"), v, keyEnum("deadline.raises")...)
@@ -172,6 +172,47 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 	if v, ok := t["dump_threads"]; ok {
 		d.DumpThreads, _ = c.boolean(n.child("dump_threads"), v)
 	}
+	if v, ok := t["defer_to_pytest_timeout"]; ok {
+		d.DeferToPytestTimeout, _ = c.boolean(n.child("defer_to_pytest_timeout"), v)
+	}
+}
+
+// envNames reads deadline.seconds_env: one variable's name, or a non-empty
+// array of them, each once.
+func (c *checker) envNames(n *node, v any) []string {
+	list, ok := v.([]any)
+	if !ok {
+		if _, isString := v.(string); !isString {
+			c.errorf(n, "%s must be an environment variable's name or an array of them, not %s", n.key, describe(v))
+			return nil
+		}
+		name, ok := c.envName(n, v)
+		if !ok {
+			return nil
+		}
+		return []string{name}
+	}
+	if len(list) == 0 {
+		c.errorf(n, "%s must name at least one environment variable; leave it out for none", n.key)
+		return nil
+	}
+	var names []string
+	seen := map[string]*node{}
+	for i, e := range list {
+		en := n.index(i)
+		name, ok := c.envName(en, e)
+		if !ok {
+			continue
+		}
+		if first, dup := seen[name]; dup {
+			line, _ := c.pos(first)
+			c.errorf(en, "%s repeats %q, already listed as %s on line %d", en.key, name, first.key, line)
+			continue
+		}
+		seen[name] = en
+		names = append(names, name)
+	}
+	return names
 }
 
 // envName reads the name of an environment variable, as a shell writes it:

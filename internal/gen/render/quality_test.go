@@ -56,6 +56,8 @@ func TestGeneratedCodeQuality(t *testing.T) {
 			"timer", `"thread"`, "autouse", "true", "seconds_env", `"SUITE_TEST_LIMIT"`,
 			"raises", `"TimeoutError"`, "dump_threads", "true"),
 		"auto": setKeys(t, string(spec), "timer", `"auto"`, "seconds_env", `"SUITE_TEST_LIMIT"`),
+		"env-list-pytest-timeout": setKeys(t, noGroup, "autouse", "true",
+			"seconds_env", `["PER_TEST_TIMEOUT", "SUITE_TIMEOUT"]`, "defer_to_pytest_timeout", "true", "dump_threads", "true"),
 	}
 	root := t.TempDir()
 	// One mypy cache for the variants of this run: the first variant
