@@ -274,6 +274,11 @@ func (r *rules) ownTimer(src *source) {
 		if c.Scope >= 0 {
 			own = r.owner(src, c.Scope)
 		}
+		if strings.HasPrefix(what, "signal.signal") && (own < 0 || !r.ix.isTest(src, own) && !r.isFixtureDef(src, own)) {
+			// A handler installed at import or by a helper arms nothing:
+			// the code that starts the timer is reported where it does.
+			continue
+		}
 		where := "at module level"
 		if own >= 0 && (r.ix.isTest(src, own) || r.isFixtureDef(src, own)) {
 			if _, ok := r.usesDeadline(src, own); ok {
