@@ -539,6 +539,11 @@ func describeNode(parts []string) string {
 // or the preload fails (or, worse, someone drops it from the list).
 func (r *rules) preloadModules() {
 	roots := []string{r.spec.Dir}
+	// A src layout's packages are imported from src/, installed or on
+	// the path.
+	if src := filepath.Join(r.spec.Dir, "src"); isDir(src) {
+		roots = append(roots, src)
+	}
 	if cfg := r.opts.Config; cfg != nil {
 		for _, a := range cfg.Options["pythonpath"] {
 			p := filepath.Join(cfg.Dir, filepath.FromSlash(a.Text))
