@@ -196,23 +196,30 @@ func (c *checker) envNames(n *node, v any) []string {
 		c.errorf(n, "%s must name at least one environment variable; leave it out for none", n.key)
 		return nil
 	}
-	var names []string
+	return c.distinct(n, list, "", c.envName)
+}
+
+// distinct reads each element of an array with read and returns them in
+// order, reporting an element that repeats an earlier one ("repeats
+// <what> ...") and leaving it out.
+func (c *checker) distinct(n *node, list []any, what string, read func(*node, any) (string, bool)) []string {
+	out := []string{}
 	seen := map[string]*node{}
 	for i, e := range list {
 		en := n.index(i)
-		name, ok := c.envName(en, e)
+		v, ok := read(en, e)
 		if !ok {
 			continue
 		}
-		if first, dup := seen[name]; dup {
+		if first, dup := seen[v]; dup {
 			line, _ := c.pos(first)
-			c.errorf(en, "%s repeats %q, already listed as %s on line %d", en.key, name, first.key, line)
+			c.errorf(en, "%s repeats %s%q, already listed as %s on line %d", en.key, what, v, first.key, line)
 			continue
 		}
-		seen[name] = en
-		names = append(names, name)
+		seen[v] = en
+		out = append(out, v)
 	}
-	return names
+	return out
 }
 
 // envName reads the name of an environment variable, as a shell writes it:
@@ -313,22 +320,7 @@ func (c *checker) preload(root *node, doc map[string]any, s *Spec) {
 	}
 	// An empty list is allowed: a project may set up the deadline before it
 	// knows which imports to hoist.
-	s.Preload.Modules = []string{}
-	seen := map[string]*node{}
-	for i, e := range list {
-		en := mn.index(i)
-		m, ok := c.moduleName(en, e)
-		if !ok {
-			continue
-		}
-		if first, dup := seen[m]; dup {
-			line, _ := c.pos(first)
-			c.errorf(en, "%s repeats module %q, already listed as %s on line %d", en.key, m, first.key, line)
-			continue
-		}
-		seen[m] = en
-		s.Preload.Modules = append(s.Preload.Modules, m)
-	}
+	s.Preload.Modules = c.distinct(mn, list, "module ", c.moduleName)
 }
 
 func (c *checker) group(root *node, doc map[string]any, s *Spec) {
