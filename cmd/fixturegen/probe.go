@@ -60,9 +60,9 @@ regenerated, and the probe runs again to confirm: one command turns red
 into green. Only modules that loaded are added, each once, none already
 listed; when a test that passed before the fix fails after it (the preload
 fixture cannot import the module), every file written is put back and the
-exit status is 1. The spec and every file generate writes are checked first (a
-planned path that a link leads out of the spec's folder is refused, exit
-2), before the tests run.
+exit status is 1. The spec and every file generate writes are checked
+first (a planned path that a link leads out of the spec's folder is
+refused, exit 2), before the tests run.
 
 With --importtime, each preload module's cold import is measured alone in a
 fresh interpreter (python -X importtime) and shown against the deadline,
@@ -131,7 +131,7 @@ Examples:
 			}
 			if add := report.ToPreload(spec.Preload.Modules); fix && len(add) > 0 {
 				printReport(c, spec, report, format)
-				if spec, report, err = fixAndConfirm(c, spec, python, nodes, quiet, report, add); err != nil {
+				if spec, report, err = fixAndConfirm(c, spec, python, nodes, quiet, format, report, add); err != nil {
 					return err
 				}
 			}
@@ -148,7 +148,7 @@ Examples:
 // probes again. When a test that passed before the fix fails after it, or
 // a node no longer collects, the fix is undone: --fix never leaves a suite
 // worse than it found it.
-func fixAndConfirm(c *context, spec *schema.Spec, python string, nodes []string, quiet bool, before *probe.Report, add []string) (*schema.Spec, *probe.Report, error) {
+func fixAndConfirm(c *context, spec *schema.Spec, python string, nodes []string, quiet bool, format string, before *probe.Report, add []string) (*schema.Spec, *probe.Report, error) {
 	fixed, err := probe.Fix(spec, add)
 	if fixed != nil {
 		fixed.Text(c.stdout)
@@ -168,7 +168,7 @@ func fixAndConfirm(c *context, spec *schema.Spec, python string, nodes []string,
 		return nil, nil, err
 	}
 	if broken := probe.Broken(before, after); len(broken) > 0 {
-		printReport(c, fixed.Spec, after, "text")
+		printReport(c, fixed.Spec, after, format)
 		return nil, nil, undoFix(c, fixed, fmt.Sprintf("after the fix, %s passed before and did not after", strings.Join(broken, ", ")))
 	}
 	return fixed.Spec, after, nil
