@@ -88,16 +88,22 @@ type Deadline struct {
 	// Autouse makes the deadline fixture autouse: every test below the
 	// conftest runs under it, after the preload.
 	Autouse bool `toml:"autouse"`
-	// SecondsEnv names an environment variable read when the session
-	// starts: its value replaces Seconds, and 0 turns the deadline off.
-	// "" when not configured.
-	SecondsEnv string `toml:"seconds_env"`
+	// SecondsEnv names the environment variables read when the session
+	// starts, in order: the first one set replaces Seconds, and 0 turns the
+	// deadline off. The spec writes one name as a string, several as an
+	// array; nil when not configured.
+	SecondsEnv []string `toml:"seconds_env"`
 	// Raises is the exception a fired deadline raises: "AssertionError" or
 	// "TimeoutError".
 	Raises string `toml:"raises"`
 	// DumpThreads writes every thread's stack to stderr, with faulthandler,
 	// when the deadline fires.
 	DumpThreads bool `toml:"dump_threads"`
+	// DeferToPytestTimeout leaves the timing to pytest-timeout when that
+	// plugin is loaded: the deadline fixture then arms no timer (with
+	// DumpThreads, faulthandler still dumps the stacks at the deadline),
+	// as a hand-written fixture that checks for the plugin does.
+	DeferToPytestTimeout bool `toml:"defer_to_pytest_timeout"`
 }
 
 // HasDeadline reports whether the spec has a [deadline] (and with it a
@@ -394,13 +400,16 @@ var Keys = []Key{
 		Doc:    "`true`: the deadline fixture is autouse, so every test below the conftest runs under it (its preload still runs first)",
 		Schema: `{"type": "boolean"}`},
 	{Name: "deadline.seconds_env", Starter: true,
-		Doc:    "an environment variable read when the session starts: its value replaces `seconds`, `0` turns the deadline off, anything but a number fails the session",
-		Schema: `{"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}`},
+		Doc:    "an environment variable, or an array of them tried in order, read when the session starts: the first one set replaces `seconds`, `0` turns the deadline off, anything but a number fails the session",
+		Schema: `{"anyOf": [{"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}, {"type": "array", "items": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}, "uniqueItems": true}]}`},
 	{Name: "deadline.raises", Default: DefaultRaises, Starter: true,
 		Enum: pytext.Raises,
 		Doc:  "the exception a fired deadline raises: `AssertionError` or `TimeoutError`"},
 	{Name: "deadline.dump_threads", Default: false, Starter: true,
 		Doc:    "`true`: when the deadline fires, `faulthandler` writes every thread's stack to stderr",
+		Schema: `{"type": "boolean"}`},
+	{Name: "deadline.defer_to_pytest_timeout", Default: false, Starter: true,
+		Doc:    "`true`: when pytest-timeout is loaded, the deadline fixture arms no timer and leaves the timing to it (with `dump_threads`, the stacks are still dumped at the deadline)",
 		Schema: `{"type": "boolean"}`},
 
 	{Name: "preload", RequiredWhen: "with `[deadline]`", Table: true, Starter: true,

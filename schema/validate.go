@@ -246,7 +246,7 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 		d.Autouse, _ = c.boolean(n.child("autouse"), v)
 	}
 	if v, ok := t["seconds_env"]; ok {
-		d.SecondsEnv, _ = c.envName(n.child("seconds_env"), v)
+		d.SecondsEnv = c.envNames(n.child("seconds_env"), v)
 	}
 	if v, ok := t["raises"]; ok {
 		d.Raises, _ = c.oneOf(n.child("raises"), v, keyEnum("deadline.raises")...)
@@ -254,6 +254,54 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 	if v, ok := t["dump_threads"]; ok {
 		d.DumpThreads, _ = c.boolean(n.child("dump_threads"), v)
 	}
+	if v, ok := t["defer_to_pytest_timeout"]; ok {
+		d.DeferToPytestTimeout, _ = c.boolean(n.child("defer_to_pytest_timeout"), v)
+	}
+}
+
+// envNames reads deadline.seconds_env: one variable's name, or a non-empty
+// array of them, each once.
+func (c *checker) envNames(n *node, v any) []string {
+	list, ok := v.([]any)
+	if !ok {
+		if _, isString := v.(string); !isString {
+			c.errorf(n, "%s must be an environment variable's name or an array of them, not %s", n.key, describe(v))
+			return nil
+		}
+		name, ok := c.envName(n, v)
+		if !ok {
+			return nil
+		}
+		return []string{name}
+	}
+	if len(list) == 0 {
+		c.errorf(n, "%s must name at least one environment variable; leave it out for none", n.key)
+		return nil
+	}
+	return c.distinct(n, list, "", c.envName)
+}
+
+// distinct reads each element of an array with read and returns them in
+// order, reporting an element that repeats an earlier one ("repeats
+// <what> ...") and leaving it out.
+func (c *checker) distinct(n *node, list []any, what string, read func(*node, any) (string, bool)) []string {
+	out := []string{}
+	seen := map[string]*node{}
+	for i, e := range list {
+		en := n.index(i)
+		v, ok := read(en, e)
+		if !ok {
+			continue
+		}
+		if first, dup := seen[v]; dup {
+			line, _ := c.pos(first)
+			c.errorf(en, "%s repeats %s%q, already listed as %s on line %d", en.key, what, v, first.key, line)
+			continue
+		}
+		seen[v] = en
+		out = append(out, v)
+	}
+	return out
 }
 
 // envName reads the name of an environment variable, as a shell writes it:
@@ -354,22 +402,7 @@ func (c *checker) preload(root *node, doc map[string]any, s *Spec) {
 	}
 	// An empty list is allowed: a project may set up the deadline before it
 	// knows which imports to hoist.
-	s.Preload.Modules = []string{}
-	seen := map[string]*node{}
-	for i, e := range list {
-		en := mn.index(i)
-		m, ok := c.moduleName(en, e)
-		if !ok {
-			continue
-		}
-		if first, dup := seen[m]; dup {
-			line, _ := c.pos(first)
-			c.errorf(en, "%s repeats module %q, already listed as %s on line %d", en.key, m, first.key, line)
-			continue
-		}
-		seen[m] = en
-		s.Preload.Modules = append(s.Preload.Modules, m)
-	}
+	s.Preload.Modules = c.distinct(mn, list, "module ", c.moduleName)
 }
 
 func (c *checker) group(root *node, doc map[string]any, s *Spec) {

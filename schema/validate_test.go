@@ -2,6 +2,7 @@ package schema
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -166,6 +167,14 @@ func TestParseErrors(t *testing.T) {
 			`spec.toml:6:1: deadline.seconds_env must be an environment variable name`},
 		{"empty seconds_env", []string{"seconds = 5", "seconds = 5\nseconds_env = ''"}, "",
 			`spec.toml:6:1: deadline.seconds_env must be an environment variable name`},
+		{"seconds_env as a number", []string{"seconds = 5", "seconds = 5\nseconds_env = 5"}, "",
+			`spec.toml:6:1: deadline.seconds_env must be an environment variable's name or an array of them, not an integer`},
+		{"seconds_env an empty array", []string{"seconds = 5", "seconds = 5\nseconds_env = []"}, "",
+			`spec.toml:6:1: deadline.seconds_env must name at least one environment variable; leave it out for none`},
+		{"seconds_env repeating a name", []string{"seconds = 5", "seconds = 5\nseconds_env = ['A', 'B', 'A']"}, "",
+			`spec.toml:6:26: deadline.seconds_env[2] repeats "A", already listed as deadline.seconds_env[0] on line 6`},
+		{"seconds_env with a bad name in an array", []string{"seconds = 5", "seconds = 5\nseconds_env = ['A', 'B-C']"}, "",
+			`spec.toml:6:21: deadline.seconds_env[1] must be an environment variable name`},
 		{"runtime not Python", []string{`probe_tests = "tests/test_alarm_probe.py"`, "probe_tests = \"tests/test_alarm_probe.py\"\nruntime = \"tests/runtime.txt\""}, "",
 			`spec.toml:18:1: paths.runtime must end in .py, not "runtime.txt"`},
 		{"runtime collected as tests", []string{`probe_tests = "tests/test_alarm_probe.py"`, "probe_tests = \"tests/test_alarm_probe.py\"\nruntime = \"tests/test_runtime.py\""}, "",
@@ -580,7 +589,11 @@ func TestParseValid(t *testing.T) {
 		{"autouse per-test timeout", []string{"seconds = 5", "seconds = 4\ntimer = 'auto'\nautouse = true\nseconds_env = 'SUITE_TEST_LIMIT'\nraises = 'TimeoutError'\ndump_threads = true"}, "",
 			func(s *Spec) bool {
 				d := s.Deadline
-				return d.Timer == "auto" && d.Autouse && d.SecondsEnv == "SUITE_TEST_LIMIT" && d.Raises == "TimeoutError" && d.DumpThreads
+				return d.Timer == "auto" && d.Autouse && slices.Equal(d.SecondsEnv, []string{"SUITE_TEST_LIMIT"}) && d.Raises == "TimeoutError" && d.DumpThreads
+			}},
+		{"seconds_env in order", []string{"seconds = 5", "seconds = 5\nseconds_env = ['PER_TEST_TIMEOUT', 'TIMEOUT']"}, "",
+			func(s *Spec) bool {
+				return slices.Equal(s.Deadline.SecondsEnv, []string{"PER_TEST_TIMEOUT", "TIMEOUT"})
 			}},
 		{"thread timer", []string{"seconds = 5", "seconds = 5\ntimer = 'thread'"}, "",
 			func(s *Spec) bool { return s.Deadline.Timer == TimerThread }},

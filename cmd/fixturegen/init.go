@@ -23,11 +23,13 @@ When a conftest.py below the working directory holds a hand-written
 contract (a fixture that arms signal.setitimer or signal.alarm, perhaps
 taking a fixture that imports modules, perhaps autouse), init reads it
 without running Python:
-  - the deadline fixture's name, autouse, seconds (a number, or an
-    environment variable with a default: seconds_env), timer (auto behind a
-    hasattr(signal, "SIGALRM") guard), and what its alarm handler does (the
-    exception it raises, its message, a faulthandler dump) become
-    [deadline],
+  - the deadline fixture's name, autouse, seconds (a number, or
+    environment variables with a default, tried in order: seconds_env,
+    also through a helper function of the conftest), timer (auto behind a
+    hasattr(signal, "SIGALRM") guard), what its alarm handler does (the
+    exception it raises, its message, a faulthandler dump; a handler
+    installed at module level too), and a pluginmanager.hasplugin("timeout")
+    branch (defer_to_pytest_timeout) become [deadline],
   - the preload fixture's name and imports become [preload],
   - the xdist_group name that the test modules using them carry becomes
     [group] (an autouse deadline without one gets no [group]),

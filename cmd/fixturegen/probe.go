@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -25,9 +27,11 @@ func init() {
 		help: `
 Runs the given pytest node ids (default: every [[probe.case]] node) in one
 fresh interpreter, cold as on a new CI worker, with the recording probe
-plugin and no planted delays. It reports every module whose first import
-started while the alarm was armed (outermost imports only, with their cold
-seconds) and the [probe.record] state at each arming.
+plugin and no planted delays. It reports every module first loaded while
+the alarm was armed (outermost imports only, with their cold seconds) and
+the [probe.record] state at each arming. An import under the alarm that
+raised (a missing optional module, the prefix of a mock.patch target that
+is a class) loaded nothing: it is listed apart, as a failed attempt.
 
 PYTEST_ADDOPTS and the ini addopts do not reach the inner run, so reruns,
 -n and --timeout from the project's configuration cannot change it.
@@ -53,9 +57,12 @@ out of date, or a node that does not collect; 130 or 143 when interrupted.
 With --fix, the late modules are added to [preload].modules in the spec
 (only that array's text changes; comments elsewhere stay), the files are
 regenerated, and the probe runs again to confirm: one command turns red
-into green. The spec and every file generate writes are checked first (a
-planned path that a link leads out of the spec's folder is refused, exit
-2), before the tests run.
+into green. Only modules that loaded are added, each once, none already
+listed; when a test that passed before the fix fails after it (the preload
+fixture cannot import the module), every file written is put back and the
+exit status is 1. The spec and every file generate writes are checked
+first (a planned path that a link leads out of the spec's folder is
+refused, exit 2), before the tests run.
 
 With --importtime, each preload module's cold import is measured alone in a
 fresh interpreter (python -X importtime) and shown against the deadline,
@@ -122,20 +129,9 @@ Examples:
 			if err != nil {
 				return err
 			}
-			if fix && len(report.Late) > 0 {
+			if add := report.ToPreload(spec.Preload.Modules); fix && len(add) > 0 {
 				printReport(c, spec, report, format)
-				fixed, err := probe.Fix(spec, report.LateModules())
-				if fixed != nil {
-					fixed.Text(c.stdout)
-				}
-				if err != nil {
-					return err
-				}
-				spec = fixed.Spec
-				if !quiet {
-					fmt.Fprintf(c.stderr, "probing again\n")
-				}
-				if report, err = runProbe(c, spec, python, nodes, quiet); err != nil {
+				if spec, report, err = fixAndConfirm(c, spec, python, nodes, quiet, format, report, add); err != nil {
 					return err
 				}
 			}
@@ -146,6 +142,48 @@ Examples:
 			return nil
 		},
 	})
+}
+
+// fixAndConfirm adds the modules to the spec's preload, regenerates and
+// probes again. When a test that passed before the fix fails after it, or
+// a node no longer collects, the fix is undone: --fix never leaves a suite
+// worse than it found it.
+func fixAndConfirm(c *context, spec *schema.Spec, python string, nodes []string, quiet bool, format string, before *probe.Report, add []string) (*schema.Spec, *probe.Report, error) {
+	fixed, err := probe.Fix(spec, add)
+	if fixed != nil {
+		fixed.Text(c.stdout)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if !quiet {
+		fmt.Fprintf(c.stderr, "probing again\n")
+	}
+	after, err := runProbe(c, fixed.Spec, python, nodes, quiet)
+	var nc *probe.NotCollected
+	switch {
+	case errors.As(err, &nc):
+		return nil, nil, undoFix(c, fixed, fmt.Sprintf("after the fix, %v", err))
+	case err != nil:
+		return nil, nil, err
+	}
+	if broken := probe.Broken(before, after); len(broken) > 0 {
+		printReport(c, fixed.Spec, after, format)
+		return nil, nil, undoFix(c, fixed, fmt.Sprintf("after the fix, %s passed before and did not after", strings.Join(broken, ", ")))
+	}
+	return fixed.Spec, after, nil
+}
+
+// undoFix puts back what --fix wrote and says why.
+func undoFix(c *context, fixed *probe.Fixed, why string) error {
+	back, err := fixed.Undo()
+	for _, d := range back {
+		fmt.Fprintf(c.stdout, "put back %s\n", d)
+	}
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("%s; the fix is undone: preload %s by hand, or look at why its import fails in %s", why, strings.Join(fixed.Modules, ", "), fixed.Spec.Preload.Fixture)
 }
 
 // printReport prints the probe's report in --format.

@@ -3,6 +3,7 @@ package probe
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
@@ -68,6 +69,10 @@ type Fixed struct {
 	Modules []string     // the modules added to [preload].modules
 	File    string       // the spec's file, as the user names it
 	Wrote   []string     // the generated files written, as displayed
+
+	// written is every file written, the spec first, with its content
+	// before, so that Undo can put it back.
+	written []*plan.Change
 }
 
 // Fix adds modules to the spec's [preload].modules (only that array's
@@ -91,9 +96,41 @@ func Fix(spec *schema.Spec, modules []string) (*Fixed, error) {
 	if err := specText.Write(); err != nil {
 		return nil, fmt.Errorf("write %s: %w", spec.File, err)
 	}
-	f := &Fixed{Spec: fixed, Modules: modules, File: spec.File}
+	f := &Fixed{Spec: fixed, Modules: modules, File: spec.File, written: []*plan.Change{specText}}
 	f.Wrote, err = plan.WriteChanged(changes)
+	// WriteChanged writes the changed files in order and stops at the
+	// first failure, so the first len(f.Wrote) of them were written.
+	left := len(f.Wrote)
+	for _, ch := range changes {
+		if left > 0 && ch.Changed() {
+			f.written = append(f.written, ch)
+			left--
+		}
+	}
 	return f, err
+}
+
+// Undo puts back every file Fix wrote as it was before, the spec last:
+// what --fix does when the suite fails after the fix where it passed
+// before it. It returns the files put back, as displayed.
+func (f *Fixed) Undo() ([]string, error) {
+	var back []string
+	for i := len(f.written) - 1; i >= 0; i-- {
+		ch := f.written[i]
+		undo := *ch
+		undo.New = ch.Old
+		var err error
+		if ch.Exists {
+			err = undo.Write()
+		} else {
+			err = os.Remove(ch.Abs)
+		}
+		if err != nil {
+			return back, fmt.Errorf("put back %s: %w", ch.Display, err)
+		}
+		back = append(back, ch.Display)
+	}
+	return back, nil
 }
 
 // Text prints what Fix wrote.

@@ -31,6 +31,12 @@ func (r *Report) Text(w io.Writer, spec *schema.Spec, p color.Painter) {
 			fmt.Fprintf(w, "  %s %7.2f s  %s\n", p.Paint(color.Red, fmt.Sprintf("%-40s", imp.Module)), imp.Seconds, imp.Node)
 		}
 	}
+	if len(r.Failed) > 0 {
+		fmt.Fprintf(w, "failed import attempts under the alarm (no module loaded, so nothing to preload; --fix leaves them out):\n")
+		for _, f := range r.Failed {
+			fmt.Fprintf(w, "  %-40s %-20s %s\n", f.Module, f.Error, f.Node)
+		}
+	}
 	if len(r.Armed) == 0 {
 		fmt.Fprintf(w, "armed: never; these tests do not use %s, so the probe proves nothing about them\n", spec.Deadline.Fixture)
 	}
@@ -50,9 +56,30 @@ func (r *Report) Text(w io.Writer, spec *schema.Spec, p color.Painter) {
 	}
 	if r.OK() {
 		fmt.Fprintf(w, "%s every recorded module was loaded at each arming, and nothing was imported late\n", p.Paint(color.Green, "ok:"))
-	} else if len(r.Late) > 0 {
-		fmt.Fprintf(w, "fix: fixturegen probe --fix (adds %s to [preload].modules and regenerates)\n", strings.Join(r.LateModules(), ", "))
+		return
 	}
+	if again := r.preloadedLate(spec.Preload.Modules); len(again) > 0 {
+		fmt.Fprintf(w, "already in [preload].modules yet imported late: %s; a timer was armed before %s ran (one the test arms itself, not through %s), and preloading cannot help it\n",
+			strings.Join(again, ", "), spec.Preload.Fixture, spec.Deadline.Fixture)
+	}
+	if add := r.ToPreload(spec.Preload.Modules); len(add) > 0 {
+		fmt.Fprintf(w, "fix: fixturegen probe --fix (adds %s to [preload].modules and regenerates)\n", strings.Join(add, ", "))
+	}
+}
+
+// preloadedLate returns the late modules that are in preloaded already.
+func (r *Report) preloadedLate(preloaded []string) []string {
+	add := map[string]bool{}
+	for _, m := range r.ToPreload(preloaded) {
+		add[m] = true
+	}
+	var out []string
+	for _, m := range r.LateModules() {
+		if !add[m] {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // JSON prints the report as one JSON document, for scripts.
@@ -62,14 +89,18 @@ func (r *Report) JSON(w io.Writer) error {
 		Records map[string]bool `json:"records"`
 	}
 	doc := struct {
-		OK    bool     `json:"ok"`
-		Code  int      `json:"code"`
-		Nodes []string `json:"nodes"`
-		Late  []Import `json:"late"`
-		Armed []armed  `json:"armed"`
-	}{OK: r.OK(), Code: r.Code, Nodes: r.Nodes, Late: r.Late, Armed: []armed{}}
+		OK     bool           `json:"ok"`
+		Code   int            `json:"code"`
+		Nodes  []string       `json:"nodes"`
+		Late   []Import       `json:"late"`
+		Failed []FailedImport `json:"failed"`
+		Armed  []armed        `json:"armed"`
+	}{OK: r.OK(), Code: r.Code, Nodes: r.Nodes, Late: r.Late, Failed: r.Failed, Armed: []armed{}}
 	if doc.Late == nil {
 		doc.Late = []Import{}
+	}
+	if doc.Failed == nil {
+		doc.Failed = []FailedImport{}
 	}
 	for i, rec := range r.Armed {
 		doc.Armed = append(doc.Armed, armed{nodeAt(r.ArmedNodes, i), rec})

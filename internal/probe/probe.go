@@ -48,8 +48,12 @@ type Report struct {
 	// spec.Probe.Record; ArmedNodes the test that armed it.
 	Armed      []map[string]bool
 	ArmedNodes []string
-	// Late is every outermost first import that started under the alarm.
-	Late []Import
+	// Late is every outermost first import under the alarm that loaded
+	// its module; Failed every one that raised instead (a missing
+	// optional module, a mock.patch target's prefix), which preloading
+	// cannot help.
+	Late   []Import
+	Failed []FailedImport
 	// Output is the inner run's stdout and stderr, for diagnosis.
 	Stdout, Stderr string
 	// Results holds each test's result in the order they arrived, and
@@ -65,6 +69,13 @@ type Import struct {
 	Node    string  `json:"node"`
 	Module  string  `json:"module"`
 	Seconds float64 `json:"seconds"`
+}
+
+// FailedImport is one first import attempt under the alarm that raised.
+type FailedImport struct {
+	Node   string `json:"node"`
+	Module string `json:"module"`
+	Error  string `json:"error"` // the exception's class name
 }
 
 // OK reports whether the contract held: the inner run passed, the alarm
@@ -93,6 +104,43 @@ func (r *Report) LateModules() []string {
 			seen[imp.Module] = true
 			out = append(out, imp.Module)
 		}
+	}
+	return out
+}
+
+// ToPreload returns the late modules that --fix adds to preload: those
+// not in it yet. A late module already in the list was imported under a
+// timer its preload fixture does not precede, and listing it again would
+// change nothing.
+func (r *Report) ToPreload(preloaded []string) []string {
+	have := map[string]bool{}
+	for _, m := range preloaded {
+		have[m] = true
+	}
+	var out []string
+	for _, m := range r.LateModules() {
+		if !have[m] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Broken returns the nodes that passed in before and failed, or were
+// not run, in after: what a fix must never do.
+func Broken(before, after *Report) []string {
+	outcome := map[string]string{}
+	for _, r := range after.Results {
+		outcome[r.Node] = r.Outcome
+	}
+	var out []string
+	for _, r := range before.Results {
+		if r.Outcome == "passed" && outcome[r.Node] != "passed" {
+			out = append(out, r.Node)
+		}
+	}
+	if len(out) == 0 && before.Code == 0 && after.Code != 0 {
+		out = append(out, "the run")
 	}
 	return out
 }
@@ -359,11 +407,13 @@ func (r *Report) parse() error {
 			Armed      []map[string]bool `json:"armed"`
 			ArmedNodes []string          `json:"armed_nodes"`
 			Imports    []Import          `json:"imports"`
+			Failed     []FailedImport    `json:"failed"`
 		}
 		if err := json.Unmarshal([]byte(line), &doc); err != nil {
 			return fmt.Errorf("the probe's report does not parse (%v): %s", err, line)
 		}
 		r.Code, r.Armed, r.ArmedNodes, r.Late = doc.Code, doc.Armed, doc.ArmedNodes, doc.Imports
+		r.Failed = doc.Failed
 		return nil
 	}
 	return fmt.Errorf("the inner pytest run exited %d and printed no probe report; its output:\n%s%s",

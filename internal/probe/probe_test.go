@@ -139,3 +139,51 @@ func TestNotCollectedError(t *testing.T) {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }
+
+func TestFailedImportsAreNotLate(t *testing.T) {
+	r := &Report{Stdout: `{"code": 0, "armed": [{"a": true}], "imports": [], "failed": [{"node": "t.py::a", "module": "sdk.client.Session", "error": "ModuleNotFoundError"}]}` + "\n"}
+	if err := r.parse(); err != nil {
+		t.Fatal(err)
+	}
+	if !r.OK() || len(r.Late) != 0 || len(r.Failed) != 1 || r.Failed[0].Error != "ModuleNotFoundError" {
+		t.Errorf("a failed attempt alone: OK %t, late %v, failed %v", r.OK(), r.Late, r.Failed)
+	}
+}
+
+func TestToPreload(t *testing.T) {
+	r := &Report{Late: []Import{{Module: "b"}, {Module: "a"}, {Module: "b"}, {Module: "c"}}}
+	if got := strings.Join(r.ToPreload([]string{"a"}), ","); got != "b,c" {
+		t.Errorf("ToPreload = %s, want b,c: each late module once, none already preloaded", got)
+	}
+	if got := r.preloadedLate([]string{"a", "c"}); strings.Join(got, ",") != "a,c" {
+		t.Errorf("preloadedLate = %v", got)
+	}
+}
+
+func TestBroken(t *testing.T) {
+	res := func(outcomes ...string) *Report {
+		r := &Report{}
+		for i, o := range outcomes {
+			r.Results = append(r.Results, Result{Node: string(rune('a' + i)), Outcome: o})
+			if o != "passed" && o != "skipped" {
+				r.Code = 1
+			}
+		}
+		return r
+	}
+	for _, tc := range []struct {
+		name          string
+		before, after *Report
+		want          string
+	}{
+		{"still green", res("passed", "passed"), res("passed", "passed"), ""},
+		{"failed already", res("failed", "passed"), res("failed", "passed"), ""},
+		{"a setup error", res("passed", "passed"), res("passed", "error"), "b"},
+		{"not run", res("passed", "passed"), res("passed"), "b"},
+		{"red run, same tests", &Report{}, &Report{Code: 2}, "the run"},
+	} {
+		if got := strings.Join(Broken(tc.before, tc.after), ","); got != tc.want {
+			t.Errorf("%s: Broken = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -134,14 +134,28 @@ func TestSignaturesThatNeedProof(t *testing.T) {
 			"tests/a.py::test_slow\n" +
 			"  conftest.py:120: _FixturegenLateImport: tests/a.py::test_slow imported mcp.shared (2.10 s) for the first time while recovery_deadline was armed.\n",
 	}
-	// app.helpers is not known to be a module: an ordinary missing
-	// attribute, not this failure class.
-	only(t, analyze(t, Spec{}, logs, "attr.log"), NotThisClass)
+	// app.helpers is not known to be a module, but the missing attribute
+	// follows a deadline failure on the same worker: a poisoning, named
+	// without a preload list (and not certain).
+	v := only(t, analyze(t, Spec{}, logs, "attr.log"), PoisonedWorker)
+	if v.Certain || v.Poisoning.Node != "tests/a.py::test_slow" || strings.Join(v.Modules, ",") != "app.helpers" {
+		t.Errorf("without a preload list: certain %v, poisoning %+v, modules %q", v.Certain, v.Poisoning, v.Modules)
+	}
 	// The spec preloads it: a half-imported package.
-	v := only(t, analyze(t, Spec{Preload: []string{"app.helpers"}}, logs, "attr.log"), PoisonedWorker)
+	v = only(t, analyze(t, Spec{Preload: []string{"app.helpers"}}, logs, "attr.log"), PoisonedWorker)
 	if v.Poisoning.Node != "tests/a.py::test_slow" || v.Poisoning.Why != "failed on its deadline" {
 		t.Errorf("poisoning %+v", v.Poisoning)
 	}
+	// With nothing interrupted before it on the worker, the same missing
+	// attribute is an ordinary failure, not this failure class.
+	logs["plain.log"] = header +
+		"[gw0] [ 50%] PASSED tests/a.py::test_slow\n" +
+		"[gw0] [100%] FAILED tests/b.py::test_uses_helpers\n" +
+		"=================================== FAILURES ===================================\n" +
+		"___ test_uses_helpers ___\n" +
+		"[gw0] linux -- Python 3.12.3 /usr/bin/python\n" +
+		"E   AttributeError: module 'app' has no attribute 'helpers'\n"
+	only(t, analyze(t, Spec{}, logs, "plain.log"), NotThisClass)
 	// mcp.shared was imported earlier in the run, so its ImportError is a
 	// symptom.
 	v = only(t, analyze(t, Spec{}, logs, "import.log"), PoisonedWorker)

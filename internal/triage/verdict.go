@@ -19,9 +19,14 @@ type judge struct {
 
 // facts is what an attempt's inputs say about one test.
 type facts struct {
-	clues     []Clue
-	duration  float64 // the longest run; negative when unknown
-	withSetup float64 // the longest run with its setup; negative when unknown
+	clues []Clue
+	// unverified are the half-import signatures that name no module the
+	// run shows loaded ("module 'mcp' has no attribute 'types'" with no
+	// preload list): a symptom only after an interruption on the same
+	// worker, whatever armed the timer.
+	unverified []Clue
+	duration   float64 // the longest run; negative when unknown
+	withSetup  float64 // the longest run with its setup; negative when unknown
 }
 
 func (j *judge) facts(a *Attempt) map[string]*facts {
@@ -40,9 +45,14 @@ func (j *judge) facts(a *Attempt) map[string]*facts {
 	}
 	for _, s := range a.Sources {
 		for _, c := range s.Clues {
-			if c.Node != "" && (c.Kind != HalfImport || j.valid(c)) {
+			switch {
+			case c.Node == "":
+			case c.Kind != HalfImport || j.valid(c):
 				f := get(c.Node)
 				f.clues = append(f.clues, c)
+			case c.Attr != "":
+				f := get(c.Node)
+				f.unverified = append(f.unverified, c)
 			}
 		}
 	}
@@ -76,6 +86,24 @@ func (j *judge) valid(c Clue) bool {
 		}
 	}
 	return false
+}
+
+// halfImports returns the run's half-import signatures: the verified ones,
+// and the unverified too when afterInterruption.
+func (f *facts) halfImports(afterInterruption bool) []Clue {
+	if f == nil {
+		return nil
+	}
+	var out []Clue
+	for _, c := range f.clues {
+		if c.Kind == HalfImport {
+			out = append(out, c)
+		}
+	}
+	if afterInterruption {
+		out = append(out, f.unverified...)
+	}
+	return out
 }
 
 func (f *facts) first(kinds ...ClueKind) *Clue {
@@ -168,7 +196,7 @@ func (j *judge) attempt(a *Attempt) []Verdict {
 		ranBefore := map[string]bool{} // tests with a half-import signature seen running
 		for i, r := range w.Runs {
 			f := fs[r.Node]
-			if f.first(HalfImport) != nil {
+			if len(f.halfImports(cause >= 0)) > 0 {
 				// A test shows the symptom when it has no interruption
 				// of its own, or in a later run than its interrupted one.
 				if r.Outcome.bad() && cause >= 0 && (ranBefore[r.Node] || f.first(ImportInterrupted, DeadlineFailure, Timeout) == nil) {
@@ -211,7 +239,8 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 	seen := map[string]bool{}
 	for _, r := range w.Runs[cause+1:] {
 		f := fs[r.Node]
-		if !r.Outcome.bad() || f.first(HalfImport) == nil || seen[r.Node] {
+		half := f.halfImports(true)
+		if !r.Outcome.bad() || len(half) == 0 || seen[r.Node] {
 			continue
 		}
 		seen[r.Node] = true
@@ -222,10 +251,7 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 		v.Poisoned = append(v.Poisoned, TestRef{Node: stripGroup(r.Node), Duration: d, Attempt: a.Label})
 		v.Evidence = append(v.Evidence, Evidence{Loc: r.Loc, What: fmt.Sprintf("%s %s on %s", strings.ToUpper(string(r.Outcome)), r.Node, w.Name)})
 		shown := 0
-		for _, c := range f.clues {
-			if c.Kind != HalfImport {
-				continue
-			}
+		for _, c := range half {
 			mod := c.Module
 			if !c.Certain && c.Attr != "" {
 				mod += "." + c.Attr

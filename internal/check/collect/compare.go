@@ -26,11 +26,15 @@ func Compare(v *View, static []contract.Test, skip map[string]bool, cwd string) 
 		}
 		key := it.Path + "::" + it.Test
 		if collected[key] {
-			continue // parametrized: one test function
+			if seen[key] {
+				gap.Items++ // parametrized: one test function, another item
+			}
+			continue
 		}
 		collected[key] = true
 		if seen[key] {
 			gap.Agree++
+			gap.Items++
 		} else {
 			gap.Missed = append(gap.Missed, show(cwd, it.Path)+"::"+it.Test)
 		}

@@ -111,8 +111,10 @@ class FixturegenCollect:
         _, _, chain = nodeid.partition("::")
         test = chain
         if isinstance(item, pytest.Function):
-            # The test without its parameters: "TestPump::test_drain".
-            classes, sep, _ = chain.rpartition("::")
+            # The test without its parameters: "TestPump::test_drain". The
+            # parameters come last and may hold "::" themselves (an IPv6
+            # address), so they go before the chain is split.
+            classes, sep, _ = chain.partition("[")[0].rpartition("::")
             test = classes + sep + item.originalname
         entry = {
             "nodeid": nodeid,

@@ -43,9 +43,28 @@ func (r *rules) handwrittenDeadlines(src *source) {
 		}
 		r.findings = kept
 
+		if !src.conftest && r.allTestsUseDeadline(src) {
+			// A test module's own fixture, under the suite's deadline: it
+			// re-arms the timer for this module's tests. The generated
+			// deadline answers that alarm too, never during an import.
+			if !r.suiteDeadlineHandWritten() {
+				continue
+			}
+			r.findings = append(r.findings, finding.Finding{Rule: RuleHandwrittenDeadline, Severity: finding.Error,
+				Path: src.path, Line: fx.pos().Line, Col: fx.pos().Col,
+				Message: fmt.Sprintf("fixture %s re-arms the timer (%s) for the tests of this module only, under the suite's hand-written %s, whose alarm handler can interrupt a module's first import",
+					fx.name, strings.Join(hw.arms, " and "), r.spec.Deadline.Fixture),
+				Fix: fmt.Sprintf("keep it, and adopt the suite's deadline with fixturegen generate --adopt: the generated %s answers this module's alarm too, never during an import, and its failure states the seconds this fixture armed",
+					r.spec.Deadline.Fixture)})
+			continue
+		}
+
 		what := fmt.Sprintf("around each test that uses %s", fx.name)
-		if fx.autouse {
+		switch {
+		case fx.autouse && src.conftest:
 			what = fmt.Sprintf("around every test below %s (autouse)", filepath.ToSlash(display(r.cwd, src.dir)))
+		case fx.autouse:
+			what = "around every test of this module (autouse)"
 		}
 		fix := fmt.Sprintf("adopt it: fixturegen init reads it into a spec, then fixturegen generate --adopt replaces it with the generated deadline; with a spec already here, set [deadline].fixture = %q first", fx.name)
 		if fx.name == r.spec.Deadline.Fixture {
@@ -57,6 +76,22 @@ func (r *rules) handwrittenDeadlines(src *source) {
 				fx.name, strings.Join(hw.arms, " and "), what),
 			Fix: fix})
 	}
+}
+
+// suiteDeadlineHandWritten reports whether the conftest the spec plans the
+// region in still holds, outside it, a hand-written fixture with the
+// spec's deadline name: one that generate --adopt will replace.
+func (r *rules) suiteDeadlineHandWritten() bool {
+	cs := r.ix.conftests[filepath.Dir(r.opts.Conftest)]
+	if cs == nil || cs.abs != r.opts.Conftest {
+		return false
+	}
+	for _, hw := range armingFixtures(cs) {
+		if hw.fx.name == r.spec.Deadline.Fixture {
+			return true
+		}
+	}
+	return false
 }
 
 // armingFixture is a fixture outside the region that arms a timer in its

@@ -34,6 +34,32 @@ def _per_test_timeout():
         signal.signal(signal.SIGALRM, previous)
 `
 
+// globalHandler is an autouse alarm whose handler the conftest installs at
+// import, for every alarm of the process.
+const globalHandler = `import signal
+
+import pytest
+
+
+def _timeout_handler(signum, frame):
+    raise TimeoutError("Test exceeded 10 seconds")
+
+
+if hasattr(signal, "SIGALRM"):
+    signal.signal(signal.SIGALRM, _timeout_handler)
+
+
+@pytest.fixture(autouse=True)
+def test_timeout():
+    signal.alarm(10)
+    yield
+    signal.alarm(0)
+`
+
+// reArming is a test module that gives its own tests more time, relying on
+// the conftest's handler.
+const reArming = "import signal\n\nimport pytest\n\n\n@pytest.fixture(autouse=True)\ndef longer():\n    signal.alarm(120)\n    yield\n    signal.alarm(0)\n\n\ndef test_a():\n    pass\n"
+
 // generatedDeadline stands for the region generate writes.
 const generatedDeadline = "import pytest\n\n# fixturegen:begin\n@pytest.fixture\ndef deadline(preload):\n    yield\n# fixturegen:end\n"
 
@@ -64,6 +90,24 @@ func TestHandwrittenDeadline(t *testing.T) {
 			"tests/conftest.py": generatedDeadline,
 			"tests/test_a.py":   "import signal\n\nimport pytest\n\n\n@pytest.fixture\ndef rearm(deadline):\n    signal.alarm(2)\n    yield\n\n\ndef test_a(rearm):\n    pass\n",
 		},
+	}, {
+		name:     "a module-level handler arms nothing; a module re-arming the timer is named as that",
+		deadline: "test_timeout",
+		files:    map[string]string{"tests/conftest.py": globalHandler, "tests/test_zone.py": reArming},
+		want:     []string{"hand-written-deadline tests/conftest.py:15:5", "hand-written-deadline tests/test_zone.py:7:5"},
+		adopt:    true,
+	}, {
+		name:     "after adoption, a module re-arming the timer is answered by the generated deadline",
+		deadline: "deadline",
+		files: map[string]string{
+			"tests/conftest.py":  strings.Replace(generatedDeadline, "@pytest.fixture\n", "@pytest.fixture(autouse=True)\n", 1),
+			"tests/test_zone.py": reArming,
+		},
+	}, {
+		name:     "a test module's own autouse timeout without a suite deadline",
+		deadline: "deadline",
+		files:    map[string]string{"tests/conftest.py": generatedDeadline, "tests/test_zone.py": reArming},
+		want:     []string{"hand-written-deadline tests/test_zone.py:7:5"},
 	}, {
 		name:     "a test that arms a timer is still own-timer",
 		deadline: "deadline",

@@ -281,6 +281,11 @@ func (r *rules) ownTimer(src *source) {
 		if c.Scope >= 0 {
 			own = r.owner(src, c.Scope)
 		}
+		if strings.HasPrefix(what, "signal.signal") && (own < 0 || !r.ix.isTest(src, own) && !r.isFixtureDef(src, own)) {
+			// A handler installed at import or by a helper arms nothing:
+			// the code that starts the timer is reported where it does.
+			continue
+		}
 		where := "at module level"
 		if own >= 0 && (r.ix.isTest(src, own) || r.isFixtureDef(src, own)) {
 			if _, ok := r.usesDeadline(src, own); ok {
@@ -541,6 +546,11 @@ func describeNode(parts []string) string {
 // or the preload fails (or, worse, someone drops it from the list).
 func (r *rules) preloadModules() {
 	roots := []string{r.spec.Dir}
+	// A src layout's packages are imported from src/, installed or on
+	// the path.
+	if src := filepath.Join(r.spec.Dir, "src"); isDir(src) {
+		roots = append(roots, src)
+	}
 	if cfg := r.opts.Config; cfg != nil {
 		for _, a := range cfg.Options["pythonpath"] {
 			p := filepath.Join(cfg.Dir, filepath.FromSlash(a.Text))

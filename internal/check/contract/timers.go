@@ -61,7 +61,7 @@ func (r *rules) timerOrder() {
 	t := cfg.Timers()
 	path := display(r.cwd, cfg.File)
 	timeout := t.Timeout > 0 && !t.TimeoutOff
-	deadline := r.spec.HasDeadline() && r.spec.Deadline.SecondsEnv == "" && r.spec.Deadline.Timer != schema.TimerVirtual && r.spec.Deadline.Timer != schema.TimerProf
+	deadline := r.spec.HasDeadline() && len(r.spec.Deadline.SecondsEnv) == 0 && r.spec.Deadline.Timer != schema.TimerVirtual && r.spec.Deadline.Timer != schema.TimerProf
 	if t.Faulthandler > 0 && t.FaulthandlerExit {
 		var beaten []string
 		if deadline && t.Faulthandler <= r.spec.Deadline.Seconds {

@@ -88,8 +88,11 @@ type Report struct {
 // ModelGap is where the static model of pytest's collection and pytest
 // itself disagree. The JSON field names are stable.
 type ModelGap struct {
-	// Agree counts the test functions both see.
+	// Agree counts the test functions both see; Items counts the test
+	// items pytest collects from them, one per parameter set, as its own
+	// summary does.
 	Agree int `json:"agree"`
+	Items int `json:"items"`
 	// Missed are tests pytest collects that the model did not see;
 	// NotCollected are tests the model saw that pytest does not collect.
 	// Each is "path::Class::test".
@@ -158,6 +161,15 @@ func (r *Report) Text(w io.Writer) {
 	r.summary(w)
 }
 
+// itemsText says how many items pytest collects from the test functions
+// both see, when parametrization makes them more.
+func (g *ModelGap) itemsText() string {
+	if g.Items <= g.Agree {
+		return ""
+	}
+	return fmt.Sprintf(" (%d items, as pytest counts them with their parameters)", g.Items)
+}
+
 // modelText prints the short "static model vs pytest" section, after the
 // findings: it informs, and never changes the exit status.
 func (r *Report) modelText(w io.Writer) {
@@ -166,10 +178,10 @@ func (r *Report) modelText(w io.Writer) {
 		return
 	}
 	if len(g.Missed) == 0 && len(g.NotCollected) == 0 {
-		fmt.Fprintf(w, "static model vs pytest: both see the same %s\n", plural(g.Agree, "test"))
+		fmt.Fprintf(w, "static model vs pytest: both see the same %s%s\n", plural(g.Agree, "test function"), g.itemsText())
 		return
 	}
-	fmt.Fprintf(w, "static model vs pytest: both see %s; they disagree on %d\n", plural(g.Agree, "test"), len(g.Missed)+len(g.NotCollected))
+	fmt.Fprintf(w, "static model vs pytest: both see %s%s; they disagree on %d\n", plural(g.Agree, "test function"), g.itemsText(), len(g.Missed)+len(g.NotCollected))
 	for _, t := range g.Missed {
 		fmt.Fprintf(w, "  pytest collects, fixturegen check did not see: %s\n", t)
 	}

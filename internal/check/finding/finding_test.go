@@ -79,7 +79,7 @@ func TestTheStaticModelSectionComesAfterTheFindings(t *testing.T) {
 	var out bytes.Buffer
 	r.Text(&out)
 	want := `t.py:2:1: missing-group m
-static model vs pytest: both see 3 tests; they disagree on 2
+static model vs pytest: both see 3 test functions; they disagree on 2
   pytest collects, fixturegen check did not see: t.py::TestCase::test_a
   fixturegen check saw, pytest does not collect: u.py::TestInit::test_b
 fixturegen check: 1 finding
@@ -108,7 +108,7 @@ fix the drift with: fixturegen generate
 	r.Findings = nil
 	r.FixCommand = ""
 	r.Text(&out)
-	if out.String() != "static model vs pytest: both see the same 9 tests\nfixturegen check: s.toml is in sync and the contract holds\n" {
+	if out.String() != "static model vs pytest: both see the same 9 test functions\nfixturegen check: s.toml is in sync and the contract holds\n" {
 		t.Errorf("agreeing text = %q", out.String())
 	}
 }

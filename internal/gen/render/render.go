@@ -28,6 +28,12 @@ import (
 // the loader's return value to pytest, so check knows the name from here.
 const RegionPytest = "_fixturegen_pytest"
 
+// HasConfigure reports whether the conftest region defines pytest_configure:
+// with a group to guard, variables to read, or pytest-timeout to look for.
+func HasConfigure(spec *schema.Spec) bool {
+	return spec.Group.Name != "" || len(spec.Deadline.SecondsEnv) > 0 || spec.Deadline.DeferToPytestTimeout || spec.Shield.On
+}
+
 // RegionNames are the module-level names the conftest region defines
 // (conftest_region.py.tmpl): the two fixtures, the runtime's loader and
 // the names it binds, and pytest_configure when the region has one. A
@@ -37,7 +43,7 @@ func RegionNames(spec *schema.Spec) []string {
 	if spec.HasDeadline() {
 		names = append([]string{spec.Preload.Fixture, spec.Deadline.Fixture}, names...)
 	}
-	if spec.Group.Name != "" || spec.Deadline.SecondsEnv != "" || spec.Shield.On {
+	if HasConfigure(spec) {
 		names = append(names, "pytest_configure")
 	}
 	return names

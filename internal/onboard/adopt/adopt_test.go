@@ -132,3 +132,53 @@ func TestRemove(t *testing.T) {
 		})
 	}
 }
+
+func TestLeftoversNameHelpers(t *testing.T) {
+	old := []byte(`import os
+
+import pytest
+
+
+def _get_timeout_seconds():
+    return int(os.getenv("A", "5"))
+
+
+def _other():
+    return 1
+
+
+X = _other()
+
+
+@pytest.fixture(autouse=True)
+def per_test_timeout():
+    yield _get_timeout_seconds()
+`)
+	adopted := []byte(`import os
+
+import pytest
+
+
+def _get_timeout_seconds():
+    return int(os.getenv("A", "5"))
+
+
+def _other():
+    return 1
+
+
+X = _other()
+
+
+@pytest.fixture
+def unused_fixture():
+    yield
+`)
+	var got []string
+	for _, l := range Leftovers(old, adopted) {
+		got = append(got, fmt.Sprintf("%s:%d", l.Name, l.Line))
+	}
+	if strings.Join(got, " ") != "_get_timeout_seconds:6" {
+		t.Errorf("Leftovers = %v, want the helper only the replaced fixture called", got)
+	}
+}

@@ -2,15 +2,17 @@ package adopt
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/check/pyscan"
 	"github.com/fixturegen/fixturegen/internal/gen/region"
 )
 
 // Leftover is a module-level name of the conftest that only the removed
-// fixtures used: an import, or a constant such as the seconds read from the
-// environment. Adoption keeps it, as it keeps every line it did not
-// replace; the user decides whether something else needs it.
+// fixtures used: an import, a constant such as the seconds read from the
+// environment, or a helper function such as the one that computes them.
+// Adoption keeps it, as it keeps every line it did not replace; the user
+// decides whether something else needs it.
 type Leftover struct {
 	Name string
 	Line int // of the statement that binds it, in the adopted conftest
@@ -41,6 +43,12 @@ func Leftovers(old, new []byte) []Leftover {
 			add(a.Name, a.Pos.Line)
 		}
 	}
+	for i, d := range m.Defs {
+		// A fixture or a hook is used by pytest, by its name alone.
+		if d.Parent < 0 && d.Kind == pyscan.Function && !m.IsFixture(i) && !strings.HasPrefix(d.Name, "pytest_") {
+			add(d.Name, d.Pos.Line)
+		}
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out
 }
@@ -58,6 +66,9 @@ func uses(src []byte) map[string]int {
 	}
 	for _, a := range m.Assigns {
 		binding[a.Pos] = true
+	}
+	for _, d := range m.Defs {
+		binding[d.Pos] = true
 	}
 	count := map[string]int{}
 	lx := pyscan.NewLexer(src)

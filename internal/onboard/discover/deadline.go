@@ -2,6 +2,7 @@ package discover
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/check/pyscan"
@@ -81,6 +82,10 @@ func (c *Contract) readTimer(s *source, call pyscan.Call, callee string) {
 	}
 	v := s.readSeconds(secs, call.Scope, call.Pos.Line, 0)
 	c.SecondsEnv, c.SecondsEnvAt = v.env, v.envAt
+	if v.fallback != "" && len(v.env) > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: when $%s holds no number the hand-written deadline falls back to %s s; the generated one stops the session with a message saying what to set",
+			v.fallback, strings.Join(v.env, " or $"), pyquote.Number(v.value)))
+	}
 	if v.ok && v.value > 0 {
 		c.Seconds, c.SecondsAt = v.value, v.valueAt
 	} else {
@@ -121,15 +126,38 @@ func (c *Contract) readGuard(s *source, def int) {
 	}
 }
 
+// readDefer finds request.config.pluginmanager.hasplugin("timeout") (or
+// "pytest_timeout") in the deadline fixture: a fixture that leaves the
+// timing to pytest-timeout when it is loaded.
+func (c *Contract) readDefer(s *source, def int) {
+	for _, call := range s.m.Calls {
+		if !s.within(call.Scope, def) || !strings.HasSuffix(call.Callee, "pluginmanager.hasplugin") || len(call.Args) != 1 {
+			continue
+		}
+		if a := call.Args[0]; a.Kind == pyscan.ArgString && (a.Value == "timeout" || a.Value == "pytest_timeout") {
+			c.DefersAt = at(s.file, call.Pos)
+			return
+		}
+	}
+}
+
 // readHandler finds the function the deadline fixture installs for the
-// timer's signal (nested in the fixture, or at module level) and reads
-// what it does when the alarm rings: the exception it raises and its
-// message, and whether it dumps the threads' stacks first.
+// timer's signal (nested in the fixture, or at module level), or, when the
+// fixture installs none, the one the conftest installs at import for every
+// alarm of the process; and it reads what that function does when the
+// alarm rings: the exception it raises and its message, and whether it
+// dumps the threads' stacks first.
 func (c *Contract) readHandler(s *source, def int) {
 	m := s.m
 	handler, where := -1, ""
+	installs := func(call pyscan.Call) bool { return s.within(call.Scope, def) }
+	if !slices.ContainsFunc(m.Calls, func(call pyscan.Call) bool {
+		return installs(call) && m.Resolve(call.Callee) == "signal.signal"
+	}) {
+		installs = func(call pyscan.Call) bool { return call.Scope < 0 }
+	}
 	for _, call := range m.Calls {
-		if !s.within(call.Scope, def) || m.Resolve(call.Callee) != "signal.signal" || len(call.Args) < 2 {
+		if !installs(call) || m.Resolve(call.Callee) != "signal.signal" || len(call.Args) < 2 {
 			continue
 		}
 		sig, h := call.Args[0], call.Args[1]
@@ -168,6 +196,9 @@ func (c *Contract) readHandler(s *source, def int) {
 		}
 		c.Handler = &Fixture{Name: m.Defs[handler].Name, At: at(s.file, m.Defs[handler].Pos), Line: m.Defs[handler].Pos.Line}
 		c.HandlerNested = m.Defs[handler].Parent >= 0
+		if call.Scope < 0 {
+			c.HandlerInstalledAt = at(s.file, call.Pos)
+		}
 		break
 	}
 	body := handler
@@ -386,8 +417,20 @@ func MessageBeforeSeconds(msg string) (string, bool) {
 		return "", false
 	}
 	before := strings.TrimRight(text[:i], " \t:=(")
+	// "timed out after" would read "timed out after (5 s, real time)":
+	// the word that led to the seconds goes with them.
+	for _, word := range danglingWords {
+		if cut, ok := strings.CutSuffix(before, " "+word); ok && strings.TrimSpace(cut) != "" {
+			before = strings.TrimRight(cut, " \t:,")
+			break
+		}
+	}
 	return before, before != ""
 }
+
+// danglingWords lead to the seconds in a message ("timed out after 5 s")
+// and read wrong without them.
+var danglingWords = []string{"after", "of", "in", "for", "than", "over"}
 
 // SecondsPlaceholder stands, in Contract.Message, where the hand-written
 // message formats the deadline's seconds.
@@ -507,5 +550,5 @@ func (c *Contract) namesSeconds(s *source, expr string, scope int) bool {
 		return false
 	}
 	v := s.readName(text(toks[0]), scope, 0, 0, "")
-	return v.ok && v.value == c.seconds.value && v.env == c.seconds.env
+	return v.sameSource(c.seconds)
 }

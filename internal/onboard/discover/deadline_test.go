@@ -24,7 +24,7 @@ type shape struct {
 
 func shapeOf(c *Contract) shape {
 	sh := shape{
-		Autouse: c.Autouse, Seconds: c.Seconds, SecondsEnv: c.SecondsEnv, Timer: c.Timer,
+		Autouse: c.Autouse, Seconds: c.Seconds, SecondsEnv: strings.Join(c.SecondsEnv, ","), Timer: c.Timer,
 		Guarded: c.Guard != "", Interval: c.Interval != "", Raises: c.Raises, Message: c.Message,
 		DumpThreads: c.DumpThreads,
 	}
@@ -77,6 +77,63 @@ def _per_test_timeout():
 `,
 		want: shape{Autouse: true, Seconds: 4, SecondsEnv: "SUITE_TEST_LIMIT", Timer: "real", Handler: "_on_timeout",
 			Raises: "TimeoutError", Message: "test exceeded {seconds} s"},
+	}, {
+		name: "seconds from a local helper over two variables, with a ValueError fallback",
+		src: `import os
+import signal
+
+import pytest
+
+
+def _get_timeout_seconds() -> int:
+    try:
+        return int(os.getenv("PER_TEST_TIMEOUT", os.getenv("SUITE_TIMEOUT", "5")))
+    except ValueError:
+        return 5
+
+
+@pytest.fixture(autouse=True)
+def per_test_timeout():
+    timeout = _get_timeout_seconds()
+
+    def handler(signum, frame):
+        pytest.fail(f"Test timed out after {timeout}s", pytrace=False)
+
+    old = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    yield
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, old)
+`,
+		want: shape{Autouse: true, Seconds: 5, SecondsEnv: "PER_TEST_TIMEOUT,SUITE_TIMEOUT", Timer: "real", Handler: "nested handler",
+			Raises: "AssertionError", Message: "Test timed out after {seconds}s"},
+	}, {
+		name: "a helper whose fallback differs from its default",
+		src: `import os
+import signal
+
+import pytest
+
+
+def _limit():
+    try:
+        return float(os.environ.get("LIMIT", "5"))
+    except ValueError:
+        return 30
+
+
+@pytest.fixture(autouse=True)
+def per_test_timeout():
+    def handler(signum, frame):
+        raise TimeoutError("slow")
+
+    signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, _limit())
+    yield
+    signal.setitimer(signal.ITIMER_REAL, 0)
+`,
+		want: shape{Autouse: true, SecondsEnv: "", Timer: "real", Handler: "nested handler", Raises: "TimeoutError", Message: "slow",
+			Unread: []string{"seconds: the helper _limit() returns different seconds on different paths ($LIMIT or 5 and 30)"}},
 	}, {
 		name: "signal.alarm with an int default, a nested handler raising AssertionError",
 		src: `import os
@@ -327,7 +384,9 @@ if hasattr(signal, "SIGALRM"):
 func TestMessageBeforeSeconds(t *testing.T) {
 	for msg, want := range map[string]string{
 		"test exceeded {seconds} s":         "test exceeded",
-		"timed out after {seconds}s":        "timed out after",
+		"timed out after {seconds}s":        "timed out",
+		"Test took longer than {seconds} s": "Test took longer",
+		"Test exceeded {seconds} seconds":   "Test exceeded",
 		"per-test limit: {seconds} seconds": "per-test limit",
 		"over {seconds}":                    "over",
 		"{seconds} s passed":                "",

@@ -45,9 +45,9 @@ type Contract struct {
 	// could not be read (see Unread).
 	Seconds   float64
 	SecondsAt string
-	// SecondsEnv is the environment variable the seconds are read from,
-	// "" when they are fixed.
-	SecondsEnv   string
+	// SecondsEnv is the environment variables the seconds are read from,
+	// the first one set winning; nil when they are fixed.
+	SecondsEnv   []string
 	SecondsEnvAt string
 	Timer        string // schema.TimerReal, TimerVirtual or TimerProf
 	TimerAt      string // path:line:col of the call that arms the alarm
@@ -63,6 +63,10 @@ type Contract struct {
 	// in the fixture from one at module level.
 	Handler       *Fixture
 	HandlerNested bool
+	// HandlerInstalledAt is the path:line:col of a signal.signal call at
+	// module level that installs Handler for every alarm of the process,
+	// when the fixture installs none itself; "" otherwise.
+	HandlerInstalledAt string
 	// Raises is schema.RaisesAssertionError or RaisesTimeoutError; ""
 	// when not read.
 	Raises   string
@@ -76,6 +80,10 @@ type Contract struct {
 	// with faulthandler first.
 	DumpThreads bool
 	DumpAt      string
+	// DefersAt is the path:line:col of a pluginmanager.hasplugin("timeout")
+	// test in the fixture, which leaves the timing to pytest-timeout when
+	// that plugin is loaded; "" without one.
+	DefersAt string
 
 	Modules []string
 
@@ -247,6 +255,7 @@ func fromConftest(file string, src []byte) *Contract {
 			c.readTimer(s, call, callee)
 			c.readGuard(s, def)
 			c.readHandler(s, def)
+			c.readDefer(s, def)
 			c.readPreload(m, file, fx, def)
 			return c
 		}

@@ -1,24 +1,35 @@
 package discover
 
 import (
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/check/pyscan"
+	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
 )
 
 // seconds is what a deadline's seconds expression says, as far as it can
-// be read without running it: a number, or an environment variable with a
-// number as its default.
+// be read without running it: a number, or environment variables tried in
+// order with a number as their default.
 type seconds struct {
-	value   float64 // the number, or the variable's default; valid with ok
+	value   float64 // the number, or the variables' default; valid with ok
 	ok      bool
-	valueAt string // path:line:col of the number
-	env     string // the environment variable, or ""
-	envAt   string
+	valueAt string   // path:line:col of the number
+	env     []string // the environment variables, first one first; nil for none
+	envAt   string   // where the first is named
+	// fallback is the path:line:col of a helper's return of the default
+	// when a variable does not hold a number (except ValueError), or "".
+	fallback string
 	// why says what could not be read, when ok is false.
 	why string
 	at  string // where that is
+}
+
+// sameSource reports whether v and o read the same variables and default.
+func (v seconds) sameSource(o seconds) bool {
+	return v.ok && o.ok && v.value == o.value && slices.Equal(v.env, o.env)
 }
 
 // maxDepth bounds how many names readSeconds follows to their
@@ -43,7 +54,10 @@ func (s *source) readSeconds(toks []pyscan.Token, scope, before, depth int) seco
 		// is unset or empty.
 		env := s.readSeconds(parts[0], scope, before, depth+1)
 		def := s.readSeconds(parts[1], scope, before, depth+1)
-		if env.env != "" && def.ok && def.env == "" {
+		if len(env.env) > 0 && def.ok {
+			// os.environ.get("A") or os.environ.get("B") or 5 reads
+			// its variables in order.
+			env.env = append(env.env, def.env...)
 			env.value, env.ok, env.valueAt, env.why, env.at = def.value, true, def.valueAt, "", ""
 			return env
 		}
@@ -79,9 +93,12 @@ func (s *source) readSeconds(toks []pyscan.Token, scope, before, depth int) seco
 		case "os.environ.get", "os.getenv":
 			return s.readEnv(args, where)
 		}
+		if fn := findFunction(s.m, name, scope); fn >= 0 && len(args) == 0 && !strings.Contains(name, ".") {
+			return s.readHelper(fn, where, depth)
+		}
 	case n > 0 && callee == "os.environ" && n < len(toks) && text(toks[n]) == "[" && matching(toks, n) == len(toks)-1:
 		env := s.readEnv([]arg{{toks: toks[n+1 : len(toks)-1]}}, where)
-		env.why = "os.environ[" + strconv.Quote(env.env) + "] has no default"
+		env.why = "os.environ[" + strconv.Quote(env.env[0]) + "] has no default"
 		return env
 	}
 	return seconds{why: "the seconds are computed (" + compact(toks) + ")", at: where}
@@ -114,18 +131,72 @@ func (s *source) readEnv(args []arg, where string) seconds {
 	if !ok || name == "" {
 		return seconds{why: "the environment variable's name is not a string literal", at: where}
 	}
-	out := seconds{env: name, envAt: s.at(args[0].toks[0])}
+	out := seconds{env: []string{name}, envAt: s.at(args[0].toks[0])}
 	if len(args) < 2 {
 		out.why, out.at = "$"+name+" has no default here", where
 		return out
 	}
+	// The default may read another variable: os.getenv("A",
+	// os.getenv("B", "5")) tries A, then B, then 5.
 	def := s.readSeconds(args[1].toks, -1, 0, maxDepth)
-	if !def.ok || def.env != "" {
+	if !def.ok {
 		out.why, out.at = "the default of $"+name+" is not a number literal", s.at(args[1].toks[0])
 		return out
 	}
+	out.env = append(out.env, def.env...)
 	out.value, out.ok, out.valueAt = def.value, true, def.valueAt
 	return out
+}
+
+// readHelper follows a call to a function of this conftest that takes no
+// arguments, as a reader would, through its return statements: one of them
+// gives the seconds, and any other must return the same default, as an
+// "except ValueError: return 5" does for a variable that holds no number.
+func (s *source) readHelper(fn int, where string, depth int) seconds {
+	name := s.m.Defs[fn].Name
+	var reads []seconds
+	for _, l := range s.lines {
+		if l.scope != fn || text(l.toks[0]) != "return" {
+			continue
+		}
+		if len(l.toks) == 1 {
+			return seconds{why: "the helper " + name + "() returns None on one path", at: s.at(l.toks[0])}
+		}
+		v := s.readSeconds(l.toks[1:], fn, l.toks[0].Line, depth+1)
+		if !v.ok {
+			return v
+		}
+		reads = append(reads, v)
+	}
+	if len(reads) == 0 {
+		return seconds{why: "the helper " + name + "() has no return statement", at: where}
+	}
+	main := slices.IndexFunc(reads, func(v seconds) bool { return len(v.env) > 0 })
+	if main < 0 {
+		main = 0
+	}
+	out := reads[main]
+	for i, o := range reads {
+		if i == main {
+			continue
+		}
+		if len(o.env) > 0 || o.value != out.value {
+			return seconds{why: fmt.Sprintf("the helper %s() returns different seconds on different paths (%s and %s)",
+				name, compactSeconds(out), compactSeconds(o)), at: o.valueAt}
+		}
+		if out.fallback == "" {
+			out.fallback = o.valueAt
+		}
+	}
+	return out
+}
+
+// compactSeconds says where seconds come from, for a message.
+func compactSeconds(v seconds) string {
+	if len(v.env) > 0 {
+		return "$" + strings.Join(v.env, ", $") + " or " + pyquote.Number(v.value)
+	}
+	return pyquote.Number(v.value)
 }
 
 // compact writes tokens back as short code, for a message.

@@ -37,7 +37,7 @@ func For(root string, found *discover.Contract) Values {
 	}
 	v.Deadline.Seconds = found.Seconds
 	v.Origin["seconds"] = found.SecondsAt
-	if found.SecondsEnv != "" {
+	if len(found.SecondsEnv) > 0 {
 		v.Deadline.SecondsEnv = found.SecondsEnv
 		v.Origin["seconds_env"] = found.SecondsEnvAt
 	}
@@ -48,6 +48,10 @@ func For(root string, found *discover.Contract) Values {
 	if found.DumpThreads {
 		v.Deadline.DumpThreads = true
 		v.Origin["dump_threads"] = found.DumpAt
+	}
+	if found.DefersAt != "" {
+		v.Deadline.DeferToPytestTimeout = true
+		v.Origin["defer_to_pytest_timeout"] = found.DefersAt
 	}
 	v.Unread = map[string]string{}
 	if u := found.UnreadKey("raises"); u != nil {

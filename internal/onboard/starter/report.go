@@ -63,8 +63,8 @@ func (r *Report) found(w io.Writer) {
 		kind = "autouse deadline fixture"
 	}
 	seconds := pyquote.Number(found.Seconds) + " s"
-	if found.SecondsEnv != "" {
-		seconds += ", or $" + found.SecondsEnv + " when set"
+	if len(found.SecondsEnv) > 0 {
+		seconds += ", or $" + strings.Join(found.SecondsEnv, ", else $") + " when set"
 	}
 	timer := found.Timer
 	if guardedReal(found) {
@@ -89,7 +89,12 @@ func (r *Report) found(w io.Writer) {
 	if found.DumpThreads {
 		fmt.Fprintf(w, "  %s: dumps every thread's stack when it fires (dump_threads = true)\n", found.DumpAt)
 	}
-	if h := found.Handler; h != nil && !found.HandlerNested {
+	if found.DefersAt != "" {
+		fmt.Fprintf(w, "  %s: leaves the timing to pytest-timeout when that plugin is loaded (defer_to_pytest_timeout = true)\n", found.DefersAt)
+	}
+	if h := found.Handler; h != nil && found.HandlerInstalledAt != "" {
+		fmt.Fprintf(w, "  %s: alarm handler %s, installed at import for every alarm of the process; generate --adopt keeps that, since other code may arm the timer and rely on it\n", found.HandlerInstalledAt, h.Name)
+	} else if h != nil && !found.HandlerNested {
 		fmt.Fprintf(w, "  %s: alarm handler %s, at module level\n", h.At, h.Name)
 	}
 	if found.Preload != nil {

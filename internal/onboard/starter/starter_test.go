@@ -2,6 +2,7 @@ package starter
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,7 +22,7 @@ func TestTextLoads(t *testing.T) {
 	found.HandProbe = "tests/inbox/alarm_probe.py, loaded by tests/inbox/test_alarm.py"
 	generatedProbe := found
 	perTest := found
-	perTest.Deadline.Timer, perTest.Deadline.Autouse, perTest.Deadline.SecondsEnv = schema.TimerAuto, true, "SUITE_TEST_LIMIT"
+	perTest.Deadline.Timer, perTest.Deadline.Autouse, perTest.Deadline.SecondsEnv = schema.TimerAuto, true, []string{"SUITE_TEST_LIMIT"}
 	perTest.Deadline.Raises, perTest.Deadline.DumpThreads = schema.RaisesTimeoutError, true
 	perTest.Group = ""
 	generatedProbe.Paths.ProbePlugin, generatedProbe.Paths.ProbeTests = "tests/inbox/alarm_probe.py", "tests/inbox/test_alarm.py"
@@ -57,7 +58,7 @@ func TestTextLoads(t *testing.T) {
 				if s.Deadline.Fixture != v.Deadline.Fixture || s.Deadline.Seconds != v.Deadline.Seconds ||
 					s.Deadline.Timer != v.Deadline.Timer || s.Deadline.Message != v.Deadline.Message ||
 					!reflect.DeepEqual(s.Preload, v.Preload) || s.Group.Name != v.Group || s.Paths != paths ||
-					s.Deadline.Autouse != v.Deadline.Autouse || s.Deadline.SecondsEnv != v.Deadline.SecondsEnv ||
+					s.Deadline.Autouse != v.Deadline.Autouse || !slices.Equal(s.Deadline.SecondsEnv, v.Deadline.SecondsEnv) ||
 					s.Deadline.Exception() != v.Deadline.Exception() || s.Deadline.DumpThreads != v.Deadline.DumpThreads {
 					t.Errorf("the spec says\n%+v\nnot\n%+v\n%s", s, v, text)
 				}
@@ -79,9 +80,10 @@ func TestTextLoads(t *testing.T) {
 // must say whether the starter shows it, and then cannot be left out.
 func TestTextShowsTheStarterKeys(t *testing.T) {
 	v := Defaults("tests")
-	v.Deadline.Autouse, v.Deadline.SecondsEnv = true, "SUITE_TEST_LIMIT"
+	v.Deadline.Autouse, v.Deadline.SecondsEnv = true, []string{"SUITE_TEST_LIMIT"}
 	v.Deadline.Raises, v.Deadline.DumpThreads = schema.RaisesTimeoutError, true
 	v.Shield = schema.Shield{On: true, Signals: schema.DefaultShieldSignals(), ImportGrace: schema.DefaultShieldGrace, PastGrace: schema.DefaultPastGrace, Rollback: true}
+	v.Deadline.DeferToPytestTimeout = true
 	for _, prefix := range [][]string{nil, schema.PyprojectTable} {
 		pfx := strings.Join(prefix, ".")
 		if pfx != "" {

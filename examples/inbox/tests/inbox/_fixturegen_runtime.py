@@ -52,12 +52,14 @@ FIXTURE: Final[str] = "recovery_deadline"
 SPEC: Final[str] = "fixturegen.toml"
 MODULES_KEY: Final[str] = "[preload].modules"
 SECONDS: Final[float] = 1
-SECONDS_ENV: Final[str | None] = None
+# The environment variables that replace SECONDS, in order: the first one set.
+SECONDS_ENV: Final[tuple[str, ...]] = ()
 TIMER: Final[str] = "real"
 TIMER_TEXT: Final[str] = "real time"
 MESSAGE: Final[str] = "recovery loop exceeded its deadline"
 RAISES: Final[type[Exception]] = AssertionError
 DUMP_THREADS: Final[bool] = False
+DEFER_TO_PYTEST_TIMEOUT: Final[bool] = False
 ON_IMPORT: Final[str] = "exclude"
 LATE_IMPORTS: Final[str] = "warn"
 IMPORT_GRACE: Final[float] = 60
@@ -103,6 +105,9 @@ ARMING_HOOKS: list[Callable[[], object]] = []
 _set_handler: Callable[[int, Handler], Handler] = getattr(
     signal, "_signal", signal
 ).signal
+# Holds True once pytest_configure has found pytest-timeout loaded, when the
+# spec leaves the timing to it.
+_STAND_ASIDE: list[bool] = []
 # The deadline armed now, if any: a list rather than a class attribute,
 # since assigning a class attribute would discard what the interpreter has
 # learnt about the class's attributes, for every test.
@@ -141,6 +146,9 @@ def deadline() -> Iterator[None]:
     limit = seconds()
     if not limit:
         yield
+        return
+    if _STAND_ASIDE:
+        yield from _under_pytest_timeout(limit)
         return
     timer = _timer()
     if isinstance(timer, str):
@@ -187,6 +195,17 @@ def warn(warning: Warning, stacklevel: int = 1) -> None:
         )
 
 
+def _under_pytest_timeout(limit: float) -> Iterator[None]:
+    """Run one test timed by pytest-timeout alone, the stacks dumped at limit if asked."""
+    if DUMP_THREADS:
+        faulthandler.dump_traceback_later(limit, exit=False)
+    try:
+        yield
+    finally:
+        if DUMP_THREADS:
+            faulthandler.cancel_dump_traceback_later()
+
+
 def loaded_as(path: str | os.PathLike[str]) -> tuple[ModuleType, ModuleType]:
     """Return this module and pytest to the conftest loading the runtime at path.
 
@@ -215,18 +234,27 @@ def armed() -> bool:
 
 @functools.cache
 def seconds() -> float:
-    """Return the deadline in seconds: SECONDS, or SECONDS_ENV's value; 0 is off."""
-    name = SECONDS_ENV
-    text = "" if name is None else os.environ.get(name, "").strip()
-    if not text:
-        return SECONDS
+    """Return the deadline in seconds; 0 is off.
+
+    That is the value of the first variable of SECONDS_ENV that is set and not
+    empty, or SECONDS when none is.
+    """
+    for name in SECONDS_ENV:
+        text = os.environ.get(name, "").strip()
+        if text:
+            return _env_seconds(name, text)
+    return SECONDS
+
+
+def _env_seconds(name: str, text: str) -> float:
+    """Return the seconds an environment variable sets, or stop the session."""
     try:
         value = float(text)
     except ValueError:
         value = math.nan
     if not 0 <= value <= MAX_SECONDS:
         msg = (
-            f"{SECONDS_ENV}={text!r} is not a deadline for {FIXTURE}: set it to "
+            f"{name}={text!r} is not a deadline for {FIXTURE}: set it to "
             f"a number of seconds from 0 (no deadline) to {MAX_SECONDS}, or unset it "
             f"for the default of {SECONDS:g} s from {SPEC}."
         )
@@ -235,9 +263,11 @@ def seconds() -> float:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Check the deadline's seconds, and keep the xdist group on one worker."""
+    """Check the deadline's seconds, note pytest-timeout, keep the xdist group on one worker."""
     seconds()
     shield(config)
+    if DEFER_TO_PYTEST_TIMEOUT and config.pluginmanager.hasplugin("timeout"):
+        _STAND_ASIDE.append(True)
     if GROUP is None:
         return
     if not config.pluginmanager.hasplugin("xdist"):
@@ -616,7 +646,7 @@ class _Deadline:
     def _fire(self) -> None:
         detail, self.detail = self.detail, ""
         message = DEADLINE_FORMAT.format(
-            message=MESSAGE, seconds=self.seconds, timer=TIMER_TEXT
+            message=MESSAGE, seconds=self._armed_seconds(), timer=TIMER_TEXT
         )
         message += detail
         if self.depth:
@@ -637,6 +667,16 @@ class _Deadline:
         self.raised.append(error)
         self._rearm()
         raise error
+
+    def _armed_seconds(self) -> float:
+        """Return the seconds the failure states: those the timer ran for.
+
+        That is SECONDS, unless the code under test armed the timer again
+        for longer itself (a module's own ``signal.alarm(120)``), whose alarm
+        this handler answers: then the whole seconds it ran.
+        """
+        ran = self.clock() - (self.due - self.seconds)
+        return float(round(ran)) if ran >= self.seconds + 1 else self.seconds
 
     def _watch_imports(self) -> None:
         """Wrap the import system's entry point for modules not yet loaded."""

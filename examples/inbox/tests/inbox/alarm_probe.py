@@ -13,11 +13,13 @@ Environment:
 - ``PLANTED_DELAY`` and ``PLANTED_DELAY_MODULE``: the first import of that module
   sleeps that many seconds, wherever it happens.
 - ``ARMED_DELAY``: the first import that starts while the alarm is armed sleeps
-  that many seconds; the report gains ``"late"``, the modules whose first import
-  started while the alarm was armed.
+  that many seconds; the report gains ``"late"``, the modules first loaded while
+  the alarm was armed.
 - ``FIXTUREGEN_PROBE_IMPORTS=1``: the report gains ``"imports"``, each such import
-  with its test node id and cold seconds, and ``"armed_nodes"``, the test node id
-  of each arming (``fixturegen probe`` reads them).
+  with its test node id and cold seconds, ``"failed"``, each first import attempt
+  under the alarm that raised (a missing module is no late import), and
+  ``"armed_nodes"``, the test node id of each arming (``fixturegen probe`` reads
+  them).
 """
 
 from __future__ import annotations
@@ -81,6 +83,10 @@ class _Probe:
         self.last_alarm: tuple[str | None, object] | None = None
         self.late: list[str] = []
         self.imports: list[dict[str, object]] = []
+        self.failed: list[dict[str, object]] = []
+        # Every module loaded in this process, so that one a test took out
+        # of sys.modules is not taken for a first import when it comes back.
+        self.seen: set[str] = set(sys.modules)
         self.node: str | None = None
         self.depth = 0
         self.hooked = False
@@ -96,6 +102,7 @@ class _Probe:
         if os.environ.get("FIXTUREGEN_PROBE_IMPORTS") == "1":
             report["imports"] = self.imports
             report["armed_nodes"] = self.armed_nodes
+            report["failed"] = self.failed
         return report
 
     def hook_runtime(self) -> None:
@@ -136,29 +143,49 @@ class _Probe:
         args: tuple[object, ...],
         kwargs: dict[str, object],
     ) -> ModuleType:
-        """Run one first import: plant delays, and note it if the alarm is armed."""
+        """Run one first import: plant delays, and note it if the alarm is armed.
+
+        Only an outermost import of a module never loaded before in this
+        process counts. It is late when it succeeds and leaves the module in
+        ``sys.modules``; an attempt that raises (a missing optional module,
+        a ``mock.patch`` target's prefix) is noted apart, as failed.
+        """
         if threading.current_thread() is not self.main:
             return original(name, *args, **kwargs)
         if self.planted_delay and name == self.planted_module:
             delay, self.planted_delay = self.planted_delay, 0.0
             time.sleep(delay)
-        late = not self.depth and name not in sys.modules and _timer_running()
-        if late:
-            self.late.append(name)
-            if self.armed_delay:
-                delay, self.armed_delay = self.armed_delay, 0.0
-                time.sleep(delay)
+        first = (
+            not self.depth
+            and name not in sys.modules
+            and name not in self.seen
+            and _timer_running()
+        )
+        if first and self.armed_delay:
+            delay, self.armed_delay = self.armed_delay, 0.0
+            time.sleep(delay)
         start = time.perf_counter()
         self.depth += 1
         try:
-            return original(name, *args, **kwargs)
+            module = original(name, *args, **kwargs)
+        except BaseException as exc:
+            if first:
+                self.note_failed(name, exc)
+            raise
         finally:
             self.depth -= 1
-            if late:
-                took = round(time.perf_counter() - start, 3)
-                self.imports.append(
-                    {"node": self.node, "module": name, "seconds": took}
-                )
+        self.seen.add(name)
+        if first and name in sys.modules:
+            self.late.append(name)
+            took = round(time.perf_counter() - start, 3)
+            self.imports.append({"node": self.node, "module": name, "seconds": took})
+        return module
+
+    def note_failed(self, name: str, exc: BaseException) -> None:
+        """Note a first import attempt under the alarm that raised."""
+        self.failed.append(
+            {"node": self.node, "module": name, "error": type(exc).__name__}
+        )
 
 
 def _state() -> dict[str, bool]:
