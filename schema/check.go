@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/fixturegen/fixturegen/internal/cli/suggest"
+	"github.com/fixturegen/fixturegen/internal/suggest"
 )
 
 // checker walks a decoded TOML document by hand and collects every problem

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/fixturegen/fixturegen/internal/cli/suggest"
+	"github.com/fixturegen/fixturegen/internal/suggest"
 )
 
 // Help and completion are made from the command table and each command's

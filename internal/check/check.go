@@ -18,11 +18,11 @@ import (
 	"github.com/fixturegen/fixturegen/internal/check/contract"
 	"github.com/fixturegen/fixturegen/internal/check/drift"
 	"github.com/fixturegen/fixturegen/internal/check/finding"
-	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/gen/docs"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/internal/probe"
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/fixturegen/fixturegen/internal/check/contract"
-	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/gen/docs"
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

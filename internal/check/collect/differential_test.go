@@ -12,10 +12,10 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/check/contract"
 	"github.com/fixturegen/fixturegen/internal/check/finding"
-	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/internal/gen/write"
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/testenv"
 	"github.com/fixturegen/fixturegen/schema"
 )

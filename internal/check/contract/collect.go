@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
-	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 )
 
 // collection is what decides, as in pytest, which files are test modules

@@ -18,12 +18,12 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
-	"github.com/fixturegen/fixturegen/internal/check/pyscan"
-	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/check/rule"
-	"github.com/fixturegen/fixturegen/internal/check/treeread"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/gen/render"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/python/treeread"
 	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fixturegen/fixturegen/internal/check/pyscan"
-	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/gen/render"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 )
 
 // fixture is a function decorated with pytest.fixture.

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
-	"github.com/fixturegen/fixturegen/internal/check/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 )
 
 // handwrittenDeadlines: a fixture that arms an interval timer itself is a

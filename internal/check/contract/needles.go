@@ -3,8 +3,8 @@ package contract
 import (
 	"slices"
 
-	"github.com/fixturegen/fixturegen/internal/check/pyscan"
-	"github.com/fixturegen/fixturegen/internal/check/treeread"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/treeread"
 )
 
 // prefilter decides, from a file's bytes, whether the rules could find

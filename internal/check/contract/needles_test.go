@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/internal/check/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 )
 
 func TestPrefilter(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
-	"github.com/fixturegen/fixturegen/internal/check/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/testenv"
 	"github.com/fixturegen/fixturegen/schema"
 )

@@ -3,7 +3,7 @@ package contract
 import (
 	"bytes"
 
-	"github.com/fixturegen/fixturegen/internal/check/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 )
 
 // fixtureWords tells, from a file's bytes, whether the file can request or

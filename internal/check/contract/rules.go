@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
-	"github.com/fixturegen/fixturegen/internal/check/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

@@ -10,10 +10,10 @@ import (
 	"sync"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
-	"github.com/fixturegen/fixturegen/internal/check/pyscan"
-	"github.com/fixturegen/fixturegen/internal/check/treeread"
 	"github.com/fixturegen/fixturegen/internal/gen/region"
 	"github.com/fixturegen/fixturegen/internal/pytext"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/treeread"
 )
 
 // source is one Python file that check read and tokenized.

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/fixturegen/fixturegen/internal/check/pyscan"
-	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

@@ -1,13 +1,13 @@
 package contract
 
 import (
-	"github.com/fixturegen/fixturegen/internal/check/treeread"
+	"github.com/fixturegen/fixturegen/internal/python/treeread"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
-	"github.com/fixturegen/fixturegen/internal/check/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 )
 
 // unittestBases are the standard library's test case classes, by the

@@ -1,6 +1,6 @@
 package contract
 
-import "github.com/fixturegen/fixturegen/internal/check/pyscan"
+import "github.com/fixturegen/fixturegen/internal/python/pyscan"
 
 // User is a test module whose tests run under the deadline fixture, with
 // how each reaches it: what fixturegen docs lists as the modules that use

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 

@@ -20,10 +20,10 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/check/contract"
 	"github.com/fixturegen/fixturegen/internal/check/finding"
-	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
 	"github.com/fixturegen/fixturegen/internal/gen/region"
 	"github.com/fixturegen/fixturegen/internal/gen/render"
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"sort"
 
-	"github.com/fixturegen/fixturegen/internal/check/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 )
 
 // Def is a top-level name the user's code defines outside the region.

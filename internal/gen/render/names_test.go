@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/internal/check/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

@@ -24,8 +24,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fixturegen/fixturegen/internal/check/pyscan"
 	"github.com/fixturegen/fixturegen/internal/pytext"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

@@ -1,7 +1,7 @@
 package discover
 
 import (
-	"github.com/fixturegen/fixturegen/internal/check/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 )
 
 // source is a conftest read twice: pyscan's facts (definitions, calls,

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fixturegen/fixturegen/internal/check/pyscan"
 	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 )
 
 // seconds is what a deadline's seconds expression says, as far as it can

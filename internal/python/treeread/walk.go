@@ -21,7 +21,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fixturegen/fixturegen/internal/check/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 )
 
 // DefaultNoRecurse is pytest's default norecursedirs, plus __pycache__,
