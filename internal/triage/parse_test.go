@@ -474,3 +474,31 @@ func TestTimeoutReachedWithinItsSlack(t *testing.T) {
 		}
 	}
 }
+
+// TestDeadlineReachedWithinItsSlack takes a rerun test whose call phase read
+// a few hundredths short of the deadline as one the deadline ended: the
+// deadline is armed in the fixture's setup, before pytest times the call.
+func TestDeadlineReachedWithinItsSlack(t *testing.T) {
+	for _, tc := range []struct {
+		call     string
+		poisoned bool
+	}{
+		{"0.97", true},  // a loaded machine's reading of a 1 s deadline
+		{"1.00", true},  // exactly the deadline
+		{"0.90", false}, // well under it
+	} {
+		log := strings.Replace(timedOutLog("1.0s", tc.call+"s call     tests/a.py::test_b\n"),
+			"timeout: 1.0s\ntimeout method: signal\n", "", 1)
+		src, err := Read(strings.NewReader(log), "t.log", "t", &Matcher{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		poisoned := false
+		for _, v := range Analyze([]*Source{src}, Spec{DeadlineSeconds: 1}).Verdicts {
+			poisoned = poisoned || v.Kind == PoisonedWorker
+		}
+		if poisoned != tc.poisoned {
+			t.Errorf("a %s s call under a 1 s deadline: poisoned worker = %v, want %v", tc.call, poisoned, tc.poisoned)
+		}
+	}
+}
