@@ -36,12 +36,26 @@ func Places(src []byte, offs []int) []Place {
 			k++
 		}
 	}
+	// Only a comment or a string changes the place of the bytes after
+	// it. next holds where each byte that opens one next occurs, at or
+	// after the lexer's offset, or len(src): each is looked for again only
+	// once the lexer has passed it, so that the source is searched once
+	// per byte, not from every string's end to the next.
+	opens := [3]byte{'#', '\'', '"'}
+	next := [3]int{-1, -1, -1}
 	for k < len(offs) && l.off < len(src) {
-		// Only a comment or a string changes the place of the bytes
-		// after it.
 		start := l.off
-		i := start + bytes.IndexAny(src[start:], "#'\"")
-		if i < start {
+		i := len(src)
+		for j, b := range opens {
+			if next[j] < start {
+				next[j] = len(src)
+				if n := bytes.IndexByte(src[start:], b); n >= 0 {
+					next[j] = start + n
+				}
+			}
+			i = min(i, next[j])
+		}
+		if i == len(src) {
 			break
 		}
 		if src[i] == '#' {

@@ -73,21 +73,32 @@ func NewMatcher(words []string) *Matcher {
 
 // Find appends every occurrence of every word in data to dst, in no
 // particular order.
+//
+// The search stops at every occurrence of a pass's byte, hundreds of
+// thousands of times in a large tree, and nearly every stop is not a
+// word: each stop costs a call to bytes.IndexByte and a comparison of
+// the word's first and last bytes, and only those that agree compare the
+// whole word.
 func (m *Matcher) Find(data []byte, dst []Hit) []Hit {
-	for _, p := range m.passes {
-		for off := 0; ; {
+	for pi := range m.passes {
+		p := &m.passes[pi]
+		for off := 0; off < len(data); {
 			i := bytes.IndexByte(data[off:], p.b)
 			if i < 0 {
 				break
 			}
 			hit := off + i
-			for _, a := range p.words {
-				start := hit - a.at
-				if start >= 0 && start+len(a.word) <= len(data) && bytes.Equal(data[start:start+len(a.word)], a.word) {
+			off = hit + 1
+			for wi := range p.words {
+				a := &p.words[wi]
+				start, end := hit-a.at, hit-a.at+len(a.word)
+				if start < 0 || end > len(data) || data[start] != a.word[0] || data[end-1] != a.word[len(a.word)-1] {
+					continue
+				}
+				if string(data[start:end]) == string(a.word) {
 					dst = append(dst, Hit{start, a.id})
 				}
 			}
-			off = hit + 1
 		}
 	}
 	return dst

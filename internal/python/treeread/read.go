@@ -29,24 +29,62 @@ func ReadFile(path string, buf []byte) ([]byte, error) {
 	if err != nil {
 		return buf[:0], err
 	}
-	if !info.Mode().IsRegular() {
-		return buf[:0], ErrNotRegular
-	}
-	if info.Size() > MaxFileSize {
-		return buf[:0], ErrTooLarge
+	if err := readable(info); err != nil {
+		return buf[:0], err
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return buf[:0], err
 	}
 	defer f.Close()
-	// One byte more than the size, so that a file read whole is known to
-	// be at its end after one read; a file that grew meanwhile is read on.
-	buf = slices.Grow(buf[:0], int(info.Size())+1)
+	return readOpen(f, info.Size(), buf)
+}
+
+// readListed reads, as ReadFile does, a file the walk listed as a regular
+// file: the folder's listing said so, or a stat of the link to it. It
+// opens the file first and asks its size of the open file, which spares
+// the system a second lookup of the path for every file of the tree. A
+// file replaced by a FIFO between the walk and the read would make it
+// wait, as a FIFO swapped in between ReadFile's stat and open would.
+func readListed(path string, buf []byte) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return buf[:0], err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return buf[:0], err
+	}
+	if err := readable(info); err != nil {
+		return buf[:0], err
+	}
+	return readOpen(f, info.Size(), buf)
+}
+
+// readable returns the error for a file that is not read for what it is.
+func readable(info os.FileInfo) error {
+	if !info.Mode().IsRegular() {
+		return ErrNotRegular
+	}
+	if info.Size() > MaxFileSize {
+		return ErrTooLarge
+	}
+	return nil
+}
+
+// readOpen reads the open file f, of the given size when it was asked,
+// into buf.
+func readOpen(f *os.File, size int64, buf []byte) ([]byte, error) {
+	// One byte more than the size, so that a read that returns the size
+	// and no more is known to have met the file's end: a regular file
+	// reads short only there. A file that grew meanwhile is read on.
+	buf = slices.Grow(buf[:0], int(size)+1)
 	for {
+		want := cap(buf) - len(buf)
 		n, err := f.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
-		if err == io.EOF {
+		if err == io.EOF || err == nil && n < want && int64(len(buf)) == size {
 			return buf, nil
 		}
 		if err != nil {

@@ -155,7 +155,7 @@ func (r *Reader) start(batches <-chan []File, look Look) (wait func()) {
 					if r.Unread != nil && r.Unread(f) {
 						continue
 					}
-					data, err := ReadFile(f.path, buf)
+					data, err := readListed(f.path, buf)
 					buf = data[:0]
 					if err != nil {
 						data = nil
