@@ -1,11 +1,9 @@
-// Checkbench makes the input of fixturegen check's benchmark and times it
-// against grep. bench/check.sh runs both steps; see bench/README.md for the
-// figures.
+// Checkbench writes the synthetic project that bench/trees.sh times
+// fixturegen check on, beside grep; see bench/README.md for the figures.
 //
 // Usage:
 //
-//	checkbench gen DIR               write a synthetic project into DIR
-//	checkbench time RUNS CMD1 CMD2   run two commands RUNS times, interleaved
+//	checkbench gen DIR   write a synthetic project into DIR
 //
 // gen writes a spec, a pytest.ini and a tests/ tree of 10,000 test modules
 // of about 4 KB each in 100 packages: 5% carry the xdist group mark (half of
@@ -26,42 +24,22 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
-	"time"
 )
 
 func main() {
-	if len(os.Args) < 3 {
+	if len(os.Args) != 3 || os.Args[1] != "gen" {
 		usage()
 	}
-	var err error
-	switch os.Args[1] {
-	case "gen":
-		err = gen(os.Args[2])
-	case "time":
-		if len(os.Args) != 5 {
-			usage()
-		}
-		runs, convErr := strconv.Atoi(os.Args[2])
-		if convErr != nil || runs < 1 {
-			usage()
-		}
-		err = timeCommands(runs, os.Args[3], os.Args[4])
-	default:
-		usage()
-	}
-	if err != nil {
+	if err := gen(os.Args[2]); err != nil {
 		fmt.Fprintln(os.Stderr, "checkbench:", err)
 		os.Exit(1)
 	}
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: checkbench gen DIR | checkbench time RUNS CMD1 CMD2")
+	fmt.Fprintln(os.Stderr, "usage: checkbench gen DIR")
 	os.Exit(2)
 }
 
@@ -189,69 +167,3 @@ func module(rng *rand.Rand, n int, role string) string {
 	}
 	return b.String()
 }
-
-// timeCommands runs two commands alternately and prints their medians.
-func timeCommands(runs int, a, b string) error {
-	cmds := []string{a, b}
-	times := [][]time.Duration{nil, nil}
-	var peak int64
-	codes := []int{0, 0}
-	for i := -1; i < runs; i++ { // run -1 is the warm-up
-		for j, c := range cmds {
-			d, rss, code, err := runOnce(c)
-			if err != nil {
-				return err
-			}
-			if i < 0 {
-				continue
-			}
-			times[j] = append(times[j], d)
-			codes[j] = code
-			if j == 0 {
-				peak = max(peak, rss)
-			}
-		}
-	}
-	med := []time.Duration{median(times[0]), median(times[1])}
-	for j, c := range cmds {
-		fmt.Printf("%-60s median %7.1f ms over %d runs (exit %d)\n", c, ms(med[j]), runs, codes[j])
-	}
-	ratio := float64(med[0]) / float64(med[1])
-	fmt.Printf("ratio (first / second): %.2f\n", ratio)
-	fmt.Printf("peak RSS of the first: %.1f MiB\n", float64(peak)/1024)
-	verdict := func(ok bool) string {
-		if ok {
-			return "met"
-		}
-		return "NOT met"
-	}
-	fmt.Printf("targets: ratio <= 1.00 %s; peak RSS < 64 MiB %s\n", verdict(ratio <= 1.0), verdict(peak < 64*1024))
-	return nil
-}
-
-func runOnce(command string) (time.Duration, int64, int, error) {
-	args := strings.Fields(command)
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdout, cmd.Stderr = nil, nil // discarded, as a CI log would not slow them
-	start := time.Now()
-	err := cmd.Run()
-	d := time.Since(start)
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-		if code > 1 {
-			return 0, 0, 0, fmt.Errorf("%s: exit %d", command, code)
-		}
-	} else if err != nil {
-		return 0, 0, 0, fmt.Errorf("%s: %w", command, err)
-	}
-	return d, maxRSS(cmd.ProcessState), code, nil
-}
-
-func median(ds []time.Duration) time.Duration {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
