@@ -110,8 +110,8 @@ type Result struct {
 	Generate bool
 }
 
-// Find reports the drift in changes (from plan.Survey) and the orphaned
-// generated files found by the scan. With diffs, each finding generate
+// Find reports the drift in changes (from plan.Survey, the docs file
+// included) and the orphaned generated files found by the scan. With diffs, each finding generate
 // repairs carries the unified diff generate would apply.
 func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs bool) *Result {
 	r := &Result{}
@@ -123,6 +123,10 @@ func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs boo
 	}
 	regen := "run fixturegen generate"
 	for _, ch := range changes {
+		if ch.Docs {
+			r.Generate = r.docs(spec, ch, diffs) || r.Generate
+			continue
+		}
 		var f *finding.Finding
 		switch {
 		case ch.Problem != nil:
