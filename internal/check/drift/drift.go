@@ -1,6 +1,7 @@
 // Package drift turns a plan (what the spec renders next to what is on
 // disk) into check's findings: generated files that are missing, modified
-// or orphaned, and a conftest whose region is missing, hand-edited or has
+// or orphaned, a conftest whose region is missing, hand-edited or has
+// broken markers, and a docs file whose block is missing, stale or has
 // broken markers.
 package drift
 

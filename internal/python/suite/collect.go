@@ -7,7 +7,7 @@ import (
 )
 
 // collection is what decides, as in pytest, which files are test modules
-// and which paths pytest never collects; Check works it out once, before
+// and which paths pytest never collects; Read works it out once, before
 // the readers start.
 type collection struct {
 	pythonFiles []string // python_files
