@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fixturegen/fixturegen/internal/gen/diff"
-	"github.com/fixturegen/fixturegen/internal/gen/docs"
+	"github.com/fixturegen/fixturegen/internal/gen/plan"
 )
 
 func init() {
@@ -56,7 +56,7 @@ Examples:
 			if len(args) == 1 {
 				file = args[0]
 			}
-			ch, err := docs.PlanFile(spec, file)
+			ch, err := plan.DocsFile(spec, file)
 			if err != nil {
 				return err
 			}

@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fixturegen/fixturegen/internal/gen/diff"
-	"github.com/fixturegen/fixturegen/internal/gen/docs"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/onboard/adopt"
 	"github.com/fixturegen/fixturegen/schema"
@@ -77,9 +76,6 @@ Examples:
 				changes, err = plan.Make(spec)
 			}
 			if err != nil {
-				return err
-			}
-			if changes, err = docs.WithPlan(spec, changes); err != nil {
 				return err
 			}
 			wouldChange := false

@@ -3,11 +3,12 @@
 // asks pytest when told to, and turns what they found into one report of
 // drift and findings. The command prints the report; nothing here prints.
 //
-// The one scan (contract.Check) yields the rules' findings and the tree's
+// The one scan (rules.Check) yields the rules' findings and the tree's
 // facts that the other parts read: the files carrying the generated header
 // that the spec no longer plans (drift's orphans), and the group's members
-// and the deadline's users (the docs block's tables, see docsFacts). Drift
-// and the docs drift read those facts and never walk the tree themselves.
+// and the deadline's users (the docs file's tables, which the plan renders
+// from them; see scanOptions). Drift reads those facts and never walks the
+// tree itself.
 package check
 
 import (
@@ -15,10 +16,9 @@ import (
 	"os"
 
 	"github.com/fixturegen/fixturegen/internal/check/collect"
-	"github.com/fixturegen/fixturegen/internal/check/contract"
 	"github.com/fixturegen/fixturegen/internal/check/drift"
 	"github.com/fixturegen/fixturegen/internal/check/finding"
-	"github.com/fixturegen/fixturegen/internal/gen/docs"
+	"github.com/fixturegen/fixturegen/internal/check/rules"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/internal/probe"
@@ -62,18 +62,29 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 		pytestView = collect.Start(spec, python, o.Scan)
 		defer pytestView()
 	}
-	changes, err := plan.Survey(spec)
-	if err != nil {
-		return nil, FixNone, err
-	}
+	// The plan renders the docs file from the facts of the spec's own
+	// tree: from this scan's when it gathers them, else from a read of its
+	// own.
+	var changes []*plan.Change
+	var err error
 	cfg, err := pytestcfg.Find(spec.Dir)
 	if err != nil {
 		return nil, FixNone, err
 	}
 	opts, shareFacts := scanOptions(spec, o, cfg)
-	res, err := contract.Check(opts)
+	if !shareFacts {
+		if changes, err = plan.Survey(spec, nil); err != nil {
+			return nil, FixNone, err
+		}
+	}
+	res, err := rules.Check(opts)
 	if err != nil {
 		return nil, FixNone, err
+	}
+	if shareFacts {
+		if changes, err = plan.Survey(spec, res.Facts()); err != nil {
+			return nil, FixNone, err
+		}
 	}
 	var model *finding.ModelGap
 	if o.Collect {
@@ -89,16 +100,6 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 		changes = drift.BeforeAdoption(spec, changes)
 	}
 	d := drift.Find(spec, changes, res.Generated, o.Diffs)
-	facts, err := docsFacts(spec, res, shareFacts)
-	if err != nil {
-		return nil, FixNone, err
-	}
-	stale, err := drift.Docs(spec, facts, o.Diffs)
-	if err != nil {
-		return nil, FixNone, err
-	}
-	d.Findings = append(d.Findings, stale...)
-	d.Generate = d.Generate || len(stale) > 0
 
 	report := &finding.Report{Spec: spec.File, Findings: append(d.Findings, res.Findings...), Model: model}
 	if cwd, err := os.Getwd(); err == nil {
@@ -121,8 +122,8 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 // scanOptions are the contract's options for one check: the roots, the
 // planned files, the conftest and the configuration. shareFacts reports
 // that the scan also gathers the docs block's facts.
-func scanOptions(spec *schema.Spec, o Options, cfg *pytestcfg.Config) (opts contract.Options, shareFacts bool) {
-	opts = contract.SpecTree(spec, cfg)
+func scanOptions(spec *schema.Spec, o Options, cfg *pytestcfg.Config) (opts rules.Options, shareFacts bool) {
+	opts = rules.SpecTree(spec, cfg)
 	opts.GeneratedNames = render.RegionNames(spec)
 	opts.ListGroup, opts.ListTests = o.ListGroup, o.Collect
 	if len(o.Scan) > 0 {
@@ -131,32 +132,18 @@ func scanOptions(spec *schema.Spec, o Options, cfg *pytestcfg.Config) (opts cont
 	// The docs block lists the group's members and the deadline's users
 	// over the spec's own tree. When this scan covers that tree and reads
 	// no more of it than the docs need (--collect reads every test
-	// module), it gathers them too, and the docs drift reads them from it.
+	// module), it gathers them too, and the plan renders the docs from
+	// them. It is not under --scan, which names other folders, nor under
+	// --collect, which reads every test module in full: with an autouse
+	// deadline that read finds users in modules that name no fixture,
+	// which fixturegen docs does not list, and the block would never be in
+	// sync. There the docs get a read of their own.
 	docsAbs, _ := plan.DocsTarget(spec)
 	shareFacts = docsAbs != "" && len(o.Scan) == 0 && !o.Collect
 	if shareFacts {
 		opts.ListGroup, opts.ListUsers = true, true
 	}
 	return opts, shareFacts
-}
-
-// docsFacts are the members and users the docs block lists, or nil when
-// the spec names no docs file. The block is what fixturegen docs writes
-// from a read of the spec's own tree with the rules' prefilter
-// (docs.Facts), so check's scan serves only when it is that read. It is
-// not under --scan, which names other folders, nor under --collect, which
-// reads every test module in full: with an autouse deadline that read
-// finds users in modules that name no fixture, which fixturegen docs does
-// not list, and the block would never be in sync. There the docs get a
-// read of their own, beside pytest's collection, which takes far longer.
-func docsFacts(spec *schema.Spec, scanned *contract.Result, shared bool) (*contract.Result, error) {
-	if abs, _ := plan.DocsTarget(spec); abs == "" {
-		return nil, nil
-	}
-	if shared {
-		return scanned, nil
-	}
-	return docs.Facts(spec)
 }
 
 // IsCollectionError returns pytest's output when err is a collection

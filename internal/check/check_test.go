@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/internal/check/contract"
+	"github.com/fixturegen/fixturegen/internal/check/rules"
 	"github.com/fixturegen/fixturegen/internal/gen/docs"
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
 // TestSharedFacts: the docs block check renders from its own scan of the
-// tree is the one a scan of its own (docs.Facts, as fixturegen docs runs)
+// tree is the one a scan of its own (suite.SpecFacts, as fixturegen docs runs)
 // renders, and only a plain check shares its scan.
 func TestSharedFacts(t *testing.T) {
 	spec, err := schema.Load("../../examples/inbox/fixturegen.toml")
@@ -32,15 +33,15 @@ func TestSharedFacts(t *testing.T) {
 	if !share {
 		t.Fatal("a plain check does not share its scan with the docs drift")
 	}
-	shared, err := contract.Check(opts)
+	shared, err := rules.Check(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh, err := docs.Facts(spec)
+	fresh, err := suite.SpecFacts(spec, opts.Conftest, opts.Planned)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := docs.Block(spec, shared)
+	got, err := docs.Block(spec, shared.Facts())
 	if err != nil {
 		t.Fatal(err)
 	}

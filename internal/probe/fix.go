@@ -31,7 +31,7 @@ func CaseNodes(spec *schema.Spec) []string {
 // files would mean writing into the project, which probe never does.
 // generate is the command line the error tells the user to run.
 func UpToDate(spec *schema.Spec, generate string) error {
-	changes, err := plan.Survey(spec)
+	changes, err := plan.SurveyPython(spec)
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func CanFix(spec *schema.Spec) error {
 	if _, err := plan.SpecText(spec); err != nil {
 		return err
 	}
-	_, err := plan.Make(spec)
+	_, err := plan.MakePython(spec)
 	return err
 }
 
@@ -88,7 +88,7 @@ func Fix(spec *schema.Spec, modules []string) (*Fixed, error) {
 	if err != nil {
 		return nil, err
 	}
-	changes, err := plan.Make(fixed)
+	changes, err := plan.MakePython(fixed)
 	if err != nil {
 		return nil, err
 	}

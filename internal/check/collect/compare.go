@@ -1,8 +1,8 @@
 package collect
 
 import (
-	"github.com/fixturegen/fixturegen/internal/check/contract"
 	"github.com/fixturegen/fixturegen/internal/check/finding"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
@@ -10,7 +10,7 @@ import (
 // pytest collects, so that users learn the model's blind spots. Files in
 // skip (the generated files, which the model compares instead of reading)
 // are left out on both sides.
-func Compare(v *View, static []contract.Test, skip map[string]bool, cwd string) *finding.ModelGap {
+func Compare(v *View, static []suite.Test, skip map[string]bool, cwd string) *finding.ModelGap {
 	gap := &finding.ModelGap{Missed: []string{}, NotCollected: []string{}}
 	seen := map[string]bool{}
 	for _, t := range static {

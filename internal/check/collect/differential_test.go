@@ -10,12 +10,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/internal/check/contract"
 	"github.com/fixturegen/fixturegen/internal/check/finding"
+	checkrules "github.com/fixturegen/fixturegen/internal/check/rules"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/internal/gen/write"
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/internal/testenv"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -307,7 +308,7 @@ func TestStaticModelAgreesOnAGeneratedTree(t *testing.T) {
 	gap := agree(t, dir, python, tests)
 	// The tree holds every rule both judge, so agreement is not agreement
 	// on nothing.
-	if gap.rules[contract.RuleMissingGroup] == 0 || gap.rules[contract.RuleDeadlinePreload] == 0 || gap.rules[contract.RuleProbeNode] == 0 {
+	if gap.rules[checkrules.RuleMissingGroup] == 0 || gap.rules[checkrules.RuleDeadlinePreload] == 0 || gap.rules[checkrules.RuleProbeNode] == 0 {
 		t.Errorf("the tree should give missing-group, deadline-without-preload and probe-node findings; got %v", gap.rules)
 	}
 }
@@ -371,7 +372,7 @@ func agree(t *testing.T, dir, python string, want int) agreement {
 	// spec's line for probe-node.
 	got := agreement{rules: map[string]int{}}
 	key := func(f finding.Finding) string {
-		if f.Rule == contract.RuleMissingGroup {
+		if f.Rule == checkrules.RuleMissingGroup {
 			return f.Rule + " " + f.Path
 		}
 		return f.Rule + " " + f.Path + ":" + strconv.Itoa(f.Line)
@@ -396,9 +397,9 @@ func agree(t *testing.T, dir, python string, want int) agreement {
 
 // staticCheck runs the static check as fixturegen check does, asking for
 // every test and every deadline user; planned holds the generated files.
-func staticCheck(t *testing.T, spec *schema.Spec) (*contract.Result, map[string]bool) {
+func staticCheck(t *testing.T, spec *schema.Spec) (*checkrules.Result, map[string]bool) {
 	t.Helper()
-	changes, err := plan.Survey(spec)
+	changes, err := plan.SurveyPython(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,7 +407,7 @@ func staticCheck(t *testing.T, spec *schema.Spec) (*contract.Result, map[string]
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := contract.Options{Spec: spec, Planned: map[string]bool{}, GeneratedNames: render.RegionNames(spec),
+	opts := checkrules.Options{Spec: spec, Planned: map[string]bool{}, GeneratedNames: render.RegionNames(spec),
 		Config: cfg, ListTests: true, ListUsers: true}
 	for _, ch := range changes {
 		if ch.Region {
@@ -415,12 +416,12 @@ func staticCheck(t *testing.T, spec *schema.Spec) (*contract.Result, map[string]
 			opts.Planned[ch.Abs] = true
 		}
 	}
-	for _, r := range contract.DefaultRoots(spec) {
+	for _, r := range suite.DefaultRoots(spec) {
 		if _, err := os.Stat(r); err == nil {
 			opts.Roots = append(opts.Roots, r)
 		}
 	}
-	res, err := contract.Check(opts)
+	res, err := checkrules.Check(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

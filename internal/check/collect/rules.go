@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fixturegen/fixturegen/internal/check/contract"
 	"github.com/fixturegen/fixturegen/internal/check/finding"
 	"github.com/fixturegen/fixturegen/internal/check/rule"
+	checkrules "github.com/fixturegen/fixturegen/internal/check/rules"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -30,10 +30,10 @@ var _ = rule.Register(rule.Rule{
 // with its check; their static findings give way to these. Each declares,
 // in the registry, what pytest's view makes of it (rule.Rule.Pytest).
 var judges = []judge{
-	{contract.RuleMissingGroup, (*rules).missingGroup},
+	{checkrules.RuleMissingGroup, (*rules).missingGroup},
 	{RuleGroupVoid, (*rules).groupVoid},
-	{contract.RuleDeadlinePreload, (*rules).deadlinePreload},
-	{contract.RuleProbeNode, (*rules).probeNodes},
+	{checkrules.RuleDeadlinePreload, (*rules).deadlinePreload},
+	{checkrules.RuleProbeNode, (*rules).probeNodes},
 }
 
 // replaced reports whether pytest's view replaces the static findings of
@@ -50,7 +50,7 @@ type judge struct {
 // Judge replaces the static check's findings of the rules that model
 // collection with those of pytest's view, and sets the tests the static
 // model saw against pytest's; planned holds the generated files.
-func Judge(spec *schema.Spec, v *View, static *contract.Result, planned map[string]bool) ([]finding.Finding, *finding.ModelGap, error) {
+func Judge(spec *schema.Spec, v *View, static *checkrules.Result, planned map[string]bool) ([]finding.Finding, *finding.ModelGap, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, nil, err
@@ -105,7 +105,7 @@ func (r *rules) missingGroup() {
 		if g := it.Group(); g != "" {
 			msg += fmt.Sprintf("; pytest-xdist schedules it in group %q instead", g)
 		}
-		r.add(contract.RuleMissingGroup, r.display(it.File), it.Line, 1, msg,
+		r.add(checkrules.RuleMissingGroup, r.display(it.File), it.Line, 1, msg,
 			fmt.Sprintf("add pytest.mark.xdist_group(%q) to the module's pytestmark", group))
 	}
 }
@@ -151,7 +151,7 @@ func (r *rules) deadlinePreload() {
 		if d.Preload {
 			continue
 		}
-		r.add(contract.RuleDeadlinePreload, r.display(d.File), d.Line, d.Col,
+		r.add(checkrules.RuleDeadlinePreload, r.display(d.File), d.Line, d.Col,
 			fmt.Sprintf("fixture %s, as pytest resolves it for %s (overrides included), does not depend on %s, so pytest may arm the alarm before the preload imports run", r.spec.Deadline.Fixture, d.Without, r.spec.Preload.Fixture),
 			fmt.Sprintf("restore def %s(%s, ...): run fixturegen generate, or add the parameter", r.spec.Deadline.Fixture, r.spec.Preload.Fixture))
 	}
@@ -186,7 +186,7 @@ func (r *rules) probeNodes() {
 		if !ok {
 			sp = schema.Span{Line: 1, Col: 1}
 		}
-		r.add(contract.RuleProbeNode, r.spec.File, sp.Line, sp.Col,
+		r.add(checkrules.RuleProbeNode, r.spec.File, sp.Line, sp.Col,
 			fmt.Sprintf("probe case %s runs %s, but %s", c.Test, c.Node, why),
 			"point node at a test pytest collects (python -m pytest --collect-only -q lists them)")
 	}

@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/internal/check/contract"
 	"github.com/fixturegen/fixturegen/internal/check/rule"
+	checkrules "github.com/fixturegen/fixturegen/internal/check/rules"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -87,7 +88,7 @@ func TestProbeNodes(t *testing.T) {
 	v := &View{Items: []Item{{NodeID: "t.py::TestA::test_m[1]", Path: "/p/t.py", Test: "TestA::test_m", Python: true}}}
 	var got []string
 	for _, f := range Findings(spec, v, "/p") {
-		if f.Rule == contract.RuleProbeNode {
+		if f.Rule == checkrules.RuleProbeNode {
 			got = append(got, f.Message)
 		}
 	}
@@ -109,7 +110,7 @@ func TestCompare(t *testing.T) {
 		{Path: "/p/README.md", Test: "README.md", Python: false},  // a doctest: not the model's
 		{Path: "/p/gen.py", Test: "test_generated", Python: true}, // a generated file
 	}}
-	static := []contract.Test{
+	static := []suite.Test{
 		{Abs: "/p/t.py", Name: "test_a"},
 		{Abs: "/p/t.py", Name: "TestB::test_p"},
 		{Abs: "/p/t.py", Name: "TestInit::test_x"},

@@ -3,11 +3,9 @@ package drift
 import (
 	"fmt"
 
-	"github.com/fixturegen/fixturegen/internal/check/contract"
 	"github.com/fixturegen/fixturegen/internal/check/finding"
 	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/gen/diff"
-	"github.com/fixturegen/fixturegen/internal/gen/docs"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/gen/region"
 	"github.com/fixturegen/fixturegen/schema"
@@ -42,30 +40,11 @@ var _ = rule.Register(rule.Rule{
 	Fix:     "Fix the file by hand, then `fixturegen docs`",
 })
 
-// Docs reports the spec's docs block when it is missing, out of date or
-// has broken markers; nothing when the spec names no docs file. facts are
-// the members and users of the spec's tree as fixturegen docs reads them
-// (docs.Facts): the caller's scan supplies them, so drift reads no tree.
-// With diffs, the finding carries the unified diff fixturegen docs would
-// apply.
-func Docs(spec *schema.Spec, facts *contract.Result, diffs bool) ([]finding.Finding, error) {
-	abs, display := plan.DocsTarget(spec)
-	if abs == "" {
-		return nil, nil
-	}
-	block, err := docs.Block(spec, facts)
-	if err != nil {
-		return nil, err
-	}
-	root, err := plan.Root(spec)
-	if err != nil {
-		return nil, err
-	}
-	ch, err := plan.SurveyDocs(spec, root, abs, display, block)
-	if err != nil {
-		return nil, err
-	}
-	f := finding.Finding{Severity: finding.Error, Path: display, Line: 1, Col: 1,
+// docs reports the plan's docs file, ch, when it is missing, out of date
+// or has broken markers, and reports whether it did. With diffs, the
+// finding carries the unified diff fixturegen docs would apply.
+func (r *Result) docs(spec *schema.Spec, ch *plan.Change, diffs bool) bool {
+	f := finding.Finding{Severity: finding.Error, Path: ch.Display, Line: 1, Col: 1,
 		Fix: "run fixturegen docs (or fixturegen generate)"}
 	switch {
 	case ch.Problem != nil:
@@ -76,7 +55,7 @@ func Docs(spec *schema.Spec, facts *contract.Result, diffs bool) ([]finding.Find
 		}
 		f.Fix = "fix the file by hand, then run fixturegen docs"
 	case !ch.Changed():
-		return nil, nil
+		return false
 	case VersionDrift(ch) != "":
 		f.Rule, f.Message = RuleVersionDrift, VersionDrift(ch)
 		_, f.Line, _ = ch.RecordedVersion()
@@ -96,5 +75,6 @@ func Docs(spec *schema.Spec, facts *contract.Result, diffs bool) ([]finding.Find
 	if diffs && ch.New != nil {
 		f.Diff = string(diff.Unified(ch.Display, ch.Old, ch.New))
 	}
-	return []finding.Finding{f}, nil
+	r.Findings = append(r.Findings, f)
+	return true
 }

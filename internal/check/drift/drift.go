@@ -1,6 +1,7 @@
 // Package drift turns a plan (what the spec renders next to what is on
 // disk) into check's findings: generated files that are missing, modified
-// or orphaned, and a conftest whose region is missing, hand-edited or has
+// or orphaned, a conftest whose region is missing, hand-edited or has
+// broken markers, and a docs file whose block is missing, stale or has
 // broken markers.
 package drift
 
@@ -110,8 +111,8 @@ type Result struct {
 	Generate bool
 }
 
-// Find reports the drift in changes (from plan.Survey) and the orphaned
-// generated files found by the scan. With diffs, each finding generate
+// Find reports the drift in changes (from plan.Survey, the docs file
+// included) and the orphaned generated files found by the scan. With diffs, each finding generate
 // repairs carries the unified diff generate would apply.
 func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs bool) *Result {
 	r := &Result{}
@@ -123,6 +124,10 @@ func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs boo
 	}
 	regen := "run fixturegen generate"
 	for _, ch := range changes {
+		if ch.Docs {
+			r.Generate = r.docs(spec, ch, diffs) || r.Generate
+			continue
+		}
 		var f *finding.Finding
 		switch {
 		case ch.Problem != nil:

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fixturegen/fixturegen/internal/cli/color"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
@@ -44,27 +45,12 @@ type Finding struct {
 	PathBytes []byte `json:"path_bytes,omitempty"`
 }
 
-// Member is one module of the xdist group, for --list-group.
-type Member struct {
-	Path      string   `json:"path"`
-	PathBytes []byte   `json:"path_bytes,omitempty"` // as in Finding
-	Reasons   []Reason `json:"reasons"`
-}
-
 // rawPath is a path's bytes when JSON cannot carry them in a string.
 func rawPath(p string) []byte {
 	if utf8.ValidString(p) {
 		return nil
 	}
 	return []byte(p)
-}
-
-// Reason is why a module is in the group.
-type Reason struct {
-	Kind   string `json:"kind"` // "uses-fixture", "patches" or "marks"
-	Line   int    `json:"line"`
-	Col    int    `json:"col"`
-	Detail string `json:"detail"`
 }
 
 // Report is everything one check prints.
@@ -76,7 +62,7 @@ type Report struct {
 	FixCommand string
 	// Group and Members are set for --list-group.
 	Group   string
-	Members []Member
+	Members []suite.Member
 	Listing bool
 	// Paint colours the text format (package color decides whether).
 	Paint color.Painter
@@ -248,8 +234,8 @@ type jsonReport struct {
 }
 
 type jsonGroup struct {
-	Name    string   `json:"name"`
-	Modules []Member `json:"modules"`
+	Name    string         `json:"name"`
+	Modules []suite.Member `json:"modules"`
 }
 
 // JSON prints the report as one JSON document.
@@ -261,7 +247,7 @@ func (r *Report) JSON(w io.Writer) error {
 	}
 	doc.Errors, doc.Warnings = r.Counts()
 	if r.Listing {
-		doc.Group = &jsonGroup{Name: r.Group, Modules: make([]Member, len(r.Members))}
+		doc.Group = &jsonGroup{Name: r.Group, Modules: make([]suite.Member, len(r.Members))}
 		for i, m := range r.Members {
 			m.PathBytes = rawPath(m.Path)
 			doc.Group.Modules[i] = m

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
 
 func TestGitHubEscapesWhatWouldEndTheCommand(t *testing.T) {
@@ -119,7 +121,7 @@ func TestJSONKeepsNonUTF8PathBytes(t *testing.T) {
 	name := "tests/caf\xe9.py"
 	r := &Report{Spec: "s.toml", Listing: true, Group: "g",
 		Findings: []Finding{{Rule: "own-timer", Severity: Error, Path: name, Line: 1, Col: 1}, {Rule: "own-timer", Severity: Error, Path: "tests/café.py", Line: 1, Col: 1}},
-		Members:  []Member{{Path: name}}}
+		Members:  []suite.Member{{Path: name}}}
 	var out bytes.Buffer
 	if err := r.JSON(&out); err != nil {
 		t.Fatal(err)

@@ -3,11 +3,11 @@
 // modules in the xdist group and why each is there, and the modules that
 // use the alarm and how.
 //
-// The tables come from the spec and from the facts fixturegen check reads
-// from the test tree (package contract), so the document says what check
-// checks. They are written between marker lines in a Markdown file (see
-// region.Docs); fixturegen docs and generate write them, check reports
-// them when they are stale.
+// The tables come from the spec and from the facts of the test tree
+// (package suite), the model check's rules read, so the document says what
+// check checks. They are written between marker lines in a Markdown file
+// (see region.Docs); the plan makes the file one of the outputs that
+// fixturegen docs and generate write and check compares.
 package docs
 
 import (
@@ -18,35 +18,17 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/fixturegen/fixturegen/internal/check/contract"
-	"github.com/fixturegen/fixturegen/internal/check/finding"
 	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
 	"github.com/fixturegen/fixturegen/internal/gen/region"
 	"github.com/fixturegen/fixturegen/internal/gen/render"
-	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )
-
-// Facts scans the spec's test tree with check's scanner for the modules in
-// the group and the modules that use the deadline. The tree is the one
-// check scans by default, so docs and check agree on it.
-func Facts(spec *schema.Spec) (*contract.Result, error) {
-	cfg, err := pytestcfg.Find(spec.Dir)
-	if err != nil {
-		return nil, err
-	}
-	opts := contract.SpecTree(spec, cfg)
-	opts.ListGroup, opts.ListUsers = true, true
-	if len(opts.Roots) == 0 {
-		return &contract.Result{}, nil
-	}
-	return contract.Check(opts)
-}
 
 // Block renders the whole block, marker lines included, for spec and the
 // facts of its tree. Module paths are shown relative to the spec's folder,
 // whatever the working directory was when the tree was scanned.
-func Block(spec *schema.Spec, facts *contract.Result) ([]byte, error) {
+func Block(spec *schema.Spec, facts *suite.Facts) ([]byte, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, err
@@ -139,7 +121,7 @@ func settings(b *bytes.Buffer, spec *schema.Spec) {
 	}
 }
 
-func members(b *bytes.Buffer, spec *schema.Spec, facts *contract.Result, rel func(string) string) {
+func members(b *bytes.Buffer, spec *schema.Spec, facts *suite.Facts, rel func(string) string) {
 	if spec.Group.Name == "" {
 		return
 	}
@@ -158,7 +140,7 @@ func members(b *bytes.Buffer, spec *schema.Spec, facts *contract.Result, rel fun
 	}
 }
 
-func users(b *bytes.Buffer, spec *schema.Spec, facts *contract.Result, rel func(string) string) {
+func users(b *bytes.Buffer, spec *schema.Spec, facts *suite.Facts, rel func(string) string) {
 	fmt.Fprintf(b, "\n### Modules that use the alarm\n\n")
 	if spec.Deadline.Autouse {
 		// An autouse deadline reaches every test below its conftest,
@@ -179,7 +161,7 @@ func users(b *bytes.Buffer, spec *schema.Spec, facts *contract.Result, rel func(
 
 // reason says why a module is in the group, from check's reason, with the
 // names it mentions as code.
-func reason(spec *schema.Spec, r finding.Reason) string {
+func reason(spec *schema.Spec, r suite.Reason) string {
 	switch r.Kind {
 	case "uses-fixture":
 		how, _ := strings.CutPrefix(r.Detail, "uses "+spec.Deadline.Fixture+" ")
@@ -205,14 +187,14 @@ func reason(spec *schema.Spec, r finding.Reason) string {
 // how says in words how a module's tests reach the deadline fixture: one
 // phrase for the whole module when every test gets it the same way, else
 // one per test.
-func how(spec *schema.Spec, u contract.User) string {
-	way := func(use contract.Use) string {
+func how(spec *schema.Spec, u suite.User) string {
+	way := func(use suite.Use) string {
 		switch use.How {
-		case contract.ViaPytestmark:
+		case suite.ViaPytestmark:
 			return "through " + code("pytestmark")
-		case contract.ViaUsefixtures:
+		case suite.ViaUsefixtures:
 			return "through a " + code("usefixtures") + " mark"
-		case contract.ViaAutouse:
+		case suite.ViaAutouse:
 			return "through the autouse " + code(use.Via) + " fixture"
 		}
 		if use.Via == spec.Deadline.Fixture {

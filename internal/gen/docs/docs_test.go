@@ -4,9 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/internal/check/contract"
-	"github.com/fixturegen/fixturegen/internal/check/finding"
 	"github.com/fixturegen/fixturegen/internal/gen/region"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -27,18 +26,18 @@ func TestCode(t *testing.T) {
 func TestHow(t *testing.T) {
 	spec := &schema.Spec{Deadline: schema.Deadline{Fixture: "recovery_deadline"}}
 	tests := []struct {
-		user contract.User
+		user suite.User
 		want string
 	}{
-		{contract.User{Tests: 2, Uses: []contract.Use{{Test: "test_a", How: contract.ViaPytestmark}, {Test: "test_b", How: contract.ViaPytestmark}}},
+		{suite.User{Tests: 2, Uses: []suite.Use{{Test: "test_a", How: suite.ViaPytestmark}, {Test: "test_b", How: suite.ViaPytestmark}}},
 			"Every test, through `pytestmark`"},
-		{contract.User{Tests: 1, Uses: []contract.Use{{Test: "test_a", How: contract.ViaAutouse, Via: "watchdog"}}},
+		{suite.User{Tests: 1, Uses: []suite.Use{{Test: "test_a", How: suite.ViaAutouse, Via: "watchdog"}}},
 			"Every test, through the autouse `watchdog` fixture"},
-		{contract.User{Tests: 3, Uses: []contract.Use{{Test: "test_wake", How: contract.ViaParameter, Via: "recovery_deadline"}}},
+		{suite.User{Tests: 3, Uses: []suite.Use{{Test: "test_wake", How: suite.ViaParameter, Via: "recovery_deadline"}}},
 			"`test_wake`, as a parameter"},
-		{contract.User{Tests: 2, Uses: []contract.Use{
-			{Test: "TestX.test_a", How: contract.ViaUsefixtures},
-			{Test: "test_b", How: contract.ViaParameter, Via: "channel"}}},
+		{suite.User{Tests: 2, Uses: []suite.Use{
+			{Test: "TestX.test_a", How: suite.ViaUsefixtures},
+			{Test: "test_b", How: suite.ViaParameter, Via: "channel"}}},
 			"`TestX.test_a`, through a `usefixtures` mark; `test_b`, through the `channel` fixture"},
 	}
 	for _, tt := range tests {
@@ -59,8 +58,8 @@ func TestBlockAutouse(t *testing.T) {
 		File:     "fixturegen.toml",
 		Dir:      "/project",
 	}
-	facts := &contract.Result{Users: []contract.User{{Path: "/project/tests/inbox/test_a.py", Tests: 1,
-		Uses: []contract.Use{{Test: "test_a", How: contract.ViaParameter, Via: "recovery_deadline"}}}}}
+	facts := &suite.Facts{Users: []suite.User{{Path: "/project/tests/inbox/test_a.py", Tests: 1,
+		Uses: []suite.Use{{Test: "test_a", How: suite.ViaParameter, Via: "recovery_deadline"}}}}}
 	b, err := Block(spec, facts)
 	if err != nil {
 		t.Fatal(err)
@@ -84,8 +83,8 @@ func TestBlock(t *testing.T) {
 		File:    "pyproject.toml",
 		Dir:     "/project",
 	}
-	facts := &contract.Result{
-		Members: []finding.Member{{Path: "/project/tests/test_b.py", Reasons: []finding.Reason{{Kind: "marks"}}}},
+	facts := &suite.Facts{
+		Members: []suite.Member{{Path: "/project/tests/test_b.py", Reasons: []suite.Reason{{Kind: "marks"}}}},
 	}
 	b, err := Block(spec, facts)
 	if err != nil {

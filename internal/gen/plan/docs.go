@@ -5,21 +5,38 @@ import (
 	"path/filepath"
 	"unicode/utf8"
 
+	"github.com/fixturegen/fixturegen/internal/gen/docs"
 	"github.com/fixturegen/fixturegen/internal/gen/region"
 	"github.com/fixturegen/fixturegen/internal/gen/write"
 	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
-// Docs plans the Markdown file at abs (shown to the user as display),
-// read and written inside the spec's folder under the rules of write.Root,
-// or where it is when root is nil (a file the user named): the
-// docs block (package docs renders it, markers included) spliced between
-// the file's markers, or appended when it has none, or the whole file when
-// it does not exist. A file that generate must not write (broken markers,
-// not UTF-8, read-only) is an error, as in Make.
-func Docs(spec *schema.Spec, root *write.Root, abs, display string, block []byte) (*Change, error) {
-	c, err := SurveyDocs(spec, root, abs, display, block)
+// DocsFile plans the docs block for fixturegen docs: in file, or, when
+// file is "", in the spec's [paths].docs; nil when neither names one. A
+// file typed on the command line is written where it is, as any command
+// writes where it is told; [paths].docs, from the spec, stays inside the
+// spec's folder. The block is rendered from a fresh read of the spec's
+// tree. A file that generate must not write (broken markers, not UTF-8,
+// read-only) is an error, as in Make.
+func DocsFile(spec *schema.Spec, file string) (*Change, error) {
+	var root *write.Root
+	abs, display := DocsTarget(spec)
+	if file != "" {
+		var err error
+		if abs, err = filepath.Abs(file); err != nil {
+			return nil, err
+		}
+		display = filepath.Clean(file)
+	} else if abs == "" {
+		return nil, nil
+	} else {
+		var err error
+		if root, err = Root(spec); err != nil {
+			return nil, err
+		}
+	}
+	c, err := surveyDocs(spec, root, abs, display, readFacts)
 	if err != nil {
 		return nil, err
 	}
@@ -32,9 +49,22 @@ func Docs(spec *schema.Spec, root *write.Root, abs, display string, block []byte
 	return c, nil
 }
 
-// SurveyDocs is Docs for check: a file generate must not write keeps its
-// Problem instead.
-func SurveyDocs(spec *schema.Spec, root *write.Root, abs, display string, block []byte) (*Change, error) {
+// surveyDocs plans the Markdown file at abs (shown to the user as
+// display), read and written inside the spec's folder under the rules of
+// write.Root, or where it is when root is nil (a file the user named):
+// the docs block (package docs renders it, markers included, from the
+// facts) spliced between the file's markers, or appended when it has
+// none, or the whole file when it does not exist. A file that generate
+// must not write keeps its Problem.
+func surveyDocs(spec *schema.Spec, root *write.Root, abs, display string, facts Facts) (*Change, error) {
+	f, err := facts(spec)
+	if err != nil {
+		return nil, err
+	}
+	block, err := docs.Block(spec, f)
+	if err != nil {
+		return nil, err
+	}
 	c := &Change{Display: display, Abs: abs, Docs: true, root: root}
 	if rel, err := filepath.Rel(spec.Dir, abs); err == nil {
 		c.Path = filepath.ToSlash(rel)

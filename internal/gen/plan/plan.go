@@ -21,6 +21,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/internal/gen/write"
 	"github.com/fixturegen/fixturegen/internal/pytext"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/internal/version"
 	"github.com/fixturegen/fixturegen/schema"
@@ -75,11 +76,21 @@ type Problem struct {
 	msg    string // generate's whole message
 }
 
-// Make renders spec and compares each planned file with the disk. A file
-// that generate must not write (see Problem), a read-only file, or a user
-// definition that clashes with a generated one is an error.
+// Make renders spec and compares each planned file with the disk: the
+// generated files, and the docs file when the spec names one, rendered
+// from a fresh read of the spec's tree. A file that generate must not
+// write (see Problem), a read-only file, or a user definition that clashes
+// with a generated one is an error.
 func Make(spec *schema.Spec) ([]*Change, error) {
-	return writablePlan(spec, nil)
+	return writablePlan(spec, nil, readFacts)
+}
+
+// MakePython is Make without the docs file: the generated Python alone,
+// which the probe runs, and which probe --fix and scaffold --probe
+// regenerate. The docs file lists the tree's modules, so those commands
+// refresh it after they change the tree, or leave it to generate.
+func MakePython(spec *schema.Spec) ([]*Change, error) {
+	return writablePlan(spec, nil, nil)
 }
 
 // Adopt is Make for generate --adopt, which turns a hand-written contract
@@ -89,15 +100,15 @@ func Make(spec *schema.Spec) ([]*Change, error) {
 // the first when the conftest has none). Everything else in the conftest
 // is kept, and any other clash with the region is still an error.
 func Adopt(spec *schema.Spec, base func(conftest []byte) []byte) ([]*Change, error) {
-	return writablePlan(spec, base)
+	return writablePlan(spec, base, readFacts)
 }
 
 // writablePlan plans the files and refuses, with an error at the line to
 // fix, any generate must not write: read-only, with broken markers, not
 // UTF-8, or with a user's definition the region would replace.
-func writablePlan(spec *schema.Spec, base func([]byte) []byte) ([]*Change, error) {
+func writablePlan(spec *schema.Spec, base func([]byte) []byte, facts Facts) ([]*Change, error) {
 	adopting := base != nil
-	changes, err := survey(spec, base)
+	changes, err := survey(spec, base, facts)
 	if err != nil {
 		return nil, err
 	}
@@ -132,11 +143,33 @@ func writablePlan(spec *schema.Spec, base func([]byte) []byte) ([]*Change, error
 // definitions are not Survey's concern (check finds clashes with its own
 // scan of the tree). Files that cannot be read at all, and planned paths
 // that are folders, are still errors.
-func Survey(spec *schema.Spec) ([]*Change, error) {
-	return survey(spec, nil)
+//
+// The docs file is rendered from facts, the members and users of the
+// spec's tree that check's own read gathered; nil reads the tree afresh,
+// as Make does.
+func Survey(spec *schema.Spec, facts *suite.Facts) ([]*Change, error) {
+	if facts == nil {
+		return survey(spec, nil, readFacts)
+	}
+	return survey(spec, nil, func(*schema.Spec) (*suite.Facts, error) { return facts, nil })
 }
 
-func survey(spec *schema.Spec, base func([]byte) []byte) ([]*Change, error) {
+// SurveyPython is Survey without the docs file (see MakePython).
+func SurveyPython(spec *schema.Spec) ([]*Change, error) {
+	return survey(spec, nil, nil)
+}
+
+// Facts returns the facts of the spec's tree that the docs file lists;
+// a plan without it leaves the docs file out.
+type Facts func(spec *schema.Spec) (*suite.Facts, error)
+
+// readFacts reads the spec's own tree for the docs file's facts.
+func readFacts(spec *schema.Spec) (*suite.Facts, error) {
+	conftest, planned := Targets(spec)
+	return suite.SpecFacts(spec, conftest, planned)
+}
+
+func survey(spec *schema.Spec, base func([]byte) []byte, facts Facts) ([]*Change, error) {
 	files, err := render.Render(spec)
 	if err != nil {
 		return nil, err
@@ -175,6 +208,13 @@ func survey(spec *schema.Spec, base func([]byte) []byte) ([]*Change, error) {
 			return nil, err
 		}
 		c.keepDevelopmentVersion()
+		changes = append(changes, c)
+	}
+	if abs, display := DocsTarget(spec); abs != "" && facts != nil {
+		c, err := surveyDocs(spec, root, abs, display, facts)
+		if err != nil {
+			return nil, err
+		}
 		changes = append(changes, c)
 	}
 	return changes, nil
@@ -374,4 +414,19 @@ func firstInvalidLine(b []byte) int {
 		b = b[size:]
 	}
 	return line
+}
+
+// Targets are the absolute paths of the conftest that holds the region
+// and of the whole files generate writes: what a read of the spec's tree
+// treats apart (suite.SpecTree).
+func Targets(spec *schema.Spec) (conftest string, planned map[string]bool) {
+	planned = map[string]bool{}
+	for _, t := range render.Targets(spec) {
+		if abs := Abs(spec, t.Path); t.Region {
+			conftest = abs
+		} else {
+			planned[abs] = true
+		}
+	}
+	return conftest, planned
 }

@@ -16,7 +16,6 @@ package discover
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -26,6 +25,8 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -123,10 +124,16 @@ type Probe struct {
 }
 
 // Find searches the project at root for a hand-written contract and returns
-// nil when there is none. Folders that hold no project code (hidden ones,
-// virtual environments, caches) are skipped.
+// nil when there is none. It reads the files pytest reaches, walked as
+// check walks them (suite.Files): the folders norecursedirs names (by
+// default hidden ones, virtual environments, build output) and what
+// testpaths leaves out hold nothing pytest runs.
 func Find(root string) (*Contract, error) {
-	files, err := pythonFiles(root)
+	cfg, err := pytestcfg.Find(root)
+	if err != nil {
+		return nil, err
+	}
+	files, err := suite.Files(root, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -151,44 +158,6 @@ func Find(root string) (*Contract, error) {
 		return c, nil
 	}
 	return nil, nil
-}
-
-// skipDirs are folders that never hold the project's tests.
-var skipDirs = map[string]bool{
-	"__pycache__": true, "node_modules": true, "site-packages": true,
-	"venv": true, "env": true, "build": true, "dist": true,
-}
-
-// pythonFiles lists the .py files under root in lexical order.
-func pythonFiles(root string) ([]string, error) {
-	var files []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == root {
-				return err
-			}
-			return nil // an unreadable folder holds nothing to find
-		}
-		if d.IsDir() {
-			name := d.Name()
-			if p != root && (strings.HasPrefix(name, ".") || skipDirs[name] || isVenv(p)) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Type().IsRegular() && strings.HasSuffix(d.Name(), ".py") {
-			rel, _ := filepath.Rel(root, p)
-			files = append(files, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	sort.Strings(files)
-	return files, err
-}
-
-func isVenv(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, "pyvenv.cfg"))
-	return err == nil
 }
 
 func at(file string, p pyscan.Pos) string {

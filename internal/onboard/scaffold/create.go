@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/fixturegen/fixturegen/internal/gen/docs"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/specedit"
 	"github.com/fixturegen/fixturegen/schema"
@@ -85,7 +84,7 @@ func Create(spec *schema.Spec, target string, probe bool) (*Created, error) {
 		if err != nil {
 			return nil, err
 		}
-		if changes, err = plan.Make(probed); err != nil {
+		if changes, err = plan.MakePython(probed); err != nil {
 			return nil, err
 		}
 		specText.New = text
@@ -108,9 +107,13 @@ func Create(spec *schema.Spec, target string, probe bool) (*Created, error) {
 			return c, err
 		}
 	}
-	docChanges, err := docs.WithPlan(spec, nil)
+	docsFile, err := plan.DocsFile(spec, "")
 	if err != nil {
 		return c, err
+	}
+	var docChanges []*plan.Change
+	if docsFile != nil {
+		docChanges = append(docChanges, docsFile)
 	}
 	wrote, err := plan.WriteChanged(docChanges)
 	c.Wrote = append(c.Wrote, wrote...)
@@ -125,7 +128,7 @@ func Create(spec *schema.Spec, target string, probe bool) (*Created, error) {
 
 // stale is the first generated file that lags behind the spec, or "".
 func stale(spec *schema.Spec) string {
-	changes, err := plan.Make(spec)
+	changes, err := plan.MakePython(spec)
 	if err != nil {
 		return ""
 	}

@@ -1,0 +1,192 @@
+// Package rules checks a Python test tree against the alarm-preload
+// contract a spec describes, without running Python: every module that
+// arms a timer goes through the deadline fixture, every module that uses
+// the deadline is in the xdist group, nothing shadows the generated
+// fixtures, the probe cases and preload modules exist, and pytest-xdist
+// honours the group.
+//
+// Each rule lives in a file of its own, with its id, its documentation,
+// the words a file must hold for it to matter and its check; registry.go
+// lists them. The rules read the tree's model (package suite), which
+// reads only the files that hold a word a rule looks for.
+package rules
+
+import (
+	"os"
+
+	"github.com/fixturegen/fixturegen/internal/check/finding"
+	"github.com/fixturegen/fixturegen/internal/check/rule"
+	"github.com/fixturegen/fixturegen/internal/gen/plan"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/internal/relpath"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// Options is what one check needs.
+type Options struct {
+	Spec *schema.Spec
+	// Roots are the folders (or files) to scan, as the user reaches them.
+	Roots []string
+	// Planned holds the absolute paths of the whole files generate writes;
+	// they are compared with the spec, so the rules skip them.
+	Planned map[string]bool
+	// Conftest is the absolute path of the conftest holding the region.
+	Conftest string
+	// GeneratedNames are the names the region defines (render.RegionNames).
+	GeneratedNames []string
+	// Config is the project's pytest configuration, or nil.
+	Config *pytestcfg.Config
+	// ListGroup asks for the modules of the xdist group.
+	ListGroup bool
+	// ListUsers asks for the modules whose tests use the deadline fixture.
+	ListUsers bool
+	// ListTests asks for every test the model sees, for comparison with
+	// what pytest collects; every test module is then read in full.
+	ListTests bool
+	// NamedRoots is set when the user named the roots (--scan): as for
+	// paths given to pytest, testpaths then does not apply.
+	NamedRoots bool
+	// Workers is the number of files read at once; 0 means one per core.
+	Workers int
+}
+
+// tree is the options of the read of the tree the rules check, with the
+// words the rules look for.
+func (o *Options) tree() suite.Options {
+	fixtures, calls := rule.Words(o.Spec)
+	return suite.Options{Spec: o.Spec, Roots: o.Roots, Planned: o.Planned, Conftest: o.Conftest, Config: o.Config,
+		Fixtures: fixtures, Calls: calls, ListGroup: o.ListGroup, ListUsers: o.ListUsers, ListTests: o.ListTests,
+		NamedRoots: o.NamedRoots, Workers: o.Workers}
+}
+
+// Result is what Check found.
+type Result struct {
+	Findings []finding.Finding
+	// Generated lists the files under the roots that carry fixturegen's
+	// generated header but are not planned: orphans, for the drift report.
+	Generated []string
+	Members   []suite.Member
+	Users     []suite.User // with Options.ListUsers
+	Tests     []suite.Test // with Options.ListTests
+	// Adopt is true when the conftest holds a hand-written deadline
+	// fixture of the spec's name: generate --adopt, not generate, writes
+	// the region.
+	Adopt bool
+}
+
+// Facts are the members and users Check listed, as the docs file lists
+// them.
+func (r *Result) Facts() *suite.Facts {
+	return &suite.Facts{Members: r.Members, Users: r.Users}
+}
+
+// Check reads the roots and applies every rule.
+func Check(opts Options) (*Result, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	t, err := suite.Read(opts.tree())
+	if err != nil {
+		return nil, err
+	}
+	r := &rules{opts: &opts, spec: opts.Spec, cwd: cwd, tree: t}
+	r.perModule()
+	for _, c := range static {
+		if c.tree != nil {
+			c.tree(r, t)
+		}
+	}
+	for _, p := range t.Problems {
+		sev := finding.Warning
+		if p.Error {
+			sev = finding.Error
+		}
+		r.findings = append(r.findings, finding.Finding{Rule: p.Kind, Severity: sev, Path: p.Path,
+			Line: p.Line, Col: p.Col, Message: p.Msg, Fix: p.Fix})
+	}
+	res := &Result{Findings: suppress(t, r.findings), Generated: t.Generated, Members: r.facts.Members, Users: r.facts.Users,
+		Adopt: t.Adopt}
+	if opts.ListTests {
+		res.Tests = t.Tests()
+	}
+	finding.Sort(res.Findings)
+	return res, nil
+}
+
+// rules applies the contract's rules to a tree and collects findings.
+type rules struct {
+	*suite.Query
+	tree     *suite.Tree
+	opts     *Options
+	spec     *schema.Spec
+	findings []finding.Finding
+	facts    suite.Facts
+	cwd      string
+}
+
+// perModule applies the rules that look at one module at a time to every
+// module, on every core (suite.PerModule), with the facts the options ask
+// for. The findings and facts come out in the modules' order, as one
+// goroutine would find them.
+func (r *rules) perModule() {
+	type out struct {
+		findings []finding.Finding
+		facts    suite.Facts
+	}
+	outs := suite.PerModule(r.tree, func(q *suite.Query, src *suite.Source) out {
+		w := &rules{Query: q, tree: r.tree, opts: r.opts, spec: r.spec, cwd: r.cwd}
+		for _, c := range static {
+			if c.module != nil {
+				c.module(w, src)
+			}
+		}
+		return out{w.findings, q.Listing(src)}
+	})
+	for _, o := range outs {
+		r.findings = append(r.findings, o.findings...)
+		r.facts.Add(o.facts)
+	}
+}
+
+func (r *rules) add(rule, path string, pos pyscan.Pos, msg, fix string) {
+	r.findings = append(r.findings, finding.Finding{Rule: rule, Severity: finding.Error, Path: path,
+		Line: max(pos.Line, 1), Col: max(pos.Col, 1), Message: msg, Fix: fix})
+}
+
+// specPos is where key is written in the spec, for findings about the
+// spec's own values; 1:1 when the spec does not write it.
+func (r *rules) specPos(key string) pyscan.Pos {
+	sp, ok := r.spec.Position(key)
+	if !ok {
+		return pyscan.Pos{Line: 1, Col: 1}
+	}
+	return pyscan.Pos{Line: sp.Line, Col: sp.Col}
+}
+
+// SpecTree returns the options of a check of the spec's own tree: the
+// files generate writes, left out of the scan, the conftest that holds
+// the region, pytest's configuration cfg, and the default roots that
+// exist (suite.SpecTree).
+func SpecTree(spec *schema.Spec, cfg *pytestcfg.Config) Options {
+	conftest, planned := plan.Targets(spec)
+	t := suite.SpecTree(spec, cfg, conftest, planned)
+	return Options{Spec: spec, Roots: t.Roots, Planned: t.Planned, Conftest: t.Conftest, Config: cfg}
+}
+
+// display makes an absolute path relative to the working directory, as
+// every message shows paths.
+func display(cwd, abs string) string {
+	return relpath.Rel(cwd, abs)
+}
+
+// argPos is where a value of pytest's configuration is written; 1:1 for
+// one that is not.
+func argPos(a *pytestcfg.Arg) pyscan.Pos {
+	if a == nil {
+		return pyscan.Pos{Line: 1, Col: 1}
+	}
+	return pyscan.Pos{Line: a.Line, Col: a.Col}
+}

@@ -1,0 +1,110 @@
+package rules
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/check/finding"
+	"github.com/fixturegen/fixturegen/internal/check/rule"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
+)
+
+const RuleHandwrittenDeadline = "hand-written-deadline"
+
+var handWrittenDeadlineRule = checked{
+	Rule: rule.Rule{
+		ID:           RuleHandwrittenDeadline,
+		Summary:      "a hand-written per-test deadline, to adopt",
+		Meaning:      "A fixture arms a timer itself (`signal.setitimer`, `signal.alarm`) without the deadline fixture: a hand-written per-test deadline, most often an autouse timeout. Its alarm can interrupt a module's first import in any test it covers. Reported once, at the fixture, in place of an `own-timer` finding per timer call (and, when it bears the spec's deadline name, of `shadow-fixture`, `deadline-without-preload` and `region-missing`).",
+		Fix:          "Adopt it: `fixturegen init`, then `fixturegen generate --adopt` ([migrating](migrating.md#autouse-per-test-timeout)); with a spec already there, set `[deadline].fixture` to its name first",
+		Suppressible: true,
+		Calls:        timerCalls,
+	},
+	module: (*rules).handwrittenDeadlines,
+}
+
+// handwrittenDeadlines: a fixture that arms an interval timer itself is a
+// hand-written per-test deadline (most often an autouse timeout). It is
+// one thing, reported once: in place of the own-timer findings of its
+// timer calls, and, when it bears the spec's deadline name (init has
+// read it into the spec), of the shadow-fixture and
+// deadline-without-preload findings too. The fix is to adopt it.
+//
+// It runs after the other per-module rules and edits what they found in
+// this module, so they need not know about it.
+func (r *rules) handwrittenDeadlines(src *suite.Source) {
+	for _, hw := range suite.ArmingFixtures(src) {
+		fx := hw.Fixture
+		if _, ok := r.UsesDeadline(src, fx.Def); ok {
+			continue // under the deadline, the timer is own-timer's concern
+		}
+		drop := map[pyscan.Pos]string{}
+		for _, p := range hw.Calls {
+			drop[p] = RuleOwnTimer
+		}
+		kept := r.findings[:0]
+		for _, f := range r.findings {
+			p := pyscan.Pos{Line: f.Line, Col: f.Col}
+			switch {
+			case f.Path != src.Path:
+			case drop[p] == f.Rule:
+				continue
+			case p == fx.Pos() && (f.Rule == RuleShadowFixture || f.Rule == RuleDeadlinePreload) && fx.Name == r.spec.Deadline.Fixture:
+				continue
+			}
+			kept = append(kept, f)
+		}
+		r.findings = kept
+
+		if !src.Conftest && r.AllTestsUseDeadline(src) {
+			// A test module's own fixture, under the suite's deadline: it
+			// re-arms the timer for this module's tests. The generated
+			// deadline answers that alarm too, never during an import.
+			if !r.suiteDeadlineHandWritten() {
+				continue
+			}
+			r.findings = append(r.findings, finding.Finding{Rule: RuleHandwrittenDeadline, Severity: finding.Error,
+				Path: src.Path, Line: fx.Pos().Line, Col: fx.Pos().Col,
+				Message: fmt.Sprintf("fixture %s re-arms the timer (%s) for the tests of this module only, under the suite's hand-written %s, whose alarm handler can interrupt a module's first import",
+					fx.Name, strings.Join(hw.Arms, " and "), r.spec.Deadline.Fixture),
+				Fix: fmt.Sprintf("keep it, and adopt the suite's deadline with fixturegen generate --adopt: the generated %s answers this module's alarm too, never during an import, and its failure states the seconds this fixture armed",
+					r.spec.Deadline.Fixture)})
+			continue
+		}
+
+		what := fmt.Sprintf("around each test that uses %s", fx.Name)
+		switch {
+		case fx.Autouse && src.Conftest:
+			what = fmt.Sprintf("around every test below %s (autouse)", filepath.ToSlash(display(r.cwd, src.Dir)))
+		case fx.Autouse:
+			what = "around every test of this module (autouse)"
+		}
+		fix := fmt.Sprintf("adopt it: fixturegen init reads it into a spec, then fixturegen generate --adopt replaces it with the generated deadline; with a spec already here, set [deadline].fixture = %q first", fx.Name)
+		if fx.Name == r.spec.Deadline.Fixture {
+			fix = "run fixturegen generate --adopt: it replaces this fixture with the generated deadline, which never interrupts an import"
+		}
+		r.findings = append(r.findings, finding.Finding{Rule: RuleHandwrittenDeadline, Severity: finding.Error,
+			Path: src.Path, Line: fx.Pos().Line, Col: fx.Pos().Col,
+			Message: fmt.Sprintf("fixture %s is a hand-written per-test deadline: it arms %s %s, and a module a test imports for the first time under that alarm can be interrupted and left half imported",
+				fx.Name, strings.Join(hw.Arms, " and "), what),
+			Fix: fix})
+	}
+}
+
+// suiteDeadlineHandWritten reports whether the conftest the spec plans the
+// region in still holds, outside it, a hand-written fixture with the
+// spec's deadline name: one that generate --adopt will replace.
+func (r *rules) suiteDeadlineHandWritten() bool {
+	cs := r.tree.Conftest(filepath.Dir(r.opts.Conftest))
+	if cs == nil || cs.Abs != r.opts.Conftest {
+		return false
+	}
+	for _, hw := range suite.ArmingFixtures(cs) {
+		if hw.Fixture.Name == r.spec.Deadline.Fixture {
+			return true
+		}
+	}
+	return false
+}

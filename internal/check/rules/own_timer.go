@@ -1,0 +1,73 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/check/rule"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
+)
+
+const RuleOwnTimer = "own-timer"
+
+var ownTimerRule = checked{
+	Rule: rule.Rule{
+		ID:           RuleOwnTimer,
+		Summary:      "code arms a timer without the deadline fixture",
+		Meaning:      "Code arms a timer (`signal.setitimer`, `signal.alarm`, `signal.signal(SIGALRM, ...)`) in a test or fixture that does not use the deadline fixture, or in a helper of a module whose tests do not all use it. A module imported for the first time under that alarm can be left half imported. Disarming (`setitimer(..., 0)`, `SIG_DFL`) is not flagged.",
+		Fix:          "Use the deadline fixture, which runs the preload first",
+		Suppressible: true,
+		Calls:        timerCalls,
+	},
+	module: (*rules).ownTimer,
+}
+
+// ownTimer: code that arms a timer must run under the deadline fixture, so
+// that the preload runs before the alarm can interrupt an import.
+func (r *rules) ownTimer(src *suite.Source) {
+	m := src.Mod
+	deadline := r.spec.Deadline.Fixture
+	var allCovered *bool // computed once, for helpers and module-level code
+	for _, ci := range src.ArmingCalls() {
+		c := m.Calls[ci]
+		what, ok := suite.ArmsTimer(m, c)
+		if !ok || src.InRegion(c.Pos.Line) {
+			continue
+		}
+		own := -1
+		if c.Scope >= 0 {
+			own = r.Owner(src, c.Scope)
+		}
+		if strings.HasPrefix(what, "signal.signal") && (own < 0 || !src.IsTest(own) && !src.IsFixture(own)) {
+			// A handler installed at import or by a helper arms nothing:
+			// the code that starts the timer is reported where it does.
+			continue
+		}
+		where := "at module level"
+		if own >= 0 && (src.IsTest(own) || src.IsFixture(own)) {
+			if _, ok := r.UsesDeadline(src, own); ok {
+				continue
+			}
+			kind := "test"
+			if !src.IsTest(own) {
+				kind = "fixture"
+			}
+			where = fmt.Sprintf("in %s %s, which does not use %s", kind, m.Defs[own].Name, deadline)
+		} else {
+			if allCovered == nil {
+				v := r.AllTestsUseDeadline(src)
+				allCovered = &v
+			}
+			if *allCovered {
+				continue
+			}
+			if own >= 0 {
+				where = fmt.Sprintf("in helper %s", m.Defs[own].Name)
+			}
+			where += fmt.Sprintf(", and not every test in this module uses %s", deadline)
+		}
+		r.add(RuleOwnTimer, src.Path, c.Pos,
+			fmt.Sprintf("%s arms its own timer %s; a module imported for the first time under that alarm can be left half imported", what, where),
+			fmt.Sprintf("use the %s fixture instead (it imports the preload first), or take it as a parameter of the code that arms the timer", deadline))
+	}
+}

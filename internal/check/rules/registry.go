@@ -1,0 +1,59 @@
+package rules
+
+import (
+	"github.com/fixturegen/fixturegen/internal/check/rule"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// static lists the rules Check applies, each declared in a file of its
+// own with its check; the rule package's registry, which they join as
+// the package is initialized, gives docs/check.md, check --help, the
+// suppression comment and the prefilter what they say about them. A new
+// rule is one more file and its line here.
+//
+// The per-module checks run in this order: hand-written-deadline comes
+// last, as it edits what the others found in the module.
+var static = []*checked{
+	&ownTimerRule,
+	&missingGroupRule,
+	&shadowFixtureRule,
+	&nameClashRule,
+	&deadlineWithoutPreloadRule,
+	&handWrittenDeadlineRule,
+	&probeNodeRule,
+	&preloadMissingRule,
+	&distLoadgroupRule,
+	&unshieldedTimeoutRule,
+	&timerOrderRule,
+	// The read's own findings: problems reading the tree, reported where
+	// the read meets them (suite.Problem).
+	&undecodableRule,
+	&syntaxRule,
+	&unreadableRule,
+	&symlinkLoopRule,
+	&symlinkOutsideRule,
+	&danglingSymlinkRule,
+	&unknownRuleRule,
+}
+
+func init() {
+	for _, c := range static {
+		rule.Register(c.Rule)
+	}
+}
+
+// checked is a rule and how Check runs it: module on every module read,
+// on every core (perModule); tree once, after. A rule that another's
+// check or the read reports has neither.
+type checked struct {
+	rule.Rule
+	module func(*rules, *suite.Source)
+	tree   func(*rules, *suite.Tree)
+}
+
+// timerCalls are the signal module's calls that arm a timer or install a
+// timer signal's handler: the words of the rules about timers.
+var timerCalls = []string{"setitimer", "alarm", "ALRM", "SIGPROF"}
+
+func deadlineName(s *schema.Spec) []string { return []string{s.Deadline.Fixture} }

@@ -1,0 +1,63 @@
+package suite
+
+import (
+	"path/filepath"
+	"slices"
+
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/python/treeread"
+)
+
+// Files lists the .py files of the project at root that pytest reaches,
+// walked as Read walks a tree: the folders norecursedirs names and the
+// paths --ignore and --ignore-glob name in addopts are left out, and with
+// testpaths only the files in those paths are listed, with the conftests
+// of the folders above them, which pytest loads too. cfg is the project's
+// pytest configuration, or nil. The paths are slash-separated, relative
+// to root, in lexical order; the files are not read.
+func Files(root string, cfg *pytestcfg.Config) ([]string, error) {
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	opts := &Options{Config: cfg}
+	coll := opts.newCollection()
+	r := &treeread.Reader{
+		NoRecurse: NoRecurse(cfg),
+		Bounds:    []string{root},
+		Ignore:    coll.walkIgnore(),
+		Problem:   func(treeread.Problem) {}, // a folder it cannot enter holds nothing to find
+		Unread:    func(*treeread.File) bool { return true },
+	}
+	files, err := r.Read([]string{root}, func(*treeread.File, []byte, error, int) {})
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for f := range files.All() {
+		if p := f.Path(); coll.reaches(p, f.Name == "conftest.py") {
+			rel, err := filepath.Rel(root, p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, filepath.ToSlash(rel))
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// reaches reports whether pytest, run without paths, reaches the file at
+// abs: with testpaths, a file in one of them, or a conftest in a folder
+// above one.
+func (c *collection) reaches(abs string, conftest bool) bool {
+	if c.testPaths == nil {
+		return true
+	}
+	for _, p := range c.testPaths {
+		if abs == p || under(abs, p) || conftest && (p == filepath.Dir(abs) || under(p, filepath.Dir(abs))) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,152 @@
+package suite
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+// The calls that arm a timer, and the fixtures that arm one themselves.
+
+// timerSignals are the signals an interval timer delivers, as a call
+// resolves them ("signal.SIGALRM").
+var timerSignals = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range schema.IntervalTimers {
+		m["signal."+t.Signal] = true
+	}
+	return m
+}()
+
+// ArmsTimer reports whether call c arms a timer or installs a timer
+// signal's handler, and describes it. Disarming (a zero delay, the default
+// or ignoring handler) does not count.
+func ArmsTimer(m *pyscan.Module, c pyscan.Call) (string, bool) {
+	if !mayArm(m, c.Callee) {
+		return "", false
+	}
+	callee := m.ResolveCall(c)
+	// A name used as an argument is looked up where the call is.
+	resolve := func(name string) string { return m.ResolveAt(name, c.Scope, c.Pos) }
+	arg := func(i int) (pyscan.Arg, bool) {
+		if i < len(c.Args) && c.Args[i].Keyword == "" {
+			return c.Args[i], true
+		}
+		return pyscan.Arg{}, false
+	}
+	zero := func(a pyscan.Arg, ok bool) bool {
+		return ok && a.Kind == pyscan.ArgNumber && strings.Trim(a.Value, "0._") == ""
+	}
+	switch callee {
+	case "signal.setitimer":
+		if zero(arg(1)) {
+			return "", false
+		}
+		return "signal.setitimer", true
+	case "signal.alarm":
+		if zero(arg(0)) {
+			return "", false
+		}
+		return "signal.alarm", true
+	case "signal.signal":
+		sig, ok := arg(0)
+		if !ok || sig.Kind != pyscan.ArgName || !timerSignals[resolve(sig.Value)] {
+			return "", false
+		}
+		if h, ok := arg(1); ok && h.Kind == pyscan.ArgName {
+			switch resolve(h.Value) {
+			case "signal.SIG_DFL", "signal.SIG_IGN":
+				return "", false
+			}
+		}
+		return "signal.signal(" + strings.TrimPrefix(resolve(sig.Value), "signal.") + ", ...)", true
+	}
+	return "", false
+}
+
+// mayArm rules out most calls by their last name, before their callee is
+// looked up by scope: resolving keeps the last part of a dotted name
+// (json.dumps is never a timer), and a bare name (len) is a timer only
+// when an import names it after one ("arm" after "from signal import alarm
+// as arm") or a star import may supply it.
+func mayArm(m *pyscan.Module, callee string) bool {
+	if !strings.Contains(callee, ".") {
+		if len(m.StarImports) > 0 {
+			return true
+		}
+		callee = m.Resolve(callee)
+	}
+	return timerCallees[lastName(callee)]
+}
+
+// timerCallees are the last names of the signal module's calls that can
+// arm a timer or install its handler.
+var timerCallees = map[string]bool{"setitimer": true, "alarm": true, "signal": true}
+
+// ArmingFixture is a fixture outside the region that arms a timer in its
+// body (or in a function nested in it).
+type ArmingFixture struct {
+	Fixture *Fixture
+	Arms    []string     // what arms the timer: signal.setitimer, signal.alarm
+	Calls   []pyscan.Pos // every timer call own-timer would report in it
+}
+
+func ArmingFixtures(src *Source) []ArmingFixture {
+	m := src.Mod
+	var out []ArmingFixture
+	if src.facts == nil {
+		return nil
+	}
+	for _, byClass := range src.facts.fixtures {
+		for _, fx := range byClass {
+			if src.InRegion(fx.Pos().Line) {
+				continue
+			}
+			hw := ArmingFixture{Fixture: fx}
+			for _, c := range m.Calls {
+				if c.Scope < 0 || !m.Inside(c.Scope, fx.Def) {
+					continue
+				}
+				what, ok := ArmsTimer(m, c)
+				if !ok {
+					continue
+				}
+				hw.Calls = append(hw.Calls, c.Pos)
+				if !strings.HasPrefix(what, "signal.signal") && !slices.Contains(hw.Arms, what) {
+					hw.Arms = append(hw.Arms, what)
+				}
+			}
+			if len(hw.Arms) > 0 {
+				out = append(out, hw)
+			}
+		}
+	}
+	// The fixtures map has no order; findings do.
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].Fixture.Def < out[j-1].Fixture.Def; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// adoptable reports whether the conftest that holds the region defines,
+// outside it, a fixture with the spec's deadline name that arms a timer:
+// a hand-written deadline that init has read into the spec and generate
+// --adopt will replace. The region is then missing by design, and the
+// command that writes it is generate --adopt.
+func adoptable(sources []*Source, opts *Options) bool {
+	for _, src := range sources {
+		if src.Abs != opts.Conftest || src.facts == nil {
+			continue
+		}
+		for _, hw := range ArmingFixtures(src) {
+			if hw.Fixture.Name == opts.Spec.Deadline.Fixture {
+				return true
+			}
+		}
+	}
+	return false
+}
