@@ -93,8 +93,9 @@ type Deadline struct {
 	// deadline off. The spec writes one name as a string, several as an
 	// array; nil when not configured.
 	SecondsEnv []string `toml:"seconds_env"`
-	// Raises is the exception a fired deadline raises: "AssertionError" or
-	// "TimeoutError".
+	// Raises is the exception a fired deadline raises: one of
+	// pytext.Raises ("AssertionError", "TimeoutError", or pytest's
+	// "Failed", as pytest.fail raises it).
 	Raises string `toml:"raises"`
 	// DumpThreads writes every thread's stack to stderr, with faulthandler,
 	// when the deadline fires.
@@ -152,6 +153,7 @@ var IntervalTimers = map[string]IntervalTimer{
 const (
 	RaisesAssertionError = pytext.AssertionError
 	RaisesTimeoutError   = pytext.TimeoutError
+	RaisesFailed         = pytext.Failed
 )
 
 // on_import modes.
@@ -404,7 +406,7 @@ var Keys = []Key{
 		Schema: `{"anyOf": [{"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}, {"type": "array", "items": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}, "uniqueItems": true}]}`},
 	{Name: "deadline.raises", Default: DefaultRaises, Starter: true,
 		Enum: pytext.Raises,
-		Doc:  "the exception a fired deadline raises: `AssertionError` or `TimeoutError`"},
+		Doc:  "the exception a fired deadline raises: " + raisesDoc()},
 	{Name: "deadline.dump_threads", Default: false, Starter: true,
 		Doc:    "`true`: when the deadline fires, `faulthandler` writes every thread's stack to stderr",
 		Schema: `{"type": "boolean"}`},
@@ -485,6 +487,19 @@ var Keys = []Key{
 	{Name: "shield.rollback", Default: true, Starter: true,
 		Doc:    "`true`: a first import that a handler interrupts anyway is rolled back (the pure-Python modules it loaded leave `sys.modules`) and reported with an `InterruptedImportWarning`",
 		Schema: `{"type": "boolean"}`},
+}
+
+// raisesDoc lists pytext.Raises in Markdown, saying what Failed is.
+func raisesDoc() string {
+	var names []string
+	for _, r := range pytext.Raises {
+		name := "`" + r + "`"
+		if r == RaisesFailed {
+			name += " (pytest's, as `pytest.fail(message, pytrace=False)` raises it: the report holds the message alone)"
+		}
+		names = append(names, name)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // tableKeys returns the names, without the table's, of the keys directly

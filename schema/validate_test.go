@@ -156,7 +156,7 @@ func TestParseErrors(t *testing.T) {
 		{"timer", []string{"seconds = 5", "seconds = 5\ntimer = 'REAL'"}, "",
 			`spec.toml:6:1: deadline.timer must be one of "real", "virtual", "prof", "thread", "auto", not "REAL"`},
 		{"raises", []string{"seconds = 5", "seconds = 5\nraises = 'RuntimeError'"}, "",
-			`spec.toml:6:1: deadline.raises must be one of "AssertionError", "TimeoutError", not "RuntimeError"`},
+			`spec.toml:6:1: deadline.raises must be one of "AssertionError", "TimeoutError", "Failed", not "RuntimeError"`},
 		{"autouse as text", []string{"seconds = 5", "seconds = 5\nautouse = 'yes'"}, "",
 			`spec.toml:6:1: deadline.autouse must be true or false, not a string`},
 		{"dump_threads as a number", []string{"seconds = 5", "seconds = 5\ndump_threads = 1"}, "",

@@ -59,7 +59,8 @@ func TestGeneratedCodeQuality(t *testing.T) {
 		"shield":      string(spec) + "\n[shield]\nsignals = [\"SIGALRM\", \"SIGPROF\"]\npast_grace = \"wait\"\n",
 		"shield-only": "version = 1\n\n[shield]\nrollback = false\n\n[paths]\nconftest = \"tests/inbox/conftest.py\"\n",
 		"env-list-pytest-timeout": setKeys(t, noGroup, "autouse", "true",
-			"seconds_env", `["PER_TEST_TIMEOUT", "SUITE_TIMEOUT"]`, "defer_to_pytest_timeout", "true", "dump_threads", "true"),
+			"seconds_env", `["PER_TEST_TIMEOUT", "SUITE_TIMEOUT"]`, "defer_to_pytest_timeout", "true", "dump_threads", "true",
+			"raises", `"Failed"`),
 	}
 	root := t.TempDir()
 	// One mypy cache for the variants of this run: the first variant

@@ -243,6 +243,10 @@ type deadlineView struct {
 	Which       string // signal.ITIMER_* name
 	Signal      string // signal.SIG* name
 	Clock       string // time.* function that measures the timer's time
+	// RaisesFailed is true when the deadline raises pytest's Failed,
+	// which the runtime takes from pytest.fail and raises without a
+	// traceback, as pytest.fail(message, pytrace=False) does.
+	RaisesFailed bool
 }
 
 // timerView is what the templates say of a [deadline].timer value: the
@@ -304,6 +308,8 @@ func newView(spec *schema.Spec) view {
 			Which:       t.Which,
 			Signal:      t.Signal,
 			Clock:       clock,
+
+			RaisesFailed: spec.Deadline.Exception() == schema.RaisesFailed,
 		},
 		Preload:     newPreloadView(spec.Preload),
 		Group:       spec.Group.Name,

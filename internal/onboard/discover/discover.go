@@ -67,8 +67,8 @@ type Contract struct {
 	// module level that installs Handler for every alarm of the process,
 	// when the fixture installs none itself; "" otherwise.
 	HandlerInstalledAt string
-	// Raises is schema.RaisesAssertionError or RaisesTimeoutError; ""
-	// when not read.
+	// Raises is one of pytext.Raises (schema.RaisesFailed for a handler
+	// that calls pytest.fail); "" when not read.
 	Raises   string
 	RaisesAt string
 	// Message is the failure's message, with literal braces doubled and

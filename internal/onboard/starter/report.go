@@ -71,7 +71,7 @@ func (r *Report) found(w io.Writer) {
 		timer = schema.TimerAuto
 	}
 	parts := []string{seconds, timer + " timer"}
-	if found.Raises == schema.RaisesTimeoutError && found.UnreadKey("raises") == nil {
+	if found.Raises != "" && found.Raises != schema.DefaultRaises && found.UnreadKey("raises") == nil {
 		parts = append(parts, "raises "+found.Raises)
 	}
 	message := "message not read"

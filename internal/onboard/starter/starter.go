@@ -16,6 +16,7 @@ import (
 	"text/template"
 
 	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
+	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/specedit"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -116,6 +117,9 @@ func Text(v Values, prefix []string) []byte {
 		"Shield":      v.Shield,
 		"ShieldOnly":  v.ShieldOnly,
 		"Timeout":     v.Timeout,
+
+		"DefaultRaises": schema.DefaultRaises,
+		"RaisesChoice":  strings.Join(pytext.Raises, " | "),
 	})
 	if err != nil {
 		// The template and its data are fixed by this package; a failure
