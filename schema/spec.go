@@ -93,6 +93,11 @@ type Deadline struct {
 	// deadline off. The spec writes one name as a string, several as an
 	// array; nil when not configured.
 	SecondsEnv []string `toml:"seconds_env"`
+	// SecondsEnvInvalid says what a variable of SecondsEnv that holds no
+	// number does: SecondsEnvError stops the session, SecondsEnvFallback
+	// warns once, naming the variable and its value, and keeps Seconds,
+	// as a hand-written helper's "except ValueError: return 5" does.
+	SecondsEnvInvalid string `toml:"seconds_env_invalid"`
 	// Raises is the exception a fired deadline raises: one of
 	// pytext.Raises ("AssertionError", "TimeoutError", or pytest's
 	// "Failed", as pytest.fail raises it).
@@ -163,6 +168,12 @@ const (
 	OnImportRaise   = "raise"
 )
 
+// seconds_env_invalid values.
+const (
+	SecondsEnvError    = "error"
+	SecondsEnvFallback = "fallback"
+)
+
 // late_imports modes.
 const (
 	LateImportsOff  = "off"
@@ -172,12 +183,13 @@ const (
 
 // Defaults for optional keys.
 const (
-	DefaultTimer       = TimerReal
-	DefaultMessage     = "test exceeded its deadline"
-	DefaultOnImport    = OnImportExclude
-	DefaultLateImports = LateImportsWarn
-	DefaultImportGrace = 60.0
-	DefaultRaises      = RaisesAssertionError
+	DefaultTimer             = TimerReal
+	DefaultMessage           = "test exceeded its deadline"
+	DefaultOnImport          = OnImportExclude
+	DefaultLateImports       = LateImportsWarn
+	DefaultImportGrace       = 60.0
+	DefaultRaises            = RaisesAssertionError
+	DefaultSecondsEnvInvalid = SecondsEnvError
 )
 
 // Preload is the [preload] table: the fixture that imports every module the
@@ -402,8 +414,11 @@ var Keys = []Key{
 		Doc:    "`true`: the deadline fixture is autouse, so every test below the conftest runs under it (its preload still runs first)",
 		Schema: `{"type": "boolean"}`},
 	{Name: "deadline.seconds_env", Starter: true,
-		Doc:    "an environment variable, or an array of them tried in order, read when the session starts: the first one set replaces `seconds`, `0` turns the deadline off, anything but a number fails the session",
+		Doc:    "an environment variable, or an array of them tried in order, read when the session starts: the first one set replaces `seconds`, `0` turns the deadline off, anything but a number fails the session (see `seconds_env_invalid`)",
 		Schema: `{"anyOf": [{"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}, {"type": "array", "items": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}, "uniqueItems": true}]}`},
+	{Name: "deadline.seconds_env_invalid", Default: DefaultSecondsEnvInvalid, Starter: true,
+		Enum: []string{SecondsEnvError, SecondsEnvFallback},
+		Doc:  "what a `seconds_env` variable that holds no number does: `error` fails the session, saying what to set; `fallback` keeps `seconds` and warns once, naming the variable and its value (a hand-written `except ValueError: return N`); needs `seconds_env`"},
 	{Name: "deadline.raises", Default: DefaultRaises, Starter: true,
 		Enum: pytext.Raises,
 		Doc:  "the exception a fired deadline raises: " + raisesDoc()},

@@ -339,7 +339,7 @@ func TestReadmeKeyTable(t *testing.T) {
 // field its toml tag names: a key described but not read would be
 // accepted and then ignored.
 func TestLoaderReadsTheKeys(t *testing.T) {
-	base := "version = 1\n[deadline]\nfixture = \"d\"\nseconds = 5\n[preload]\nfixture = \"p\"\nmodules = []\n[paths]\nconftest = \"conftest.py\"\n[shield]\n"
+	base := "version = 1\n[deadline]\nfixture = \"d\"\nseconds = 5\nseconds_env = \"T\"\n[preload]\nfixture = \"p\"\nmodules = []\n[paths]\nconftest = \"conftest.py\"\n[shield]\n"
 	for _, k := range Keys {
 		var values []any
 		switch {

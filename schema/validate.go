@@ -145,6 +145,8 @@ func defaultDeadline() Deadline {
 		LateImports: DefaultLateImports,
 		ImportGrace: DefaultImportGrace,
 		Raises:      DefaultRaises,
+
+		SecondsEnvInvalid: DefaultSecondsEnvInvalid,
 	}
 }
 
@@ -247,6 +249,13 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 	}
 	if v, ok := t["seconds_env"]; ok {
 		d.SecondsEnv = c.envNames(n.child("seconds_env"), v)
+	}
+	if v, ok := t["seconds_env_invalid"]; ok {
+		kn := n.child("seconds_env_invalid")
+		d.SecondsEnvInvalid, _ = c.oneOf(kn, v, keyEnum("deadline.seconds_env_invalid")...)
+		if _, hasEnv := t["seconds_env"]; !hasEnv {
+			c.errorf(kn, "%s needs %s: it says what a variable of it that holds no number does", kn.key, n.child("seconds_env").key)
+		}
 	}
 	if v, ok := t["raises"]; ok {
 		d.Raises, _ = c.oneOf(n.child("raises"), v, keyEnum("deadline.raises")...)

@@ -60,7 +60,7 @@ func TestGeneratedCodeQuality(t *testing.T) {
 		"shield-only": "version = 1\n\n[shield]\nrollback = false\n\n[paths]\nconftest = \"tests/inbox/conftest.py\"\n",
 		"env-list-pytest-timeout": setKeys(t, noGroup, "autouse", "true",
 			"seconds_env", `["PER_TEST_TIMEOUT", "SUITE_TIMEOUT"]`, "defer_to_pytest_timeout", "true", "dump_threads", "true",
-			"raises", `"Failed"`),
+			"raises", `"Failed"`, "seconds_env_invalid", `"fallback"`),
 	}
 	root := t.TempDir()
 	// One mypy cache for the variants of this run: the first variant

@@ -247,6 +247,9 @@ type deadlineView struct {
 	// which the runtime takes from pytest.fail and raises without a
 	// traceback, as pytest.fail(message, pytrace=False) does.
 	RaisesFailed bool
+	// FallBackOnInvalidEnv is true when a seconds_env variable that holds
+	// no number keeps the spec's seconds, with a warning.
+	FallBackOnInvalidEnv bool
 }
 
 // timerView is what the templates say of a [deadline].timer value: the
@@ -309,7 +312,8 @@ func newView(spec *schema.Spec) view {
 			Signal:      t.Signal,
 			Clock:       clock,
 
-			RaisesFailed: spec.Deadline.Exception() == schema.RaisesFailed,
+			RaisesFailed:         spec.Deadline.Exception() == schema.RaisesFailed,
+			FallBackOnInvalidEnv: spec.Deadline.SecondsEnvInvalid == schema.SecondsEnvFallback && len(spec.Deadline.SecondsEnv) > 0,
 		},
 		Preload:     newPreloadView(spec.Preload),
 		Group:       spec.Group.Name,

@@ -84,8 +84,7 @@ func (c *Contract) readTimer(s *source, call pyscan.Call, callee string) {
 	v := s.readSeconds(secs, call.Scope, call.Pos.Line, 0)
 	c.SecondsEnv, c.SecondsEnvAt = v.env, v.envAt
 	if v.fallback != "" && len(v.env) > 0 {
-		c.Notes = append(c.Notes, fmt.Sprintf("%s: when $%s holds no number the hand-written deadline falls back to %s s; the generated one stops the session with a message saying what to set",
-			v.fallback, strings.Join(v.env, " or $"), pyquote.Number(v.value)))
+		c.SecondsFallbackAt = v.fallback
 	}
 	if v.ok && v.value > 0 {
 		c.Seconds, c.SecondsAt = v.value, v.valueAt

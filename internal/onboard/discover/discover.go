@@ -49,6 +49,10 @@ type Contract struct {
 	// the first one set winning; nil when they are fixed.
 	SecondsEnv   []string
 	SecondsEnvAt string
+	// SecondsFallbackAt is the path:line:col of a helper's return of the
+	// default when a variable of SecondsEnv holds no number (its
+	// "except ValueError: return 5"); "" without one.
+	SecondsFallbackAt string
 	Timer        string // schema.TimerReal, TimerVirtual or TimerProf
 	TimerAt      string // path:line:col of the call that arms the alarm
 	// Interval is the path:line:col of a repeat interval given to

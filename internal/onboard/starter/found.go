@@ -40,6 +40,10 @@ func For(root string, found *discover.Contract) Values {
 	if len(found.SecondsEnv) > 0 {
 		v.Deadline.SecondsEnv = found.SecondsEnv
 		v.Origin["seconds_env"] = found.SecondsEnvAt
+		if found.SecondsFallbackAt != "" {
+			v.Deadline.SecondsEnvInvalid = schema.SecondsEnvFallback
+			v.Origin["seconds_env_invalid"] = found.SecondsFallbackAt
+		}
 	}
 	if found.Autouse {
 		v.Deadline.Autouse = true

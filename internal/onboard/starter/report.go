@@ -86,6 +86,10 @@ func (r *Report) found(w io.Writer) {
 	if guardedReal(found) {
 		fmt.Fprintf(w, "  %s: runs only where SIGALRM exists; the spec says timer = \"auto\" (a watchdog thread elsewhere)\n", found.Guard)
 	}
+	if found.SecondsFallbackAt != "" {
+		fmt.Fprintf(w, "  %s: falls back to %s s when $%s holds no number (seconds_env_invalid = \"fallback\": the generated deadline does too, and warns once naming the variable and its value)\n",
+			found.SecondsFallbackAt, pyquote.Number(found.Seconds), strings.Join(found.SecondsEnv, " or $"))
+	}
 	if found.DumpThreads {
 		fmt.Fprintf(w, "  %s: dumps every thread's stack when it fires (dump_threads = true)\n", found.DumpAt)
 	}
