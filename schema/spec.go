@@ -15,6 +15,7 @@ package schema
 import (
 	"path"
 	"reflect"
+	"regexp"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
@@ -110,6 +111,53 @@ type Deadline struct {
 	// DumpThreads, faulthandler still dumps the stacks at the deadline),
 	// as a hand-written fixture that checks for the plugin does.
 	DeferToPytestTimeout bool `toml:"defer_to_pytest_timeout"`
+	// ModuleSeconds gives the tests of some modules their own deadline,
+	// in place of Seconds (and of SecondsEnv's value), in the order the
+	// spec writes them: the first whose pattern matches a test's module
+	// wins. nil when not configured.
+	ModuleSeconds []ModuleSeconds `toml:"module_seconds"`
+}
+
+// ModuleSeconds is one entry of deadline.module_seconds.
+type ModuleSeconds struct {
+	// Pattern is a test module's path relative to the spec's folder, or a
+	// glob of such paths: "*" and "?" match within one path segment, a
+	// segment "**" matches any number of segments.
+	Pattern string
+	Seconds float64
+}
+
+// Regexp returns the regular expression that matches, whole, the
+// slash-separated paths Pattern names. Its syntax is the common part of
+// Go's and Python's re: the generated runtime matches with it.
+func (m ModuleSeconds) Regexp() string {
+	var b strings.Builder
+	segments := strings.Split(m.Pattern, "/")
+	for i, seg := range segments {
+		last := i == len(segments)-1
+		if seg == "**" {
+			if last {
+				b.WriteString(".*")
+			} else {
+				b.WriteString("(?:[^/]+/)*")
+			}
+			continue
+		}
+		for _, r := range seg {
+			switch r {
+			case '*':
+				b.WriteString("[^/]*")
+			case '?':
+				b.WriteString("[^/]")
+			default:
+				b.WriteString(regexp.QuoteMeta(string(r)))
+			}
+		}
+		if !last {
+			b.WriteByte('/')
+		}
+	}
+	return b.String()
 }
 
 // HasDeadline reports whether the spec has a [deadline] (and with it a
@@ -428,6 +476,9 @@ var Keys = []Key{
 	{Name: "deadline.defer_to_pytest_timeout", Default: false, Starter: true,
 		Doc:    "`true`: when pytest-timeout is loaded, the deadline fixture arms no timer and leaves the timing to it (with `dump_threads`, the stacks are still dumped at the deadline)",
 		Schema: `{"type": "boolean"}`},
+	{Name: "deadline.module_seconds", Starter: true,
+		Doc:    "the deadline of the tests of some modules, in place of `seconds` (and of `seconds_env`'s value; `0` there still turns every deadline off): a table from a test module's path relative to the spec's folder, or a glob of them (`*` and `?` within a segment, `**` for any number of segments), to seconds, written `[deadline.module_seconds]` with quoted keys, `\"tests/test_zone.py\" = 120`; the first key that matches, in the order written, wins",
+		Schema: `{"type": "object", "propertyNames": {"pattern": "^[^/\\\\\\[\\]{}\\x00-\\x1f][^\\\\\\[\\]{}\\x00-\\x1f]*(\\.py|\\*\\*)$"}, "additionalProperties": {"$ref": "#/$defs/seconds"}}`},
 
 	{Name: "preload", RequiredWhen: "with `[deadline]`", Table: true, Starter: true,
 		Doc: "The preload fixture: the deadline fixture's first parameter, so pytest runs it before the alarm is armed."},
