@@ -118,6 +118,18 @@ type Deadline struct {
 	ModuleSeconds []ModuleSeconds `toml:"module_seconds"`
 }
 
+// SecondsOf returns the seconds ModuleSeconds gives the test module at
+// rel, a slash-separated path relative to the spec's folder, and false
+// when no entry matches it.
+func (d Deadline) SecondsOf(rel string) (float64, bool) {
+	for _, m := range d.ModuleSeconds {
+		if ok, _ := regexp.MatchString("^(?:"+m.Regexp()+")$", rel); ok {
+			return m.Seconds, true
+		}
+	}
+	return 0, false
+}
+
 // ModuleSeconds is one entry of deadline.module_seconds.
 type ModuleSeconds struct {
 	// Pattern is a test module's path relative to the spec's folder, or a

@@ -53,8 +53,8 @@ type Contract struct {
 	// default when a variable of SecondsEnv holds no number (its
 	// "except ValueError: return 5"); "" without one.
 	SecondsFallbackAt string
-	Timer        string // schema.TimerReal, TimerVirtual or TimerProf
-	TimerAt      string // path:line:col of the call that arms the alarm
+	Timer             string // schema.TimerReal, TimerVirtual or TimerProf
+	TimerAt           string // path:line:col of the call that arms the alarm
 	// Interval is the path:line:col of a repeat interval given to
 	// setitimer, or "".
 	Interval string
@@ -95,6 +95,10 @@ type Contract struct {
 	GroupUses []Use  // the group marks found, most used name first
 
 	Probe *Probe // nil when there is no probe plugin
+
+	// Rearms are the test modules' fixtures below the conftest that arm
+	// the timer again for their module, relying on the suite's handler.
+	Rearms []Rearm
 
 	// Notes are things the user should check, each starting with the
 	// path:line:col it is about.
@@ -150,6 +154,9 @@ func Find(root string) (*Contract, error) {
 			return nil, err
 		}
 		if err := c.findProbe(root, files); err != nil {
+			return nil, err
+		}
+		if c.Rearms, err = findRearms(root, path.Dir(c.Conftest), files); err != nil {
 			return nil, err
 		}
 		return c, nil

@@ -99,6 +99,15 @@ func For(root string, found *discover.Contract) Values {
 		// mcp-sdk group.
 		v.Group = strings.ReplaceAll(v.Preload.Fixture, "_", "-")
 	}
+	seen := map[string]bool{}
+	for _, r := range found.Rearms {
+		if !r.WholeModule || r.Seconds == 0 || seen[r.Module] {
+			continue
+		}
+		seen[r.Module] = true
+		v.Deadline.ModuleSeconds = append(v.Deadline.ModuleSeconds, schema.ModuleSeconds{Pattern: r.Module, Seconds: r.Seconds})
+		v.ModuleOrigin = append(v.ModuleOrigin, r.SecondsAt+", in "+r.Fixture)
+	}
 	if p := found.Probe; p != nil {
 		switch {
 		case p.Generated && len(p.Tests) == 1:

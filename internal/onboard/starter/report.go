@@ -101,6 +101,16 @@ func (r *Report) found(w io.Writer) {
 	} else if h != nil && !found.HandlerNested {
 		fmt.Fprintf(w, "  %s: alarm handler %s, at module level\n", h.At, h.Name)
 	}
+	for _, re := range found.Rearms {
+		switch {
+		case re.Seconds == 0:
+			fmt.Fprintf(w, "  %s: fixture %s arms the timer again for its module's tests, for seconds that are not a number literal; give the module its seconds in [deadline.module_seconds] by hand\n", re.SecondsAt, re.Fixture)
+		case !re.WholeModule:
+			fmt.Fprintf(w, "  %s: fixture %s arms the timer again for %s s for the tests that request it; deadline.module_seconds gives whole modules their seconds, so the spec leaves it to the fixture, which the generated deadline answers too\n", re.SecondsAt, re.Fixture, pyquote.Number(re.Seconds))
+		default:
+			fmt.Fprintf(w, "  %s: fixture %s arms the timer again for %s s for every test of %s: the spec gives the module those seconds ([deadline.module_seconds]), and generate --adopt names the fixture, which it no longer needs\n", re.SecondsAt, re.Fixture, pyquote.Number(re.Seconds), re.Module)
+		}
+	}
 	if found.Preload != nil {
 		fmt.Fprintf(w, "  %s: preload fixture %s imports %s\n", found.Preload.At, found.Preload.Name, strings.Join(found.Modules, ", "))
 	} else {
