@@ -15,6 +15,7 @@ package schema
 import (
 	"path"
 	"reflect"
+	"regexp"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
@@ -93,8 +94,14 @@ type Deadline struct {
 	// deadline off. The spec writes one name as a string, several as an
 	// array; nil when not configured.
 	SecondsEnv []string `toml:"seconds_env"`
-	// Raises is the exception a fired deadline raises: "AssertionError" or
-	// "TimeoutError".
+	// SecondsEnvInvalid says what a variable of SecondsEnv that holds no
+	// number does: SecondsEnvError stops the session, SecondsEnvFallback
+	// warns once, naming the variable and its value, and keeps Seconds,
+	// as a hand-written helper's "except ValueError: return 5" does.
+	SecondsEnvInvalid string `toml:"seconds_env_invalid"`
+	// Raises is the exception a fired deadline raises: one of
+	// pytext.Raises ("AssertionError", "TimeoutError", or pytest's
+	// "Failed", as pytest.fail raises it).
 	Raises string `toml:"raises"`
 	// DumpThreads writes every thread's stack to stderr, with faulthandler,
 	// when the deadline fires.
@@ -104,6 +111,65 @@ type Deadline struct {
 	// DumpThreads, faulthandler still dumps the stacks at the deadline),
 	// as a hand-written fixture that checks for the plugin does.
 	DeferToPytestTimeout bool `toml:"defer_to_pytest_timeout"`
+	// ModuleSeconds gives the tests of some modules their own deadline,
+	// in place of Seconds (and of SecondsEnv's value), in the order the
+	// spec writes them: the first whose pattern matches a test's module
+	// wins. nil when not configured.
+	ModuleSeconds []ModuleSeconds `toml:"module_seconds"`
+}
+
+// SecondsOf returns the seconds ModuleSeconds gives the test module at
+// rel, a slash-separated path relative to the spec's folder, and false
+// when no entry matches it.
+func (d Deadline) SecondsOf(rel string) (float64, bool) {
+	for _, m := range d.ModuleSeconds {
+		if ok, _ := regexp.MatchString("^(?:"+m.Regexp()+")$", rel); ok {
+			return m.Seconds, true
+		}
+	}
+	return 0, false
+}
+
+// ModuleSeconds is one entry of deadline.module_seconds.
+type ModuleSeconds struct {
+	// Pattern is a test module's path relative to the spec's folder, or a
+	// glob of such paths: "*" and "?" match within one path segment, a
+	// segment "**" matches any number of segments.
+	Pattern string
+	Seconds float64
+}
+
+// Regexp returns the regular expression that matches, whole, the
+// slash-separated paths Pattern names. Its syntax is the common part of
+// Go's and Python's re: the generated runtime matches with it.
+func (m ModuleSeconds) Regexp() string {
+	var b strings.Builder
+	segments := strings.Split(m.Pattern, "/")
+	for i, seg := range segments {
+		last := i == len(segments)-1
+		if seg == "**" {
+			if last {
+				b.WriteString(".*")
+			} else {
+				b.WriteString("(?:[^/]+/)*")
+			}
+			continue
+		}
+		for _, r := range seg {
+			switch r {
+			case '*':
+				b.WriteString("[^/]*")
+			case '?':
+				b.WriteString("[^/]")
+			default:
+				b.WriteString(regexp.QuoteMeta(string(r)))
+			}
+		}
+		if !last {
+			b.WriteByte('/')
+		}
+	}
+	return b.String()
 }
 
 // HasDeadline reports whether the spec has a [deadline] (and with it a
@@ -152,6 +218,7 @@ var IntervalTimers = map[string]IntervalTimer{
 const (
 	RaisesAssertionError = pytext.AssertionError
 	RaisesTimeoutError   = pytext.TimeoutError
+	RaisesFailed         = pytext.Failed
 )
 
 // on_import modes.
@@ -159,6 +226,12 @@ const (
 	OnImportExclude = "exclude"
 	OnImportDefer   = "defer"
 	OnImportRaise   = "raise"
+)
+
+// seconds_env_invalid values.
+const (
+	SecondsEnvError    = "error"
+	SecondsEnvFallback = "fallback"
 )
 
 // late_imports modes.
@@ -170,12 +243,13 @@ const (
 
 // Defaults for optional keys.
 const (
-	DefaultTimer       = TimerReal
-	DefaultMessage     = "test exceeded its deadline"
-	DefaultOnImport    = OnImportExclude
-	DefaultLateImports = LateImportsWarn
-	DefaultImportGrace = 60.0
-	DefaultRaises      = RaisesAssertionError
+	DefaultTimer             = TimerReal
+	DefaultMessage           = "test exceeded its deadline"
+	DefaultOnImport          = OnImportExclude
+	DefaultLateImports       = LateImportsWarn
+	DefaultImportGrace       = 60.0
+	DefaultRaises            = RaisesAssertionError
+	DefaultSecondsEnvInvalid = SecondsEnvError
 )
 
 // Preload is the [preload] table: the fixture that imports every module the
@@ -400,17 +474,23 @@ var Keys = []Key{
 		Doc:    "`true`: the deadline fixture is autouse, so every test below the conftest runs under it (its preload still runs first)",
 		Schema: `{"type": "boolean"}`},
 	{Name: "deadline.seconds_env", Starter: true,
-		Doc:    "an environment variable, or an array of them tried in order, read when the session starts: the first one set replaces `seconds`, `0` turns the deadline off, anything but a number fails the session",
+		Doc:    "an environment variable, or an array of them tried in order, read when the session starts: the first one set replaces `seconds`, `0` turns the deadline off, anything but a number fails the session (see `seconds_env_invalid`)",
 		Schema: `{"anyOf": [{"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}, {"type": "array", "items": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}, "uniqueItems": true}]}`},
+	{Name: "deadline.seconds_env_invalid", Default: DefaultSecondsEnvInvalid, Starter: true,
+		Enum: []string{SecondsEnvError, SecondsEnvFallback},
+		Doc:  "what a `seconds_env` variable that holds no number does: `error` fails the session, saying what to set; `fallback` keeps `seconds` and warns once, naming the variable and its value (a hand-written `except ValueError: return N`); needs `seconds_env`"},
 	{Name: "deadline.raises", Default: DefaultRaises, Starter: true,
 		Enum: pytext.Raises,
-		Doc:  "the exception a fired deadline raises: `AssertionError` or `TimeoutError`"},
+		Doc:  "the exception a fired deadline raises: " + raisesDoc()},
 	{Name: "deadline.dump_threads", Default: false, Starter: true,
 		Doc:    "`true`: when the deadline fires, `faulthandler` writes every thread's stack to stderr",
 		Schema: `{"type": "boolean"}`},
 	{Name: "deadline.defer_to_pytest_timeout", Default: false, Starter: true,
 		Doc:    "`true`: when pytest-timeout is loaded, the deadline fixture arms no timer and leaves the timing to it (with `dump_threads`, the stacks are still dumped at the deadline)",
 		Schema: `{"type": "boolean"}`},
+	{Name: "deadline.module_seconds", Starter: true,
+		Doc:    "the deadline of the tests of some modules, in place of `seconds` (and of `seconds_env`'s value; `0` there still turns every deadline off): a table from a test module's path relative to the spec's folder, or a glob of them (`*` and `?` within a segment, `**` for any number of segments), to seconds, written `[deadline.module_seconds]` with quoted keys, `\"tests/test_zone.py\" = 120`; the first key that matches, in the order written, wins",
+		Schema: `{"type": "object", "propertyNames": {"pattern": "^[^/\\\\\\[\\]{}\\x00-\\x1f][^\\\\\\[\\]{}\\x00-\\x1f]*(\\.py|\\*\\*)$"}, "additionalProperties": {"$ref": "#/$defs/seconds"}}`},
 
 	{Name: "preload", RequiredWhen: "with `[deadline]`", Table: true, Starter: true,
 		Doc: "The preload fixture: the deadline fixture's first parameter, so pytest runs it before the alarm is armed."},
@@ -485,6 +565,19 @@ var Keys = []Key{
 	{Name: "shield.rollback", Default: true, Starter: true,
 		Doc:    "`true`: a first import that a handler interrupts anyway is rolled back (the pure-Python modules it loaded leave `sys.modules`) and reported with an `InterruptedImportWarning`",
 		Schema: `{"type": "boolean"}`},
+}
+
+// raisesDoc lists pytext.Raises in Markdown, saying what Failed is.
+func raisesDoc() string {
+	var names []string
+	for _, r := range pytext.Raises {
+		name := "`" + r + "`"
+		if r == RaisesFailed {
+			name += " (pytest's, as `pytest.fail(message, pytrace=False)` raises it: the report holds the message alone)"
+		}
+		names = append(names, name)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // tableKeys returns the names, without the table's, of the keys directly

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -339,7 +340,7 @@ func TestReadmeKeyTable(t *testing.T) {
 // field its toml tag names: a key described but not read would be
 // accepted and then ignored.
 func TestLoaderReadsTheKeys(t *testing.T) {
-	base := "version = 1\n[deadline]\nfixture = \"d\"\nseconds = 5\n[preload]\nfixture = \"p\"\nmodules = []\n[paths]\nconftest = \"conftest.py\"\n[shield]\n"
+	base := "version = 1\n[deadline]\nfixture = \"d\"\nseconds = 5\nseconds_env = \"T\"\n[preload]\nfixture = \"p\"\nmodules = []\n[paths]\nconftest = \"conftest.py\"\n[shield]\n"
 	for _, k := range Keys {
 		var values []any
 		switch {
@@ -370,6 +371,33 @@ func TestLoaderReadsTheKeys(t *testing.T) {
 			}
 			if got, _ := fieldAt(reflect.ValueOf(*s), k.Name); !reflect.DeepEqual(got, v) {
 				t.Errorf("%s = %s loads as %#v", k.Name, value, got)
+			}
+		}
+	}
+}
+
+// TestModuleSecondsRegexp holds deadline.module_seconds' globs to the paths
+// each matches, whole, as the runtime matches them.
+func TestModuleSecondsRegexp(t *testing.T) {
+	for _, c := range []struct {
+		pattern     string
+		match, miss []string
+	}{
+		{"tests/test_zone.py", []string{"tests/test_zone.py"}, []string{"tests/test_zoneXpy", "a/tests/test_zone.py", "tests/test_zone.pyc"}},
+		{"tests/test_*.py", []string{"tests/test_a.py", "tests/test_.py"}, []string{"tests/sub/test_a.py"}},
+		{"tests/**/test_?.py", []string{"tests/test_a.py", "tests/a/b/test_c.py"}, []string{"tests/test_ab.py", "testsX/test_a.py"}},
+		{"tests/slow/**", []string{"tests/slow/test_a.py", "tests/slow/x/y.py"}, []string{"tests/slowest/test_a.py"}},
+		{"**", []string{"test_a.py", "a/b.py"}, nil},
+	} {
+		re := regexp.MustCompile("^(?:" + ModuleSeconds{Pattern: c.pattern}.Regexp() + ")$")
+		for _, p := range c.match {
+			if !re.MatchString(p) {
+				t.Errorf("%s does not match %s (%s)", c.pattern, p, re)
+			}
+		}
+		for _, p := range c.miss {
+			if re.MatchString(p) {
+				t.Errorf("%s matches %s (%s)", c.pattern, p, re)
 			}
 		}
 	}

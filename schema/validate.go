@@ -145,6 +145,8 @@ func defaultDeadline() Deadline {
 		LateImports: DefaultLateImports,
 		ImportGrace: DefaultImportGrace,
 		Raises:      DefaultRaises,
+
+		SecondsEnvInvalid: DefaultSecondsEnvInvalid,
 	}
 }
 
@@ -248,6 +250,13 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 	if v, ok := t["seconds_env"]; ok {
 		d.SecondsEnv = c.envNames(n.child("seconds_env"), v)
 	}
+	if v, ok := t["seconds_env_invalid"]; ok {
+		kn := n.child("seconds_env_invalid")
+		d.SecondsEnvInvalid, _ = c.oneOf(kn, v, keyEnum("deadline.seconds_env_invalid")...)
+		if _, hasEnv := t["seconds_env"]; !hasEnv {
+			c.errorf(kn, "%s needs %s: it says what a variable of it that holds no number does", kn.key, n.child("seconds_env").key)
+		}
+	}
 	if v, ok := t["raises"]; ok {
 		d.Raises, _ = c.oneOf(n.child("raises"), v, keyEnum("deadline.raises")...)
 	}
@@ -257,6 +266,66 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 	if v, ok := t["defer_to_pytest_timeout"]; ok {
 		d.DeferToPytestTimeout, _ = c.boolean(n.child("defer_to_pytest_timeout"), v)
 	}
+	if v, ok := t["module_seconds"]; ok {
+		d.ModuleSeconds = c.moduleSeconds(n.child("module_seconds"), v)
+	}
+}
+
+// moduleSeconds reads deadline.module_seconds: test modules' paths, or
+// globs of them, each with its seconds, in the order written.
+func (c *checker) moduleSeconds(n *node, v any) []ModuleSeconds {
+	t, ok := c.asTable(n, v)
+	if !ok {
+		return nil
+	}
+	out := []ModuleSeconds{}
+	for _, k := range c.inOrder(n, t, nil) {
+		kn := n.child(k)
+		if _, isTable := t[k].(map[string]any); isTable {
+			c.errorf(kn, "%s must be a number of seconds, not a table; a key with dots or slashes must be quoted, as in \"tests/test_zone.py\" = 120", kn.key)
+			continue
+		}
+		if p := modulePatternProblem(k); p != "" {
+			c.errorf(kn, "keys in [%s] must be test modules' paths relative to the spec's folder, or globs of them, as in \"tests/test_zone.py\" = 120 or \"tests/slow/**\" = 60, not %q: %s", n.name, k, p)
+			continue
+		}
+		secs, ok := c.seconds(kn, t[k])
+		if !ok {
+			continue
+		}
+		out = append(out, ModuleSeconds{Pattern: k, Seconds: secs})
+	}
+	return out
+}
+
+// modulePatternProblem says what is wrong with a key of
+// deadline.module_seconds, or returns "".
+func modulePatternProblem(p string) string {
+	switch {
+	case p == "":
+		return "the path is empty"
+	case strings.HasPrefix(p, "/"):
+		return "the path is absolute"
+	case strings.Contains(p, "\\"):
+		return "the path has a backslash; separate folders with /"
+	case strings.ContainsAny(p, "[]{}"):
+		return "only * ? and ** are glob characters here"
+	case strings.IndexFunc(p, unicode.IsControl) >= 0:
+		return "the path has a control character"
+	}
+	segments := strings.Split(p, "/")
+	for _, seg := range segments {
+		switch {
+		case seg == "" || seg == "." || seg == "..":
+			return fmt.Sprintf("the path has a segment %q; write it from the spec's folder, inside it", seg)
+		case seg != "**" && strings.Contains(seg, "**"):
+			return "** stands for whole segments only (tests/**/test_x.py)"
+		}
+	}
+	if !strings.HasSuffix(p, ".py") && segments[len(segments)-1] != "**" {
+		return "it names no test module: end it with .py, or with /** for every module below a folder"
+	}
+	return ""
 }
 
 // envNames reads deadline.seconds_env: one variable's name, or a non-empty

@@ -2,12 +2,15 @@ package main
 
 import (
 	"fmt"
+	"path"
 
 	"github.com/spf13/pflag"
 
 	"github.com/fixturegen/fixturegen/internal/gen/diff"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
+	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
 	"github.com/fixturegen/fixturegen/internal/onboard/adopt"
+	"github.com/fixturegen/fixturegen/internal/onboard/discover"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -106,6 +109,9 @@ Examples:
 					for _, l := range adopt.Leftovers(ch.Old, ch.New) {
 						fmt.Fprintf(c.stdout, "  %s:%d: %s is no longer used in this file (only what was replaced used it); remove it unless another module imports it from here\n", ch.Display, l.Line, l.Name)
 					}
+					if err := c.unneededRearms(spec); err != nil {
+						return err
+					}
 				}
 			}
 			// Like ruff format --diff: a dry run that would change
@@ -116,4 +122,29 @@ Examples:
 			return nil
 		},
 	})
+}
+
+// unneededRearms names the test modules' fixtures that arm the timer again
+// for their module for the seconds deadline.module_seconds now gives it:
+// the generated deadline arms those seconds itself.
+func (c *context) unneededRearms(spec *schema.Spec) error {
+	if len(spec.Deadline.ModuleSeconds) == 0 {
+		return nil
+	}
+	rearms, err := discover.FindRearms(spec.Dir, path.Dir(spec.Paths.Conftest))
+	if err != nil {
+		return err
+	}
+	for _, r := range rearms {
+		if !r.WholeModule || r.Seconds == 0 {
+			continue
+		}
+		given, ok := spec.Deadline.SecondsOf(r.Module)
+		if !ok || given != r.Seconds {
+			continue
+		}
+		fmt.Fprintf(c.stdout, "  %s: fixture %s arms the timer again for %s s, which deadline.module_seconds now gives every test of %s; remove it\n",
+			r.At, r.Fixture, pyquote.Number(r.Seconds), r.Module)
+	}
+	return nil
 }

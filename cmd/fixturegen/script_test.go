@@ -111,6 +111,8 @@ func TestScripts(t *testing.T) {
 // only order the scripts; a stale one costs time, never a result.
 var scriptSeconds = map[string]float64{
 	"adopt_timeout_module_handler":        28.8,
+	"adopt_timeout_module_seconds":        45.0,
+	"adopt_timeout_pytest_fail_fallback":  28.7,
 	"adopt_timeout_helper_pytest_timeout": 28.6,
 	"probe_fix_failed_imports":            23.5,
 	"adopt_timeout_setitimer_env":         21.3,

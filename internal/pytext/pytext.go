@@ -26,14 +26,21 @@ const RuntimeModule = "_fixturegen_runtime"
 // one of Raises; DeadlineExceeded is the runtime's own class, raised when
 // the code under test swallowed the first one. pytest prints it with its
 // module, as RuntimeModule + "." + DeadlineExceeded.
+//
+// Failed is pytest's own outcome, the one pytest.fail raises: pytest
+// prints it by its class name ("Failed: <message>") and, raised with
+// pytrace=False as the runtime raises it, reports the message alone,
+// without a traceback. The runtime takes it from pytest.fail.Exception,
+// since pytest exports the class under no other public name.
 const (
 	AssertionError   = "AssertionError"
 	TimeoutError     = "TimeoutError"
+	Failed           = "Failed"
 	DeadlineExceeded = "DeadlineExceeded"
 )
 
 // Raises lists the exceptions a spec's deadline.raises may name.
-var Raises = []string{AssertionError, TimeoutError}
+var Raises = []string{AssertionError, TimeoutError, Failed}
 
 // The runtime's warning classes, defined in RuntimeModule. Under
 // pytest-xdist a worker sends each to the controller as a UserWarning

@@ -92,6 +92,7 @@ func TestMatchWithoutSpec(t *testing.T) {
 		"E   AssertionError: recovery loop exceeded its deadline (1 s, real time)",
 		"E   TimeoutError: test took too long (2.5 s, real time)",
 		"FAILED tests/a.py::test_b - TimeoutError: test took too long (1 s, CPU time)",
+		"FAILED tests/a.py::test_b - Failed: Test timed out (5 s, real time)",
 		"E   _fixturegen_runtime.DeadlineExceeded: recovery loop exceeded its deadline (1 s, real time); the code under test caught the deadline's TimeoutError",
 		"E   DeadlineExceeded: recovery loop exceeded its deadline (1 s, user CPU time); the code under test caught",
 	} {

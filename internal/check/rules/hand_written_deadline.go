@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
@@ -69,8 +70,8 @@ func (r *rules) handwrittenDeadlines(src *suite.Source) {
 				Path: src.Path, Line: fx.Pos().Line, Col: fx.Pos().Col,
 				Message: fmt.Sprintf("fixture %s re-arms the timer (%s) for the tests of this module only, under the suite's hand-written %s, whose alarm handler can interrupt a module's first import",
 					fx.Name, strings.Join(hw.Arms, " and "), r.spec.Deadline.Fixture),
-				Fix: fmt.Sprintf("keep it, and adopt the suite's deadline with fixturegen generate --adopt: the generated %s answers this module's alarm too, never during an import, and its failure states the seconds this fixture armed",
-					r.spec.Deadline.Fixture)})
+				Fix: fmt.Sprintf("adopt the suite's deadline with fixturegen generate --adopt, and give this module its seconds in the spec, %s: the generated %s then arms them for this module's tests, never interrupting an import, and this fixture can go (kept, its alarm is answered by the generated deadline too, whose failure states the seconds it armed)",
+					r.moduleSecondsKey(src, hw), r.spec.Deadline.Fixture)})
 			continue
 		}
 
@@ -107,4 +108,29 @@ func (r *rules) suiteDeadlineHandWritten() bool {
 		}
 	}
 	return false
+}
+
+// moduleSecondsKey writes the deadline.module_seconds entry that gives
+// src's tests the seconds hw arms, as the spec would hold it.
+func (r *rules) moduleSecondsKey(src *suite.Source, hw suite.ArmingFixture) string {
+	rel, err := filepath.Rel(r.spec.Dir, src.Abs)
+	if err != nil {
+		rel = src.Path
+	}
+	secs := "N"
+	m := src.Mod
+	for _, c := range m.Calls {
+		if !slices.Contains(hw.Calls, c.Pos) {
+			continue
+		}
+		i := 0
+		if m.ResolveCall(c) == "signal.setitimer" {
+			i = 1
+		}
+		if i < len(c.Args) && c.Args[i].Keyword == "" && c.Args[i].Kind == pyscan.ArgNumber {
+			secs = c.Args[i].Value
+			break
+		}
+	}
+	return fmt.Sprintf("[deadline.module_seconds] %q = %s (fixturegen init writes it)", filepath.ToSlash(rel), secs)
 }

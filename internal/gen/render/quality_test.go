@@ -55,11 +55,13 @@ func TestGeneratedCodeQuality(t *testing.T) {
 		"thread-autouse-env": setKeys(t, noGroup,
 			"timer", `"thread"`, "autouse", "true", "seconds_env", `"SUITE_TEST_LIMIT"`,
 			"raises", `"TimeoutError"`, "dump_threads", "true"),
-		"auto":        setKeys(t, string(spec), "timer", `"auto"`, "seconds_env", `"SUITE_TEST_LIMIT"`),
-		"shield":      string(spec) + "\n[shield]\nsignals = [\"SIGALRM\", \"SIGPROF\"]\npast_grace = \"wait\"\n",
-		"shield-only": "version = 1\n\n[shield]\nrollback = false\n\n[paths]\nconftest = \"tests/inbox/conftest.py\"\n",
+		"auto":           setKeys(t, string(spec), "timer", `"auto"`, "seconds_env", `"SUITE_TEST_LIMIT"`),
+		"module-seconds": string(spec) + "\n[deadline.module_seconds]\n\"tests/inbox/test_channel_reconnect.py\" = 3\n\"tests/**/test_*.py\" = 2.5\n",
+		"shield":         string(spec) + "\n[shield]\nsignals = [\"SIGALRM\", \"SIGPROF\"]\npast_grace = \"wait\"\n",
+		"shield-only":    "version = 1\n\n[shield]\nrollback = false\n\n[paths]\nconftest = \"tests/inbox/conftest.py\"\n",
 		"env-list-pytest-timeout": setKeys(t, noGroup, "autouse", "true",
-			"seconds_env", `["PER_TEST_TIMEOUT", "SUITE_TIMEOUT"]`, "defer_to_pytest_timeout", "true", "dump_threads", "true"),
+			"seconds_env", `["PER_TEST_TIMEOUT", "SUITE_TIMEOUT"]`, "defer_to_pytest_timeout", "true", "dump_threads", "true",
+			"raises", `"Failed"`, "seconds_env_invalid", `"fallback"`),
 	}
 	root := t.TempDir()
 	// One mypy cache for the variants of this run: the first variant

@@ -183,11 +183,22 @@ type runtimeView struct {
 	Module string // the module name the region loads it under
 	File   string // its path relative to the project folder
 	Rel    string // its path relative to the conftest's folder
+	// SpecDir is the spec's folder relative to the runtime's: ".", "..",
+	// "../..". deadline.module_seconds' paths start there.
+	SpecDir string
 }
 
 func newRuntimeView(spec *schema.Spec) runtimeView {
 	file := runtimePath(spec)
-	return runtimeView{Module: pytext.RuntimeModule, File: file, Rel: relPath(path.Dir(spec.Paths.Conftest), file)}
+	up := []string{"."}
+	if dir := path.Dir(file); dir != "." {
+		up = make([]string, strings.Count(dir, "/")+1)
+		for i := range up {
+			up[i] = ".."
+		}
+	}
+	return runtimeView{Module: pytext.RuntimeModule, File: file, Rel: relPath(path.Dir(spec.Paths.Conftest), file),
+		SpecDir: strings.Join(up, "/")}
 }
 
 // relPath is the slash-separated path of target relative to the folder
@@ -243,6 +254,22 @@ type deadlineView struct {
 	Which       string // signal.ITIMER_* name
 	Signal      string // signal.SIG* name
 	Clock       string // time.* function that measures the timer's time
+	// RaisesFailed is true when the deadline raises pytest's Failed,
+	// which the runtime takes from pytest.fail and raises without a
+	// traceback, as pytest.fail(message, pytrace=False) does.
+	RaisesFailed bool
+	// FallBackOnInvalidEnv is true when a seconds_env variable that holds
+	// no number keeps the spec's seconds, with a warning.
+	FallBackOnInvalidEnv bool
+	// ModulePatterns is deadline.module_seconds, each path or glob as the
+	// regular expression the runtime matches a test module's path with.
+	ModulePatterns []modulePattern
+}
+
+// modulePattern is one entry of deadline.module_seconds, for the runtime.
+type modulePattern struct {
+	Regexp  string
+	Seconds float64
 }
 
 // timerView is what the templates say of a [deadline].timer value: the
@@ -287,6 +314,14 @@ var crossingText = textView{
 	LateModuleFormat:         pytext.LateModuleFormat,
 }
 
+func modulePatterns(ms []schema.ModuleSeconds) []modulePattern {
+	var out []modulePattern
+	for _, m := range ms {
+		out = append(out, modulePattern{Regexp: m.Regexp(), Seconds: m.Seconds})
+	}
+	return out
+}
+
 func newView(spec *schema.Spec) view {
 	t, clock := timerView(spec.Deadline.Timer)
 	seconds := pyquote.Number(spec.Deadline.Seconds) + " seconds"
@@ -304,6 +339,10 @@ func newView(spec *schema.Spec) view {
 			Which:       t.Which,
 			Signal:      t.Signal,
 			Clock:       clock,
+
+			RaisesFailed:         spec.Deadline.Exception() == schema.RaisesFailed,
+			FallBackOnInvalidEnv: spec.Deadline.SecondsEnvInvalid == schema.SecondsEnvFallback && len(spec.Deadline.SecondsEnv) > 0,
+			ModulePatterns:       modulePatterns(spec.Deadline.ModuleSeconds),
 		},
 		Preload:     newPreloadView(spec.Preload),
 		Group:       spec.Group.Name,

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
+	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -83,8 +84,7 @@ func (c *Contract) readTimer(s *source, call pyscan.Call, callee string) {
 	v := s.readSeconds(secs, call.Scope, call.Pos.Line, 0)
 	c.SecondsEnv, c.SecondsEnvAt = v.env, v.envAt
 	if v.fallback != "" && len(v.env) > 0 {
-		c.Notes = append(c.Notes, fmt.Sprintf("%s: when $%s holds no number the hand-written deadline falls back to %s s; the generated one stops the session with a message saying what to set",
-			v.fallback, strings.Join(v.env, " or $"), pyquote.Number(v.value)))
+		c.SecondsFallbackAt = v.fallback
 	}
 	if v.ok && v.value > 0 {
 		c.Seconds, c.SecondsAt = v.value, v.valueAt
@@ -320,10 +320,13 @@ func (c *Contract) readException(s *source, toks []pyscan.Token, kind string, sc
 	case "AssertionError", "builtins.AssertionError":
 		c.Raises, c.RaisesAt = schema.RaisesAssertionError, where
 	case "pytest.fail":
-		c.Raises, c.RaisesAt = schema.RaisesAssertionError, where
-		c.Notes = append(c.Notes, fmt.Sprintf("%s: the handler calls pytest.fail, whose failure reads \"Failed: <message>\"; the generated deadline raises AssertionError with the same message", where))
+		c.Raises, c.RaisesAt = schema.RaisesFailed, where
+		if !pytraceFalse(args) {
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: the handler calls pytest.fail with its traceback; the generated deadline raises the same Failed without one (pytrace=False), its message alone", where))
+		}
 	default:
-		c.unread("raises", where, fmt.Sprintf("the handler raises %s; the generated deadline raises AssertionError or TimeoutError", compact(toks[:max(n, 1)])))
+		c.unread("raises", where, fmt.Sprintf("the handler raises %s; the generated deadline raises %s or %s", compact(toks[:max(n, 1)]),
+			strings.Join(pytext.Raises[:len(pytext.Raises)-1], ", "), pytext.Raises[len(pytext.Raises)-1]))
 	}
 	var msg []pyscan.Token
 	for i, a := range args {
@@ -337,6 +340,17 @@ func (c *Contract) readException(s *source, toks []pyscan.Token, kind string, sc
 		return
 	}
 	c.readMessage(s, msg, scope, 0)
+}
+
+// pytraceFalse reports whether a pytest.fail call's arguments say
+// pytrace=False.
+func pytraceFalse(args []arg) bool {
+	for _, a := range args {
+		if a.keyword == "pytrace" && len(a.toks) == 1 && text(a.toks[0]) == "False" {
+			return true
+		}
+	}
+	return false
 }
 
 // readMessage reads the message argument: a string literal, an f-string

@@ -106,7 +106,7 @@ def per_test_timeout():
     signal.signal(signal.SIGALRM, old)
 `,
 		want: shape{Autouse: true, Seconds: 5, SecondsEnv: "PER_TEST_TIMEOUT,SUITE_TIMEOUT", Timer: "real", Handler: "nested handler",
-			Raises: "AssertionError", Message: "Test timed out after {seconds}s"},
+			Raises: "Failed", Message: "Test timed out after {seconds}s"},
 	}, {
 		name: "a helper whose fallback differs from its default",
 		src: `import os
@@ -182,7 +182,7 @@ def per_test_timeout():
     signal.setitimer(signal.ITIMER_REAL, 0)
 `,
 		want: shape{Autouse: true, Seconds: 2.5, SecondsEnv: "PER_TEST_TIMEOUT", Timer: "real", Interval: true, Handler: "on_alarm",
-			Raises: "AssertionError", Message: "timed out: {{see stderr}}", DumpThreads: true},
+			Raises: "Failed", Message: "timed out: {{see stderr}}", DumpThreads: true},
 	}, {
 		name: "a hasattr guard, the variable or a default, faulthandler with its default",
 		src: `import faulthandler
@@ -282,7 +282,7 @@ def timeout(request):
 `,
 		want: shape{Autouse: true, Timer: "real", Handler: "nested handler", Unread: []string{
 			"seconds: the seconds are computed (float(os.environ.get(\"T\",\"1\"))*2)",
-			"raises: the handler raises Timeout; the generated deadline raises AssertionError or TimeoutError",
+			"raises: the handler raises Timeout; the generated deadline raises AssertionError, TimeoutError or Failed",
 			"message: the message formats {request.node.nodeid}, which is not the deadline's seconds",
 		}},
 	}, {
@@ -322,8 +322,8 @@ def deadline():
     yield
     signal.alarm(0)
 `,
-		want: shape{Autouse: true, Seconds: 5, Timer: "real", Raises: "AssertionError", Message: "hung"},
-		note: "conftest.py:9:57: the handler calls pytest.fail",
+		want: shape{Autouse: true, Seconds: 5, Timer: "real", Raises: "Failed", Message: "hung"},
+		note: "conftest.py:9:57: the handler calls pytest.fail with its traceback",
 	}, {
 		name: "a handler bound to another name first",
 		src: `import signal

@@ -50,8 +50,12 @@ type Contract struct {
 	// the first one set winning; nil when they are fixed.
 	SecondsEnv   []string
 	SecondsEnvAt string
-	Timer        string // schema.TimerReal, TimerVirtual or TimerProf
-	TimerAt      string // path:line:col of the call that arms the alarm
+	// SecondsFallbackAt is the path:line:col of a helper's return of the
+	// default when a variable of SecondsEnv holds no number (its
+	// "except ValueError: return 5"); "" without one.
+	SecondsFallbackAt string
+	Timer             string // schema.TimerReal, TimerVirtual or TimerProf
+	TimerAt           string // path:line:col of the call that arms the alarm
 	// Interval is the path:line:col of a repeat interval given to
 	// setitimer, or "".
 	Interval string
@@ -68,8 +72,8 @@ type Contract struct {
 	// module level that installs Handler for every alarm of the process,
 	// when the fixture installs none itself; "" otherwise.
 	HandlerInstalledAt string
-	// Raises is schema.RaisesAssertionError or RaisesTimeoutError; ""
-	// when not read.
+	// Raises is one of pytext.Raises (schema.RaisesFailed for a handler
+	// that calls pytest.fail); "" when not read.
 	Raises   string
 	RaisesAt string
 	// Message is the failure's message, with literal braces doubled and
@@ -92,6 +96,10 @@ type Contract struct {
 	GroupUses []Use  // the group marks found, most used name first
 
 	Probe *Probe // nil when there is no probe plugin
+
+	// Rearms are the test modules' fixtures below the conftest that arm
+	// the timer again for their module, relying on the suite's handler.
+	Rearms []Rearm
 
 	// Notes are things the user should check, each starting with the
 	// path:line:col it is about.
@@ -153,6 +161,9 @@ func Find(root string) (*Contract, error) {
 			return nil, err
 		}
 		if err := c.findProbe(root, files); err != nil {
+			return nil, err
+		}
+		if c.Rearms, err = findRearms(root, path.Dir(c.Conftest), files); err != nil {
 			return nil, err
 		}
 		return c, nil

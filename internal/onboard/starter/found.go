@@ -40,6 +40,10 @@ func For(root string, found *discover.Contract) Values {
 	if len(found.SecondsEnv) > 0 {
 		v.Deadline.SecondsEnv = found.SecondsEnv
 		v.Origin["seconds_env"] = found.SecondsEnvAt
+		if found.SecondsFallbackAt != "" {
+			v.Deadline.SecondsEnvInvalid = schema.SecondsEnvFallback
+			v.Origin["seconds_env_invalid"] = found.SecondsFallbackAt
+		}
 	}
 	if found.Autouse {
 		v.Deadline.Autouse = true
@@ -94,6 +98,15 @@ func For(root string, found *discover.Contract) Values {
 		// preload, as the reference's mcp_sdk fixture goes with the
 		// mcp-sdk group.
 		v.Group = strings.ReplaceAll(v.Preload.Fixture, "_", "-")
+	}
+	seen := map[string]bool{}
+	for _, r := range found.Rearms {
+		if !r.WholeModule || r.Seconds == 0 || seen[r.Module] {
+			continue
+		}
+		seen[r.Module] = true
+		v.Deadline.ModuleSeconds = append(v.Deadline.ModuleSeconds, schema.ModuleSeconds{Pattern: r.Module, Seconds: r.Seconds})
+		v.ModuleOrigin = append(v.ModuleOrigin, r.SecondsAt+", in "+r.Fixture)
 	}
 	if p := found.Probe; p != nil {
 		switch {

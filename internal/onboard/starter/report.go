@@ -71,7 +71,7 @@ func (r *Report) found(w io.Writer) {
 		timer = schema.TimerAuto
 	}
 	parts := []string{seconds, timer + " timer"}
-	if found.Raises == schema.RaisesTimeoutError && found.UnreadKey("raises") == nil {
+	if found.Raises != "" && found.Raises != schema.DefaultRaises && found.UnreadKey("raises") == nil {
 		parts = append(parts, "raises "+found.Raises)
 	}
 	message := "message not read"
@@ -86,6 +86,10 @@ func (r *Report) found(w io.Writer) {
 	if guardedReal(found) {
 		fmt.Fprintf(w, "  %s: runs only where SIGALRM exists; the spec says timer = \"auto\" (a watchdog thread elsewhere)\n", found.Guard)
 	}
+	if found.SecondsFallbackAt != "" {
+		fmt.Fprintf(w, "  %s: falls back to %s s when $%s holds no number (seconds_env_invalid = \"fallback\": the generated deadline does too, and warns once naming the variable and its value)\n",
+			found.SecondsFallbackAt, pyquote.Number(found.Seconds), strings.Join(found.SecondsEnv, " or $"))
+	}
 	if found.DumpThreads {
 		fmt.Fprintf(w, "  %s: dumps every thread's stack when it fires (dump_threads = true)\n", found.DumpAt)
 	}
@@ -96,6 +100,16 @@ func (r *Report) found(w io.Writer) {
 		fmt.Fprintf(w, "  %s: alarm handler %s, installed at import for every alarm of the process; generate --adopt keeps that, since other code may arm the timer and rely on it\n", found.HandlerInstalledAt, h.Name)
 	} else if h != nil && !found.HandlerNested {
 		fmt.Fprintf(w, "  %s: alarm handler %s, at module level\n", h.At, h.Name)
+	}
+	for _, re := range found.Rearms {
+		switch {
+		case re.Seconds == 0:
+			fmt.Fprintf(w, "  %s: fixture %s arms the timer again for its module's tests, for seconds that are not a number literal; give the module its seconds in [deadline.module_seconds] by hand\n", re.SecondsAt, re.Fixture)
+		case !re.WholeModule:
+			fmt.Fprintf(w, "  %s: fixture %s arms the timer again for %s s for the tests that request it; deadline.module_seconds gives whole modules their seconds, so the spec leaves it to the fixture, which the generated deadline answers too\n", re.SecondsAt, re.Fixture, pyquote.Number(re.Seconds))
+		default:
+			fmt.Fprintf(w, "  %s: fixture %s arms the timer again for %s s for every test of %s: the spec gives the module those seconds ([deadline.module_seconds]), and generate --adopt names the fixture, which it no longer needs\n", re.SecondsAt, re.Fixture, pyquote.Number(re.Seconds), re.Module)
+		}
 	}
 	if found.Preload != nil {
 		fmt.Fprintf(w, "  %s: preload fixture %s imports %s\n", found.Preload.At, found.Preload.Name, strings.Join(found.Modules, ", "))

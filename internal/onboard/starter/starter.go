@@ -16,6 +16,7 @@ import (
 	"text/template"
 
 	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
+	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/specedit"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -50,6 +51,9 @@ type Values struct {
 	// instead of a key whose value could not be read: the key stays
 	// commented out rather than take a value the code does not say.
 	Unread map[string]string
+	// ModuleOrigin says, for each entry of Deadline.ModuleSeconds, where
+	// its seconds were read.
+	ModuleOrigin []string
 	// HandProbe describes a hand-written probe that was found, for a
 	// comment; its paths are suggested (commented out) as ProbePlugin and
 	// ProbeTests when Paths has none.
@@ -116,6 +120,10 @@ func Text(v Values, prefix []string) []byte {
 		"Shield":      v.Shield,
 		"ShieldOnly":  v.ShieldOnly,
 		"Timeout":     v.Timeout,
+
+		"DefaultRaises": schema.DefaultRaises,
+		"ModuleSeconds": moduleLines(v),
+		"RaisesChoice":  strings.Join(pytext.Raises, " | "),
 	})
 	if err != nil {
 		// The template and its data are fixed by this package; a failure
@@ -123,4 +131,23 @@ func Text(v Values, prefix []string) []byte {
 		panic("starter: " + err.Error())
 	}
 	return buf.Bytes()
+}
+
+// moduleLine is one key of [deadline.module_seconds] in a new spec.
+type moduleLine struct {
+	Pattern string
+	Seconds float64
+	Origin  string // "\n# Found at ..." or ""
+}
+
+func moduleLines(v Values) []moduleLine {
+	var out []moduleLine
+	for i, m := range v.Deadline.ModuleSeconds {
+		l := moduleLine{Pattern: m.Pattern, Seconds: m.Seconds}
+		if i < len(v.ModuleOrigin) {
+			l.Origin = "\n# Found at " + v.ModuleOrigin[i] + "."
+		}
+		out = append(out, l)
+	}
+	return out
 }

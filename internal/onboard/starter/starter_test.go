@@ -84,6 +84,8 @@ func TestTextShowsTheStarterKeys(t *testing.T) {
 	v.Deadline.Raises, v.Deadline.DumpThreads = schema.RaisesTimeoutError, true
 	v.Shield = schema.Shield{On: true, Signals: schema.DefaultShieldSignals(), ImportGrace: schema.DefaultShieldGrace, PastGrace: schema.DefaultPastGrace, Rollback: true}
 	v.Deadline.DeferToPytestTimeout = true
+	v.Deadline.SecondsEnvInvalid = schema.SecondsEnvFallback
+	v.Deadline.ModuleSeconds = []schema.ModuleSeconds{{Pattern: "tests/test_zone.py", Seconds: 120}}
 	for _, prefix := range [][]string{nil, schema.PyprojectTable} {
 		pfx := strings.Join(prefix, ".")
 		if pfx != "" {

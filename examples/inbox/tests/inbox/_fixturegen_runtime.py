@@ -514,8 +514,14 @@ class _Deadline:
         """Fail a test that swallowed the deadline, and report late imports."""
         # pytest keeps the exception that ended the test function in
         # sys.last_value; a deadline that fired once while the test function
-        # still returned was swallowed by the code under test.
-        if len(self.raised) == 1 and getattr(sys, "last_value", None) is None:
+        # still returned was swallowed by the code under test. pytest keeps
+        # only an Exception there: pytest's Failed derives from
+        # BaseException, which no `except Exception` swallows.
+        if (
+            len(self.raised) == 1
+            and isinstance(self.raised[0], Exception)
+            and getattr(sys, "last_value", None) is None
+        ):
             pytest.fail(
                 f"{MESSAGE}: the deadline fired, but the code under test caught "
                 f"its {RAISES.__name__} and returned. Let {RAISES.__name__} "
