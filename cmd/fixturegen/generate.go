@@ -8,9 +8,9 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/gen/diff"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
-	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
 	"github.com/fixturegen/fixturegen/internal/onboard/adopt"
 	"github.com/fixturegen/fixturegen/internal/onboard/discover"
+	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

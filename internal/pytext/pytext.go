@@ -22,6 +22,13 @@ import (
 // finds the runtime by it.
 const RuntimeModule = "_fixturegen_runtime"
 
+// RegionPytest is the private name the conftest region binds pytest to
+// (conftest_region.py.tmpl): the region imports nothing at module level, so
+// that no linter merges, moves or deletes its lines, and its fixtures are
+// decorated with RegionPytest + ".fixture". A static reader cannot follow
+// the loader's return value to pytest, so check knows the name from here.
+const RegionPytest = "_fixturegen_pytest"
+
 // The exceptions a fired deadline raises. A spec's deadline.raises names
 // one of Raises; DeadlineExceeded is the runtime's own class, raised when
 // the code under test swallowed the first one. pytest prints it with its

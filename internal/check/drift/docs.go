@@ -7,7 +7,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/gen/diff"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
-	"github.com/fixturegen/fixturegen/internal/gen/region"
+	"github.com/fixturegen/fixturegen/internal/python/region"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

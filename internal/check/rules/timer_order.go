@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fixturegen/fixturegen/internal/check/rule"
-	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
+	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )

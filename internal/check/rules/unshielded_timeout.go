@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/fixturegen/fixturegen/internal/check/rule"
-	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
+	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )

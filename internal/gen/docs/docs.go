@@ -18,9 +18,9 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
-	"github.com/fixturegen/fixturegen/internal/gen/region"
 	"github.com/fixturegen/fixturegen/internal/gen/render"
+	"github.com/fixturegen/fixturegen/internal/python/pyquote"
+	"github.com/fixturegen/fixturegen/internal/python/region"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )

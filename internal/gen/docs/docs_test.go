@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/internal/gen/region"
+	"github.com/fixturegen/fixturegen/internal/python/region"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )

@@ -6,8 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/fixturegen/fixturegen/internal/gen/docs"
-	"github.com/fixturegen/fixturegen/internal/gen/region"
 	"github.com/fixturegen/fixturegen/internal/gen/write"
+	"github.com/fixturegen/fixturegen/internal/python/region"
 	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )

@@ -17,10 +17,10 @@ import (
 	"path/filepath"
 	"unicode/utf8"
 
-	"github.com/fixturegen/fixturegen/internal/gen/region"
 	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/internal/gen/write"
 	"github.com/fixturegen/fixturegen/internal/pytext"
+	"github.com/fixturegen/fixturegen/internal/python/region"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/internal/version"

@@ -17,7 +17,7 @@ import (
 func TestTemplatesSpellNoCrossingText(t *testing.T) {
 	actions := regexp.MustCompile(`\{\{.*?\}\}`)
 	crossing := []string{
-		pytext.RuntimeModule, pytext.DeadlineExceeded, pytext.LateImportWarning, pytext.InterruptedImportWarning,
+		pytext.RuntimeModule, pytext.RegionPytest, pytext.DeadlineExceeded, pytext.LateImportWarning, pytext.InterruptedImportWarning,
 		pytext.Needle(pytext.InterruptedFormat), pytext.Needle(pytext.GraceFormat),
 		pytext.DeadlineFormat, pytext.LateImportFormat, pytext.LateModuleFormat,
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/fixturegen/fixturegen/internal/gen/region"
+	"github.com/fixturegen/fixturegen/internal/python/region"
 	"github.com/fixturegen/fixturegen/internal/specedit"
 	"github.com/fixturegen/fixturegen/schema"
 )

@@ -5,7 +5,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
+	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

@@ -14,19 +14,12 @@ import (
 	"sync"
 	"text/template"
 
-	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
 	"github.com/fixturegen/fixturegen/internal/pytext"
+	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/version"
 	"github.com/fixturegen/fixturegen/schema"
 	"github.com/fixturegen/fixturegen/templates"
 )
-
-// RegionPytest is the private name the conftest region binds pytest to
-// (conftest_region.py.tmpl): the region imports nothing at module level, so
-// that no linter merges, moves or deletes its lines, and its fixtures are
-// decorated with RegionPytest + ".fixture". A static reader cannot follow
-// the loader's return value to pytest, so check knows the name from here.
-const RegionPytest = "_fixturegen_pytest"
 
 // HasConfigure reports whether the conftest region defines pytest_configure:
 // with a group to guard, variables to read, or pytest-timeout to look for.
@@ -39,7 +32,7 @@ func HasConfigure(spec *schema.Spec) bool {
 // the names it binds, and pytest_configure when the region has one. A
 // definition of one of them outside the region clashes with it.
 func RegionNames(spec *schema.Spec) []string {
-	names := []string{"_fixturegen_load", "_fixturegen", RegionPytest}
+	names := []string{"_fixturegen_load", "_fixturegen", pytext.RegionPytest}
 	if spec.HasDeadline() {
 		names = append([]string{spec.Preload.Fixture, spec.Deadline.Fixture}, names...)
 	}
@@ -291,6 +284,7 @@ func timerView(kind string) (t schema.IntervalTimer, clock string) {
 
 // textView is pytext's names and formats, as the templates use them.
 type textView struct {
+	RegionPytest      string
 	DeadlineExceeded  string
 	LateImportWarning string
 	// InterruptedImportWarning is the import shield's report of an
@@ -304,6 +298,7 @@ type textView struct {
 }
 
 var crossingText = textView{
+	RegionPytest:             pytext.RegionPytest,
 	DeadlineExceeded:         pytext.DeadlineExceeded,
 	LateImportWarning:        pytext.LateImportWarning,
 	InterruptedImportWarning: pytext.InterruptedImportWarning,

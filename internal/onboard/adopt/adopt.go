@@ -13,8 +13,8 @@ import (
 	"bytes"
 	"sort"
 
-	"github.com/fixturegen/fixturegen/internal/gen/region"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/region"
 )
 
 // Def is a hand-written fixture that Remove took out, or the alarm

@@ -4,8 +4,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fixturegen/fixturegen/internal/gen/region"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/region"
 )
 
 // Leftover is a module-level name of the conftest that only the removed

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
-	"github.com/fixturegen/fixturegen/internal/gen/region"
+	"github.com/fixturegen/fixturegen/internal/python/region"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

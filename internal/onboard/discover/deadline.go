@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
 	"github.com/fixturegen/fixturegen/internal/pytext"
+	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/schema"
 )

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
+	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 )
 

@@ -16,7 +16,7 @@ import (
 	"sync"
 	"text/template"
 
-	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
+	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
 	"github.com/fixturegen/fixturegen/internal/onboard/discover"
+	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/schema"
 )
 

@@ -15,8 +15,8 @@ import (
 	"sync"
 	"text/template"
 
-	"github.com/fixturegen/fixturegen/internal/gen/pyquote"
 	"github.com/fixturegen/fixturegen/internal/pytext"
+	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/specedit"
 	"github.com/fixturegen/fixturegen/schema"
 )

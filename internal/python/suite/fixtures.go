@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fixturegen/fixturegen/internal/gen/render"
+	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 )
@@ -153,8 +153,8 @@ var fixtureDecorators = map[string]bool{"pytest.fixture": true, "pytest.yield_fi
 // regionFixture is how the generated region decorates its fixtures: with
 // pytest under a private name bound from its loader's return value, which
 // scope resolution rightly leaves unresolved. No other code may bind that
-// name (it is one of render.RegionNames), so the decorator is pytest's.
-var regionFixture = render.RegionPytest + ".fixture"
+// name (one of the names the region defines), so the decorator is pytest's.
+var regionFixture = pytext.RegionPytest + ".fixture"
 
 // newFacts works out what the rules need of one module alone; the readers
 // call it as soon as they have scanned the module.

@@ -9,9 +9,9 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/fixturegen/fixturegen/internal/gen/region"
 	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/region"
 	"github.com/fixturegen/fixturegen/internal/python/treeread"
 )
 

@@ -12,7 +12,7 @@ import (
 // the block, every byte outside the old region is kept in place, and a
 // second splice changes nothing.
 //
-//	go test ./internal/gen/region -run '^$' -fuzz FuzzSplice -fuzztime 10m
+//	go test ./internal/python/region -run '^$' -fuzz FuzzSplice -fuzztime 10m
 func FuzzSplice(f *testing.F) {
 	for _, s := range []string{
 		"",
