@@ -214,6 +214,28 @@ var IntervalTimers = map[string]IntervalTimer{
 	TimerProf:    {"ITIMER_PROF", "SIGPROF", pytext.CPUTime},
 }
 
+// IsTimerSignal reports whether name, as a reader resolves it
+// ("signal.SIGALRM"), is the signal of one of IntervalTimers.
+func IsTimerSignal(name string) bool {
+	for _, t := range IntervalTimers {
+		if name == "signal."+t.Signal {
+			return true
+		}
+	}
+	return false
+}
+
+// TimerNamed returns the spec's name of the timer a constant, as a reader
+// resolves it ("signal.ITIMER_REAL"), names.
+func TimerNamed(constant string) (string, bool) {
+	for name, t := range IntervalTimers {
+		if constant == "signal."+t.Which {
+			return name, true
+		}
+	}
+	return "", false
+}
+
 // Exceptions a fired deadline can raise, as written in the spec.
 const (
 	RaisesAssertionError = pytext.AssertionError

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/region"
+	"github.com/fixturegen/fixturegen/schema"
 )
 
 // Def is a hand-written fixture that Remove took out, or the alarm
@@ -211,9 +212,6 @@ type handler struct {
 	of  string // the fixture
 }
 
-// timerSignals are the signals an interval timer delivers.
-var timerSignals = map[string]bool{"signal.SIGALRM": true, "signal.SIGVTALRM": true, "signal.SIGPROF": true}
-
 // handlers finds the module-level functions that the removed fixtures pass
 // to signal.signal for a timer signal, and that nothing else in src names:
 // the hand-written deadline's own handler, which the generated deadline
@@ -226,7 +224,7 @@ func handlers(src []byte, m *pyscan.Module, removed []int, cuts []extent) []hand
 				continue
 			}
 			sig, h := c.Args[0], c.Args[1]
-			if sig.Kind != pyscan.ArgName || !timerSignals[m.Resolve(sig.Value)] || h.Kind != pyscan.ArgName {
+			if sig.Kind != pyscan.ArgName || !schema.IsTimerSignal(m.Resolve(sig.Value)) || h.Kind != pyscan.ArgName {
 				continue
 			}
 			for i, d := range m.Defs {

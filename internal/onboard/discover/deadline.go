@@ -61,7 +61,7 @@ func (c *Contract) readTimer(s *source, call pyscan.Call, callee string) {
 		secondsArg, intervalArg = 1, 2
 		if len(call.Args) > 0 {
 			a := call.Args[0]
-			if t, ok := timerNames[s.m.Resolve(a.Value)]; ok && a.Kind == pyscan.ArgName {
+			if t, ok := schema.TimerNamed(s.m.Resolve(a.Value)); ok && a.Kind == pyscan.ArgName {
 				c.Timer = t
 			} else {
 				c.Notes = append(c.Notes, fmt.Sprintf("%s: the timer is not one of signal.ITIMER_REAL, ITIMER_VIRTUAL or ITIMER_PROF as written; the spec says real, so check [deadline].timer", at(s.file, a.Pos)))
@@ -161,7 +161,7 @@ func (c *Contract) readHandler(s *source, def int) {
 			continue
 		}
 		sig, h := call.Args[0], call.Args[1]
-		if sig.Kind != pyscan.ArgName || !timerSignals[m.Resolve(sig.Value)] {
+		if sig.Kind != pyscan.ArgName || !schema.IsTimerSignal(m.Resolve(sig.Value)) {
 			continue
 		}
 		where = at(s.file, h.Pos)
@@ -218,9 +218,6 @@ func (c *Contract) unreadHandler(where, why string) {
 	c.unread("raises", where, why)
 	c.unread("message", where, why)
 }
-
-// timerSignals are the signals an interval timer delivers.
-var timerSignals = map[string]bool{"signal.SIGALRM": true, "signal.SIGVTALRM": true, "signal.SIGPROF": true}
 
 // findFunction returns the function named name that code in scope sees:
 // one defined in scope or an enclosing function, else at module level.

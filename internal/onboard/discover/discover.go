@@ -196,13 +196,6 @@ func within(m *pyscan.Module, scope, def int) bool {
 	return false
 }
 
-// timerNames maps the interval timer constants to the spec's timer names.
-var timerNames = map[string]string{
-	"signal.ITIMER_REAL":    schema.TimerReal,
-	"signal.ITIMER_VIRTUAL": schema.TimerVirtual,
-	"signal.ITIMER_PROF":    schema.TimerProf,
-}
-
 // fromConftest returns the contract whose deadline fixture conftest src
 // defines, or nil.
 func fromConftest(file string, src []byte) *Contract {

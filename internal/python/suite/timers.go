@@ -10,16 +10,6 @@ import (
 
 // The calls that arm a timer, and the fixtures that arm one themselves.
 
-// timerSignals are the signals an interval timer delivers, as a call
-// resolves them ("signal.SIGALRM").
-var timerSignals = func() map[string]bool {
-	m := map[string]bool{}
-	for _, t := range schema.IntervalTimers {
-		m["signal."+t.Signal] = true
-	}
-	return m
-}()
-
 // ArmsTimer reports whether call c arms a timer or installs a timer
 // signal's handler, and describes it. Disarming (a zero delay, the default
 // or ignoring handler) does not count.
@@ -52,7 +42,7 @@ func ArmsTimer(m *pyscan.Module, c pyscan.Call) (string, bool) {
 		return "signal.alarm", true
 	case "signal.signal":
 		sig, ok := arg(0)
-		if !ok || sig.Kind != pyscan.ArgName || !timerSignals[resolve(sig.Value)] {
+		if !ok || sig.Kind != pyscan.ArgName || !schema.IsTimerSignal(resolve(sig.Value)) {
 			return "", false
 		}
 		if h, ok := arg(1); ok && h.Kind == pyscan.ArgName {
