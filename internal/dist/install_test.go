@@ -25,6 +25,7 @@ import (
 // releases and required_version refusing a release.
 func TestInstallHostWheel(t *testing.T) {
 	t.Parallel()
+	testenv.GoBuild(t)
 	python := testenv.Python(t)
 	target, ok := Host()
 	if !ok {

@@ -7,6 +7,11 @@
 // A test that needs pytest calls Python(t). Where no Python can be set up,
 // the test is skipped, unless FIXTUREGEN_REQUIRE_PYTEST=1 (CI sets it), and
 // then it fails: a test that needs pytest never passes by skipping in CI.
+//
+// go test -short is the quick loop: Python skips every test that needs
+// Python, and GoBuild every test that builds fixturegen again, so the
+// short run needs no Python, no network and no installs. CI runs the full
+// go test ./..., where -short is never given.
 package testenv
 
 import (
@@ -30,6 +35,9 @@ var (
 // needed.
 func Python(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: skipped, it runs Python (pytest, pip or the test venv); go test without -short runs it")
+	}
 	once.Do(func() { python, err = setup() })
 	if err != nil {
 		if os.Getenv("FIXTUREGEN_REQUIRE_PYTEST") == "1" {
@@ -38,6 +46,16 @@ func Python(t testing.TB) string {
 		t.Skipf("no Python test environment (set FIXTUREGEN_REQUIRE_PYTEST=1 to fail instead): %v", err)
 	}
 	return python
+}
+
+// GoBuild skips, under -short, a test that builds fixturegen again (a
+// release binary for some platform, or pre-commit's build of the hooks):
+// such a build compiles the whole module with flags of its own.
+func GoBuild(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: skipped, it builds fixturegen again; go test without -short runs it")
+	}
 }
 
 // Root returns the repository root: the nearest folder above the working
