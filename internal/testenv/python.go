@@ -90,8 +90,15 @@ func setup() (string, error) {
 		return "", fmt.Errorf("scripts/venv: %v\n%s", err, stderr.String())
 	}
 	py := strings.TrimSpace(string(out))
-	if _, err := exec.Command(py, "-c", "import pytest, xdist, pytest_rerunfailures").CombinedOutput(); err != nil {
-		return "", fmt.Errorf("%s lacks the test packages: %v", py, err)
+	// Finding the packages, not importing them: every test binary that
+	// needs Python runs this once, and importing pytest alone costs a
+	// third of a second of CPU; a package that is found and then fails to
+	// import fails the first test that runs it.
+	find := "import importlib.util, sys\n" +
+		"missing = [m for m in sys.argv[1:] if importlib.util.find_spec(m) is None]\n" +
+		"if missing:\n    sys.exit('not installed: ' + ', '.join(missing))"
+	if msg, err := exec.Command(py, "-c", find, "pytest", "xdist", "pytest_rerunfailures").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("%s lacks the test packages: %v\n%s", py, err, msg)
 	}
 	return py, nil
 }
