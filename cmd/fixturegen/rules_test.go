@@ -10,7 +10,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/check/rule"
 )
 
-var update = flag.Bool("update", false, "rewrite the rule tables of docs/check.md from the rule registry")
+var update = flag.Bool("update", false, "rewrite the rule tables of docs/check.md from the rule registry, and the testscripts' expected output files")
 
 // ruleTables are the tables of docs/check.md the registry writes: each
 // between the line "<!-- rules:NAME begin: ... -->" and "<!-- rules:NAME end -->".

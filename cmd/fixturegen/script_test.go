@@ -64,10 +64,14 @@ func (w waitBound) Run() int {
 // fixturegen binary and real pytest. Each script starts with a fresh copy
 // of examples/inbox in $WORK/inbox, $PYTHON naming the project venv's
 // python (see internal/testenv) and $TOYSDK_COLD_SECONDS set to
-// toySDKColdSeconds.
+// toySDKColdSeconds. With -update (see rules_test.go), a script whose cmp
+// or cmpenv of stdout or stderr against one of its own files fails gets
+// that file rewritten to what the command printed instead:
+// go test ./cmd/fixturegen -run TestScripts -update, then review the diff.
+// Under -short only the scripts that never name $PYTHON
+// run, and no Python is set up.
 func TestScripts(t *testing.T) {
 	t.Parallel()
-	python := testenv.Python(t)
 	example, err := filepath.Abs("../../examples/inbox")
 	if err != nil {
 		t.Fatal(err)
@@ -76,10 +80,20 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	python := "python-is-not-set-up-under-short"
+	if testing.Short() {
+		if files, err = withoutPython(files); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("-short: running the %d scripts that need no Python", len(files))
+	} else {
+		python = testenv.Python(t)
+	}
 	testscript.Run(t, testscript.Params{
 		Files:               files,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
+		UpdateScripts:       *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PYTHON", python)
 			// The example's pytest runs must not write bytecode into the
@@ -110,30 +124,45 @@ func TestScripts(t *testing.T) {
 // Scripts not listed take under 6 s and follow in name order. The figures
 // only order the scripts; a stale one costs time, never a result.
 var scriptSeconds = map[string]float64{
-	"adopt_timeout_module_handler":        28.8,
+	"late_import_xdist":                   50.9,
 	"adopt_timeout_module_seconds":        45.0,
 	"adopt_timeout_pytest_fail_fallback":  28.7,
-	"adopt_timeout_helper_pytest_timeout": 28.6,
-	"probe_fix_failed_imports":            23.5,
-	"adopt_timeout_setitimer_env":         21.3,
-	"adopt_timeout_alarm_int":             19.0,
-	"adopt_timeout_hasattr_guard":         18.3,
-	"adopt_timeout_interval_faulthandler": 18.2,
-	"probe_fix":                           16.8,
-	"platform_no_sigalrm":                 16.7,
-	"pyproject_spec":                      16.3,
-	"probe_tests":                         15.8,
-	"generate_per_test_timeout":           14.2,
-	"triage_green_slow":                   13.7,
-	"scaffold_module":                     10.7,
-	"platform_no_sigalrm_imports":         9.5,
-	"probe_cli":                           8.6,
-	"docs_region":                         7.2,
-	"generate_loadgroup":                  7.2,
-	"generate_green":                      6.7,
-	"generate_exclude":                    6.6,
-	"platform_no_sigalrm_thread":          6.6,
-	"init_handwritten":                    6.4,
+	"adopt_timeout_helper_pytest_timeout": 32.9,
+	"adopt_timeout_module_handler":        30.0,
+	"probe_fix_failed_imports":            29.5,
+	"shield_pytest_timeout":               27.2,
+	"adopt_timeout_setitimer_env":         25.5,
+	"generate_per_test_timeout":           24.2,
+	"adopt_timeout_alarm_int":             22.9,
+	"adopt_timeout_interval_faulthandler": 22.0,
+	"platform_no_sigalrm":                 21.7,
+	"adopt_timeout_hasattr_guard":         21.5,
+	"pyproject_spec":                      21.1,
+	"probe_tests":                         20.4,
+	"probe_fix":                           20.1,
+	"triage_roundtrip":                    19.5,
+	"triage_green_slow":                   16.7,
+	"generate_loadgroup":                  14.4,
+	"scaffold_module":                     14.4,
+	"shield_own_alarm":                    13.7,
+	"init_pytest_timeout":                 12.4,
+	"platform_no_sigalrm_imports":         12.3,
+	"shield_rollback":                     12.2,
+	"probe_cli":                           12.1,
+	"platform_no_sigalrm_thread":          10.6,
+	"generate_import_modes":               10.3,
+	"generate_lint_loop":                  9.6,
+	"generate_red_raise":                  9.5,
+	"generate_exclude":                    9.3,
+	"check_collect":                       8.5,
+	"docs_region":                         8.2,
+	"init_handwritten":                    7.9,
+	"generate_deadline":                   7.8,
+	"generate_green":                      7.8,
+	"triage_timeout":                      7.3,
+	"generate_thread_timer":               6.9,
+	"triage_red":                          6.4,
+	"generate_traceback":                  6.1,
 }
 
 // longestFirst returns the scripts in dir, those of scriptSeconds first,
@@ -161,6 +190,22 @@ func longestFirst(dir string) ([]string, error) {
 		return a > b
 	})
 	return files, nil
+}
+
+// withoutPython returns the scripts of files that never name $PYTHON: the
+// ones that run neither pytest nor anything else of the test venv.
+func withoutPython(files []string) ([]string, error) {
+	var keep []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		if !strings.Contains(string(data), "$PYTHON") {
+			keep = append(keep, f)
+		}
+	}
+	return keep, nil
 }
 
 // cmdMtime prints each file's modification time in nanoseconds, so a script

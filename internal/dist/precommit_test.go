@@ -23,6 +23,7 @@ import (
 // and so build fixturegen once, as a project's runs do.
 func TestPreCommitHooks(t *testing.T) {
 	t.Parallel()
+	testenv.GoBuild(t)
 	python := testenv.Python(t)
 	root, err := testenv.Root()
 	if err != nil {
