@@ -3,6 +3,7 @@ package discover
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
@@ -437,6 +438,27 @@ func MessageBeforeSeconds(msg string) (string, bool) {
 		}
 	}
 	return before, before != ""
+}
+
+// secondsInMessage reads a literal message that states the seconds the
+// fixture arms ("Test exceeded 10 seconds", with alarm(10)) as one that
+// formats them, so that MessageBeforeSeconds maps it as it does
+// f"... {timeout} seconds": the generated failure states the seconds it
+// armed itself, which a seconds_env variable or a module's own seconds
+// can make other than the literal's.
+func (c *Contract) secondsInMessage() {
+	if c.Seconds <= 0 || c.Message == "" || strings.Contains(c.Message, SecondsPlaceholder) {
+		return
+	}
+	n := strconv.FormatFloat(c.Seconds, 'f', -1, 64)
+	i := strings.LastIndex(c.Message, n)
+	if i < 0 || i > 0 && !strings.ContainsRune(" \t:=(", rune(c.Message[i-1])) {
+		return
+	}
+	msg := c.Message[:i] + SecondsPlaceholder + c.Message[i+len(n):]
+	if _, ok := MessageBeforeSeconds(msg); ok {
+		c.Message = msg
+	}
 }
 
 // danglingWords lead to the seconds in a message ("timed out after 5 s")

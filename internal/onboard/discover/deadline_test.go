@@ -401,3 +401,32 @@ func TestMessageBeforeSeconds(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondsInMessage checks that a literal message stating the armed
+// seconds is read as one that formats them, and that any other number is
+// left as the user wrote it.
+func TestSecondsInMessage(t *testing.T) {
+	for _, tc := range []struct {
+		seconds float64
+		message string
+		want    string
+		spec    string // MessageBeforeSeconds of want, "" when it maps nothing
+	}{
+		{10, "Test exceeded 10 seconds", "Test exceeded {seconds} seconds", "Test exceeded"},
+		{5, "timed out after 5s", "timed out after {seconds}s", "timed out"},
+		{5, "timed out after 5 s", "timed out after {seconds} s", "timed out"},
+		{1.5, "deadline of 1.5 s passed", "deadline of 1.5 s passed", ""},
+		{10, "Test exceeded 110 seconds", "Test exceeded 110 seconds", ""},
+		{10, "10 workers timed out", "10 workers timed out", ""},
+		{10, "", "", ""},
+	} {
+		c := &Contract{Seconds: tc.seconds, Message: tc.message}
+		c.secondsInMessage()
+		if c.Message != tc.want {
+			t.Errorf("%v s, %q: message %q, want %q", tc.seconds, tc.message, c.Message, tc.want)
+		}
+		if got, _ := MessageBeforeSeconds(c.Message); got != tc.spec {
+			t.Errorf("%v s, %q: spec message %q, want %q", tc.seconds, tc.message, got, tc.spec)
+		}
+	}
+}

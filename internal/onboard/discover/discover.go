@@ -230,6 +230,7 @@ func fromConftest(file string, src []byte) *Contract {
 			c.readHandler(s, def)
 			c.readDefer(s, def)
 			c.readPreload(m, file, fx, def)
+			c.secondsInMessage()
 			return c
 		}
 	}
