@@ -78,7 +78,7 @@ func (r *Report) found(w io.Writer) {
 	if text, fixed := discover.LiteralMessage(found.Message); found.Message != "" {
 		message = "message " + pyquote.String(text)
 		if !fixed {
-			message += " (it formats the seconds)"
+			message += " (it states the seconds)"
 		}
 	}
 	parts = append(parts, message)
