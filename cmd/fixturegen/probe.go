@@ -131,6 +131,19 @@ Examples:
 			}
 			if add := report.ToPreload(spec.Preload.Modules); fix && len(add) > 0 {
 				printReport(c, spec, report, format)
+				add, not, err := probe.Importable(spec, python, add)
+				if err != nil {
+					return err
+				}
+				if len(not) > 0 {
+					fmt.Fprintf(c.stdout, "not added: %s, which do not import in a fresh %s started in %s (a module a test writes and imports itself); preloading them would fail every test\n", strings.Join(not, ", "), python, spec.Dir)
+				}
+				if len(add) == 0 {
+					if !report.OK() {
+						return errFindings
+					}
+					return nil
+				}
 				if spec, report, err = fixAndConfirm(c, spec, python, nodes, quiet, format, report, add); err != nil {
 					return err
 				}
