@@ -129,24 +129,16 @@ Examples:
 			if err != nil {
 				return err
 			}
+			if err := leaveOutUnimportable(c, spec, python, report); err != nil {
+				return err
+			}
 			if add := report.ToPreload(spec.Preload.Modules); fix && len(add) > 0 {
 				printReport(c, spec, report, format)
-				add, not, err := probe.Importable(spec, python, add)
-				if err != nil {
-					return err
-				}
-				if len(not) > 0 {
-					fmt.Fprintf(c.stdout, "not added: %s, which do not import in a fresh %s started in %s (a module a test writes and imports itself); preloading them would fail every test\n", strings.Join(not, ", "), python, spec.Dir)
-				}
-				if len(add) == 0 {
-					if !report.OK() {
-						return errFindings
-					}
-					return nil
-				}
+				not := report.NotImportable
 				if spec, report, err = fixAndConfirm(c, spec, python, nodes, quiet, format, report, add); err != nil {
 					return err
 				}
+				report.NotImportable = not
 			}
 			printReport(c, spec, report, format)
 			if !report.OK() {
@@ -155,6 +147,19 @@ Examples:
 			return nil
 		},
 	})
+}
+
+// leaveOutUnimportable marks the late modules that do not import in a
+// fresh interpreter started in the spec's folder, so that neither the
+// report's fix nor --fix names them, and says so.
+func leaveOutUnimportable(c *context, spec *schema.Spec, python string, report *probe.Report) error {
+	_, not, err := probe.Importable(spec, python, report.ToPreload(spec.Preload.Modules))
+	if err != nil || len(not) == 0 {
+		return err
+	}
+	report.NotImportable = not
+	fmt.Fprintf(c.stderr, "left out of [preload].modules: %s, which do not import in a fresh %s started in %s (a module a test writes and imports itself); preloading them would fail every test\n", strings.Join(not, ", "), python, spec.Dir)
+	return nil
 }
 
 // fixAndConfirm adds the modules to the spec's preload, regenerates and

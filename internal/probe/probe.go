@@ -54,6 +54,9 @@ type Report struct {
 	// cannot help.
 	Late   []Import
 	Failed []FailedImport
+	// NotImportable are late modules no fresh interpreter imports (one a
+	// test writes and imports itself): ToPreload leaves them out.
+	NotImportable []string
 	// Output is the inner run's stdout and stderr, for diagnosis.
 	Stdout, Stderr string
 	// Results holds each test's result in the order they arrived, and
@@ -115,6 +118,9 @@ func (r *Report) LateModules() []string {
 func (r *Report) ToPreload(preloaded []string) []string {
 	have := map[string]bool{}
 	for _, m := range preloaded {
+		have[m] = true
+	}
+	for _, m := range r.NotImportable {
 		have[m] = true
 	}
 	var out []string
