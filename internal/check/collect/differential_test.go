@@ -407,8 +407,8 @@ func staticCheck(t *testing.T, spec *schema.Spec) (*checkrules.Result, map[strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := checkrules.Options{Spec: spec, Planned: map[string]bool{}, GeneratedNames: render.RegionNames(spec),
-		Config: cfg, ListTests: true, ListUsers: true}
+	opts := checkrules.Options{GeneratedNames: render.RegionNames(spec), Options: suite.Options{Spec: spec, Planned: map[string]bool{},
+		Config: cfg, ListTests: true, ListUsers: true}}
 	for _, ch := range changes {
 		if ch.Region {
 			opts.Conftest = ch.Abs

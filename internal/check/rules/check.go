@@ -24,41 +24,20 @@ import (
 	"github.com/fixturegen/fixturegen/schema"
 )
 
-// Options is what one check needs.
+// Options is what one check needs: the read of the tree (the rules add
+// the words they look for) and the names the region defines.
 type Options struct {
-	Spec *schema.Spec
-	// Roots are the folders (or files) to scan, as the user reaches them.
-	Roots []string
-	// Planned holds the absolute paths of the whole files generate writes;
-	// they are compared with the spec, so the rules skip them.
-	Planned map[string]bool
-	// Conftest is the absolute path of the conftest holding the region.
-	Conftest string
+	suite.Options
 	// GeneratedNames are the names the region defines (render.RegionNames).
 	GeneratedNames []string
-	// Config is the project's pytest configuration, or nil.
-	Config *pytestcfg.Config
-	// ListGroup asks for the modules of the xdist group.
-	ListGroup bool
-	// ListUsers asks for the modules whose tests use the deadline fixture.
-	ListUsers bool
-	// ListTests asks for every test the model sees, for comparison with
-	// what pytest collects; every test module is then read in full.
-	ListTests bool
-	// NamedRoots is set when the user named the roots (--scan): as for
-	// paths given to pytest, testpaths then does not apply.
-	NamedRoots bool
-	// Workers is the number of files read at once; 0 means one per core.
-	Workers int
 }
 
 // tree is the options of the read of the tree the rules check, with the
 // words the rules look for.
 func (o *Options) tree() suite.Options {
-	fixtures, calls := rule.Words(o.Spec)
-	return suite.Options{Spec: o.Spec, Roots: o.Roots, Planned: o.Planned, Conftest: o.Conftest, Config: o.Config,
-		Fixtures: fixtures, Calls: calls, ListGroup: o.ListGroup, ListUsers: o.ListUsers, ListTests: o.ListTests,
-		NamedRoots: o.NamedRoots, Workers: o.Workers}
+	t := o.Options
+	t.Fixtures, t.Calls = rule.Words(o.Spec)
+	return t
 }
 
 // Result is what Check found.
@@ -172,8 +151,7 @@ func (r *rules) specPos(key string) pyscan.Pos {
 // exist (suite.SpecTree).
 func SpecTree(spec *schema.Spec, cfg *pytestcfg.Config) Options {
 	conftest, planned := plan.Targets(spec)
-	t := suite.SpecTree(spec, cfg, conftest, planned)
-	return Options{Spec: spec, Roots: t.Roots, Planned: t.Planned, Conftest: t.Conftest, Config: cfg}
+	return Options{Options: suite.SpecTree(spec, cfg, conftest, planned)}
 }
 
 // display makes an absolute path relative to the working directory, as

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
@@ -122,8 +123,8 @@ func TestHandwrittenDeadline(t *testing.T) {
 			root := testenv.WriteTree(t, tt.files)
 			t.Chdir(root)
 			spec := treeSpec(root, tt.deadline, "preload", "")
-			res, err := Check(Options{Spec: spec, Roots: []string{"tests"}, Planned: map[string]bool{},
-				Conftest: filepath.Join(root, "tests", "conftest.py")})
+			res, err := Check(Options{Options: suite.Options{Spec: spec, Roots: []string{"tests"}, Planned: map[string]bool{},
+				Conftest: filepath.Join(root, "tests", "conftest.py")}})
 			if err != nil {
 				t.Fatal(err)
 			}

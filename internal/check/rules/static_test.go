@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/internal/testenv"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -59,8 +60,8 @@ func checkTree(t *testing.T, files map[string]string) ([]string, map[string]stri
 		t.Fatal(err)
 	}
 	spec := treeSpec(root, "recovery_deadline", "toy_sdk", "g")
-	res, err := Check(Options{Spec: spec, Roots: []string{"tests"}, Planned: map[string]bool{},
-		Conftest: filepath.Join(root, "tests", "conftest.py"), Config: cfg})
+	res, err := Check(Options{Options: suite.Options{Spec: spec, Roots: []string{"tests"}, Planned: map[string]bool{},
+		Conftest: filepath.Join(root, "tests", "conftest.py"), Config: cfg}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,8 +400,8 @@ func TestRegionKnownThroughALink(t *testing.T) {
 	})
 	t.Chdir(root)
 	spec := treeSpec(root, "recovery_deadline", "toy_sdk", "g")
-	res, err := Check(Options{Spec: spec, Roots: []string{"view"}, Planned: map[string]bool{filepath.Join(root, "tests", "probe.py"): true},
-		Conftest: filepath.Join(root, "tests", "conftest.py"), GeneratedNames: []string{"toy_sdk", "recovery_deadline"}})
+	res, err := Check(Options{Options: suite.Options{Spec: spec, Roots: []string{"view"}, Planned: map[string]bool{filepath.Join(root, "tests", "probe.py"): true},
+		Conftest: filepath.Join(root, "tests", "conftest.py")}, GeneratedNames: []string{"toy_sdk", "recovery_deadline"}})
 	if err != nil {
 		t.Fatal(err)
 	}

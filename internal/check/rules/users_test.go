@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
@@ -75,7 +76,7 @@ def test_plain():
 	root := testenv.WriteTree(t, files)
 	t.Chdir(root)
 	spec := treeSpec(root, "recovery_deadline", "toy_sdk", "g")
-	res, err := Check(Options{Spec: spec, Roots: []string{"tests"}, Planned: map[string]bool{}, ListUsers: true})
+	res, err := Check(Options{Options: suite.Options{Spec: spec, Roots: []string{"tests"}, Planned: map[string]bool{}, ListUsers: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +137,8 @@ def per_test_timeout(preload):
 	spec := treeSpec(root, "per_test_timeout", "preload", "")
 	for _, group := range []string{"", "g"} {
 		spec.Group.Name = group
-		res, err := Check(Options{Spec: spec, Roots: []string{"tests"}, Planned: map[string]bool{}, ListUsers: true, ListGroup: true,
-			Config: cfg, Conftest: filepath.Join(root, "tests", "conftest.py")})
+		res, err := Check(Options{Options: suite.Options{Spec: spec, Roots: []string{"tests"}, Planned: map[string]bool{}, ListUsers: true, ListGroup: true,
+			Config: cfg, Conftest: filepath.Join(root, "tests", "conftest.py")}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/check/rules"
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -60,9 +61,9 @@ func checkAgrees(t *testing.T, trees []agreeTree, listTests bool, fast, slow str
 			t.Fatal(err)
 		}
 		check := func() string {
-			res, err := rules.Check(rules.Options{Spec: tr.spec, Roots: tr.roots, Planned: map[string]bool{},
+			res, err := rules.Check(rules.Options{Options: suite.Options{Spec: tr.spec, Roots: tr.roots, Planned: map[string]bool{},
 				Conftest: filepath.Join(tr.dir, "tests", "conftest.py"), Config: cfg,
-				ListGroup: true, ListUsers: true, ListTests: listTests})
+				ListGroup: true, ListUsers: true, ListTests: listTests}})
 			if err != nil {
 				t.Fatal(err)
 			}
