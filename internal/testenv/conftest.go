@@ -17,3 +17,25 @@ const HandwrittenDeadline = `def recovery_deadline(toy_sdk):
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
 `
+
+// RegionConftest is a conftest whose region, between fixturegen's
+// markers, defines the two fixtures of the tests' spec (toy_sdk and
+// recovery_deadline) and arms the alarm, as the generated one does: the
+// tests of the tree model and of the rules read the same file.
+const RegionConftest = `import pytest
+
+# fixturegen:begin -- generated
+import signal
+
+
+@pytest.fixture
+def toy_sdk():
+    yield
+
+
+@pytest.fixture
+def recovery_deadline(toy_sdk):
+    signal.setitimer(signal.ITIMER_REAL, 1)
+    yield
+# fixturegen:end
+`

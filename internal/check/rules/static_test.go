@@ -13,26 +13,6 @@ import (
 	"github.com/fixturegen/fixturegen/schema"
 )
 
-// regionConftest is a conftest whose region defines the two fixtures,
-// and arms the alarm, as the generated one does.
-const regionConftest = `import pytest
-
-# fixturegen:begin -- generated
-import signal
-
-
-@pytest.fixture
-def toy_sdk():
-    yield
-
-
-@pytest.fixture
-def recovery_deadline(toy_sdk):
-    signal.setitimer(signal.ITIMER_REAL, 1)
-    yield
-# fixturegen:end
-`
-
 // treeSpec is a spec for a tree written under root: its deadline and
 // preload fixtures, its group ("" for none), and the conftest at
 // tests/conftest.py.
@@ -100,7 +80,7 @@ func TestStaticModelMatchesPytest(t *testing.T) {
 		{
 			name: "unittest case whatever its name, under the module's pytestmark",
 			files: map[string]string{
-				"tests/conftest.py": regionConftest,
+				"tests/conftest.py": testenv.RegionConftest,
 				"tests/test_reconnect.py": `import signal
 import unittest
 
@@ -126,7 +106,7 @@ class ReconnectTests(unittest.TestCase):
 		{
 			name: "a mixin's test methods run through the cases that inherit them",
 			files: map[string]string{
-				"tests/conftest.py": regionConftest,
+				"tests/conftest.py": testenv.RegionConftest,
 				"tests/test_selectors.py": `import signal
 import unittest
 
@@ -162,7 +142,7 @@ class SelectSelectorTest(SelectorMixin, unittest.TestCase):
 		{
 			name: "unittest case through a class of the same module and one imported from another",
 			files: map[string]string{
-				"tests/conftest.py": regionConftest,
+				"tests/conftest.py": testenv.RegionConftest,
 				"tests/base.py":     "from unittest import TestCase as TC\n\n\nclass Case(TC):\n    pass\n",
 				"tests/reexport.py": "from .base import Case\n",
 				"tests/test_local.py": `import unittest
@@ -221,7 +201,7 @@ class Imported(Case):
 			files: map[string]string{
 				"pytest.ini": "[pytest]\npython_files = test_*.py tests/special/*.py\nnorecursedirs = tests/skipme\n" +
 					"testpaths = tests\naddopts = --ignore=tests/test_ignored.py --ignore-glob=*/old_*\n",
-				"tests/conftest.py":              regionConftest + "\ncollect_ignore = [\"legacy\"]\ncollect_ignore_glob = [\"*_py2.py\"]\n",
+				"tests/conftest.py":              testenv.RegionConftest + "\ncollect_ignore = [\"legacy\"]\ncollect_ignore_glob = [\"*_py2.py\"]\n",
 				"tests/special/check_x.py":       deadlineModule,
 				"tests/special/test_y.py":        deadlineModule,
 				"tests/other/check_z.py":         deadlineModule,
@@ -245,7 +225,7 @@ class Imported(Case):
 			name: "testpaths narrows the test modules",
 			files: map[string]string{
 				"pytest.ini":              "[pytest]\ntestpaths = tests/unit tests/test_top.py\n",
-				"tests/conftest.py":       regionConftest,
+				"tests/conftest.py":       testenv.RegionConftest,
 				"tests/unit/test_a.py":    deadlineModule,
 				"tests/other/test_b.py":   deadlineModule,
 				"tests/test_top.py":       deadlineModule,
@@ -256,7 +236,7 @@ class Imported(Case):
 		{
 			name: "suppression comments",
 			files: map[string]string{
-				"tests/conftest.py": regionConftest,
+				"tests/conftest.py": testenv.RegionConftest,
 				"tests/test_timer.py": `import signal
 
 
@@ -281,7 +261,7 @@ def test_d():
 		{
 			name: "names resolved by scope",
 			files: map[string]string{
-				"tests/conftest.py": regionConftest,
+				"tests/conftest.py": testenv.RegionConftest,
 				"tests/test_names.py": `import signal as real_signal
 from signal import alarm
 
@@ -327,7 +307,7 @@ def test_fstring():
 		{
 			name: "a syntax error in the region's conftest is an error, elsewhere a warning",
 			files: map[string]string{
-				"tests/conftest.py":     regionConftest + "\nx = (\n",
+				"tests/conftest.py":     testenv.RegionConftest + "\nx = (\n",
 				"tests/test_broken.py":  "import pytest\n\n\ndef test_f(recovery_deadline):\n    x = '''never closed\n",
 				"tests/sub/conftest.py": "y = )\n",
 			},
@@ -341,7 +321,7 @@ def test_fstring():
 		{
 			name: "links: the walk stays in the tree, reports loops, and knows the region by its markers",
 			files: map[string]string{
-				"tests/conftest.py":         regionConftest,
+				"tests/conftest.py":         testenv.RegionConftest,
 				"tests/a_link":              "->$ROOT/tests",
 				"tests/sub/a_link":          "->$ROOT/tests",
 				"tests/sub/loop":            "->..",
@@ -362,7 +342,7 @@ def test_fstring():
 		{
 			name: "a declared encoding is decoded",
 			files: map[string]string{
-				"tests/conftest.py": regionConftest,
+				"tests/conftest.py": testenv.RegionConftest,
 				"tests/test_koi8.py": "# -*- coding: koi8-r -*-\nimport pytest\n\n# \xf0\xd2\xc9\xd7\xc5\xd4\npytestmark = pytest.mark.usefixtures(\"recovery_deadline\")\n\n\n" +
 					"def test_\xd0(): # a name in Cyrillic\n    pass\n",
 				"tests/test_sjis.py": "# coding: shift_jis\nimport pytest\n\n\n@pytest.mark.usefixtures(\"recovery_deadline\")\ndef test_a():\n    s = '\x82\xa0'\n",
@@ -393,7 +373,7 @@ def test_fstring():
 // nor its timer are taken for user code.
 func TestRegionKnownThroughALink(t *testing.T) {
 	root := testenv.WriteTree(t, map[string]string{
-		"tests/conftest.py": regionConftest,
+		"tests/conftest.py": testenv.RegionConftest,
 		"tests/test_in.py":  "import pytest\n\n\n@pytest.mark.xdist_group('g')\ndef test_x(recovery_deadline):\n    pass\n",
 		"tests/probe.py":    "# Code generated by fixturegen from \"fixturegen.toml\". DO NOT EDIT.\nimport signal\nsignal.alarm(1)\n",
 		"view":              "->$ROOT/tests",

@@ -82,23 +82,3 @@ func checkAgrees(t *testing.T, trees []agreeTree, listTests bool, fast, slow str
 		t.Error("the trees gave no finding and no user to compare")
 	}
 }
-
-// regionConftest is a conftest holding the region, as generate writes it
-// for testSpec (and as static_test.go of package rules has it).
-const regionConftest = `import pytest
-
-# fixturegen:begin -- generated
-import signal
-
-
-@pytest.fixture
-def toy_sdk():
-    yield
-
-
-@pytest.fixture
-def recovery_deadline(toy_sdk):
-    signal.setitimer(signal.ITIMER_REAL, 1)
-    yield
-# fixturegen:end
-`

@@ -12,7 +12,7 @@ import (
 // modules that reach those calls in every way the rules follow.
 func TestKeptCallsAreTheOnesRead(t *testing.T) {
 	files := map[string]string{
-		"tests/conftest.py": regionConftest + `
+		"tests/conftest.py": testenv.RegionConftest + `
 @pytest.fixture(autouse=True, name="watch")
 def _watch(recovery_deadline):
     yield

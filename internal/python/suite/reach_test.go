@@ -19,7 +19,7 @@ func TestReachShortcutAgrees(t *testing.T) {
 	// The cases lie outside tests/ too, whose conftest (the region)
 	// names the deadline fixture for every module below it.
 	files := map[string]string{
-		"tests/conftest.py": regionConftest + `
+		"tests/conftest.py": testenv.RegionConftest + `
 @pytest.fixture(name="watch")
 def _watch(recovery_deadline):
     yield
