@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fixturegen/fixturegen/internal/check"
-	"github.com/fixturegen/fixturegen/internal/check/rule"
+	"github.com/fixturegen/fixturegen/internal/check/rules"
 	"github.com/fixturegen/fixturegen/internal/cli/completion"
 )
 
@@ -64,7 +64,7 @@ Examples:
   fixturegen check --scan tests --scan integration
   fixturegen check --list-group
   fixturegen check --collect`,
-		more: rule.List,
+		more: rules.List,
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVar(&showDiff, "diff", false, "print the unified diff generate would apply for each drifted file")
 			addReportFormat(fs, &format)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/internal/check/rule"
+	"github.com/fixturegen/fixturegen/internal/check/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite the rule tables of docs/check.md from the rule registry, and the testscripts' expected output files")
@@ -18,10 +18,10 @@ var ruleTables = []struct {
 	name  string
 	table func() string
 }{
-	{"errors", func() string { return rule.Table(false) }},
-	{"warnings", func() string { return rule.Table(true) }},
-	{"collect", rule.PytestTable},
-	{"suppressible", rule.SuppressibleList},
+	{"errors", func() string { return rules.Table(false) }},
+	{"warnings", func() string { return rules.Table(true) }},
+	{"collect", rules.PytestTable},
+	{"suppressible", rules.SuppressibleList},
 }
 
 // TestRulesDoc fails when docs/check.md's rule tables differ from what the
@@ -71,11 +71,11 @@ func TestRulesHaveScripts(t *testing.T) {
 		}
 		all.Write(data)
 	}
-	rules := rule.All()
-	if len(rules) == 0 {
+	registered := rules.All()
+	if len(registered) == 0 {
 		t.Fatal("the rule registry is empty")
 	}
-	for _, r := range rules {
+	for _, r := range registered {
 		if !strings.Contains(all.String(), r.ID) {
 			t.Errorf("rule %s: no testscript in testscripts/ mentions it", r.ID)
 		}

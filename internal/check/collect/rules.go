@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	checkrules "github.com/fixturegen/fixturegen/internal/check/rules"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -17,7 +16,7 @@ import (
 // scheduler under --dist loadgroup. It is part of fixturegen's interface.
 const RuleGroupVoid = "group-void"
 
-var _ = rule.Register(rule.Rule{
+var _ = checkrules.Register(checkrules.Rule{
 	ID:          RuleGroupVoid,
 	Summary:     "--collect: the group is lost under --dist loadgroup",
 	Meaning:     "Only with `--collect`. Under `--dist loadgroup`, pytest-xdist appends `@<group>` to each grouped test's node id on every worker, and the scheduler keeps tests with the same suffix together. Here the suffix does not reach the node id (pytest 9.2 without the generated guard), so the group's tests spread over workers. One finding per module, at its first such test; the message names the pytest and pytest-xdist versions.",
@@ -28,7 +27,7 @@ var _ = rule.Register(rule.Rule{
 
 // judges are the rules check --collect judges from pytest's view, each
 // with its check; their static findings give way to these. Each declares,
-// in the registry, what pytest's view makes of it (rule.Rule.Pytest).
+// in the registry, what pytest's view makes of it (checkrules.Rule.Pytest).
 var judges = []judge{
 	{checkrules.RuleMissingGroup, (*rules).missingGroup},
 	{RuleGroupVoid, (*rules).groupVoid},

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	checkrules "github.com/fixturegen/fixturegen/internal/check/rules"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
@@ -125,13 +124,13 @@ func TestCompare(t *testing.T) {
 // declaration says what pytest's view makes of them, as docs/check.md
 // shows.
 func TestJudgesDeclared(t *testing.T) {
-	for _, r := range rule.All() {
+	for _, r := range checkrules.All() {
 		if (r.Pytest != "") != replaced(r.ID) {
 			t.Errorf("rule %s: judged by --collect is %v, but its declaration's Pytest is %q", r.ID, replaced(r.ID), r.Pytest)
 		}
 	}
 	for _, j := range judges {
-		if rule.Find(j.id) == nil {
+		if checkrules.Find(j.id) == nil {
 			t.Errorf("--collect judges %s, which the registry does not have", j.id)
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
-	"github.com/fixturegen/fixturegen/internal/check/rule"
+	"github.com/fixturegen/fixturegen/internal/check/rules"
 	"github.com/fixturegen/fixturegen/internal/gen/diff"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/python/region"
@@ -15,7 +15,7 @@ import (
 
 const RuleDocsMissing = "docs-missing"
 
-var _ = rule.Register(rule.Rule{
+var _ = rules.Register(rules.Rule{
 	ID:      RuleDocsMissing,
 	Summary: "the docs file [paths].docs names does not exist",
 	Meaning: "The Markdown file `[paths].docs` names does not exist.",
@@ -24,7 +24,7 @@ var _ = rule.Register(rule.Rule{
 
 const RuleDocsStale = "docs-stale"
 
-var _ = rule.Register(rule.Rule{
+var _ = rules.Register(rules.Rule{
 	ID:      RuleDocsStale,
 	Summary: "the docs block is out of date",
 	Meaning: "The reference tables between the `fixturegen:docs` markers of `[paths].docs` are out of date with the spec and the tests, or the file has no such block.",
@@ -33,7 +33,7 @@ var _ = rule.Register(rule.Rule{
 
 const RuleDocsMarkers = "docs-markers"
 
-var _ = rule.Register(rule.Rule{
+var _ = rules.Register(rules.Rule{
 	ID:      RuleDocsMarkers,
 	Summary: "the docs block's markers are broken, or not UTF-8",
 	Meaning: "The `fixturegen:docs` markers of `[paths].docs` are duplicated, nested or unpaired, or the file is not UTF-8, so the block cannot be updated.",

@@ -11,7 +11,7 @@ import (
 	"os"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
-	"github.com/fixturegen/fixturegen/internal/check/rule"
+	"github.com/fixturegen/fixturegen/internal/check/rules"
 	"github.com/fixturegen/fixturegen/internal/gen/diff"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/python/region"
@@ -25,7 +25,7 @@ import (
 
 const RuleMissingFile = "missing-file"
 
-var _ = rule.Register(rule.Rule{
+var _ = rules.Register(rules.Rule{
 	ID:      RuleMissingFile,
 	Summary: "a file the spec plans does not exist",
 	Meaning: "A file the spec plans does not exist. Reported at the spec key that plans it.",
@@ -34,7 +34,7 @@ var _ = rule.Register(rule.Rule{
 
 const RuleStaleFile = "stale-file"
 
-var _ = rule.Register(rule.Rule{
+var _ = rules.Register(rules.Rule{
 	ID:      RuleStaleFile,
 	Summary: "a generated file differs from what the spec renders",
 	Meaning: "A generated file differs from what the spec renders: it was edited by hand, or the spec changed. Reported at the first changed line.",
@@ -43,7 +43,7 @@ var _ = rule.Register(rule.Rule{
 
 const RuleRegionMissing = "region-missing"
 
-var _ = rule.Register(rule.Rule{
+var _ = rules.Register(rules.Rule{
 	ID:      RuleRegionMissing,
 	Summary: "the conftest has no fixturegen region",
 	Meaning: "The conftest has no `# fixturegen:begin` ... `# fixturegen:end` region.",
@@ -52,7 +52,7 @@ var _ = rule.Register(rule.Rule{
 
 const RuleRegionEdited = "region-edited"
 
-var _ = rule.Register(rule.Rule{
+var _ = rules.Register(rules.Rule{
 	ID:      RuleRegionEdited,
 	Summary: "the region differs from what the spec renders",
 	Meaning: "The region differs from what the spec renders. Reported at the first changed line.",
@@ -61,7 +61,7 @@ var _ = rule.Register(rule.Rule{
 
 const RuleVersionDrift = "version-drift"
 
-var _ = rule.Register(rule.Rule{
+var _ = rules.Register(rules.Rule{
 	ID:      RuleVersionDrift,
 	Summary: "another fixturegen version wrote the file",
 	Meaning: "A generated file or the region differs from what this fixturegen renders, and it was written by another version: `written by fixturegen 0.3.0; this is 0.4.0`. The other version may render it differently, so this is not called a hand edit. Reported at the version line.",
@@ -70,7 +70,7 @@ var _ = rule.Register(rule.Rule{
 
 const RuleRegionMarkers = "region-markers"
 
-var _ = rule.Register(rule.Rule{
+var _ = rules.Register(rules.Rule{
 	ID:      RuleRegionMarkers,
 	Summary: "the region's markers are broken",
 	Meaning: "The markers are duplicated, nested or unpaired; `generate` refuses to guess which region to keep.",
@@ -79,7 +79,7 @@ var _ = rule.Register(rule.Rule{
 
 const RuleRegionEncoding = "region-encoding"
 
-var _ = rule.Register(rule.Rule{
+var _ = rules.Register(rules.Rule{
 	ID:      RuleRegionEncoding,
 	Summary: "the conftest holding the region is not UTF-8",
 	Meaning: "The conftest is not UTF-8, so its region cannot be updated.",
@@ -88,7 +88,7 @@ var _ = rule.Register(rule.Rule{
 
 const RuleForeignFile = "foreign-file"
 
-var _ = rule.Register(rule.Rule{
+var _ = rules.Register(rules.Rule{
 	ID:      RuleForeignFile,
 	Summary: "a file the spec plans lacks the generated header",
 	Meaning: "A file without the generated header sits where the spec plans a generated file; `generate` will not overwrite it.",
@@ -97,7 +97,7 @@ var _ = rule.Register(rule.Rule{
 
 const RuleOrphanedFile = "orphaned-file"
 
-var _ = rule.Register(rule.Rule{
+var _ = rules.Register(rules.Rule{
 	ID:      RuleOrphanedFile,
 	Summary: "a generated file the spec no longer plans",
 	Meaning: "A file carries the generated header but the spec no longer plans it.",

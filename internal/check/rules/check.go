@@ -9,13 +9,16 @@
 // the words a file must hold for it to matter and its check; registry.go
 // lists them. The rules read the tree's model (package suite), which
 // reads only the files that hold a word a rule looks for.
+//
+// The package also holds the registry of every rule check reports
+// (rule.go): the static rules here, and the drift and collection rules,
+// which their packages declare and register.
 package rules
 
 import (
 	"os"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
@@ -36,7 +39,7 @@ type Options struct {
 // words the rules look for.
 func (o *Options) tree() suite.Options {
 	t := o.Options
-	t.Fixtures, t.Calls = rule.Words(o.Spec)
+	t.Fixtures, t.Calls = Words(o.Spec)
 	return t
 }
 

@@ -1,14 +1,13 @@
 package rules
 
 import (
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
 
 const WarnDanglingSymlink = suite.ProblemDanglingSymlink
 
 var danglingSymlinkRule = checked{
-	Rule: rule.Rule{
+	Rule: Rule{
 		ID:      WarnDanglingSymlink,
 		Summary: "a .py link to a file that does not exist",
 		Meaning: "A `.py` link points to a file that does not exist.",

@@ -3,14 +3,13 @@ package rules
 import (
 	"fmt"
 
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
 
 const RuleDeadlinePreload = "deadline-without-preload"
 
 var deadlineWithoutPreloadRule = checked{
-	Rule: rule.Rule{
+	Rule: Rule{
 		ID:           RuleDeadlinePreload,
 		Summary:      "a deadline fixture lost its preload parameter",
 		Meaning:      "A deadline fixture no longer depends on the preload fixture (the reference's \"lost its mcp_sdk parameter\"): pytest may arm the alarm before the preload runs.",

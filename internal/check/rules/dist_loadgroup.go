@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
@@ -11,7 +10,7 @@ import (
 const RuleDistLoadgroup = "dist-loadgroup"
 
 var distLoadgroupRule = checked{
-	Rule: rule.Rule{
+	Rule: Rule{
 		ID:      RuleDistLoadgroup,
 		Summary: "pytest-xdist runs without --dist loadgroup",
 		Meaning: "The pytest configuration's `addopts` runs pytest-xdist (`-n`) without `--dist loadgroup`, so the group mark does nothing. Reported at the `-n` (or at the wrong `--dist`). Not checked when the spec has no `[group]`.",

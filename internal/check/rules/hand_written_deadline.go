@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
@@ -15,7 +14,7 @@ import (
 const RuleHandwrittenDeadline = "hand-written-deadline"
 
 var handWrittenDeadlineRule = checked{
-	Rule: rule.Rule{
+	Rule: Rule{
 		ID:           RuleHandwrittenDeadline,
 		Summary:      "a hand-written per-test deadline, to adopt",
 		Meaning:      "A fixture arms a timer itself (`signal.setitimer`, `signal.alarm`) without the deadline fixture: a hand-written per-test deadline, most often an autouse timeout. Its alarm can interrupt a module's first import in any test it covers. Reported once, at the fixture, in place of an `own-timer` finding per timer call (and, when it bears the spec's deadline name, of `shadow-fixture`, `deadline-without-preload` and `region-missing`).",

@@ -3,14 +3,13 @@ package rules
 import (
 	"fmt"
 
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
 
 const RuleMissingGroup = "missing-group"
 
 var missingGroupRule = checked{
-	Rule: rule.Rule{
+	Rule: Rule{
 		ID:           RuleMissingGroup,
 		Summary:      "deadline users outside the xdist group",
 		Meaning:      "Tests use the deadline fixture (as a parameter, through `usefixtures`, or through an autouse fixture that depends on it) but are not marked `pytest.mark.xdist_group(\"<group>\")`, or are in another group. Not checked when the spec has no `[group]`.",

@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
@@ -13,7 +12,7 @@ const RuleNameClash = "name-clash"
 // RuleNameClash is reported by shadow-fixture's check, which reads the
 // conftest.
 var nameClashRule = checked{
-	Rule: rule.Rule{
+	Rule: Rule{
 		ID:           RuleNameClash,
 		Summary:      "the conftest defines a name the region defines",
 		Meaning:      "The conftest defines, outside the region, a name the region defines (`pytest_configure`, the helpers); one replaces the other, and `generate` refuses to run.",

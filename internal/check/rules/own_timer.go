@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
 
 const RuleOwnTimer = "own-timer"
 
 var ownTimerRule = checked{
-	Rule: rule.Rule{
+	Rule: Rule{
 		ID:           RuleOwnTimer,
 		Summary:      "code arms a timer without the deadline fixture",
 		Meaning:      "Code arms a timer (`signal.setitimer`, `signal.alarm`, `signal.signal(SIGALRM, ...)`) in a test or fixture that does not use the deadline fixture, or in a helper of a module whose tests do not all use it. A module imported for the first time under that alarm can be left half imported. Disarming (`setitimer(..., 0)`, `SIG_DFL`) is not flagged.",

@@ -9,14 +9,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
 
 const RulePreloadMissing = "preload-missing"
 
 var preloadMissingRule = checked{
-	Rule: rule.Rule{
+	Rule: Rule{
 		ID:      RulePreloadMissing,
 		Summary: "a first-party preload module does not exist",
 		Meaning: "A preload module belongs to the project (its top package is under the spec's folder or a `pythonpath` folder) but does not exist. Reported at the module in the spec.",

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
@@ -14,7 +13,7 @@ import (
 const RuleProbeNode = "probe-node"
 
 var probeNodeRule = checked{
-	Rule: rule.Rule{
+	Rule: Rule{
 		ID:      RuleProbeNode,
 		Summary: "a probe case names a test that does not exist",
 		Meaning: "A probe case's node id names a file, class or test function that does not exist. Reported at the case's `node` in the spec.",

@@ -1,13 +1,12 @@
 package rules
 
 import (
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
 // static lists the rules Check applies, each declared in a file of its
-// own with its check; the rule package's registry, which they join as
+// own with its check; the registry (rule.go), which they join as
 // the package is initialized, gives docs/check.md, check --help, the
 // suppression comment and the prefilter what they say about them. A new
 // rule is one more file and its line here.
@@ -39,7 +38,7 @@ var static = []*checked{
 
 func init() {
 	for _, c := range static {
-		rule.Register(c.Rule)
+		Register(c.Rule)
 	}
 }
 
@@ -47,7 +46,7 @@ func init() {
 // on every core (perModule); tree once, after. A rule that another's
 // check or the read reports has neither.
 type checked struct {
-	rule.Rule
+	Rule
 	module func(*rules, *suite.Source)
 	tree   func(*rules, *suite.Tree)
 }

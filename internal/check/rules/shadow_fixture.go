@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -13,7 +12,7 @@ import (
 const RuleShadowFixture = "shadow-fixture"
 
 var shadowFixtureRule = checked{
-	Rule: rule.Rule{
+	Rule: Rule{
 		ID:           RuleShadowFixture,
 		Summary:      "a fixture shadows the preload or deadline fixture",
 		Meaning:      "Another fixture with the preload's or the deadline's name would shadow the generated one.",

@@ -1,14 +1,13 @@
 package rules
 
 import (
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
 
 const WarnSymlinkOutside = suite.ProblemSymlinkOutside
 
 var symlinkOutsideRule = checked{
-	Rule: rule.Rule{
+	Rule: Rule{
 		ID:      WarnSymlinkOutside,
 		Summary: "a link to a folder outside the scanned ones",
 		Meaning: "A symbolic link leads to a folder outside the scanned folders; it is not followed.",

@@ -1,14 +1,13 @@
 package rules
 
 import (
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
 
 const WarnSyntax = suite.ProblemSyntax
 
 var syntaxRule = checked{
-	Rule: rule.Rule{
+	Rule: Rule{
 		ID:           WarnSyntax,
 		Summary:      "a Python file has a syntax error",
 		Meaning:      "A Python file has an unterminated string, unbalanced brackets or a bad dedent; rules may miss code after it. (In the region's conftest it is an error.)",

@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
@@ -12,7 +11,7 @@ import (
 const RuleTimerOrder = "timer-order"
 
 var timerOrderRule = checked{
-	Rule: rule.Rule{
+	Rule: Rule{
 		ID:      RuleTimerOrder,
 		Summary: "a timer that another always beats",
 		Meaning: "Timers are set so that one can never act: `faulthandler_timeout` with `faulthandler_exit_on_timeout` at or below the deadline or pytest-timeout's timeout ends the process first; a deadline at or above pytest-timeout's timeout is always beaten by it. Reported at the timer that never acts.",

@@ -1,14 +1,13 @@
 package rules
 
 import (
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
 
 const WarnUndecodable = suite.ProblemUndecodable
 
 var undecodableRule = checked{
-	Rule: rule.Rule{
+	Rule: Rule{
 		ID:      WarnUndecodable,
 		Summary: "a Python file in no encoding fixturegen knows",
 		Meaning: "A Python file is not UTF-8 and declares no encoding, or one neither Python nor fixturegen knows.",

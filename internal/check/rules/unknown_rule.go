@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
 
@@ -15,7 +14,7 @@ const WarnUnknownRule = "unknown-rule"
 // WarnUnknownRule is reported by suppress, which judges the suppression
 // comments.
 var unknownRuleRule = checked{
-	Rule: rule.Rule{
+	Rule: Rule{
 		ID:      WarnUnknownRule,
 		Summary: "a suppression comment names no suppressible rule",
 		Meaning: "A `# fixturegen: ignore[...]` comment names a rule that no comment can suppress, or none at all; it suppresses nothing.",
@@ -43,7 +42,7 @@ func suppress(t *suite.Tree, findings []finding.Finding) []finding.Finding {
 			kept = append(kept, f)
 		}
 	}
-	suppressible := rule.Suppressible()
+	suppressible := Suppressible()
 	for _, src := range byPath {
 		for _, sup := range src.Mod.Suppressions {
 			for _, id := range sup.Rules {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/fixturegen/fixturegen/internal/check/rule"
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
@@ -13,7 +12,7 @@ import (
 const RuleUnshieldedTimeout = "unshielded-timeout"
 
 var unshieldedTimeoutRule = checked{
-	Rule: rule.Rule{
+	Rule: Rule{
 		ID:      RuleUnshieldedTimeout,
 		Summary: "pytest-timeout's signal method without the shield",
 		Meaning: "The pytest configuration sets a pytest-timeout timeout (`timeout`, or `--timeout` in `addopts`) with the signal method, pytest-timeout's default where SIGALRM exists, and the spec has no `[shield]` holding SIGALRM. Its handler raises wherever the main thread is, a module's first import included, and leaves that module half imported for the rest of the worker (pytest-timeout#184). Reported at the timeout.",

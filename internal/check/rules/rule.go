@@ -1,11 +1,12 @@
-// Package rule is the registry of check's rules. Each rule is declared
+// The registry of check's rules. Each rule is declared
 // once, in the package that reports it, with everything fixturegen says
 // about it: its id, its documentation, whether a suppression comment may
 // name it, and the words a file must hold for the rule to need it. The
 // rules table of docs/check.md, check --help's list, the suppression
 // comment's rule names and the scan's prefilter all read the registry, so
 // a new rule cannot be missing from one of them.
-package rule
+
+package rules
 
 import (
 	"fmt"
