@@ -1,6 +1,6 @@
 package suite
 
-// The words of check's rules (rule.Words) for a spec, whose deadline and
+// The words of check's rules (rules.Words) for a spec, whose deadline and
 // preload fixtures the tests name themselves: the timer calls.
 var ruleCalls = []string{"setitimer", "alarm", "ALRM", "SIGPROF"}
 

@@ -38,7 +38,7 @@ type Options struct {
 	// Config is the project's pytest configuration, or nil.
 	Config *pytestcfg.Config
 	// Fixtures and Calls are the words the caller looks for, beside those
-	// the model needs (see rule.Rule.Fixtures and Calls): a file holding
+	// the model needs (see rules.Rule.Fixtures and Calls): a file holding
 	// none is read for its encoding and header, and not tokenized.
 	Fixtures, Calls []string
 	// ListGroup asks for the modules of the xdist group.
