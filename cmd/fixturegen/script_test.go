@@ -150,9 +150,6 @@ var scriptSeconds = map[string]float64{
 	"shield_rollback":                     12.2,
 	"probe_cli":                           12.1,
 	"platform_no_sigalrm_thread":          10.6,
-	"generate_import_modes":               10.3,
-	"generate_lint_loop":                  9.6,
-	"generate_red_raise":                  9.5,
 	"generate_exclude":                    9.3,
 	"check_collect":                       8.5,
 	"docs_region":                         8.2,
@@ -162,6 +159,8 @@ var scriptSeconds = map[string]float64{
 	"triage_timeout":                      7.3,
 	"generate_thread_timer":               6.9,
 	"triage_red":                          6.4,
+	"generate_lint_loop":                  6.2,
+	"generate_import_modes":               6.1,
 	"generate_traceback":                  6.1,
 }
 
