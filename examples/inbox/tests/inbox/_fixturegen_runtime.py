@@ -214,7 +214,9 @@ def loaded_as(path: str | os.PathLike[str]) -> tuple[ModuleType, ModuleType]:
     A process holds one runtime, under one module name. A second conftest
     region that asks for another runtime file (a second spec in the same
     pytest session) would get this one, with this spec's settings: that
-    stops the session instead.
+    conftest fails to import instead, so none of its tests run with the
+    wrong settings. Serially the collection error stops the session;
+    pytest-xdist's workers report it and run the other tests.
     """
     if os.path.realpath(path) != os.path.realpath(__file__):
         msg = (
