@@ -23,6 +23,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/internal/probe"
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -62,29 +63,14 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 		pytestView = collect.Start(spec, python, o.Scan)
 		defer pytestView()
 	}
-	// The plan renders the docs file from the facts of the spec's own
-	// tree: from this scan's when it gathers them, else from a read of its
-	// own.
-	var changes []*plan.Change
-	var err error
 	cfg, err := pytestcfg.Find(spec.Dir)
 	if err != nil {
 		return nil, FixNone, err
 	}
 	opts, shareFacts := scanOptions(spec, o, cfg)
-	if !shareFacts {
-		if changes, err = plan.Survey(spec, nil); err != nil {
-			return nil, FixNone, err
-		}
-	}
-	res, err := rules.Check(opts)
+	changes, res, err := surveyAndScan(spec, opts, shareFacts)
 	if err != nil {
 		return nil, FixNone, err
-	}
-	if shareFacts {
-		if changes, err = plan.Survey(spec, res.Facts()); err != nil {
-			return nil, FixNone, err
-		}
 	}
 	var model *finding.ModelGap
 	if o.Collect {
@@ -117,6 +103,48 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 		fix = FixGenerate
 	}
 	return report, fix, nil
+}
+
+// errNoFacts stands for the facts of a scan that failed, whose error
+// surveyAndScan returns instead.
+var errNoFacts = errors.New("the scan of the tree failed")
+
+// surveyAndScan plans the generated files and scans the tree at once: the
+// plan renders and reads the files it would write while the scan reads the
+// tree, on a 2-core machine most of a small project's check. Only the docs
+// file, which lists the facts of the spec's tree, waits for the scan when
+// the scan gathers them (shareFacts); else the plan reads the tree for
+// them itself. The scan's error comes first, then the plan's.
+func surveyAndScan(spec *schema.Spec, opts rules.Options, shareFacts bool) ([]*plan.Change, *rules.Result, error) {
+	scanned := make(chan *rules.Result, 1)
+	var facts plan.Facts // nil: the plan reads the spec's tree
+	if shareFacts {
+		facts = func(*schema.Spec) (*suite.Facts, error) {
+			if res := <-scanned; res != nil {
+				return res.Facts(), nil
+			}
+			return nil, errNoFacts
+		}
+	}
+	type survey struct {
+		changes []*plan.Change
+		err     error
+	}
+	surveyed := make(chan survey, 1)
+	go func() {
+		changes, err := plan.Survey(spec, facts)
+		surveyed <- survey{changes, err}
+	}()
+	res, err := rules.Check(opts)
+	scanned <- res
+	p := <-surveyed
+	if err != nil {
+		return nil, nil, err
+	}
+	if p.err != nil {
+		return nil, nil, p.err
+	}
+	return p.changes, res, nil
 }
 
 // scanOptions are the contract's options for one check: the roots, the

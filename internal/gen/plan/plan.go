@@ -144,14 +144,15 @@ func writablePlan(spec *schema.Spec, base func([]byte) []byte, facts Facts) ([]*
 // scan of the tree). Files that cannot be read at all, and planned paths
 // that are folders, are still errors.
 //
-// The docs file is rendered from facts, the members and users of the
-// spec's tree that check's own read gathered; nil reads the tree afresh,
-// as Make does.
-func Survey(spec *schema.Spec, facts *suite.Facts) ([]*Change, error) {
+// The docs file is rendered from what facts returns: the members and
+// users of the spec's tree, which check's own scan gathers; nil reads the
+// tree afresh, as Make does. Survey calls facts after it has planned the
+// Python files, so that check can plan them while its scan runs.
+func Survey(spec *schema.Spec, facts Facts) ([]*Change, error) {
 	if facts == nil {
-		return survey(spec, nil, readFacts)
+		facts = readFacts
 	}
-	return survey(spec, nil, func(*schema.Spec) (*suite.Facts, error) { return facts, nil })
+	return survey(spec, nil, facts)
 }
 
 // SurveyPython is Survey without the docs file (see MakePython).
