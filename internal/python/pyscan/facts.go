@@ -171,6 +171,9 @@ type Scanner struct {
 
 	lx Lexer
 	p  parser
+	// work holds the arrays the facts of the last module were gathered
+	// in, for the next module's.
+	work Module
 	// bindWork is newBindIndex's working memory.
 	bindWork []int32
 }
@@ -240,27 +243,36 @@ func nameBit(name string) uint {
 func (s *Scanner) Scan(src []byte) *Module {
 	text := string(src)
 	s.lx.reset(src)
-	// The facts go into arrays of the module's own; the parser's working
-	// arrays (tokens, scopes, nested Lexers) are kept for the next module.
-	old := &s.p
-	p := &parser{lx: &s.lx, text: text, m: &Module{},
+	// The facts are gathered in the Scanner's arrays, kept from one module
+	// to the next, and copied into arrays of the module's own, each of
+	// its exact size, once they stop growing: growing the module's own
+	// arrays by appending allocated about twice what they end up holding,
+	// and copied all of it on the way.
+	old, w := &s.p, &s.work
+	p := &parser{lx: &s.lx, text: text,
+		m: &Module{Defs: w.Defs[:0], Calls: w.Calls[:0], Assigns: w.Assigns[:0], Imports: w.Imports[:0]},
 		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0],
-		bindTargets: old.bindTargets[:0], ftoks: old.ftoks[:0], subs: old.subs[:0]}
+		bindTargets: old.bindTargets[:0], ftoks: old.ftoks[:0], subs: old.subs[:0],
+		args: old.args[:0], paramBuf: old.paramBuf[:0], decos: old.decos[:0], baseBuf: old.baseBuf[:0],
+		bindBuf: old.bindBuf[:0], stars: old.stars[:0]}
 	p.lx.recordFields = !s.NoCalls
 	p.noCalls, p.keep = s.NoCalls, s.Keep
 	if s.Keep != nil {
 		p.lastSet, p.targetSet = nameSetOf(s.Keep.Last), nameSetOf(s.Keep.Targets)
 	}
 	p.run()
-	*old = parser{scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindTargets: p.bindTargets[:0], ftoks: p.ftoks, subs: p.subs[:0]}
-	m := p.m
-	m.Problems, m.StarImports = p.lx.Problems, p.stars
-	binds := p.bindBuf
+	work := p.m
+	*w = Module{Defs: work.Defs, Calls: work.Calls, Assigns: work.Assigns, Imports: work.Imports}
+	m := &Module{Defs: exact(work.Defs), Calls: exact(work.Calls), Assigns: exact(work.Assigns), Imports: exact(work.Imports),
+		StarImports: exact(p.stars), Problems: p.lx.Problems}
+	binds := exact(p.bindBuf)
 	bindTargets := exact(p.bindTargets)
 	// Each call's arguments, each def's parameters, decorators and bases
 	// lie in the parser's arrays one after the other, in the order of the
-	// calls and defs; they are sliced out once those arrays stop growing.
-	args, params, decos, bases := p.args, p.paramBuf, p.decos, p.baseBuf
+	// calls and defs; they are sliced out of copies of those arrays.
+	args, params, decos, bases := exact(p.args), exact(p.paramBuf), exact(p.decos), exact(p.baseBuf)
+	*old = parser{scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindTargets: p.bindTargets[:0], ftoks: p.ftoks, subs: p.subs[:0],
+		args: p.args, paramBuf: p.paramBuf, decos: p.decos, baseBuf: p.baseBuf, bindBuf: p.bindBuf, stars: p.stars}
 	off := 0
 	for i := range m.Calls {
 		c := &m.Calls[i]
@@ -473,7 +485,7 @@ func (p *parser) push() Kind {
 // "µ" (the micro sign) and "μ" (mu) are one name.
 func (p *parser) str(t *tok) string {
 	text := p.text[t.off:t.end]
-	if t.kind == Name && !isASCII(text) {
+	if t.kw == nonASCII {
 		return norm.NFKC.String(text)
 	}
 	return text
@@ -502,7 +514,18 @@ func (p *parser) isOp(t *tok, text string) bool {
 	return p.is(t, Op, text)
 }
 
-func (p *parser) isName(t *tok, text string) bool { return p.is(t, Name, text) }
+// isWord reports whether t is the name of the word kw (see words), as
+// written.
+func (p *parser) isWord(t *tok, kw uint8) bool { return t.kind == Name && t.kw == kw }
+
+// keyword reports whether the name t is a hard keyword, in its NFKC form,
+// as isKeyword(p.str(t)) does.
+func (p *parser) keyword(t *tok) bool {
+	if t.kw == nonASCII {
+		return isKeyword(p.str(t))
+	}
+	return t.kw != 0 && t.kw <= kwLastHard
+}
 
 // first is the first byte of a token's text, or 0 for an empty token.
 func (p *parser) first(t *tok) byte {
@@ -538,11 +561,11 @@ func (p *parser) statement(toks []tok) {
 	case p.isOp(&toks[0], "@"):
 		p.decorator(toks)
 		return
-	case p.isName(&toks[0], "def"):
+	case p.isWord(&toks[0], kwDef):
 		p.def(toks, 0, Function)
-	case p.isName(&toks[0], "async") && len(toks) > 1 && p.isName(&toks[1], "def"):
+	case p.isWord(&toks[0], kwAsync) && len(toks) > 1 && p.isWord(&toks[1], kwDef):
 		p.def(toks, 1, Function)
-	case p.isName(&toks[0], "class"):
+	case p.isWord(&toks[0], kwClass):
 		p.def(toks, 0, Class)
 	default:
 		p.dropDecorators()
@@ -576,9 +599,13 @@ func (p *parser) compoundLine(toks []tok) (header, body []tok, ok bool) {
 	if first.kind != Name {
 		return nil, nil, false
 	}
-	switch p.str(first) {
-	case "if", "elif", "else", "while", "for", "try", "except", "finally", "with", "async":
-	case "match", "case":
+	kw := first.kw
+	if kw == nonASCII {
+		kw = wordID(p.str(first)) // as Python reads it, in NFKC form
+	}
+	switch kw {
+	case kwIf, kwElif, kwElse, kwWhile, kwFor, kwTry, kwExcept, kwFinally, kwWith, kwAsync:
+	case kwMatch, kwCase:
 		// Soft keywords: "case = 1" and "match.group()" are names.
 		if len(toks) < 2 || toks[1].kind == Op && (toks[1].ch == '=' || toks[1].ch == '.' || toks[1].ch == ':' || toks[1].ch == ',' || toks[1].ch == ')' || p.text[toks[1].end-1] == '=') {
 			return nil, nil, false
@@ -704,14 +731,14 @@ func (p *parser) simple(toks []tok) {
 	if len(toks) == 0 {
 		return
 	}
-	if p.isName(&toks[0], "import") || p.isName(&toks[0], "from") {
+	if p.isWord(&toks[0], kwImport) || p.isWord(&toks[0], kwFrom) {
 		p.importStmt(toks)
 		return
 	}
 	target := ""
 	i, n := 0, 0
 	for i+1 < len(toks) {
-		if toks[i].kind != Name || isKeyword(p.str(&toks[i])) || !p.isOp(&toks[i+1], "=") && !isAugmented(p, &toks[i+1]) && !(p.isOp(&toks[i+1], ":") && i == 0) {
+		if toks[i].kind != Name || p.keyword(&toks[i]) || !p.isOp(&toks[i+1], "=") && !isAugmented(p, &toks[i+1]) && !(p.isOp(&toks[i+1], ":") && i == 0) {
 			// A target other than a name ("d[k] = x = 1"): the names
 			// of the chain may follow its "=".
 			eq := p.targetEnd(toks[i:])
@@ -772,7 +799,7 @@ func (p *parser) targetEnd(toks []tok) int {
 	depth := 0
 	for i := range toks {
 		switch {
-		case toks[i].kind == Name && p.isName(&toks[i], "lambda") && depth == 0:
+		case toks[i].kind == Name && p.isWord(&toks[i], kwLambda) && depth == 0:
 			return -1
 		case toks[i].kind != Op:
 		case toks[i].ch == '(' || toks[i].ch == '[' || toks[i].ch == '{':
@@ -792,7 +819,7 @@ func (p *parser) targetEnd(toks []tok) int {
 // that matters (it is the "not available" branch of a guarded import).
 func (p *parser) assignedValue(value []tok, n int) {
 	targets := p.bindBuf[len(p.bindBuf)-n:]
-	if len(value) == 1 && p.isName(&value[0], "None") {
+	if len(value) == 1 && p.isWord(&value[0], kwNone) {
 		p.bindBuf = p.bindBuf[:len(p.bindBuf)-n]
 		return
 	}
@@ -851,14 +878,14 @@ func (p *parser) stringList(toks []tok) ([]string, bool) {
 
 func (p *parser) importStmt(toks []tok) {
 	s := p.scope()
-	if p.isName(&toks[0], "import") {
+	if p.isWord(&toks[0], kwImport) {
 		p.eachSeg(toks[1:], false, func(seg []tok) {
 			mod, n := p.dottedModule(seg)
 			if n == 0 {
 				return
 			}
 			bound, _, _ := strings.Cut(mod, ".")
-			if n+1 < len(seg) && p.isName(&seg[n], "as") && seg[n+1].kind == Name {
+			if n+1 < len(seg) && p.isWord(&seg[n], kwAs) && seg[n+1].kind == Name {
 				bound = p.str(&seg[n+1])
 			}
 			p.m.Imports = append(p.m.Imports, Import{Module: mod, Bound: bound, Pos: p.lx.pos(&seg[0]), Scope: s})
@@ -868,7 +895,7 @@ func (p *parser) importStmt(toks []tok) {
 	// from MODULE import NAMES
 	rest := toks[1:]
 	mod, n := p.dottedModule(rest)
-	if n == 0 || n >= len(rest) || !p.isName(&rest[n], "import") {
+	if n == 0 || n >= len(rest) || !p.isWord(&rest[n], kwImport) {
 		return
 	}
 	names := rest[n+1:]
@@ -885,7 +912,7 @@ func (p *parser) importStmt(toks []tok) {
 		}
 		name := p.str(&seg[0])
 		bound := name
-		if len(seg) > 2 && p.isName(&seg[1], "as") && seg[2].kind == Name {
+		if len(seg) > 2 && p.isWord(&seg[1], kwAs) && seg[2].kind == Name {
 			bound = p.str(&seg[2])
 		}
 		p.m.Imports = append(p.m.Imports, Import{Module: mod, Name: name, Bound: bound, Pos: p.lx.pos(&seg[0]), Scope: s})
@@ -900,7 +927,7 @@ func (p *parser) dottedModule(toks []tok) (string, int) {
 		i++
 	}
 	name, n := "", 0
-	if i < len(toks) && !isKeyword(p.str(&toks[i])) {
+	if i < len(toks) && !p.keyword(&toks[i]) {
 		name, n = p.chain(toks, i)
 	}
 	if i == 0 {
@@ -937,7 +964,7 @@ func (p *parser) calls(toks []tok, scope int, target string) {
 		if b := p.bracket(&toks[k+1]); b != '(' && b != '.' && b != ')' {
 			continue
 		}
-		if k > 0 && p.isOp(&toks[k-1], ".") || isKeyword(p.str(t)) {
+		if k > 0 && p.isOp(&toks[k-1], ".") || p.keyword(t) {
 			continue
 		}
 		n := chainLen(toks, k)
@@ -983,7 +1010,7 @@ func (p *parser) parenthesized(toks []tok, k, end int) bool {
 	prev := &toks[k-2]
 	switch {
 	case prev.kind == Name:
-		return isKeyword(p.str(prev)) // return (f)(x), await (f)(x)
+		return p.keyword(prev) // return (f)(x), await (f)(x)
 	case prev.kind == Op:
 		b := p.first(prev)
 		return b != ')' && b != ']' && b != '}'
@@ -1186,7 +1213,7 @@ func (p *parser) eachSeg(toks []tok, nonEmpty bool, f func([]tok)) {
 	// commas separate no segments, up to the lambda's colon.
 	depth, start, lambdas := 0, 0, 0
 	for i := range toks {
-		if depth == 0 && toks[i].kind == Name && p.isName(&toks[i], "lambda") {
+		if depth == 0 && toks[i].kind == Name && p.isWord(&toks[i], kwLambda) {
 			lambdas++
 			continue
 		}

@@ -566,6 +566,54 @@ func TestKeywords(t *testing.T) {
 	}
 }
 
+// TestWords checks that words are the hard keywords isKeyword knows, then
+// the soft keywords "match" and "case", that wordID and the lexer give each
+// its id, and that other names, near misses and non-ASCII names get none.
+func TestWords(t *testing.T) {
+	if want := append(slices.Clone(keywords), "match", "case"); !slices.Equal(words, want) {
+		t.Fatalf("words = %q, want %q", words, want)
+	}
+	if int(kwLastHard) != len(keywords) || int(kwCase) != len(words) {
+		t.Fatalf("kwLastHard = %d, kwCase = %d; want %d and %d", kwLastHard, kwCase, len(keywords), len(words))
+	}
+	lexWord := func(src string) (uint8, Kind) {
+		l := NewLexer([]byte(src))
+		var tk tok
+		l.next(&tk)
+		return tk.kw, tk.kind
+	}
+	for i, w := range words {
+		id := uint8(i + 1)
+		if got := wordID(w); got != id {
+			t.Errorf("wordID(%q) = %d, want %d", w, got, id)
+		}
+		if got, k := lexWord(w + " x"); got != id || k != Name {
+			t.Errorf("the lexer gives %q kw %d (kind %d), want %d", w, got, k, id)
+		}
+		for j := range w {
+			for _, c := range []byte("aeisxyzAZ_0") {
+				other := w[:j] + string(c) + w[j+1:]
+				if got := wordID(other); (got != 0) != slices.Contains(words, other) {
+					t.Errorf("wordID(%q) = %d", other, got)
+				}
+			}
+		}
+	}
+	for _, name := range []string{"self", "print", "i", "nonlocals", "Trueish", "matches", "cases", "_", "x1"} {
+		if got, _ := lexWord(name); got != 0 {
+			t.Errorf("the lexer gives %q kw %d, want 0", name, got)
+		}
+	}
+	for _, name := range []string{"µ", "défaut", "ｄｅｆ", "x\u00e9"[:1] + "é"} {
+		if got, _ := lexWord(name); got != nonASCII {
+			t.Errorf("the lexer gives %q kw %d, want nonASCII", name, got)
+		}
+	}
+	if got, k := lexWord("f'x'"); got != 0 || k != String {
+		t.Errorf("a string's prefix: kw %d, kind %d", got, k)
+	}
+}
+
 // randomSource joins n pieces drawn at random: the sources the agreement
 // tests compare a fast path and its plain version on.
 func randomSource(rng *rand.Rand, pieces []string, n int) string {

@@ -67,6 +67,13 @@ type tok struct {
 	// token, so that the parser tells brackets, commas and dots apart
 	// without reading the source.
 	ch byte
+	// kw tells a name apart by its bytes as written: the word's id (see
+	// words) when it is a keyword or one of the soft keywords the parser
+	// reads, nonASCII when it has other than ASCII bytes (its NFKC form
+	// may still be a keyword), and 0 for every other name and token. The
+	// parser reads most lines' first names and every call's names for
+	// keywords, and compared their text each time.
+	kw uint8
 }
 
 // maxSource is the largest source a Lexer reads, so that offsets fit a
@@ -194,6 +201,7 @@ func (l *Lexer) mark(t *tok, k Kind, start, end, line, lineStart int) {
 	t.lineStart = int32(lineStart)
 	t.kind = k
 	t.ch = 0
+	t.kw = 0
 	if k == Op && end-start == 1 {
 		t.ch = l.src[start]
 	}
@@ -481,6 +489,14 @@ var nameBytes = func() (t [256]bool) {
 	return t
 }()
 
+// asciiNameBytes marks the ASCII bytes of nameBytes.
+var asciiNameBytes = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = nameBytes[c]
+	}
+	return t
+}()
+
 func isNameStart(c byte) bool { return nameBytes[c] && !isDigit(c) }
 
 func isNameByte(c byte) bool { return nameBytes[c] }
@@ -491,6 +507,10 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func (l *Lexer) name(t *tok) {
 	start, line, ls := l.off, l.line, l.lineStart
 	src, i := l.src, l.off
+	for i < len(src) && asciiNameBytes[src[i]] {
+		i++
+	}
+	ascii := i >= len(src) || src[i] < utf8.RuneSelf
 	for i < len(src) && nameBytes[src[i]] {
 		i++
 	}
@@ -502,6 +522,13 @@ func (l *Lexer) name(t *tok) {
 		}
 	}
 	l.tok(t, Name, start, line, ls)
+	if !ascii {
+		t.kw = nonASCII
+	} else if n := i - start; n >= 2 && n <= 8 && wordPairs[n][src[start]%64]&(1<<(src[start+1]%64)) != 0 {
+		// Most names are told no word by their length and first two
+		// bytes.
+		t.kw = wordID(src[start:i])
+	}
 }
 
 // stringPrefix reports whether p is a string prefix (r, b, u, f, t and
@@ -806,4 +833,145 @@ func (l *Lexer) op(t *tok) {
 	}
 	l.off += max(size, 1)
 	l.tok(t, Op, start, line, ls)
+}
+
+// Ids of the words a Name token's kw names: Python's hard keywords, then
+// the soft keywords the parser reads. nonASCII marks a name with other
+// than ASCII bytes.
+const (
+	kwFalse uint8 = iota + 1
+	kwNone
+	kwTrue
+	kwAnd
+	kwAs
+	kwAssert
+	kwAsync
+	kwAwait
+	kwBreak
+	kwClass
+	kwContinue
+	kwDef
+	kwDel
+	kwElif
+	kwElse
+	kwExcept
+	kwFinally
+	kwFor
+	kwFrom
+	kwGlobal
+	kwIf
+	kwImport
+	kwIn
+	kwIs
+	kwLambda
+	kwNonlocal
+	kwNot
+	kwOr
+	kwPass
+	kwRaise
+	kwReturn
+	kwTry
+	kwWhile
+	kwWith
+	kwYield
+	// kwLastHard is the last hard keyword: the soft ones follow.
+	kwLastHard = kwYield
+	kwMatch    = kwLastHard + 1
+	kwCase     = kwLastHard + 2
+
+	nonASCII uint8 = 255
+)
+
+// words are the words of the kw ids, in their order (TestWords checks
+// that they are the keywords isKeyword knows, then "match" and "case").
+var words = strings.Fields("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield match case")
+
+// wordPairs[n][a%64] has bit b%64 set when a word of n bytes starts with
+// the bytes a and b, as keywordPairs does for the hard keywords.
+var wordPairs = func() (t [9][64]uint64) {
+	for _, w := range words {
+		t[len(w)][w[0]%64] |= 1 << (w[1] % 64)
+	}
+	return t
+}()
+
+// wordID returns the id of the word s, or 0 when s is none.
+func wordID[T string | []byte](s T) uint8 {
+	switch string(s) {
+	case "False":
+		return kwFalse
+	case "None":
+		return kwNone
+	case "True":
+		return kwTrue
+	case "and":
+		return kwAnd
+	case "as":
+		return kwAs
+	case "assert":
+		return kwAssert
+	case "async":
+		return kwAsync
+	case "await":
+		return kwAwait
+	case "break":
+		return kwBreak
+	case "class":
+		return kwClass
+	case "continue":
+		return kwContinue
+	case "def":
+		return kwDef
+	case "del":
+		return kwDel
+	case "elif":
+		return kwElif
+	case "else":
+		return kwElse
+	case "except":
+		return kwExcept
+	case "finally":
+		return kwFinally
+	case "for":
+		return kwFor
+	case "from":
+		return kwFrom
+	case "global":
+		return kwGlobal
+	case "if":
+		return kwIf
+	case "import":
+		return kwImport
+	case "in":
+		return kwIn
+	case "is":
+		return kwIs
+	case "lambda":
+		return kwLambda
+	case "nonlocal":
+		return kwNonlocal
+	case "not":
+		return kwNot
+	case "or":
+		return kwOr
+	case "pass":
+		return kwPass
+	case "raise":
+		return kwRaise
+	case "return":
+		return kwReturn
+	case "try":
+		return kwTry
+	case "while":
+		return kwWhile
+	case "with":
+		return kwWith
+	case "yield":
+		return kwYield
+	case "match":
+		return kwMatch
+	case "case":
+		return kwCase
+	}
+	return 0
 }
