@@ -250,7 +250,7 @@ func (s *Scanner) Scan(src []byte) *Module {
 	// and copied all of it on the way.
 	old, w := &s.p, &s.work
 	p := &parser{lx: &s.lx, text: text,
-		m: &Module{Defs: w.Defs[:0], Calls: w.Calls[:0], Assigns: w.Assigns[:0], Imports: w.Imports[:0]},
+		m:      &Module{Defs: w.Defs[:0], Calls: w.Calls[:0], Assigns: w.Assigns[:0], Imports: w.Imports[:0]},
 		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0],
 		bindTargets: old.bindTargets[:0], ftoks: old.ftoks[:0], subs: old.subs[:0],
 		args: old.args[:0], paramBuf: old.paramBuf[:0], decos: old.decos[:0], baseBuf: old.baseBuf[:0],
@@ -392,7 +392,7 @@ type parser struct {
 func (p *parser) run() {
 	for {
 		p.toks = p.toks[:0]
-		p.lx.semicolon = false
+		p.lx.semicolon, p.lx.assign = false, false
 		k := p.push()
 		switch k {
 		case EOF:
@@ -740,7 +740,11 @@ func (p *parser) simple(toks []tok) {
 	for i+1 < len(toks) {
 		if toks[i].kind != Name || p.keyword(&toks[i]) || !p.isOp(&toks[i+1], "=") && !isAugmented(p, &toks[i+1]) && !(p.isOp(&toks[i+1], ":") && i == 0) {
 			// A target other than a name ("d[k] = x = 1"): the names
-			// of the chain may follow its "=".
+			// of the chain may follow its "=". Without a "=" outside
+			// brackets in the line there is none to look for.
+			if !p.lx.assign {
+				break
+			}
 			eq := p.targetEnd(toks[i:])
 			if eq < 0 {
 				break

@@ -633,3 +633,29 @@ func everyOffset(n int) []int {
 	}
 	return offs
 }
+
+// TestAssignmentTargets checks the names assignments bind where the first
+// name of a line is not the target, brackets unbalanced included: a
+// closing bracket that closes none makes the next "=" one outside
+// brackets for the parser, as it does for Python's error recovery here.
+func TestAssignmentTargets(t *testing.T) {
+	for src, want := range map[string][]string{
+		"d[k] = x = 1\n":                {"x"},
+		"f(a=1)\n":                      nil,
+		"self.x = y = g(z=2)\n":         {"y"},
+		"a ) ( b = c = 1 )\n":           {"c"},
+		"if x: d[k] = y = 1\n":          {"y"},
+		"a.b = 1; c[0] = e = 2\n":       {"e"},
+		"x = lambda a=1: a\n":           {"x"},
+		"obj.attr = (u := 3)\n":         nil,
+		"t[(1)] = v = [w for w in s]\n": {"v"},
+	} {
+		var got []string
+		for _, a := range Scan([]byte(src)).Assigns {
+			got = append(got, a.Name)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: assigns %q, want %q", src, got, want)
+		}
+	}
+}

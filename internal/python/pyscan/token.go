@@ -108,7 +108,12 @@ type Lexer struct {
 	// semicolon is set when a ";" is read; the parser clears it at each
 	// logical line, and splits only the lines that hold one.
 	semicolon bool
-	Problems  []Problem
+	// assign is set, and cleared, as semicolon is, when a "=" is read
+	// outside brackets, or a closing bracket that closes none: only then
+	// can the parser's search for the "=" that ends an assignment target
+	// find one, and most lines have neither.
+	assign   bool
+	Problems []Problem
 
 	// With recordFields, the code of each replacement field of a
 	// formatted string (not of one nested in another) is noted in fields,
@@ -818,10 +823,13 @@ func (l *Lexer) op(t *tok) {
 		return
 	}
 	switch rest[0] {
+	case '=':
+		l.assign = l.assign || l.depth == 0
 	case '(', '[', '{':
 		l.depth++
 	case ')', ']', '}':
 		if l.depth == 0 {
+			l.assign = true
 			l.problem(start, line, ls, "unmatched '"+string(rest[0])+"'")
 		} else {
 			l.depth--
