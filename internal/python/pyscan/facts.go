@@ -205,10 +205,16 @@ func (p *parser) keepsLast(last *tok, bare bool, target string) bool {
 	if bare {
 		return true
 	}
-	if name := p.str(last); p.lastSet.may(name) && p.keep.Last[name] {
+	if last.kw == nonASCII {
+		if p.keep.Last[p.str(last)] {
+			return true
+		}
+	} else if name := p.bytes(last); p.lastSet.may(nameBit(name)) && p.keep.Last[string(name)] {
+		// The name is looked up as it is in the source: only a name
+		// that is kept is copied out of it.
 		return true
 	}
-	return target != "" && p.targetSet.may(target) && p.keep.Targets[target]
+	return target != "" && p.targetSet.may(nameBit(target)) && p.keep.Targets[target]
 }
 
 // nameSet is a set of bits, one for each pair of the length and the last
@@ -225,23 +231,60 @@ func nameSetOf(m map[string]bool) nameSet {
 	return s
 }
 
-func (s *nameSet) may(name string) bool {
-	b := nameBit(name)
+// may reports whether a name whose nameBit is b may be in the map.
+func (s *nameSet) may(b uint) bool {
 	return s[b/64]&(1<<(b%64)) != 0
 }
 
-func nameBit(name string) uint {
-	if name == "" {
+func nameBit[T string | []byte](name T) uint {
+	if len(name) == 0 {
 		return 0
 	}
 	return (uint(len(name))*31 + uint(name[len(name)-1])) % 256
 }
 
+// keptText holds the names and literals a module's facts keep, copied
+// out of the source one after the other into chunks of the module's own.
+// A copy of the whole source, which they were substrings of, was four
+// tenths of the bytes Scan allocated; they are about a tenth of it.
+// Strings cut from a strings.Builder's bytes share them without a copy,
+// and the Builder never writes over bytes it has written: a chunk that is
+// full is left to the strings cut from it, and a new one started.
+type keptText struct {
+	b strings.Builder
+	// chunk is the size of the next chunk.
+	chunk int
+}
+
+// newKeptText returns a keptText whose first chunk fits the text kept of
+// a module of n bytes, as a rule.
+// (the modules check tokenizes on CPython's Lib/test keep a fifth to a
+// quarter of their bytes); a module that keeps more goes on in chunks of
+// half that size.
+func newKeptText(n int) keptText {
+	return keptText{chunk: max(n/4, 64)}
+}
+
+// copy returns a string of the bytes of p.
+func (k *keptText) copy(p []byte) string {
+	if len(p) == 0 {
+		return ""
+	}
+	if k.b.Cap()-k.b.Len() < len(p) {
+		n := max(k.chunk, len(p))
+		k.chunk = max(k.chunk/2, 64)
+		k.b = strings.Builder{}
+		k.b.Grow(n)
+	}
+	start := k.b.Len()
+	k.b.Write(p)
+	return k.b.String()[start:]
+}
+
 // Scan tokenizes src and extracts its facts, as the function Scan does.
 // The Module shares no memory with the Scanner or with src: the names and
-// strings the facts keep are substrings of one copy of the source.
+// strings the facts keep are copied out of the source (see keptText).
 func (s *Scanner) Scan(src []byte) *Module {
-	text := string(src)
 	s.lx.reset(src)
 	// The facts are gathered in the Scanner's arrays, kept from one module
 	// to the next, and copied into arrays of the module's own, each of
@@ -249,7 +292,7 @@ func (s *Scanner) Scan(src []byte) *Module {
 	// arrays by appending allocated about twice what they end up holding,
 	// and copied all of it on the way.
 	old, w := &s.p, &s.work
-	p := &parser{lx: &s.lx, text: text,
+	p := &parser{lx: &s.lx, src: src, kept: newKeptText(len(src)),
 		m:      &Module{Defs: w.Defs[:0], Calls: w.Calls[:0], Assigns: w.Assigns[:0], Imports: w.Imports[:0]},
 		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0],
 		bindTargets: old.bindTargets[:0], ftoks: old.ftoks[:0], subs: old.subs[:0],
@@ -355,7 +398,8 @@ type scope struct {
 
 type parser struct {
 	lx   *Lexer
-	text string // the source
+	src  []byte // the source
+	kept keptText
 	m    *Module
 	// noCalls and keep are the Scanner's NoCalls and Keep; inDecorator is
 	// set while the calls of a decorator are read.
@@ -484,14 +528,17 @@ func (p *parser) push() Kind {
 // other than ASCII letters is in Unicode's NFKC form, as Python reads it:
 // "µ" (the micro sign) and "μ" (mu) are one name.
 func (p *parser) str(t *tok) string {
-	text := p.text[t.off:t.end]
 	if t.kw == nonASCII {
-		return norm.NFKC.String(text)
+		return norm.NFKC.String(string(p.src[t.off:t.end]))
 	}
-	return text
+	return p.kept.copy(p.src[t.off:t.end])
 }
 
-func isASCII(s string) bool {
+// bytes returns a token's text as written, in the source: for a look
+// that keeps nothing of it.
+func (p *parser) bytes(t *tok) []byte { return p.src[t.off:t.end] }
+
+func isASCII[T string | []byte](s T) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return false
@@ -502,7 +549,7 @@ func isASCII(s string) bool {
 
 // is reports whether t is a token of kind k with the given text.
 func (p *parser) is(t *tok, k Kind, text string) bool {
-	return t.kind == k && int(t.end-t.off) == len(text) && p.text[t.off:t.end] == text
+	return t.kind == k && int(t.end-t.off) == len(text) && string(p.src[t.off:t.end]) == text
 }
 
 // isOp reports whether t is the operator text; one of one byte is told by
@@ -532,7 +579,7 @@ func (p *parser) first(t *tok) byte {
 	if t.end == t.off {
 		return 0
 	}
-	return p.text[t.off]
+	return p.src[t.off]
 }
 
 // bracket returns the bracket or comma a token is, or 0 for any other
@@ -607,7 +654,7 @@ func (p *parser) compoundLine(toks []tok) (header, body []tok, ok bool) {
 	case kwIf, kwElif, kwElse, kwWhile, kwFor, kwTry, kwExcept, kwFinally, kwWith, kwAsync:
 	case kwMatch, kwCase:
 		// Soft keywords: "case = 1" and "match.group()" are names.
-		if len(toks) < 2 || toks[1].kind == Op && (toks[1].ch == '=' || toks[1].ch == '.' || toks[1].ch == ':' || toks[1].ch == ',' || toks[1].ch == ')' || p.text[toks[1].end-1] == '=') {
+		if len(toks) < 2 || toks[1].kind == Op && (toks[1].ch == '=' || toks[1].ch == '.' || toks[1].ch == ':' || toks[1].ch == ',' || toks[1].ch == ')' || p.src[toks[1].end-1] == '=') {
 			return nil, nil, false
 		}
 	default:
@@ -758,14 +805,15 @@ func (p *parser) simple(toks []tok) {
 		if !isAssign && !annotated {
 			break
 		}
+		name := p.str(&toks[i])
 		if target == "" {
-			target = p.str(&toks[i])
+			target = name
 		}
 		pos := p.lx.pos(&toks[i])
 		if !p.inFunction() {
-			p.m.Assigns = append(p.m.Assigns, Assign{Name: p.str(&toks[i]), Pos: pos, Scope: p.scope()})
+			p.m.Assigns = append(p.m.Assigns, Assign{Name: name, Pos: pos, Scope: p.scope()})
 		}
-		p.bindBuf = append(p.bindBuf, assignment{name: p.str(&toks[i]), scope: int32(p.scope()), line: int32(pos.Line), col: int32(pos.Col)})
+		p.bindBuf = append(p.bindBuf, assignment{name: name, scope: int32(p.scope()), line: int32(pos.Line), col: int32(pos.Col)})
 		n++
 		if annotated {
 			// The value, if any, follows the annotation's "=".
@@ -792,7 +840,7 @@ func (p *parser) simple(toks []tok) {
 
 // isAugmented reports whether op is an augmented assignment ("+=").
 func isAugmented(p *parser, op *tok) bool {
-	return op.kind == Op && op.end-op.off >= 2 && p.text[op.end-1] == '=' && !p.isOp(op, "==") && !p.isOp(op, "!=") && !p.isOp(op, "<=") && !p.isOp(op, ">=")
+	return op.kind == Op && op.end-op.off >= 2 && p.src[op.end-1] == '=' && !p.isOp(op, "==") && !p.isOp(op, "!=") && !p.isOp(op, "<=") && !p.isOp(op, ">=")
 }
 
 // targetEnd returns the index of the "=" that ends the assignment target
@@ -940,7 +988,7 @@ func (p *parser) dottedModule(toks []tok) (string, int) {
 	if first, last := toks[0].off, toks[i+n-1].end; int(last-first) == sumLen(toks[:i])+len(name) {
 		// Written without spaces, as module names almost always are: the
 		// name is a substring of the source.
-		return p.text[first:last], i + n
+		return p.kept.copy(p.src[first:last]), i + n
 	}
 	var b strings.Builder
 	for k := range i {
@@ -1170,10 +1218,10 @@ func (p *parser) chain(toks []tok, i int) (string, int) {
 		j += 2
 	}
 	first, last := toks[i].off, toks[j].end
-	if int(last-first) == sumLen(toks[i:j+1]) && isASCII(p.text[first:last]) {
+	if int(last-first) == sumLen(toks[i:j+1]) && isASCII(p.src[first:last]) {
 		// Written without spaces, as dotted names almost always are:
 		// the name is a substring of the source.
-		return p.text[first:last], j - i + 1
+		return p.kept.copy(p.src[first:last]), j - i + 1
 	}
 	var b strings.Builder
 	for k := i; k <= j; k++ {
@@ -1252,7 +1300,7 @@ func (p *parser) indexOp(toks []tok, text string) int {
 		if t.kind != Op {
 			continue
 		}
-		if depth == 0 && p.str(t) == text {
+		if depth == 0 && string(p.bytes(t)) == text {
 			return i
 		}
 		switch p.bracket(t) {
