@@ -172,8 +172,10 @@ type Scanner struct {
 	lx Lexer
 	p  parser
 	// work holds the arrays the facts of the last module were gathered
-	// in, for the next module's.
-	work Module
+	// in, for the next module's; scanned is set once the Scanner has
+	// scanned a module.
+	work    Module
+	scanned bool
 	// bindWork is newBindIndex's working memory.
 	bindWork []int32
 }
@@ -290,8 +292,12 @@ func (s *Scanner) Scan(src []byte) *Module {
 	// to the next, and copied into arrays of the module's own, each of
 	// its exact size, once they stop growing: growing the module's own
 	// arrays by appending allocated about twice what they end up holding,
-	// and copied all of it on the way.
+	// and copied all of it on the way. A Scanner's first module, which
+	// may be its only one (one Scanner a module is common), takes the
+	// arrays it grew instead of copies.
 	old, w := &s.p, &s.work
+	reuse := s.scanned
+	s.scanned = true
 	p := &parser{lx: &s.lx, src: src, kept: newKeptText(len(src)),
 		m:      &Module{Defs: w.Defs[:0], Calls: w.Calls[:0], Assigns: w.Assigns[:0], Imports: w.Imports[:0]},
 		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0],
@@ -305,17 +311,20 @@ func (s *Scanner) Scan(src []byte) *Module {
 	}
 	p.run()
 	work := p.m
-	*w = Module{Defs: work.Defs, Calls: work.Calls, Assigns: work.Assigns, Imports: work.Imports}
-	m := &Module{Defs: exact(work.Defs), Calls: exact(work.Calls), Assigns: exact(work.Assigns), Imports: exact(work.Imports),
-		StarImports: exact(p.stars), Problems: p.lx.Problems}
-	binds := exact(p.bindBuf)
+	m := &Module{Defs: own(work.Defs, reuse), Calls: own(work.Calls, reuse), Assigns: own(work.Assigns, reuse), Imports: own(work.Imports, reuse),
+		StarImports: own(p.stars, reuse), Problems: p.lx.Problems}
+	binds := own(p.bindBuf, reuse)
 	bindTargets := exact(p.bindTargets)
 	// Each call's arguments, each def's parameters, decorators and bases
 	// lie in the parser's arrays one after the other, in the order of the
-	// calls and defs; they are sliced out of copies of those arrays.
-	args, params, decos, bases := exact(p.args), exact(p.paramBuf), exact(p.decos), exact(p.baseBuf)
-	*old = parser{scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindTargets: p.bindTargets[:0], ftoks: p.ftoks, subs: p.subs[:0],
-		args: p.args, paramBuf: p.paramBuf, decos: p.decos, baseBuf: p.baseBuf, bindBuf: p.bindBuf, stars: p.stars}
+	// calls and defs; they are sliced out of the module's arrays.
+	args, params, decos, bases := own(p.args, reuse), own(p.paramBuf, reuse), own(p.decos, reuse), own(p.baseBuf, reuse)
+	*old = parser{scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindTargets: p.bindTargets[:0], ftoks: p.ftoks, subs: p.subs[:0]}
+	*w = Module{}
+	if reuse {
+		*w = Module{Defs: work.Defs, Calls: work.Calls, Assigns: work.Assigns, Imports: work.Imports}
+		old.args, old.paramBuf, old.decos, old.baseBuf, old.bindBuf, old.stars = p.args, p.paramBuf, p.decos, p.baseBuf, p.bindBuf, p.stars
+	}
 	off := 0
 	for i := range m.Calls {
 		c := &m.Calls[i]
@@ -381,6 +390,16 @@ func (s *Scanner) Scan(src []byte) *Module {
 	m.binds = newBindIndex(m, binds, bindTargets, targets, &s.bindWork)
 	m.Suppressions = suppressions(src)
 	return m
+}
+
+// own returns s for a module to keep: a copy that holds nothing more
+// (nil for an empty s) when the Scanner keeps s for the next module, and
+// s itself when it does not.
+func own[T any](s []T, scannerKeeps bool) []T {
+	if !scannerKeeps {
+		return s
+	}
+	return exact(s)
 }
 
 // exact returns a copy of s that holds nothing more, or nil for an empty s.
