@@ -320,8 +320,22 @@ func (s *Scanner) Scan(src []byte) *Module {
 	// calls and defs; they are sliced out of the module's arrays.
 	args, params, decos, bases := own(p.args, reuse), own(p.paramBuf, reuse), own(p.decos, reuse), own(p.baseBuf, reuse)
 	*old = parser{scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindTargets: p.bindTargets[:0], ftoks: p.ftoks, subs: p.subs[:0]}
+	clear(p.bindTargets)
 	*w = Module{}
 	if reuse {
+		// The arrays kept are cleared of what they held: their strings
+		// are the module's, and the garbage collector, which reads every
+		// pointer of the arrays at each cycle, then finds none to follow.
+		clear(work.Defs)
+		clear(work.Calls)
+		clear(work.Assigns)
+		clear(work.Imports)
+		clear(p.args)
+		clear(p.paramBuf)
+		clear(p.decos)
+		clear(p.baseBuf)
+		clear(p.bindBuf)
+		clear(p.stars)
 		*w = Module{Defs: work.Defs, Calls: work.Calls, Assigns: work.Assigns, Imports: work.Imports}
 		old.args, old.paramBuf, old.decos, old.baseBuf, old.bindBuf, old.stars = p.args, p.paramBuf, p.decos, p.baseBuf, p.bindBuf, p.stars
 	}
