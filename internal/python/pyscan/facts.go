@@ -1349,33 +1349,9 @@ func (p *parser) indexOp(toks []tok, text string) int {
 // isKeyword reports whether s is one of Python's hard keywords: none of
 // them is a callable or assignable name.
 func isKeyword(s string) bool {
-	if len(s) < 2 || len(s) > 8 || keywordPairs[len(s)][s[0]%64]&(1<<(s[1]%64)) == 0 {
-		return false // most names, such as "self"
-	}
-	switch s {
-	case "False", "None", "True", "and", "as", "assert", "async", "await",
-		"break", "class", "continue", "def", "del", "elif", "else", "except",
-		"finally", "for", "from", "global", "if", "import", "in", "is",
-		"lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",
-		"while", "with", "yield":
-		return true
-	}
-	return false
+	id := wordID(s)
+	return id != 0 && id <= kwLastHard
 }
-
-// keywords are the hard keywords isKeyword knows (TestKeywords checks
-// that they are the same).
-var keywords = strings.Fields("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield")
-
-// keywordPairs[n][a%64] has bit b%64 set when a hard keyword of n bytes
-// starts with the bytes a and b: a name whose bit is not set is not a
-// keyword, and most names are told so without a string compare.
-var keywordPairs = func() (t [9][64]uint64) {
-	for _, k := range keywords {
-		t[len(k)][k[0]%64] |= 1 << (k[1] % 64)
-	}
-	return t
-}()
 
 func sumLen(toks []tok) int {
 	n := 0

@@ -543,8 +543,11 @@ func TestDecodeDeclaredEncodings(t *testing.T) {
 	}
 }
 
+// keywords are Python's hard keywords (keyword.kwlist).
+var keywords = strings.Fields("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield")
+
 // TestKeywords checks that isKeyword, with its quick rejection by
-// keywordPairs, knows every keyword of keywords and no name one byte off.
+// wordPairs, knows every keyword of keywords and no name one byte off.
 func TestKeywords(t *testing.T) {
 	for _, k := range keywords {
 		if !isKeyword(k) {

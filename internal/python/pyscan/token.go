@@ -529,9 +529,7 @@ func (l *Lexer) name(t *tok) {
 	l.tok(t, Name, start, line, ls)
 	if !ascii {
 		t.kw = nonASCII
-	} else if n := i - start; n >= 2 && n <= 8 && wordPairs[n][src[start]%64]&(1<<(src[start+1]%64)) != 0 {
-		// Most names are told no word by their length and first two
-		// bytes.
+	} else {
 		t.kw = wordID(src[start:i])
 	}
 }
@@ -895,7 +893,8 @@ const (
 var words = strings.Fields("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield match case")
 
 // wordPairs[n][a%64] has bit b%64 set when a word of n bytes starts with
-// the bytes a and b, as keywordPairs does for the hard keywords.
+// the bytes a and b: a name whose bit is not set is no word, and most
+// names are told so without a string compare.
 var wordPairs = func() (t [9][64]uint64) {
 	for _, w := range words {
 		t[len(w)][w[0]%64] |= 1 << (w[1] % 64)
@@ -905,6 +904,9 @@ var wordPairs = func() (t [9][64]uint64) {
 
 // wordID returns the id of the word s, or 0 when s is none.
 func wordID[T string | []byte](s T) uint8 {
+	if len(s) < 2 || len(s) > 8 || wordPairs[len(s)][s[0]%64]&(1<<(s[1]%64)) == 0 {
+		return 0 // most names, such as "self"
+	}
 	switch string(s) {
 	case "False":
 		return kwFalse
