@@ -258,11 +258,10 @@ type keptText struct {
 	chunk int
 }
 
-// newKeptText returns a keptText whose first chunk fits the text kept of
-// a module of n bytes, as a rule.
-// (the modules check tokenizes on CPython's Lib/test keep a fifth to a
-// quarter of their bytes); a module that keeps more goes on in chunks of
-// half that size.
+// newKeptText returns a keptText whose first chunk fits, as a rule, the
+// text kept of a module of n bytes (the modules check tokenizes on
+// CPython's Lib/test keep a fifth to a quarter of their bytes); a module
+// that keeps more goes on in chunks of half that size.
 func newKeptText(n int) keptText {
 	return keptText{chunk: max(n/4, 64)}
 }
