@@ -110,8 +110,8 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 var errNoFacts = errors.New("the scan of the tree failed")
 
 // surveyAndScan plans the generated files and scans the tree at once: the
-// plan renders and reads the files it would write while the scan reads the
-// tree, on a 2-core machine most of a small project's check. Only the docs
+// plan renders and reads the files it would write, most of a small
+// project's check, while the scan reads the tree. Only the docs
 // file, which lists the facts of the spec's tree, waits for the scan when
 // the scan gathers them (shareFacts); else the plan reads the tree for
 // them itself. The scan's error comes first, then the plan's.
