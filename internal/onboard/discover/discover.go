@@ -137,11 +137,7 @@ type Probe struct {
 // default hidden ones, virtual environments, build output) and what
 // testpaths leaves out hold nothing pytest runs.
 func Find(root string) (*Contract, error) {
-	cfg, err := pytestcfg.Find(root)
-	if err != nil {
-		return nil, err
-	}
-	files, err := suite.Files(root, cfg)
+	files, err := pytestFiles(root)
 	if err != nil {
 		return nil, err
 	}
@@ -431,4 +427,14 @@ func hasString(src []byte, s string) bool {
 		}
 	}
 	return false
+}
+
+// pytestFiles lists the files below root that pytest reaches, under the
+// project's pytest configuration, as check walks them (suite.Files).
+func pytestFiles(root string) ([]string, error) {
+	cfg, err := pytestcfg.Find(root)
+	if err != nil {
+		return nil, err
+	}
+	return suite.Files(root, cfg)
 }

@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
-	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
-	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
 
 // Rearm is a fixture of a test module that arms the timer again for that
@@ -32,11 +30,7 @@ type Rearm struct {
 // (relative to root, "." for all), in path order. A fixture that installs
 // a handler of its own is not one: it is a deadline of its own.
 func FindRearms(root, dir string) ([]Rearm, error) {
-	cfg, err := pytestcfg.Find(root)
-	if err != nil {
-		return nil, err
-	}
-	files, err := suite.Files(root, cfg)
+	files, err := pytestFiles(root)
 	if err != nil {
 		return nil, err
 	}
