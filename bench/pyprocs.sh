@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Counts the Python processes the end-to-end scripts start and the CPU time
+# they take, by kind, beside the CPU time of the whole test binary: the
+# share of go test's time that pytest's own start-up sets and no change to
+# fixturegen can lower.
+#
+# For the length of the run it puts a .pth file into the test venv's
+# site-packages that makes every Python process there append one line at
+# exit (its kind, its own CPU time and its command line) to a log, and it
+# removes the file again on exit. A process that ends by a signal or by
+# os._exit writes no line. The kinds:
+#   pytest  a command line that names pytest: a session's controller, a
+#           serial run, a probe case's inner run;
+#   worker  a pytest-xdist worker (started with -c, execnet loaded);
+#   other   any other Python process.
+#
+# Usage: bash bench/pyprocs.sh [NAME ...]   (default: every script)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+python=$(bash "$root/scripts/venv")
+site=$("$python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
+work=$(mktemp -d)
+hook=$site/_fixturegen_bench_pyprocs
+trap 'rm -f "$hook.pth" "$hook.py"; rm -rf "$work"' EXIT
+
+cd "$root/cmd/fixturegen"
+go test -c -o "$work/fixturegen.test" .
+
+cat >"$hook.py" <<EOF
+import atexit
+import resource
+import sys
+
+
+def _record():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    line = " ".join(sys.argv)
+    if sys.argv[:1] == ["-c"] and "execnet" in sys.modules:
+        kind = "worker"
+    elif "pytest" in line:
+        kind = "pytest"
+    else:
+        kind = "other"
+    with open("$work/log", "a") as log:
+        log.write("%s\t%.3f\t%s\n" % (kind, usage.ru_utime + usage.ru_stime, line[:200].replace("\t", " ").replace("\n", " ")))
+
+
+atexit.register(_record)
+EOF
+echo "import _fixturegen_bench_pyprocs" >"$hook.pth"
+
+run=TestScripts
+if [ $# -gt 0 ]; then
+  run="TestScripts/^($(IFS='|'; echo "$*"))\$"
+fi
+TIMEFORMAT="%R %U %S"
+{ time FIXTUREGEN_REQUIRE_PYTEST=1 "$work/fixturegen.test" -test.count=1 -test.run "$run" >"$work/out" 2>&1; } 2>"$work/time" || {
+  cat "$work/out" >&2
+  exit 1
+}
+
+read -r wall user sys <"$work/time"
+echo "kind  processes  CPU s  CPU s each"
+awk -F'\t' '{n[$1]++; c[$1] += $2} END {for (k in n) printf "%s  %d  %.1f  %.3f\n", k, n[k], c[k], c[k] / n[k]}' "$work/log" | sort
+awk -F'\t' -v wall="$wall" -v user="$user" -v sys="$sys" '{n++; c += $2} END {
+  cpu = user + sys
+  printf "all Python  %d  %.1f  of the test binary'\''s %.1f s of CPU (%.0f%%) in %.1f s wall\n", n, c, cpu, 100 * c / cpu, wall
+}' "$work/log"
