@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # Counts the Python processes the end-to-end scripts start and the CPU time
-# they take, by kind, beside the CPU time of the whole test binary: the
-# share of go test's time that pytest's own start-up sets and no change to
-# fixturegen can lower.
+# they take, by kind and by script, beside the CPU time of the whole test
+# binary: the share of go test's time that pytest's own start-up sets and
+# no change to fixturegen can lower.
 #
 # For the length of the run it puts a .pth file into the test venv's
-# site-packages that makes every Python process there append one line at
-# exit (its kind, its own CPU time and its command line) to a log, and it
-# removes the file again on exit. A process that ends by a signal or by
-# os._exit writes no line. The kinds:
+# site-packages that makes every Python process there note its start, and
+# append one line at exit (its kind, its own CPU time, its working folder
+# and its command line) to a log, and it removes the file again on exit. A
+# process that ends by a signal or by os._exit (pytest-timeout's thread
+# method, a probe's killed inner run) writes no exit line: it is counted
+# apart, its CPU unknown. The kinds:
 #   pytest  a command line that names pytest: a session's controller, a
 #           serial run, a probe case's inner run;
 #   worker  a pytest-xdist worker (started with -c, execnet loaded);
 #   other   any other Python process.
+# A process is charged to the script whose $WORK its working folder is in,
+# or to "(setup)" outside every script's.
 #
 # Usage: bash bench/pyprocs.sh [NAME ...]   (default: every script)
 set -euo pipefail
@@ -28,8 +32,12 @@ go test -c -o "$work/fixturegen.test" .
 
 cat >"$hook.py" <<EOF
 import atexit
+import os
 import resource
 import sys
+
+with open("$work/starts", "a") as log:
+    log.write("%d\n" % os.getpid())
 
 
 def _record():
@@ -41,12 +49,18 @@ def _record():
         kind = "pytest"
     else:
         kind = "other"
+    try:
+        folder = os.getcwd()
+    except OSError:
+        folder = "(gone)"
     with open("$work/log", "a") as log:
-        log.write("%s\t%.3f\t%s\n" % (kind, usage.ru_utime + usage.ru_stime, line[:200].replace("\t", " ").replace("\n", " ")))
+        log.write("%s\t%.3f\t%s\t%s\n" % (kind, usage.ru_utime + usage.ru_stime, folder, line[:200].replace("\t", " ").replace("\n", " ")))
 
 
 atexit.register(_record)
 EOF
+: >"$work/starts"
+: >"$work/log"
 echo "import _fixturegen_bench_pyprocs" >"$hook.pth"
 
 run=TestScripts
@@ -66,3 +80,11 @@ awk -F'\t' -v wall="$wall" -v user="$user" -v sys="$sys" '{n++; c += $2} END {
   cpu = user + sys
   printf "all Python  %d  %.1f  of the test binary'\''s %.1f s of CPU (%.0f%%) in %.1f s wall\n", n, c, cpu, 100 * c / cpu, wall
 }' "$work/log"
+echo "ended without an exit line (a signal or os._exit)  $(( $(wc -l <"$work/starts") - $(wc -l <"$work/log") ))"
+echo
+echo "script  processes  workers  CPU s"
+awk -F'\t' '{
+  s = "(setup)"
+  if (match($3, /\/script-[A-Za-z0-9_]+/)) s = substr($3, RSTART + 8, RLENGTH - 8)
+  n[s]++; c[s] += $2; if ($1 == "worker") w[s]++
+} END {for (k in n) printf "%s  %d  %d  %.1f\n", k, n[k], w[k], c[k]}' "$work/log" | sort -k4 -g -r
