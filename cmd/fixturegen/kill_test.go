@@ -101,6 +101,7 @@ func TestGenerateSurvivesKill(t *testing.T) {
 	whole := time.Since(start)
 
 	rng := rand.New(rand.NewPCG(3, 2026))
+	window := newKillWindow(whole * 5 / 4)
 	var kills, midWrite, mixed int
 	for kills < 300 && (kills < 60 || midWrite < 5) {
 		restore(t, dir, oldContent)
@@ -109,7 +110,8 @@ func TestGenerateSurvivesKill(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(rng.Int64N(int64(whole) * 5 / 4)))
+		delay := window.pick(rng)
+		time.Sleep(delay)
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
 		kills++
@@ -126,10 +128,18 @@ func TestGenerateSurvivesKill(t *testing.T) {
 				t.Fatalf("kill %d: %s is neither its old nor its new content (%d bytes)", kills, name, len(now[i]))
 			}
 		}
-		if s := strings.Join(states, " "); strings.Contains(s, "old") && strings.Contains(s, "new") {
+		s := strings.Join(states, " ")
+		if strings.Contains(s, "old") && strings.Contains(s, "new") {
 			mixed++
 		}
 		temps := extra(t, dir, baseline)
+		switch {
+		case len(temps) > 0 || strings.Contains(s, "old") && strings.Contains(s, "new"):
+		case !strings.Contains(s, "new"):
+			window.early(delay)
+		default:
+			window.late(delay)
+		}
 		if len(temps) == 0 {
 			continue
 		}
@@ -149,6 +159,44 @@ func TestGenerateSurvivesKill(t *testing.T) {
 		t.Fatalf("only %d of %d kills landed inside a write (a whole run takes %v); the test proves nothing", midWrite, kills, whole)
 	}
 	t.Logf("%d kills over runs of %v: %d left temporary files, %d left old and new files side by side", kills, whole, midWrite, mixed)
+}
+
+// killWindow is the range of delays after a generate starts within which
+// the test kills it. A start on a loaded machine can take longer than the
+// whole timed run, and the writes are a small part of a run, so kills
+// spread over a fixed range can all miss them. The range narrows toward
+// the writes instead: a kill that found nothing written moves its start
+// halfway up to that delay, one that found everything written moves its
+// end halfway down. When noise closes the range, it opens again whole.
+type killWindow struct {
+	full, lo, hi time.Duration
+}
+
+func newKillWindow(full time.Duration) *killWindow {
+	return &killWindow{full: full, hi: full}
+}
+
+// pick returns a delay drawn evenly from the range.
+func (w *killWindow) pick(rng *rand.Rand) time.Duration {
+	return w.lo + time.Duration(rng.Int64N(int64(w.hi-w.lo)+1))
+}
+
+// early records a kill at delay d that came before any write.
+func (w *killWindow) early(d time.Duration) {
+	w.lo += (d - w.lo) / 2
+	w.reopen()
+}
+
+// late records a kill at delay d that came after every write.
+func (w *killWindow) late(d time.Duration) {
+	w.hi -= (w.hi - d) / 2
+	w.reopen()
+}
+
+func (w *killWindow) reopen() {
+	if w.hi-w.lo < w.full/20 {
+		w.lo, w.hi = 0, w.full
+	}
 }
 
 // restore puts the old content back and removes every temporary file, so
