@@ -18,6 +18,13 @@
 # A process is charged to the script whose $WORK its working folder is in,
 # or to "(setup)" outside every script's.
 #
+# Beside the scripts it times one trivial pytest run (one passing test,
+# serial, in the test venv) seven times before the scripts and seven after,
+# and prints the binary's CPU time as a number of such runs: a figure that
+# does not move with how fast the machine is that day, as CPU seconds do
+# (a pytest process here has cost 0.3 s to 0.6 s of CPU on average from
+# one day to the next).
+#
 # Usage: bash bench/pyprocs.sh [NAME ...]   (default: every script)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -59,6 +66,27 @@ def _record():
 
 atexit.register(_record)
 EOF
+# Prints the median CPU time (user + system, children included) of seven
+# trivial pytest runs, one after another.
+trivial() {
+  "$python" - "$work/trivial" <<'PY'
+import os, resource, statistics, subprocess, sys
+
+folder = sys.argv[1]
+os.makedirs(folder, exist_ok=True)
+with open(os.path.join(folder, "test_trivial.py"), "w") as f:
+    f.write("def test_passes():\n    pass\n")
+cpu = []
+for _ in range(7):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "test_trivial.py"], cwd=folder, stdout=subprocess.DEVNULL, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+print("%.3f" % statistics.median(cpu))
+PY
+}
+trivial_before=$(trivial)
+
 : >"$work/starts"
 : >"$work/log"
 echo "import _fixturegen_bench_pyprocs" >"$hook.pth"
@@ -72,6 +100,8 @@ TIMEFORMAT="%R %U %S"
   cat "$work/out" >&2
   exit 1
 }
+rm -f "$hook.pth"
+trivial_after=$(trivial)
 
 read -r wall user sys <"$work/time"
 echo "kind  processes  CPU s  CPU s each"
@@ -80,6 +110,9 @@ awk -F'\t' -v wall="$wall" -v user="$user" -v sys="$sys" '{n++; c += $2} END {
   cpu = user + sys
   printf "all Python  %d  %.1f  of the test binary'\''s %.1f s of CPU (%.0f%%) in %.1f s wall\n", n, c, cpu, 100 * c / cpu, wall
 }' "$work/log"
+awk -v a="$trivial_before" -v b="$trivial_after" -v user="$user" -v sys="$sys" 'BEGIN {
+  printf "a trivial pytest run  %.3f s of CPU before the scripts, %.3f s after: the test binary'\''s CPU is %.0f to %.0f such runs\n", a, b, (user + sys) / (a > b ? a : b), (user + sys) / (a > b ? b : a)
+}'
 echo "ended without an exit line (a signal or os._exit)  $(( $(wc -l <"$work/starts") - $(wc -l <"$work/log") ))"
 echo
 echo "script  processes  workers  CPU s"
