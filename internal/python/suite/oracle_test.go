@@ -65,7 +65,10 @@ func TestScannerAgreesWithPythonsParser(t *testing.T) {
 	}
 	// testdata/oracle holds a timer call in each form Python runs it in
 	// (f-string fields, lambdas, match arms, comprehensions, async tests,
-	// aliases), which the libraries seldom hold; they are always read.
+	// aliases and star imports) and in files whose bytes differ from the
+	// common case (CRLF, a BOM, a Latin-1 coding line, tabs and form feeds,
+	// characters beyond one UTF-8 byte before a call), which the libraries
+	// seldom hold; they are always read.
 	sample, err := filepath.Glob("testdata/oracle/*.py")
 	if err != nil || len(sample) == 0 {
 		t.Fatalf("testdata/oracle: %v", err)

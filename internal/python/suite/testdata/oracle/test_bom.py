@@ -1,0 +1,5 @@
+﻿import signal
+
+
+def test_bom():
+    signal.alarm(1)

@@ -1,0 +1,5 @@
+import signal
+
+
+def test_crlf():
+    signal.alarm(1)
