@@ -20,10 +20,11 @@
 #
 # Beside the scripts it times one trivial pytest run (one passing test,
 # serial, in the test venv) seven times before the scripts and seven after,
-# and prints the binary's CPU time as a number of such runs: a figure that
-# does not move with how fast the machine is that day, as CPU seconds do
-# (a pytest process here has cost 0.3 s to 0.6 s of CPU on average from
-# one day to the next).
+# and prints the binary's CPU time as a number of such runs, from the
+# slower calibration to the faster one. A pytest process here has cost
+# 0.3 s to 0.6 s of CPU on average from one day to the next, so a count of
+# runs compares days better than seconds do, and the two calibrations show
+# how far the machine's own speed moved during the run.
 #
 # Usage: bash bench/pyprocs.sh [NAME ...]   (default: every script)
 set -euo pipefail
