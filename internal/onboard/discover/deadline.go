@@ -210,9 +210,29 @@ func (c *Contract) readHandler(s *source, def int) {
 		where = c.TimerAt
 	}
 	c.readDump(s, body)
-	if !c.readRaise(s, body) {
-		c.unreadHandler(where, "no raise statement or pytest.fail call found in the handler")
+	if c.readRaise(s, body) {
+		return
 	}
+	for _, call := range m.Calls {
+		// A handler that ends the test some other way than by failing it:
+		// the generated deadline always fails it, so init says which way
+		// the hand-written one went.
+		switch callee := m.Resolve(call.Callee); callee {
+		case "pytest.skip", "pytest.xfail", "pytest.exit":
+			if s.within(call.Scope, body) {
+				c.unreadHandler(at(s.file, call.Pos), fmt.Sprintf("the handler calls %s, so a test that runs out of time ends %s, where the generated deadline fails it", callee, endsBy[callee]))
+				return
+			}
+		}
+	}
+	c.unreadHandler(where, "no raise statement or pytest.fail call found in the handler")
+}
+
+// endsBy is how a test ends when the alarm's handler calls each of these.
+var endsBy = map[string]string{
+	"pytest.skip":  "skipped",
+	"pytest.xfail": "as an expected failure",
+	"pytest.exit":  "the whole session",
 }
 
 func (c *Contract) unreadHandler(where, why string) {

@@ -325,6 +325,47 @@ def deadline():
 		want: shape{Autouse: true, Seconds: 5, Timer: "real", Raises: "Failed", Message: "hung"},
 		note: "conftest.py:9:57: the handler calls pytest.fail with its traceback",
 	}, {
+		name: "an alarm cleared before it is armed",
+		src: `import signal
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def deadline():
+    def handler(signum, frame):
+        raise TimeoutError("slow")
+
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, handler)
+    signal.alarm(5)
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Autouse: true, Seconds: 5, Timer: "real", Handler: "nested handler", Raises: "TimeoutError", Message: "slow"},
+	}, {
+		name: "a handler that skips the test",
+		src: `import signal
+
+import pytest
+
+
+@pytest.fixture
+def timeout():
+    def handler(*args):
+        pytest.skip("taking too long")
+
+    previous = signal.signal(signal.SIGALRM, handler)
+    signal.alarm(2)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+`,
+		want: shape{Seconds: 2, Timer: "real", Handler: "nested handler", Unread: []string{
+			"raises: the handler calls pytest.skip, so a test that runs out of time ends skipped, where the generated deadline fails it",
+			"message: the handler calls pytest.skip, so a test that runs out of time ends skipped, where the generated deadline fails it",
+		}},
+	}, {
 		name: "a handler bound to another name first",
 		src: `import signal
 
@@ -367,7 +408,7 @@ if hasattr(signal, "SIGALRM"):
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := fromConftest("conftest.py", []byte(tt.src))
+			c, _ := fromConftest("conftest.py", []byte(tt.src))
 			if c == nil {
 				t.Fatal("no deadline fixture found")
 			}

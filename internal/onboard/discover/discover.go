@@ -131,40 +131,55 @@ type Probe struct {
 	Generated bool // fixturegen generated the plugin, so it may rewrite it
 }
 
+// Stray is a call in a conftest that arms a timer outside the body of
+// every fixture: in a helper, such as a context manager a fixture enters.
+// init reads a deadline only from a fixture that arms the timer in its own
+// body, so when it finds no contract it names these rather than pass them
+// over in silence.
+type Stray struct {
+	At       string // path:line:col of the call
+	Arms     string // signal.setitimer or signal.alarm
+	In       string // the module-level function that holds the call; "" at module level
+	CalledBy string // a fixture that calls In; "" for none
+}
+
 // Find searches the project at root for a hand-written contract and returns
-// nil when there is none. It reads the files pytest reaches, walked as
-// check walks them (suite.Files): the folders norecursedirs names (by
-// default hidden ones, virtual environments, build output) and what
-// testpaths leaves out hold nothing pytest runs.
-func Find(root string) (*Contract, error) {
+// nil when there is none, with the stray timer calls of its conftests. It
+// reads the files pytest reaches, walked as check walks them
+// (suite.Files): the folders norecursedirs names (by default hidden ones,
+// virtual environments, build output) and what testpaths leaves out hold
+// nothing pytest runs.
+func Find(root string) (*Contract, []Stray, error) {
 	files, err := pytestFiles(root)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	var strays []Stray
 	for _, rel := range files {
 		if path.Base(rel) != "conftest.py" {
 			continue
 		}
 		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		c := fromConftest(rel, src)
+		c, more := fromConftest(rel, src)
 		if c == nil {
+			strays = append(strays, more...)
 			continue
 		}
 		if err := c.findGroup(root, files); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := c.findProbe(root, files); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if c.Rearms, err = findRearms(root, path.Dir(c.Conftest), files); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return c, nil
+		return c, nil, nil
 	}
-	return nil, nil
+	return nil, strays, nil
 }
 
 func at(file string, p pyscan.Pos) string {
@@ -193,8 +208,8 @@ func within(m *pyscan.Module, scope, def int) bool {
 }
 
 // fromConftest returns the contract whose deadline fixture conftest src
-// defines, or nil.
-func fromConftest(file string, src []byte) *Contract {
+// defines, or nil and the stray timer calls of src.
+func fromConftest(file string, src []byte) (*Contract, []Stray) {
 	s := newSource(file, src)
 	m := s.m
 	fx := fixtures(m)
@@ -210,8 +225,8 @@ func fromConftest(file string, src []byte) *Contract {
 			if !within(m, call.Scope, def) {
 				continue
 			}
-			callee := m.Resolve(call.Callee)
-			if callee != "signal.setitimer" && callee != "signal.alarm" {
+			callee, ok := armingCall(m, call)
+			if !ok {
 				continue
 			}
 			c := &Contract{Conftest: file, Deadline: fixture(m, file, def), Timer: schema.TimerReal}
@@ -227,10 +242,60 @@ func fromConftest(file string, src []byte) *Contract {
 			c.readDefer(s, def)
 			c.readPreload(m, file, fx, def)
 			c.secondsInMessage()
-			return c
+			return c, nil
 		}
 	}
-	return nil
+	return nil, strays(m, file, fx)
+}
+
+// armingCall reports whether call arms a timer, signal.setitimer or
+// signal.alarm, as check reads it: a zero delay (signal.alarm(0) in a
+// teardown, or in a fixture that only asserts the alarm is off) disarms
+// it.
+func armingCall(m *pyscan.Module, call pyscan.Call) (string, bool) {
+	callee, arms := suite.ArmsTimer(m, call)
+	return callee, arms && (callee == "signal.setitimer" || callee == "signal.alarm")
+}
+
+// strays returns the calls of m that arm a timer outside every fixture in
+// fx, with the module-level function that holds each and a fixture that
+// calls that function.
+func strays(m *pyscan.Module, file string, fx map[string]int) []Stray {
+	var out []Stray
+	for _, call := range m.Calls {
+		callee, ok := armingCall(m, call)
+		if !ok {
+			continue
+		}
+		st := Stray{At: at(file, call.Pos), Arms: callee}
+		top := call.Scope
+		for top >= 0 && m.Defs[top].Parent >= 0 {
+			top = m.Defs[top].Parent
+		}
+		if top >= 0 {
+			st.In = m.Defs[top].Name
+			st.CalledBy = fixtureCalling(m, fx, st.In)
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// fixtureCalling returns the first fixture of fx, in source order, that
+// calls the module-level function name, or "".
+func fixtureCalling(m *pyscan.Module, fx map[string]int, name string) string {
+	first, firstDef := "", -1
+	for _, call := range m.Calls {
+		if call.Callee != name {
+			continue
+		}
+		for fixture, def := range fx {
+			if within(m, call.Scope, def) && (firstDef < 0 || def < firstDef) {
+				first, firstDef = fixture, def
+			}
+		}
+	}
+	return first
 }
 
 func fixture(m *pyscan.Module, file string, def int) Fixture {

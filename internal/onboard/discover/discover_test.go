@@ -87,7 +87,7 @@ func TestFind(t *testing.T) {
 		"tests/conftest_helpers/not_conftest.py":  handwritten,
 		"tests/inbox/test_outside_the_group_x.py": "x = 1\n",
 	})
-	c, err := Find(root)
+	c, _, err := Find(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestFindNothing(t *testing.T) {
 		"tests/conftest.py": "import pytest\n\n\n@pytest.fixture\ndef x():\n    return 'signal.setitimer(1, 2)'\n",
 		"tests/test_x.py":   reconnect,
 	})
-	c, err := Find(root)
+	c, _, err := Find(root)
 	if err != nil || c != nil {
 		t.Errorf("Find = %+v, %v; want nothing", c, err)
 	}
@@ -142,7 +142,7 @@ func TestFindNotes(t *testing.T) {
 		"    import toysdk.shared.message  # noqa: F401\n", "    from toysdk.shared import message  # noqa: F401\n",
 	).Replace(handwritten)
 	root := testenv.WriteTree(t, map[string]string{"conftest.py": src})
-	c, err := Find(root)
+	c, _, err := Find(root)
 	if err != nil || c == nil {
 		t.Fatalf("Find = %+v, %v", c, err)
 	}
@@ -166,5 +166,47 @@ func TestFindNotes(t *testing.T) {
 		if !strings.Contains(strings.Join(c.Notes, "\n"), want) {
 			t.Errorf("notes\n%s\nlack\n%s", strings.Join(c.Notes, "\n"), want)
 		}
+	}
+}
+
+func TestStrays(t *testing.T) {
+	src := `import contextlib
+import signal
+
+import pytest
+
+signal.alarm(30)
+
+
+def _unused(seconds):
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+
+
+@contextlib.contextmanager
+def _limit(seconds):
+    def arm():
+        signal.alarm(seconds)
+
+    arm()
+    yield
+    signal.alarm(0)
+
+
+@pytest.fixture
+def limited():
+    with _limit(3):
+        yield
+`
+	c, got := fromConftest("conftest.py", []byte(src))
+	if c != nil {
+		t.Fatalf("found a contract in %s", c.Deadline.At)
+	}
+	want := []Stray{
+		{At: "conftest.py:6:1", Arms: "signal.alarm"},
+		{At: "conftest.py:10:5", Arms: "signal.setitimer", In: "_unused"},
+		{At: "conftest.py:16:9", Arms: "signal.alarm", In: "_limit", CalledBy: "limited"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("strays\n%+v\nwant\n%+v", got, want)
 	}
 }

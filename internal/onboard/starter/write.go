@@ -42,7 +42,7 @@ func Write(target string, force bool) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	found, err := discover.Find(dir)
+	found, strays, err := discover.Find(dir)
 	if err != nil {
 		return nil, fmt.Errorf("reading the project: %w", err)
 	}
@@ -74,7 +74,7 @@ func Write(target string, force bool) (*Report, error) {
 		return nil, fmt.Errorf("the contract found does not make a valid spec, so nothing was written:\n%v", err)
 	}
 
-	r := &Report{Target: target, Found: found, Group: v.Group, Timeout: timeout}
+	r := &Report{Target: target, Found: found, Strays: strays, Group: v.Group, Timeout: timeout}
 	switch {
 	case prefix != nil && old != nil:
 		err = root.File(target, text)
