@@ -29,6 +29,13 @@ const RuntimeModule = "_fixturegen_runtime"
 // the loader's return value to pytest, so check knows the name from here.
 const RegionPytest = "_fixturegen_pytest"
 
+// RegionConfigure is the name the conftest region binds the runtime's
+// pytest_configure to. It starts with pytest_, so pytest reads it as a
+// hook, and the runtime's hookimpl names the hook it implements
+// (specname="pytest_configure"): a pytest_configure the user defines in
+// the same conftest is neither replaced nor replaces it, and both run.
+const RegionConfigure = "pytest_fixturegen_configure"
+
 // The exceptions a fired deadline raises. A spec's deadline.raises names
 // one of Raises; DeadlineExceeded is the runtime's own class, raised when
 // the code under test swallowed the first one. pytest prints it with its

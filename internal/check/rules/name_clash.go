@@ -15,7 +15,7 @@ var nameClashRule = checked{
 	Rule: Rule{
 		ID:           RuleNameClash,
 		Summary:      "the conftest defines a name the region defines",
-		Meaning:      "The conftest defines, outside the region, a name the region defines (`pytest_configure`, the helpers); one replaces the other, and `generate` refuses to run.",
+		Meaning:      "The conftest defines, outside the region, a name the region defines (the runtime's loader `_fixturegen_load`, the names it binds, `pytest_fixturegen_configure`); one replaces the other, and `generate` refuses to run. A `pytest_configure` of the conftest's own does not clash: the region binds the runtime's hook under its own name.",
 		Fix:          "Rename or remove it",
 		Suppressible: true,
 	},

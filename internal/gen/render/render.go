@@ -21,15 +21,16 @@ import (
 	"github.com/fixturegen/fixturegen/templates"
 )
 
-// HasConfigure reports whether the conftest region defines pytest_configure:
-// with a group to guard, variables to read, or pytest-timeout to look for.
+// HasConfigure reports whether the conftest region binds the runtime's
+// pytest_configure (as pytext.RegionConfigure): with a group to guard, variables to
+// read, or pytest-timeout to look for.
 func HasConfigure(spec *schema.Spec) bool {
 	return spec.Group.Name != "" || len(spec.Deadline.SecondsEnv) > 0 || spec.Deadline.DeferToPytestTimeout || spec.Shield.On
 }
 
 // RegionNames are the module-level names the conftest region defines
 // (conftest_region.py.tmpl): the two fixtures, the runtime's loader and
-// the names it binds, and pytest_configure when the region has one. A
+// the names it binds, and pytext.RegionConfigure when the region has one. A
 // definition of one of them outside the region clashes with it.
 func RegionNames(spec *schema.Spec) []string {
 	names := []string{"_fixturegen_load", "_fixturegen", pytext.RegionPytest}
@@ -37,7 +38,7 @@ func RegionNames(spec *schema.Spec) []string {
 		names = append([]string{spec.Preload.Fixture, spec.Deadline.Fixture}, names...)
 	}
 	if HasConfigure(spec) {
-		names = append(names, "pytest_configure")
+		names = append(names, pytext.RegionConfigure)
 	}
 	return names
 }
@@ -285,6 +286,7 @@ func timerView(kind string) (t schema.IntervalTimer, clock string) {
 // textView is pytext's names and formats, as the templates use them.
 type textView struct {
 	RegionPytest      string
+	RegionConfigure   string
 	DeadlineExceeded  string
 	LateImportWarning string
 	// InterruptedImportWarning is the import shield's report of an
@@ -299,6 +301,7 @@ type textView struct {
 
 var crossingText = textView{
 	RegionPytest:             pytext.RegionPytest,
+	RegionConfigure:          pytext.RegionConfigure,
 	DeadlineExceeded:         pytext.DeadlineExceeded,
 	LateImportWarning:        pytext.LateImportWarning,
 	InterruptedImportWarning: pytext.InterruptedImportWarning,

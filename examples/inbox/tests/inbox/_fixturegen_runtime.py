@@ -264,8 +264,14 @@ def _env_seconds(name: str, text: str) -> float:
     return value
 
 
+@pytest.hookimpl(specname="pytest_configure")
 def pytest_configure(config: pytest.Config) -> None:
-    """Check the deadline's seconds, note pytest-timeout, keep the xdist group on one worker."""
+    """Check the deadline's seconds, note pytest-timeout, keep the xdist group on one worker.
+
+    The conftest region binds it as pytest_fixturegen_configure, and specname
+    registers it as pytest_configure: a pytest_configure the conftest
+    defines too runs as well.
+    """
     seconds()
     shield(config)
     if DEFER_TO_PYTEST_TIMEOUT and config.pluginmanager.hasplugin("timeout"):

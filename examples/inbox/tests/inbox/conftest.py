@@ -31,7 +31,9 @@ def _fixturegen_load():
 
 
 _fixturegen, _fixturegen_pytest = _fixturegen_load()
-pytest_configure = _fixturegen.pytest_configure
+# The runtime's pytest_configure, bound under a name of its own so that a
+# pytest_configure of yours in this file runs too.
+pytest_fixturegen_configure = _fixturegen.pytest_configure
 
 
 @_fixturegen_pytest.fixture
