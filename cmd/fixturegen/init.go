@@ -20,8 +20,9 @@ Writes fixturegen.toml (or the file named by --spec) in the working
 directory and prints what it found.
 
 When a conftest.py below the working directory holds a hand-written
-contract (a fixture that arms signal.setitimer or signal.alarm, perhaps
-taking a fixture that imports modules, perhaps autouse), init reads it
+contract (a fixture that arms signal.setitimer or signal.alarm in its own
+body, perhaps taking a fixture that imports modules, perhaps autouse; a
+zero delay, as in signal.alarm(0), disarms and does not count), init reads it
 without running Python:
   - the deadline fixture's name, autouse, seconds (a number, or
     environment variables with a default, tried in order: seconds_env,
@@ -52,7 +53,9 @@ wait for a module's first import instead of leaving the module half
 imported. Without a hand-written contract, that spec holds only [shield]
 and [paths]: run fixturegen generate next.
 
-Otherwise init writes a commented starter spec with defaults.
+Otherwise init writes a commented starter spec with defaults, and names
+each timer a conftest arms outside a fixture's body (in a helper, with the
+fixture that calls it), which it does not read.
 
 init never replaces an existing spec: it stops with exit status 2, unless
 --force is given. A pyproject.toml that already holds [tool.fixturegen]
