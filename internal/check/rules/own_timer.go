@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/suite"
@@ -13,7 +14,7 @@ var ownTimerRule = checked{
 	Rule: Rule{
 		ID:           RuleOwnTimer,
 		Summary:      "code arms a timer without the deadline fixture",
-		Meaning:      "Code arms a timer (`signal.setitimer`, `signal.alarm`, `signal.signal(SIGALRM, ...)`) in a test or fixture that does not use the deadline fixture, or in a helper of a module whose tests do not all use it. A module imported for the first time under that alarm can be left half imported. Disarming (`setitimer(..., 0)`, `SIG_DFL`) is not flagged.",
+		Meaning:      "Code arms a timer (`signal.setitimer`, `signal.alarm`, `signal.signal(SIGALRM, ...)`) in a test or fixture that does not use the deadline fixture, in a helper of a module whose tests do not all use it, or in a conftest's hook that pytest runs for every test (`pytest_runtest_call` and the like: a hand-written per-test deadline). A module imported for the first time under that alarm can be left half imported. Disarming (`setitimer(..., 0)`, `SIG_DFL`) is not flagged.",
 		Fix:          "Use the deadline fixture, which runs the preload first",
 		Suppressible: true,
 		Calls:        timerCalls,
@@ -58,6 +59,12 @@ func (r *rules) ownTimer(src *suite.Source) {
 				allCovered = &v
 			}
 			if *allCovered {
+				continue
+			}
+			if own >= 0 && src.Conftest && suite.IsTestHook(m.Defs[own].Name) {
+				r.add(RuleOwnTimer, src.Path, c.Pos,
+					fmt.Sprintf("%s arms its own timer in hook %s, which pytest runs for every test below %s: a hand-written per-test deadline, and a module imported for the first time under its alarm can be left half imported", what, m.Defs[own].Name, filepath.ToSlash(display(r.cwd, src.Dir))),
+					fmt.Sprintf("set autouse = true in the spec's [deadline], with this deadline's seconds, so that %s covers every test without interrupting an import, and delete the hook", deadline))
 				continue
 			}
 			if own >= 0 {

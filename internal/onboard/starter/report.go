@@ -7,6 +7,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/onboard/discover"
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -61,12 +62,14 @@ func (r *Report) found(w io.Writer) {
 		for _, st := range r.Strays {
 			where := "at module level"
 			switch {
+			case suite.IsTestHook(st.In):
+				where = fmt.Sprintf("in hook %s, which pytest runs for every test below the conftest's folder", st.In)
 			case st.CalledBy != "":
 				where = fmt.Sprintf("in %s, which fixture %s calls", st.In, st.CalledBy)
 			case st.In != "":
 				where = "in " + st.In + ", which no fixture calls"
 			}
-			fmt.Fprintf(w, "  %s: %s %s: init reads a deadline only from a fixture that arms the timer in its own body, so the spec leaves this one out; adopt it by hand (docs/migrating.md#a-deadline-armed-in-a-helper)\n", st.At, st.Arms, where)
+			fmt.Fprintf(w, "  %s: %s %s: init reads a deadline only from a fixture that arms the timer in its own body, so the spec leaves this one out; adopt it by hand (docs/migrating.md#a-deadline-armed-in-a-helper-or-a-hook)\n", st.At, st.Arms, where)
 		}
 		return
 	}

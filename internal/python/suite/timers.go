@@ -56,6 +56,17 @@ func ArmsTimer(m *pyscan.Module, c pyscan.Call) (string, bool) {
 	return "", false
 }
 
+// IsTestHook reports whether name is a pytest hook that runs for each
+// test: a timer armed in one, in a conftest, is a per-test deadline for
+// every test below the conftest's folder, as an autouse fixture's is.
+func IsTestHook(name string) bool {
+	switch name {
+	case "pytest_runtest_protocol", "pytest_runtest_setup", "pytest_runtest_call", "pytest_runtest_teardown", "pytest_pyfunc_call":
+		return true
+	}
+	return false
+}
+
 // mayArm rules out most calls by their last name, before their callee is
 // looked up by scope: resolving keeps the last part of a dotted name
 // (json.dumps is never a timer), and a bare name (len) is a timer only
