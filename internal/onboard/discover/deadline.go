@@ -37,7 +37,8 @@ func (c *Contract) UnreadKey(key string) *Unread {
 	return nil
 }
 
-// readAutouse reads @pytest.fixture(autouse=True).
+// readAutouse reads @pytest.fixture(autouse=True), and notes a scope
+// wider than a test.
 func (c *Contract) readAutouse(s *source, def int) {
 	m := s.m
 	for _, dec := range m.Defs[def].Decorators {
@@ -47,6 +48,11 @@ func (c *Contract) readAutouse(s *source, def int) {
 		for _, a := range m.Calls[dec.Call].Args {
 			if a.Keyword == "autouse" && a.Kind == pyscan.ArgName && a.Value == "True" {
 				c.Autouse, c.AutouseAt = true, at(s.file, a.Pos)
+			}
+			if a.Keyword == "scope" && a.Kind == pyscan.ArgString && a.Value != "function" {
+				// One alarm for a whole session, package, module or class:
+				// a budget, which the generated per-test deadline is not.
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture has scope=%q, so its alarm bounds each %s as a whole, where the generated deadline bounds each test: adopting it changes what the seconds bound", at(s.file, a.Pos), a.Value, a.Value))
 			}
 		}
 	}
@@ -332,6 +338,11 @@ func (c *Contract) readException(s *source, toks []pyscan.Token, kind string, sc
 	if n < len(toks) && text(toks[n]) == "(" {
 		args = splitArgs(toks[n+1 : matching(toks, n)])
 	}
+	if (kind == "TimeoutError" || kind == "AssertionError") && s.shadows(kind) {
+		// class TimeoutError(Exception) or TimeoutError = ... in the
+		// conftest: the handler raises that, not the builtin.
+		kind = "the conftest's own " + kind
+	}
 	switch kind {
 	case "TimeoutError", "builtins.TimeoutError":
 		c.Raises, c.RaisesAt = schema.RaisesTimeoutError, where
@@ -343,7 +354,11 @@ func (c *Contract) readException(s *source, toks []pyscan.Token, kind string, sc
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: the handler calls pytest.fail with its traceback; the generated deadline raises the same Failed without one (pytrace=False), its message alone", where))
 		}
 	default:
-		c.unread("raises", where, fmt.Sprintf("the handler raises %s; the generated deadline raises %s or %s", compact(toks[:max(n, 1)]),
+		raised := compact(toks[:max(n, 1)])
+		if kind != raised && kind != "" {
+			raised += " (" + kind + ")"
+		}
+		c.unread("raises", where, fmt.Sprintf("the handler raises %s; the generated deadline raises %s or %s", raised,
 			strings.Join(pytext.Raises[:len(pytext.Raises)-1], ", "), pytext.Raises[len(pytext.Raises)-1]))
 	}
 	var msg []pyscan.Token
@@ -358,6 +373,17 @@ func (c *Contract) readException(s *source, toks []pyscan.Token, kind string, sc
 		return
 	}
 	c.readMessage(s, msg, scope, 0)
+}
+
+// shadows reports whether the conftest binds name at module level, by a
+// class or function definition or an assignment, in place of the builtin.
+func (s *source) shadows(name string) bool {
+	for _, d := range s.m.Defs {
+		if d.Parent < 0 && d.Name == name {
+			return true
+		}
+	}
+	return s.assignment(name, -1, 0) != nil
 }
 
 // pytraceFalse reports whether a pytest.fail call's arguments say

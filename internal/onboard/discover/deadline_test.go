@@ -366,6 +366,32 @@ def timeout():
 			"message: the handler calls pytest.skip, so a test that runs out of time ends skipped, where the generated deadline fails it",
 		}},
 	}, {
+		name: "a TimeoutError class of the conftest's own, and a session scope",
+		src: `import signal
+
+import pytest
+
+
+class TimeoutError(Exception):
+    pass
+
+
+def _on_alarm(signum, frame):
+    raise TimeoutError("the session took too long")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def session_deadline():
+    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.alarm(600)
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Autouse: true, Seconds: 600, Timer: "real", Handler: "_on_alarm", Message: "the session took too long", Unread: []string{
+			"raises: the handler raises TimeoutError (the conftest's own TimeoutError); the generated deadline raises AssertionError, TimeoutError or Failed",
+		}},
+		note: `conftest.py:14:23: the fixture has scope="session", so its alarm bounds each session as a whole`,
+	}, {
 		name: "a handler bound to another name first",
 		src: `import signal
 
