@@ -150,8 +150,8 @@ func (c *Contract) readDefer(s *source, def int) {
 
 // readHandler finds the function the deadline fixture installs for the
 // timer's signal (nested in the fixture, or at module level), or, when the
-// fixture installs none, the one the conftest installs at import for every
-// alarm of the process; and it reads what that function does when the
+// fixture installs none, the one the conftest installs for every alarm of
+// the process, at import or in its pytest_configure; and it reads what that function does when the
 // alarm rings: the exception it raises and its message, and whether it
 // dumps the threads' stacks first.
 func (c *Contract) readHandler(s *source, def int) {
@@ -161,7 +161,9 @@ func (c *Contract) readHandler(s *source, def int) {
 	if !slices.ContainsFunc(m.Calls, func(call pyscan.Call) bool {
 		return installs(call) && m.Resolve(call.Callee) == "signal.signal"
 	}) {
-		installs = func(call pyscan.Call) bool { return call.Scope < 0 }
+		// Installed once for the process: at import, or by the conftest's
+		// pytest_configure hook, which pytest runs before any test.
+		installs = func(call pyscan.Call) bool { return call.Scope < 0 || s.inConfigure(call.Scope) }
 	}
 	for _, call := range m.Calls {
 		if !installs(call) || m.Resolve(call.Callee) != "signal.signal" || len(call.Args) < 2 {
@@ -203,8 +205,9 @@ func (c *Contract) readHandler(s *source, def int) {
 		}
 		c.Handler = &Fixture{Name: m.Defs[handler].Name, At: at(s.file, m.Defs[handler].Pos), Line: m.Defs[handler].Pos.Line}
 		c.HandlerNested = m.Defs[handler].Parent >= 0
-		if call.Scope < 0 {
+		if call.Scope < 0 || s.inConfigure(call.Scope) {
 			c.HandlerInstalledAt = at(s.file, call.Pos)
+			c.HandlerInConfigure = call.Scope >= 0
 		}
 		break
 	}
@@ -373,6 +376,17 @@ func (c *Contract) readException(s *source, toks []pyscan.Token, kind string, sc
 		return
 	}
 	c.readMessage(s, msg, scope, 0)
+}
+
+// inConfigure reports whether scope lies in the conftest's module-level
+// pytest_configure hook.
+func (s *source) inConfigure(scope int) bool {
+	for sc := scope; sc >= 0; sc = s.m.Defs[sc].Parent {
+		if d := s.m.Defs[sc]; d.Parent < 0 {
+			return d.Name == "pytest_configure" && d.Kind == pyscan.Function
+		}
+	}
+	return false
 }
 
 // shadows reports whether the conftest binds name at module level, by a

@@ -392,6 +392,28 @@ def session_deadline():
 		}},
 		note: `conftest.py:14:23: the fixture has scope="session", so its alarm bounds each session as a whole`,
 	}, {
+		name: "a handler installed by pytest_configure",
+		src: `import signal
+
+import pytest
+
+
+def _on_alarm(signum, frame):
+    raise TimeoutError("the test hung")
+
+
+def pytest_configure(config):
+    signal.signal(signal.SIGALRM, _on_alarm)
+
+
+@pytest.fixture(autouse=True)
+def deadline():
+    signal.alarm(2)
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Autouse: true, Seconds: 2, Timer: "real", Handler: "_on_alarm", Raises: "TimeoutError", Message: "the test hung"},
+	}, {
 		name: "a handler bound to another name first",
 		src: `import signal
 

@@ -69,9 +69,11 @@ type Contract struct {
 	Handler       *Fixture
 	HandlerNested bool
 	// HandlerInstalledAt is the path:line:col of a signal.signal call at
-	// module level that installs Handler for every alarm of the process,
-	// when the fixture installs none itself; "" otherwise.
+	// module level, or in the conftest's pytest_configure
+	// (HandlerInConfigure), that installs Handler for every alarm of the
+	// process, when the fixture installs none itself; "" otherwise.
 	HandlerInstalledAt string
+	HandlerInConfigure bool
 	// Raises is one of pytext.Raises (schema.RaisesFailed for a handler
 	// that calls pytest.fail); "" when not read.
 	Raises   string

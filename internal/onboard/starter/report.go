@@ -113,7 +113,11 @@ func (r *Report) found(w io.Writer) {
 		fmt.Fprintf(w, "  %s: leaves the timing to pytest-timeout when that plugin is loaded (defer_to_pytest_timeout = true)\n", found.DefersAt)
 	}
 	if h := found.Handler; h != nil && found.HandlerInstalledAt != "" {
-		fmt.Fprintf(w, "  %s: alarm handler %s, installed at import for every alarm of the process; generate --adopt keeps that, since other code may arm the timer and rely on it\n", found.HandlerInstalledAt, h.Name)
+		when := "at import"
+		if found.HandlerInConfigure {
+			when = "by pytest_configure"
+		}
+		fmt.Fprintf(w, "  %s: alarm handler %s, installed %s for every alarm of the process; generate --adopt keeps that, since other code may arm the timer and rely on it\n", found.HandlerInstalledAt, h.Name, when)
 	} else if h != nil && !found.HandlerNested {
 		fmt.Fprintf(w, "  %s: alarm handler %s, at module level\n", h.At, h.Name)
 	}
