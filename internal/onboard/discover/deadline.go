@@ -151,9 +151,9 @@ func (c *Contract) readDefer(s *source, def int) {
 // readHandler finds the function the deadline fixture installs for the
 // timer's signal (nested in the fixture, or at module level), or, when the
 // fixture installs none, the one the conftest installs for every alarm of
-// the process, at import or in its pytest_configure; and it reads what that function does when the
-// alarm rings: the exception it raises and its message, and whether it
-// dumps the threads' stacks first.
+// the process, at import or in its pytest_configure; and it reads what
+// that function does when the alarm rings: the exception it raises and its
+// message, and whether it dumps the threads' stacks first.
 func (c *Contract) readHandler(s *source, def int) {
 	m := s.m
 	handler, where := -1, ""
@@ -381,12 +381,8 @@ func (c *Contract) readException(s *source, toks []pyscan.Token, kind string, sc
 // inConfigure reports whether scope lies in the conftest's module-level
 // pytest_configure hook.
 func (s *source) inConfigure(scope int) bool {
-	for sc := scope; sc >= 0; sc = s.m.Defs[sc].Parent {
-		if d := s.m.Defs[sc]; d.Parent < 0 {
-			return d.Name == "pytest_configure" && d.Kind == pyscan.Function
-		}
-	}
-	return false
+	top := topLevel(s.m, scope)
+	return top >= 0 && s.m.Defs[top].Name == "pytest_configure" && s.m.Defs[top].Kind == pyscan.Function
 }
 
 // shadows reports whether the conftest binds name at module level, by a

@@ -199,6 +199,15 @@ func fixtures(m *pyscan.Module) map[string]int {
 	return out
 }
 
+// topLevel returns the module-level definition that holds scope, or -1
+// for module level itself.
+func topLevel(m *pyscan.Module, scope int) int {
+	for scope >= 0 && m.Defs[scope].Parent >= 0 {
+		scope = m.Defs[scope].Parent
+	}
+	return scope
+}
+
 // within reports whether scope is def or lies inside it.
 func within(m *pyscan.Module, scope, def int) bool {
 	for s := scope; s >= 0; s = m.Defs[s].Parent {
@@ -270,11 +279,7 @@ func strays(m *pyscan.Module, file string, fx map[string]int) []Stray {
 			continue
 		}
 		st := Stray{At: at(file, call.Pos), Arms: callee}
-		top := call.Scope
-		for top >= 0 && m.Defs[top].Parent >= 0 {
-			top = m.Defs[top].Parent
-		}
-		if top >= 0 {
+		if top := topLevel(m, call.Scope); top >= 0 {
 			st.In = m.Defs[top].Name
 			st.CalledBy = fixtureCalling(m, fx, st.In)
 		}
