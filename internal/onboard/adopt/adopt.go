@@ -28,8 +28,9 @@ type Def struct {
 	HandlerOf string
 }
 
-// Remove returns src without the module-level fixtures named in names, and
-// the fixtures it removed, in source order. placeholder (the marker lines of
+// Remove returns src without the module-level fixtures named in names (by
+// the name tests request them by, which a name= argument of the decorator
+// sets), and the fixtures it removed, in source order. placeholder (the marker lines of
 // an empty region) takes the place of the first of them when src has no
 // region. Blank lines after a removed fixture go with it; comments stay.
 //
@@ -51,7 +52,7 @@ func Remove(src []byte, names []string, placeholder []byte) ([]byte, []Def) {
 	var removed []int
 	inRegion := func(e extent) bool { return bounds.Found && e.start < bounds.End && e.end > bounds.Start }
 	for i, d := range m.Defs {
-		if d.Parent >= 0 || !want[d.Name] || !m.IsFixture(i) {
+		if d.Parent >= 0 || !m.IsFixture(i) || !want[m.FixtureName(i)] {
 			continue
 		}
 		e, ok := extents[d.Pos.Line]
@@ -230,7 +231,7 @@ func handlers(src []byte, m *pyscan.Module, removed []int, cuts []extent) []hand
 			for i, d := range m.Defs {
 				if d.Parent < 0 && d.Kind == pyscan.Function && d.Name == h.Value && !m.IsFixture(i) &&
 					namedOnlyIn(src, d.Name, d.Pos, cuts) {
-					out = append(out, handler{def: i, of: m.Defs[fx].Name})
+					out = append(out, handler{def: i, of: m.FixtureName(fx)})
 				}
 			}
 		}

@@ -193,7 +193,7 @@ func fixtures(m *pyscan.Module) map[string]int {
 	out := map[string]int{}
 	for i, d := range m.Defs {
 		if d.Parent < 0 && m.IsFixture(i) {
-			out[d.Name] = i
+			out[m.FixtureName(i)] = i
 		}
 	}
 	return out
@@ -311,7 +311,7 @@ func fixture(m *pyscan.Module, file string, def int) Fixture {
 	for _, dec := range d.Decorators {
 		line = min(line, dec.Pos.Line)
 	}
-	return Fixture{Name: d.Name, At: at(file, d.Pos), Line: line}
+	return Fixture{Name: m.FixtureName(def), At: at(file, d.Pos), Line: line}
 }
 
 // readPreload finds the fixture among the deadline fixture's parameters

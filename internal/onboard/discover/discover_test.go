@@ -122,6 +122,26 @@ func TestFind(t *testing.T) {
 	}
 }
 
+// Tests request a fixture by the name its decorator's name= argument gives
+// it, so that is the name the spec and the group search must use.
+func TestFindByDecoratorName(t *testing.T) {
+	src := strings.NewReplacer(
+		"@pytest.fixture\ndef toy_sdk():", "@pytest.fixture(name=\"toy_sdk\")\ndef _load_sdk():",
+		"@pytest.fixture\ndef recovery_deadline(toy_sdk):", "@pytest.fixture(scope=\"function\", name=\"recovery_deadline\")\ndef _deadline(toy_sdk):",
+	).Replace(handwritten)
+	root := testenv.WriteTree(t, map[string]string{
+		"tests/conftest.py":   src,
+		"tests/test_waker.py": byParameter,
+	})
+	c, _, err := Find(root)
+	if err != nil || c == nil {
+		t.Fatalf("Find = %+v, %v", c, err)
+	}
+	if c.Deadline.Name != "recovery_deadline" || c.Preload == nil || c.Preload.Name != "toy_sdk" || c.Group != "toy-sdk" {
+		t.Errorf("deadline %+v, preload %+v, group %q; want recovery_deadline taking toy_sdk in group toy-sdk", c.Deadline, c.Preload, c.Group)
+	}
+}
+
 func TestFindNothing(t *testing.T) {
 	root := testenv.WriteTree(t, map[string]string{
 		"tests/conftest.py": "import pytest\n\n\n@pytest.fixture\ndef x():\n    return 'signal.setitimer(1, 2)'\n",

@@ -5,14 +5,34 @@ package pyscan
 // gives it ("@fixture" after "from pytest import fixture", "@pt.fixture"
 // after "import pytest as pt").
 func (m *Module) IsFixture(i int) bool {
+	_, ok := m.fixtureDecorator(i)
+	return ok
+}
+
+// FixtureName returns the name tests request the fixture Defs[i] by: the
+// string its decorator's name= argument gives, as in
+// @pytest.fixture(name="deadline"), or else the function's own name.
+func (m *Module) FixtureName(i int) string {
+	if dec, ok := m.fixtureDecorator(i); ok && dec.Call >= 0 {
+		for _, a := range m.Calls[dec.Call].Args {
+			if a.Keyword == "name" && a.Kind == ArgString {
+				return a.Value
+			}
+		}
+	}
+	return m.Defs[i].Name
+}
+
+// fixtureDecorator returns the pytest.fixture decorator of Defs[i].
+func (m *Module) fixtureDecorator(i int) (Decorator, bool) {
 	d := m.Defs[i]
 	if d.Kind != Function {
-		return false
+		return Decorator{}, false
 	}
 	for _, dec := range d.Decorators {
 		if name := m.Resolve(dec.Name); name == "pytest.fixture" || name == "pytest.yield_fixture" {
-			return true
+			return dec, true
 		}
 	}
-	return false
+	return Decorator{}, false
 }

@@ -49,3 +49,39 @@ def undecorated(): pass
 		t.Errorf("definitions not found: %v", want)
 	}
 }
+
+func TestFixtureName(t *testing.T) {
+	src := `import pytest
+from pytest import fixture
+
+
+@pytest.fixture(autouse=True, name="deadline")
+def _deadline_fixture(): pass
+
+
+@fixture(name="preload")
+def _preload(): pass
+
+
+@pytest.fixture(scope="module")
+def unnamed(): pass
+
+
+@pytest.fixture
+def bare(): pass
+
+
+@pytest.mark.parametrize("name", ["x"])
+def test_x(name): pass
+`
+	m := Scan([]byte(src))
+	want := map[string]string{
+		"_deadline_fixture": "deadline", "_preload": "preload",
+		"unnamed": "unnamed", "bare": "bare", "test_x": "test_x",
+	}
+	for i, d := range m.Defs {
+		if got := m.FixtureName(i); got != want[d.Name] {
+			t.Errorf("FixtureName(%s) = %q, want %q", d.Name, got, want[d.Name])
+		}
+	}
+}
