@@ -474,6 +474,7 @@ class _Deadline:
     import_start = 0.0
     rang = False
     passed_in = ""
+    passed_outside = False
     detail = ""
     previous: Handler = None
     outer: tuple[float, float] | None = None
@@ -520,6 +521,8 @@ class _Deadline:
 
     def check(self) -> None:
         """Fail a test that swallowed the deadline, and report late imports."""
+        if self.passed_outside and not self.raised:
+            pytest.fail(self._outside_message(), pytrace=False)
         # pytest keeps the exception that ended the test function in
         # sys.last_value; a deadline that fired once while the test function
         # still returned was swallowed by the code under test. pytest keeps
@@ -546,6 +549,17 @@ class _Deadline:
         # Level 3 is the deadline fixture in the conftest, which runs
         # deadline(), which runs this.
         warn(LateImportWarning(message), stacklevel=3)
+
+    def _outside_message(self) -> str:
+        """Say that the deadline passed while the test function was not running."""
+        message = DEADLINE_FORMAT.format(
+            message=MESSAGE, seconds=self.seconds, timer=TIMER_TEXT
+        )
+        return (
+            f"{message}; it passed outside the test function, in the setup or "
+            f"teardown of a fixture set up after {FIXTURE}, which the deadline "
+            f"does not interrupt"
+        )
 
     def _late_report(self) -> str | None:
         """Return the report of this test's late imports, or None if it has none.
@@ -620,8 +634,10 @@ class _Deadline:
                 self.passed_in = self.importing
             self._rearm()
             return
-        if (self.raised or now >= self.due) and self._in_test(frame):
-            self._fire()
+        if self.raised or now >= self.due:
+            if self._in_test(frame):
+                self._fire()
+            self.passed_outside = True
         self._rearm()
 
     def _outer_due(self, signum: int, frame: FrameType | None, now: float) -> None:
