@@ -227,7 +227,7 @@ func (c *Contract) readHandler(s *source, def int) {
 		// the generated deadline always fails it, so init says which way
 		// the hand-written one went.
 		switch callee := m.Resolve(call.Callee); callee {
-		case "pytest.skip", "pytest.xfail", "pytest.exit":
+		case "pytest.skip", "pytest.xfail", "pytest.exit", "os._exit":
 			if s.within(call.Scope, body) {
 				c.unreadHandler(at(s.file, call.Pos), fmt.Sprintf("the handler calls %s, so a test that runs out of time ends %s, where the generated deadline fails it", callee, endsBy[callee]))
 				return
@@ -242,6 +242,7 @@ var endsBy = map[string]string{
 	"pytest.skip":  "skipped",
 	"pytest.xfail": "as an expected failure",
 	"pytest.exit":  "the whole session",
+	"os._exit":     "its process at once (a pytest-xdist worker, or the session)",
 }
 
 func (c *Contract) unreadHandler(where, why string) {

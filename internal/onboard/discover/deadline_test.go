@@ -281,7 +281,7 @@ def timeout(request):
     signal.setitimer(signal.ITIMER_REAL, 0)
 `,
 		want: shape{Autouse: true, Timer: "real", Handler: "nested handler", Unread: []string{
-			"seconds: the seconds are computed (float(os.environ.get(\"T\",\"1\"))*2)",
+			"seconds: the seconds are computed (float(os.environ.get(\"T\", \"1\")) * 2)",
 			"raises: the handler raises Timeout; the generated deadline raises AssertionError, TimeoutError or Failed",
 			"message: the message formats {request.node.nodeid}, which is not the deadline's seconds",
 		}},
@@ -364,6 +364,31 @@ def timeout():
 		want: shape{Seconds: 2, Timer: "real", Handler: "nested handler", Unread: []string{
 			"raises: the handler calls pytest.skip, so a test that runs out of time ends skipped, where the generated deadline fails it",
 			"message: the handler calls pytest.skip, so a test that runs out of time ends skipped, where the generated deadline fails it",
+		}},
+	}, {
+		name: "a module-level handler that ends the process",
+		src: `import faulthandler
+import os
+import signal
+
+import pytest
+
+
+def _hard_timeout(signum, frame):
+    faulthandler.dump_traceback(all_threads=True)
+    os._exit(3)
+
+
+@pytest.fixture(autouse=True)
+def hang_guard():
+    signal.signal(signal.SIGALRM, _hard_timeout)
+    signal.alarm(2)
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Autouse: true, Seconds: 2, Timer: "real", Handler: "_hard_timeout", DumpThreads: true, Unread: []string{
+			"raises: the handler calls os._exit, so a test that runs out of time ends its process at once (a pytest-xdist worker, or the session), where the generated deadline fails it",
+			"message: the handler calls os._exit, so a test that runs out of time ends its process at once (a pytest-xdist worker, or the session), where the generated deadline fails it",
 		}},
 	}, {
 		name: "a TimeoutError class of the conftest's own, and a session scope",

@@ -199,11 +199,13 @@ func compactSeconds(v seconds) string {
 	return pyquote.Number(v.value)
 }
 
-// compact writes tokens back as short code, for a message.
+// compact writes tokens back as short code, for a message: one space
+// where the source had any space or line break between two tokens, none
+// where it had none.
 func compact(toks []pyscan.Token) string {
 	var b strings.Builder
 	for i, t := range toks {
-		if i > 0 && t.Kind == pyscan.Name && toks[i-1].Kind == pyscan.Name {
+		if i > 0 && t.Off > toks[i-1].Off+len(toks[i-1].Text) {
 			b.WriteByte(' ')
 		}
 		b.WriteString(text(t))
