@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
+	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
@@ -18,7 +19,7 @@ var handWrittenDeadlineRule = checked{
 		ID:           RuleHandwrittenDeadline,
 		Summary:      "a hand-written per-test deadline, to adopt",
 		Meaning:      "A fixture arms a timer itself (`signal.setitimer`, `signal.alarm`) without the deadline fixture: a hand-written per-test deadline, most often an autouse timeout. Its alarm can interrupt a module's first import in any test it covers. Reported once, at the fixture, in place of an `own-timer` finding per timer call (and, when it bears the spec's deadline name, of `shadow-fixture`, `deadline-without-preload` and `region-missing`).",
-		Fix:          "Adopt it: `fixturegen init`, then `fixturegen generate --adopt` ([migrating](migrating.md#autouse-per-test-timeout)); with a spec already there, set `[deadline].fixture` to its name first",
+		Fix:          "Adopt it: `fixturegen init`, then `fixturegen generate --adopt` ([migrating](migrating.md#autouse-per-test-timeout)); with a spec already there, set `[deadline].fixture` to its name first. One that redefines the deadline fixture in a conftest below `[paths].conftest` gives its seconds to `[deadline.module_seconds]` as `\"<folder>/**\"`, and is deleted",
 		Suppressible: true,
 		Calls:        timerCalls,
 	},
@@ -70,7 +71,7 @@ func (r *rules) handwrittenDeadlines(src *suite.Source) {
 				Message: fmt.Sprintf("fixture %s re-arms the timer (%s) for the tests of this module only, under the suite's hand-written %s, whose alarm handler can interrupt a module's first import",
 					fx.Name, strings.Join(hw.Arms, " and "), r.spec.Deadline.Fixture),
 				Fix: fmt.Sprintf("adopt the suite's deadline with fixturegen generate --adopt, and give this module its seconds in the spec, %s: the generated %s then arms them for this module's tests, never interrupting an import, and this fixture can go (kept, its alarm is answered by the generated deadline too, whose failure states the seconds it armed)",
-					r.moduleSecondsKey(src, hw), r.spec.Deadline.Fixture)})
+					r.moduleSecondsKey(r.specRel(src.Abs), src, hw), r.spec.Deadline.Fixture)})
 			continue
 		}
 
@@ -82,7 +83,10 @@ func (r *rules) handwrittenDeadlines(src *suite.Source) {
 			what = "around every test of this module (autouse)"
 		}
 		fix := fmt.Sprintf("adopt it: fixturegen init reads it into a spec, then fixturegen generate --adopt replaces it with the generated deadline; with a spec already here, set [deadline].fixture = %q first", fx.Name)
-		if fx.Name == r.spec.Deadline.Fixture {
+		switch {
+		case fx.Name == r.spec.Deadline.Fixture && src.Conftest && src.Abs != r.opts.Conftest:
+			fix = r.overrideFix(src, hw)
+		case fx.Name == r.spec.Deadline.Fixture:
 			fix = "run fixturegen generate --adopt: it replaces this fixture with the generated deadline, which never interrupts an import"
 		}
 		r.findings = append(r.findings, finding.Finding{Rule: RuleHandwrittenDeadline, Severity: finding.Error,
@@ -109,13 +113,35 @@ func (r *rules) suiteDeadlineHandWritten() bool {
 	return false
 }
 
-// moduleSecondsKey writes the deadline.module_seconds entry that gives
-// src's tests the seconds hw arms, as the spec would hold it.
-func (r *rules) moduleSecondsKey(src *suite.Source, hw suite.ArmingFixture) string {
-	rel, err := filepath.Rel(r.spec.Dir, src.Abs)
-	if err != nil {
-		rel = src.Path
+// overrideFix is the fix for a conftest other than the spec's that
+// defines the deadline fixture again, overriding it for the tests below
+// its folder: generate --adopt replaces only the spec's conftest, so the
+// seconds move into the spec and the fixture goes by hand.
+func (r *rules) overrideFix(src *suite.Source, hw suite.ArmingFixture) string {
+	dir := r.specRel(src.Dir)
+	pattern := dir + "/**"
+	for _, m := range r.spec.Deadline.ModuleSeconds {
+		if m.Pattern == pattern {
+			return fmt.Sprintf("delete this fixture: the spec already gives the tests below %s %s s ([deadline.module_seconds] %q), and generate --adopt replaces only the fixture in [paths].conftest", dir, pyquote.Number(m.Seconds), pattern)
+		}
 	}
+	return fmt.Sprintf("give the tests below %s their seconds in the spec, %s, then delete this fixture: generate --adopt replaces only the fixture in [paths].conftest", dir, r.moduleSecondsKey(pattern, src, hw))
+}
+
+// specRel returns path relative to the spec's folder, slash-separated, as
+// the spec's keys hold paths.
+func (r *rules) specRel(path string) string {
+	rel, err := filepath.Rel(r.spec.Dir, path)
+	if err != nil {
+		return filepath.ToSlash(path)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// moduleSecondsKey writes the deadline.module_seconds entry that gives
+// the tests pattern matches the seconds hw arms in src, as the spec would
+// hold it.
+func (r *rules) moduleSecondsKey(pattern string, src *suite.Source, hw suite.ArmingFixture) string {
 	secs := "N"
 	m := src.Mod
 	for _, c := range m.Calls {
@@ -131,5 +157,5 @@ func (r *rules) moduleSecondsKey(src *suite.Source, hw suite.ArmingFixture) stri
 			break
 		}
 	}
-	return fmt.Sprintf("[deadline.module_seconds] %q = %s (fixturegen init writes it)", filepath.ToSlash(rel), secs)
+	return fmt.Sprintf("[deadline.module_seconds] %q = %s (fixturegen init writes it)", pattern, secs)
 }

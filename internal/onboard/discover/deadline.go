@@ -425,6 +425,22 @@ func (c *Contract) readMessage(s *source, toks []pyscan.Token, scope, depth int)
 			}
 		}
 	}
+	if lit, why, ok := formatted(toks); ok {
+		if why == "" {
+			var part string
+			part, why = c.stringPart(s, lit, scope)
+			if why == "" {
+				c.Message, c.MessageAt = part, where
+				if part == "" {
+					c.Message, c.MessageAt, why = "", "", "the message is empty"
+				}
+			}
+		}
+		if why != "" {
+			c.unread("message", where, why)
+		}
+		return
+	}
 	var b strings.Builder
 	for _, t := range toks {
 		if t.Kind != pyscan.String {
@@ -443,6 +459,179 @@ func (c *Contract) readMessage(s *source, toks []pyscan.Token, scope, depth int)
 		return
 	}
 	c.Message, c.MessageAt = b.String(), where
+}
+
+// formatted reads a message formatted the older ways, a string literal
+// with % and its arguments ("over %s s" % LIMIT, "%s: %r" % (a, b)) or
+// with .format ("over {} s".format(LIMIT), "{n} s".format(n=LIMIT)),
+// and returns it as the f-string that says the same, for stringPart to
+// read; why is set when the form is one of those but cannot be read, and
+// ok is false when it is neither.
+func formatted(toks []pyscan.Token) (lit, why string, ok bool) {
+	if len(toks) < 3 || toks[0].Kind != pyscan.String {
+		return "", "", false
+	}
+	prefix, q, body, good := splitString(text(toks[0]))
+	op := text(toks[1])
+	switch {
+	case op == "%":
+		args, good2 := names(toks[2:], false)
+		if !good || !good2 || strings.ContainsAny(prefix, "fFtT") {
+			return "", "the message is computed (" + compact(toks) + ")", true
+		}
+		body, why = percentFields(body, args)
+	case op == "." && text(toks[2]) == "format" && len(toks) >= 5 && text(toks[3]) == "(" && text(toks[len(toks)-1]) == ")":
+		args, good2 := names(toks[4:len(toks)-1], true)
+		if !good || !good2 || strings.ContainsAny(prefix, "fFtT") {
+			return "", "the message is computed (" + compact(toks) + ")", true
+		}
+		body, why = formatFields(body, args)
+	default:
+		return "", "", false
+	}
+	return "f" + dropPrefix(prefix, "uU") + q + body + q, why, true
+}
+
+// dropPrefix returns a string literal's prefix without the letters of
+// drop.
+func dropPrefix(prefix, drop string) string {
+	return strings.Map(func(r rune) rune {
+		if strings.ContainsRune(drop, r) {
+			return -1
+		}
+		return r
+	}, prefix)
+}
+
+// splitString splits a string literal's text into its prefix, its quote
+// and its body.
+func splitString(lit string) (prefix, q, body string, ok bool) {
+	i := strings.IndexAny(lit, "'\"")
+	if i < 0 {
+		return "", "", "", false
+	}
+	prefix, q = lit[:i], lit[i:i+1]
+	if strings.HasPrefix(lit[i:], q+q+q) && len(lit)-i >= 6 {
+		q += q + q
+	}
+	if len(lit)-i < 2*len(q) || !strings.HasSuffix(lit, q) {
+		return "", "", "", false
+	}
+	return prefix, q, lit[i+len(q) : len(lit)-len(q)], true
+}
+
+// names reads the arguments of a % or a .format: one name, or names in
+// parentheses and separated by commas; with keywords, also name=name. A
+// keyword argument is keyed by its keyword, a positional one by its
+// index.
+func names(toks []pyscan.Token, keywords bool) (map[string]string, bool) {
+	if !keywords {
+		if len(toks) == 1 && toks[0].Kind == pyscan.Name {
+			return map[string]string{"0": text(toks[0])}, true
+		}
+		if len(toks) < 2 || text(toks[0]) != "(" || text(toks[len(toks)-1]) != ")" {
+			return nil, false
+		}
+		toks = toks[1 : len(toks)-1]
+	}
+	out := map[string]string{}
+	n := 0
+	for len(toks) > 0 {
+		switch {
+		case toks[0].Kind == pyscan.Name && (len(toks) == 1 || text(toks[1]) == ","):
+			out[strconv.Itoa(n)] = text(toks[0])
+			n++
+			toks = toks[1:]
+		case keywords && len(toks) >= 3 && toks[0].Kind == pyscan.Name && text(toks[1]) == "=" && toks[2].Kind == pyscan.Name && (len(toks) == 3 || text(toks[3]) == ","):
+			out[text(toks[0])] = text(toks[2])
+			toks = toks[3:]
+		default:
+			return nil, false
+		}
+		if len(toks) > 0 {
+			toks = toks[1:] // the comma
+		}
+	}
+	return out, true
+}
+
+// percentFields rewrites the body of a %-formatted string as an f-string's:
+// %s, %r, %d and %i (which print an int as str does) become fields naming
+// their arguments, and literal braces are doubled.
+func percentFields(body string, args map[string]string) (string, string) {
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(body); i++ {
+		switch ch := body[i]; {
+		case ch == '{' || ch == '}':
+			b.WriteString(string(ch) + string(ch))
+		case ch == '%' && i+1 < len(body) && body[i+1] == '%':
+			b.WriteByte('%')
+			i++
+		case ch == '%' && i+1 < len(body) && strings.IndexByte("srdi", body[i+1]) >= 0:
+			arg, ok := args[strconv.Itoa(n)]
+			if !ok {
+				return "", "the message has more % fields than arguments"
+			}
+			n++
+			b.WriteString("{" + arg)
+			if body[i+1] == 'r' {
+				b.WriteString("!r")
+			}
+			b.WriteByte('}')
+			i++
+		case ch == '%':
+			end := i + 1
+			for end < len(body) && strings.IndexByte("diouxXeEfFgGcrsa", body[end]) < 0 {
+				end++
+			}
+			return "", fmt.Sprintf("the message formats with %s, which init does not read", body[i:min(end+1, len(body))])
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	if n != len(args) {
+		return "", "the message has fewer % fields than arguments"
+	}
+	return b.String(), ""
+}
+
+// formatFields rewrites the body of a string formatted with .format as an
+// f-string's: each field names the argument it takes.
+func formatFields(body string, args map[string]string) (string, string) {
+	var b strings.Builder
+	auto := 0
+	for i := 0; i < len(body); i++ {
+		switch {
+		case strings.HasPrefix(body[i:], "{{"), strings.HasPrefix(body[i:], "}}"):
+			b.WriteString(body[i : i+2])
+			i++
+			continue
+		case body[i] != '{':
+			b.WriteByte(body[i])
+			continue
+		}
+		end := fieldEnd(body, i)
+		if end < 0 {
+			return "", "the message has a replacement field that is not closed"
+		}
+		field := body[i+1 : end]
+		key, rest := field, ""
+		if k := strings.IndexAny(field, "!:"); k >= 0 {
+			key, rest = field[:k], field[k:]
+		}
+		if key == "" {
+			key = strconv.Itoa(auto)
+			auto++
+		}
+		arg, ok := args[key]
+		if !ok {
+			return "", fmt.Sprintf("the message formats {%s}, which no argument of .format names", field)
+		}
+		b.WriteString("{" + arg + rest + "}")
+		i = end
+	}
+	return b.String(), ""
 }
 
 // LiteralMessage returns a Contract.Message as the text a failure shows,
@@ -533,28 +722,14 @@ func (c *Contract) stringPart(s *source, lit string, scope int) (string, string)
 	if v, ok := pyscan.StringValue(lit); ok {
 		return strings.ReplaceAll(strings.ReplaceAll(v, "{", "{{"), "}", "}}"), ""
 	}
-	i := 0
-	prefix := ""
-	for i < len(lit) && lit[i] != '"' && lit[i] != '\'' {
-		if lit[i]|0x20 != 'f' {
-			prefix += lit[i : i+1]
-		}
-		i++
-	}
+	prefix, q, body, ok := splitString(lit)
 	if strings.ContainsAny(prefix, "tT") {
 		return "", "the message is a template string"
 	}
-	if len(lit)-i < 2 {
+	if !ok {
 		return "", "the message is not a complete string"
 	}
-	q := lit[i : i+1]
-	if strings.HasPrefix(lit[i:], q+q+q) && len(lit)-i >= 6 {
-		q = q + q + q
-	}
-	if !strings.HasSuffix(lit, q) || len(lit)-i < 2*len(q) {
-		return "", "the message is not a complete string"
-	}
-	body := lit[i+len(q) : len(lit)-len(q)]
+	prefix = dropPrefix(prefix, "fF")
 	var out strings.Builder
 	literal := func(part string) {
 		v, _ := pyscan.StringValue(prefix + q + part + q)

@@ -366,6 +366,24 @@ def timeout():
 			"message: the handler calls pytest.skip, so a test that runs out of time ends skipped, where the generated deadline fails it",
 		}},
 	}, {
+		name: "an async fixture of pytest-asyncio's",
+		src: `import signal
+
+import pytest_asyncio
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def deadline():
+    def handler(signum, frame):
+        raise TimeoutError("slow")
+
+    signal.signal(signal.SIGALRM, handler)
+    signal.alarm(5)
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Autouse: true, Seconds: 5, Timer: "real", Handler: "nested handler", Raises: "TimeoutError", Message: "slow"},
+	}, {
 		name: "a module-level handler that ends the process",
 		src: `import faulthandler
 import os
@@ -492,6 +510,59 @@ if hasattr(signal, "SIGALRM"):
 				t.Errorf("got\n%+v\nwant\n%+v\nnotes:\n%s", got, tt.want, strings.Join(c.Notes, "\n"))
 			}
 		})
+	}
+}
+
+// Messages formatted the older ways, with % or .format, are read as the
+// f-strings that say the same.
+func TestFormattedMessages(t *testing.T) {
+	const conftest = `import signal
+
+import pytest
+
+LIMIT = 3
+NAME = "x"
+
+
+def _on_timeout(signum, frame):
+    raise TimeoutError(MESSAGE)
+
+
+@pytest.fixture(autouse=True)
+def deadline():
+    signal.signal(signal.SIGALRM, _on_timeout)
+    signal.alarm(LIMIT)
+    yield
+    signal.alarm(0)
+`
+	tests := []struct{ expr, message, unread string }{
+		{`"timed out after %s s" % LIMIT`, "timed out after {seconds} s", ""},
+		{`"timed out after %d seconds" % (LIMIT,)`, "timed out after {seconds} seconds", ""},
+		{`'100%% over: %r' % LIMIT`, "100% over: {seconds}", ""},
+		{`"{a}: %i" % LIMIT`, "{{a}}: {seconds}", ""},
+		{`"over {} s".format(LIMIT)`, "over {seconds} s", ""},
+		{`"over {0} s, {0!s}".format(LIMIT)`, "over {seconds} s, {seconds}", ""},
+		{`"over {n} s".format(n=LIMIT)`, "over {seconds} s", ""},
+		{`"{{literal}} {}".format(LIMIT)`, "{{literal}} {seconds}", ""},
+		{`"%s: %s" % (NAME, LIMIT)`, "", "the message formats {NAME}, which is not the deadline's seconds"},
+		{`"over %.1f s" % LIMIT`, "", "the message formats with %.1f, which init does not read"},
+		{`"%s and %s" % LIMIT`, "", "the message has more % fields than arguments"},
+		{`"over {n} s".format(LIMIT)`, "", "the message formats {n}, which no argument of .format names"},
+		{`"over {} s".format(LIMIT * 2)`, "", `the message is computed ("over {} s".format(LIMIT * 2))`},
+		{`f"over {LIMIT}" % NAME`, "", `the message is computed (f"over {LIMIT}" % NAME)`},
+	}
+	for _, tt := range tests {
+		c, _ := fromConftest("conftest.py", []byte(strings.Replace(conftest, "MESSAGE", tt.expr, 1)))
+		if c == nil {
+			t.Fatalf("%s: no contract", tt.expr)
+		}
+		unread := ""
+		if u := c.UnreadKey("message"); u != nil {
+			unread = u.Why
+		}
+		if c.Message != tt.message || unread != tt.unread {
+			t.Errorf("%s: message %q, unread %q; want %q, %q", tt.expr, c.Message, unread, tt.message, tt.unread)
+		}
 	}
 }
 

@@ -102,6 +102,10 @@ type Contract struct {
 	// Rearms are the test modules' fixtures below the conftest that arm
 	// the timer again for their module, relying on the suite's handler.
 	Rearms []Rearm
+	// Overrides are the deadline fixtures of the same name in conftests
+	// below Conftest, which pytest runs in its place for the tests below
+	// their folders, in path order.
+	Overrides []Override
 
 	// Notes are things the user should check, each starting with the
 	// path:line:col it is about.
@@ -118,6 +122,22 @@ type Fixture struct {
 	At   string // path:line:col of its name
 	// Line is the 1-based line of the first decorator.
 	Line int
+}
+
+// Override is a deadline fixture in a conftest below the contract's that
+// bears the deadline fixture's name: pytest gives the tests below its
+// folder that fixture in place of the contract's, so it says "these tests
+// get N seconds", as a deadline.module_seconds glob does in a spec.
+type Override struct {
+	Conftest string
+	Pattern  string // the module_seconds glob of the tests below its folder
+	At       string // path:line:col of the fixture's name
+	// Seconds is what it arms the timer for; 0 when that was not read
+	// (SecondsAt then says where the call is).
+	Seconds   float64
+	SecondsAt string
+	// SecondsEnv is the variables that set its seconds; nil when fixed.
+	SecondsEnv []string
 }
 
 // Use is one xdist_group mark in a module that uses the fixtures.
@@ -157,6 +177,7 @@ func Find(root string) (*Contract, []Stray, error) {
 		return nil, nil, err
 	}
 	var strays []Stray
+	var found []*Contract
 	for _, rel := range files {
 		if path.Base(rel) != "conftest.py" {
 			continue
@@ -170,18 +191,52 @@ func Find(root string) (*Contract, []Stray, error) {
 			strays = append(strays, more...)
 			continue
 		}
-		if err := c.findGroup(root, files); err != nil {
-			return nil, nil, err
-		}
-		if err := c.findProbe(root, files); err != nil {
-			return nil, nil, err
-		}
-		if c.Rearms, err = findRearms(root, path.Dir(c.Conftest), files); err != nil {
-			return nil, nil, err
-		}
-		return c, nil, nil
+		found = append(found, c)
 	}
-	return nil, strays, nil
+	if len(found) == 0 {
+		return nil, strays, nil
+	}
+	// The conftest nearest the root covers the most tests: the others
+	// below it that bear its deadline's name override it for theirs.
+	c := found[0]
+	for _, other := range found[1:] {
+		if depth(other.Conftest) < depth(c.Conftest) {
+			c = other
+		}
+	}
+	for _, other := range found {
+		if other != c && other.Deadline.Name == c.Deadline.Name && below(other.Conftest, path.Dir(c.Conftest)) {
+			c.Overrides = append(c.Overrides, override(other))
+		}
+	}
+	if err := c.findGroup(root, files); err != nil {
+		return nil, nil, err
+	}
+	if err := c.findProbe(root, files); err != nil {
+		return nil, nil, err
+	}
+	if c.Rearms, err = findRearms(root, path.Dir(c.Conftest), files); err != nil {
+		return nil, nil, err
+	}
+	return c, nil, nil
+}
+
+// depth counts the folders above a slash-separated path.
+func depth(rel string) int { return strings.Count(rel, "/") }
+
+// override reads the overriding deadline fixture c found.
+func override(c *Contract) Override {
+	o := Override{
+		Conftest: c.Conftest, Pattern: path.Dir(c.Conftest) + "/**", At: c.Deadline.At,
+		Seconds: c.Seconds, SecondsAt: c.SecondsAt,
+	}
+	if len(c.SecondsEnv) > 0 {
+		o.SecondsEnv = c.SecondsEnv
+	}
+	if o.SecondsAt == "" {
+		o.SecondsAt = c.TimerAt
+	}
+	return o
 }
 
 func at(file string, p pyscan.Pos) string {

@@ -142,6 +142,38 @@ func TestFindByDecoratorName(t *testing.T) {
 	}
 }
 
+// A conftest below the contract's that defines the deadline fixture again
+// overrides it for its folder, even when its path sorts first; one that
+// defines another name is a deadline of its own, not an override.
+func TestFindOverrides(t *testing.T) {
+	deadline := func(name, arm string) string {
+		return "import signal\n\nimport pytest\n\n\n@pytest.fixture(autouse=True)\ndef " + name + "():\n    " + arm + "\n    yield\n    signal.alarm(0)\n"
+	}
+	root := testenv.WriteTree(t, map[string]string{
+		"tests/a_slow/conftest.py":  deadline("deadline", "signal.alarm(6)"),
+		"tests/conftest.py":         deadline("deadline", "signal.alarm(2)"),
+		"tests/b/conftest.py":       deadline("other", "signal.alarm(9)"),
+		"tests/c/conftest.py":       deadline("deadline", "signal.alarm(int(os.environ.get(\"C_LIMIT\", \"4\")))"),
+		"tests/d/conftest.py":       deadline("deadline", "signal.alarm(LIMIT)"),
+		"tests/a_slow/test_slow.py": "def test_slow():\n    pass\n",
+	})
+	c, _, err := Find(root)
+	if err != nil || c == nil {
+		t.Fatalf("Find = %+v, %v", c, err)
+	}
+	if c.Conftest != "tests/conftest.py" || c.Seconds != 2 {
+		t.Errorf("contract in %s with %v s; want tests/conftest.py with 2 s", c.Conftest, c.Seconds)
+	}
+	want := []Override{
+		{Conftest: "tests/a_slow/conftest.py", Pattern: "tests/a_slow/**", At: "tests/a_slow/conftest.py:7:5", Seconds: 6, SecondsAt: "tests/a_slow/conftest.py:8:18"},
+		{Conftest: "tests/c/conftest.py", Pattern: "tests/c/**", At: "tests/c/conftest.py:7:5", Seconds: 4, SecondsAt: "tests/c/conftest.py:8:48", SecondsEnv: []string{"C_LIMIT"}},
+		{Conftest: "tests/d/conftest.py", Pattern: "tests/d/**", At: "tests/d/conftest.py:7:5", SecondsAt: "tests/d/conftest.py:8:5"},
+	}
+	if !reflect.DeepEqual(c.Overrides, want) {
+		t.Errorf("overrides\n%+v\nwant\n%+v", c.Overrides, want)
+	}
+}
+
 func TestFindNothing(t *testing.T) {
 	root := testenv.WriteTree(t, map[string]string{
 		"tests/conftest.py": "import pytest\n\n\n@pytest.fixture\ndef x():\n    return 'signal.setitimer(1, 2)'\n",

@@ -108,6 +108,14 @@ func For(root string, found *discover.Contract) Values {
 		v.Deadline.ModuleSeconds = append(v.Deadline.ModuleSeconds, schema.ModuleSeconds{Pattern: r.Module, Seconds: r.Seconds})
 		v.ModuleOrigin = append(v.ModuleOrigin, r.SecondsAt+", in "+r.Fixture)
 	}
+	// After the modules: the first entry that matches wins, and a module
+	// is more particular than a folder.
+	for _, o := range found.Overrides {
+		if o.Seconds > 0 {
+			v.Deadline.ModuleSeconds = append(v.Deadline.ModuleSeconds, schema.ModuleSeconds{Pattern: o.Pattern, Seconds: o.Seconds})
+			v.ModuleOrigin = append(v.ModuleOrigin, o.SecondsAt+", in "+found.Deadline.Name+" of "+o.Conftest)
+		}
+	}
 	if p := found.Probe; p != nil {
 		switch {
 		case p.Generated && len(p.Tests) == 1:

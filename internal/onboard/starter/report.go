@@ -131,6 +131,19 @@ func (r *Report) found(w io.Writer) {
 			fmt.Fprintf(w, "  %s: fixture %s arms the timer again for %s s for every test of %s: the spec gives the module those seconds ([deadline.module_seconds]), and generate --adopt names the fixture, which it no longer needs\n", re.SecondsAt, re.Fixture, pyquote.Number(re.Seconds), re.Module)
 		}
 	}
+	for _, o := range found.Overrides {
+		folder := strings.TrimSuffix(o.Pattern, "/**")
+		switch {
+		case o.Seconds == 0:
+			fmt.Fprintf(w, "  %s: fixture %s here overrides the one in %s for the tests below %s, for seconds init cannot read; give them their seconds in [deadline.module_seconds] (%q = N) by hand, then delete this fixture: generate --adopt replaces only %s's\n", o.At, found.Deadline.Name, found.Conftest, folder, o.Pattern, found.Conftest)
+		default:
+			env := ""
+			if len(o.SecondsEnv) > 0 {
+				env = fmt.Sprintf(" (the default of $%s, which the spec's entry does not read)", strings.Join(o.SecondsEnv, " or $"))
+			}
+			fmt.Fprintf(w, "  %s: fixture %s here overrides the one in %s for the tests below %s, with %s s%s: the spec gives them those seconds ([deadline.module_seconds] %q); after generate --adopt, delete this fixture, which it does not replace\n", o.At, found.Deadline.Name, found.Conftest, folder, pyquote.Number(o.Seconds), env, o.Pattern)
+		}
+	}
 	if found.Preload != nil {
 		fmt.Fprintf(w, "  %s: preload fixture %s imports %s\n", found.Preload.At, found.Preload.Name, strings.Join(found.Modules, ", "))
 	} else {

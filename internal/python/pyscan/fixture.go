@@ -1,9 +1,16 @@
 package pyscan
 
+// IsFixtureDecorator reports whether name, a decorator's dotted name as
+// Module.Resolve gives it, makes a pytest fixture: pytest's own, or
+// pytest-asyncio's for a coroutine.
+func IsFixtureDecorator(name string) bool {
+	return name == "pytest.fixture" || name == "pytest.yield_fixture" || name == "pytest_asyncio.fixture"
+}
+
 // IsFixture reports whether Defs[i] is a pytest fixture: a function
-// decorated with pytest.fixture, called or not, under any name an import
-// gives it ("@fixture" after "from pytest import fixture", "@pt.fixture"
-// after "import pytest as pt").
+// decorated with pytest.fixture (or pytest_asyncio.fixture), called or
+// not, under any name an import gives it ("@fixture" after "from pytest
+// import fixture", "@pt.fixture" after "import pytest as pt").
 func (m *Module) IsFixture(i int) bool {
 	_, ok := m.fixtureDecorator(i)
 	return ok
@@ -30,7 +37,7 @@ func (m *Module) fixtureDecorator(i int) (Decorator, bool) {
 		return Decorator{}, false
 	}
 	for _, dec := range d.Decorators {
-		if name := m.Resolve(dec.Name); name == "pytest.fixture" || name == "pytest.yield_fixture" {
+		if IsFixtureDecorator(m.Resolve(dec.Name)) {
 			return dec, true
 		}
 	}

@@ -5,6 +5,7 @@ import "testing"
 func TestIsFixture(t *testing.T) {
 	src := `import pytest
 import pytest as pt
+import pytest_asyncio
 from pytest import fixture
 
 
@@ -24,6 +25,10 @@ def aliased(): pass
 def imported(): pass
 
 
+@pytest_asyncio.fixture(autouse=True)
+async def coroutine(): yield
+
+
 @pytest.mark.usefixtures("plain")
 def test_marked(): pass
 
@@ -36,7 +41,7 @@ def undecorated(): pass
 `
 	m := Scan([]byte(src))
 	want := map[string]bool{
-		"plain": true, "called": true, "aliased": true, "imported": true,
+		"plain": true, "called": true, "aliased": true, "imported": true, "coroutine": true,
 		"test_marked": false, "NotAFunction": false, "undecorated": false,
 	}
 	for i, d := range m.Defs {

@@ -148,8 +148,6 @@ func newIndex(opts *Options, sources []*Source) *index {
 	return ix
 }
 
-var fixtureDecorators = map[string]bool{"pytest.fixture": true, "pytest.yield_fixture": true, "pytest_asyncio.fixture": true}
-
 // regionFixture is how the generated region decorates its fixtures: with
 // pytest under a private name bound from its loader's return value, which
 // scope resolution rightly leaves unresolved. No other code may bind that
@@ -202,7 +200,7 @@ func newFacts(s *Source, pats *testPatterns, deadline string) *facts {
 			class = d.Parent
 		}
 		for _, dec := range d.Decorators {
-			if !fixtureDecorators[m.ResolveAt(dec.Name, d.Parent, dec.Pos)] && dec.Name != regionFixture {
+			if !pyscan.IsFixtureDecorator(m.ResolveAt(dec.Name, d.Parent, dec.Pos)) && dec.Name != regionFixture {
 				continue
 			}
 			fx := &Fixture{Name: d.Name, Src: s, Def: i, Class: class}
