@@ -188,15 +188,25 @@ func (c *Contract) readHandler(s *source, def int) {
 			c.readLambda(s, inner[start:], call.Scope, where)
 			return
 		}
-		if h.Kind != pyscan.ArgName || strings.Contains(h.Value, ".") {
+		if args := s.callArgs(call.Pos); h.Kind == pyscan.ArgOther && len(args) > 1 {
+			// signal.signal(..., _make_handler(seconds)).
+			handler = s.builtHandler(args[1].toks, call.Scope)
+		}
+		if handler < 0 && (h.Kind != pyscan.ArgName || strings.Contains(h.Value, ".")) {
 			c.unreadHandler(where, "the handler is not a function named in this conftest")
 			return
 		}
-		handler = findFunction(m, h.Value, call.Scope)
 		if handler < 0 {
-			// handler = _on_timeout, then signal.signal(..., handler).
-			if value := s.assignment(h.Value, call.Scope, call.Pos.Line); len(value) == 1 && value[0].Kind == pyscan.Name {
+			handler = findFunction(m, h.Value, call.Scope)
+		}
+		if handler < 0 {
+			// handler = _on_timeout, or handler = _make_handler(seconds),
+			// then signal.signal(..., handler).
+			value := s.assignment(h.Value, call.Scope, call.Pos.Line)
+			if len(value) == 1 && value[0].Kind == pyscan.Name {
 				handler = findFunction(m, text(value[0]), call.Scope)
+			} else {
+				handler = s.builtHandler(value, call.Scope)
 			}
 		}
 		if handler < 0 {
@@ -263,6 +273,36 @@ func findFunction(m *pyscan.Module, name string, scope int) int {
 			return -1
 		}
 	}
+}
+
+// builtHandler returns the function a handler factory of this conftest
+// returns, when toks call one: a function whose every return statement
+// returns the same function nested in it, as
+// "def _make(seconds): def handler(...): ...; return handler" does. It
+// returns -1 for anything else.
+func (s *source) builtHandler(toks []pyscan.Token, scope int) int {
+	if len(toks) < 3 || toks[0].Kind != pyscan.Name || text(toks[1]) != "(" || text(toks[len(toks)-1]) != ")" {
+		return -1
+	}
+	factory := findFunction(s.m, text(toks[0]), scope)
+	if factory < 0 {
+		return -1
+	}
+	built := -1
+	for _, l := range s.lines {
+		if l.scope != factory || text(l.toks[0]) != "return" {
+			continue
+		}
+		fn := -1
+		if len(l.toks) == 2 && l.toks[1].Kind == pyscan.Name {
+			fn = findFunction(s.m, text(l.toks[1]), factory)
+		}
+		if fn < 0 || s.m.Defs[fn].Parent != factory || built >= 0 && fn != built {
+			return -1
+		}
+		built = fn
+	}
+	return built
 }
 
 // readDump reads faulthandler.dump_traceback() in the handler: with

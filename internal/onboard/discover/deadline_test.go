@@ -384,6 +384,54 @@ async def deadline():
 `,
 		want: shape{Autouse: true, Seconds: 5, Timer: "real", Handler: "nested handler", Raises: "TimeoutError", Message: "slow"},
 	}, {
+		name: "a handler built by a factory of the conftest",
+		src: `import signal
+
+import pytest
+
+LIMIT = 2
+
+
+def _build_timeout_handler(seconds):
+    def _handle_timeout(signum, frame):
+        pytest.fail("Test exceeded its timeout", pytrace=False)
+
+    return _handle_timeout
+
+
+@pytest.fixture(autouse=True)
+def per_test_timeout():
+    handler = _build_timeout_handler(LIMIT)
+    previous = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, LIMIT)
+    yield
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, previous)
+`,
+		want: shape{Autouse: true, Seconds: 2, Timer: "real", Handler: "nested _handle_timeout", Raises: "Failed", Message: "Test exceeded its timeout"},
+	}, {
+		name: "a handler built by a factory in the call that installs it",
+		src: `import signal
+
+import pytest
+
+
+def _make(seconds):
+    def expired(signum, frame):
+        raise TimeoutError("expired")
+
+    return expired
+
+
+@pytest.fixture(autouse=True)
+def per_test_timeout():
+    signal.signal(signal.SIGALRM, _make(3))
+    signal.alarm(3)
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Autouse: true, Seconds: 3, Timer: "real", Handler: "nested expired", Raises: "TimeoutError", Message: "expired"},
+	}, {
 		name: "a module-level handler that ends the process",
 		src: `import faulthandler
 import os
