@@ -63,13 +63,13 @@ func (r *rules) missingGroup(src *suite.Source) {
 	} else if first.Name != deadline {
 		how = fmt.Sprintf("through the fixture %s", first.Name)
 	}
-	tests := fmt.Sprintf("test %s", names[0])
+	tests, uses, is, it := fmt.Sprintf("test %s", names[0]), "uses", "is", "it"
 	if len(names) > 1 {
-		tests = fmt.Sprintf("%d tests (%s, ...)", len(names), names[0])
+		tests, uses, is, it = fmt.Sprintf("%d tests (%s, ...)", len(names), names[0]), "use", "are", "they"
 	}
-	msg := fmt.Sprintf("%s uses %s %s but is not marked pytest.mark.xdist_group(%q)", tests, deadline, how, r.spec.Group.Name)
+	msg := fmt.Sprintf("%s %s %s %s but %s not marked pytest.mark.xdist_group(%q)", tests, uses, deadline, how, is, r.spec.Group.Name)
 	if other != "" {
-		msg += fmt.Sprintf("; it is in group %q instead", other)
+		msg += fmt.Sprintf("; %s %s in group %q instead", it, is, other)
 	}
 	r.add(RuleMissingGroup, src.Path, first.Pos, msg,
 		fmt.Sprintf("add pytest.mark.xdist_group(%q) to the module's pytestmark", r.spec.Group.Name))

@@ -160,7 +160,7 @@ func (r *Report) found(w io.Writer) {
 	} else if r.Group == "" {
 		fmt.Fprintf(w, "  no [group]: the autouse deadline covers every test, and one group would put them all on one worker\n")
 	} else {
-		fmt.Fprintf(w, "  no module that uses the fixtures has an xdist_group mark; the spec names the group %s\n", pyquote.String(r.Group))
+		fmt.Fprintf(w, "  no module that uses the fixtures has an xdist_group mark; the spec names the group %s, and fixturegen check names each module to mark with pytest.mark.xdist_group(%s)\n", pyquote.String(r.Group), pyquote.String(r.Group))
 	}
 	if p := found.Probe; p != nil {
 		kind := "hand-written"
