@@ -30,9 +30,10 @@ type Def struct {
 
 // Remove returns src without the module-level fixtures named in names (by
 // the name tests request them by, which a name= argument of the decorator
-// sets), and the fixtures it removed, in source order. placeholder (the marker lines of
-// an empty region) takes the place of the first of them when src has no
-// region. Blank lines after a removed fixture go with it; comments stay.
+// sets), and the fixtures it removed, in source order. placeholder (the
+// marker lines of an empty region) takes the place of the first of them
+// when src has no region. Blank lines after a removed fixture go with it;
+// comments stay.
 //
 // Definitions inside the region are fixturegen's and stay. When src has
 // broken markers, or defines none of names, it is returned unchanged.

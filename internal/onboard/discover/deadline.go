@@ -466,39 +466,39 @@ func (c *Contract) readMessage(s *source, toks []pyscan.Token, scope, depth int)
 		}
 	}
 	if lit, why, ok := formatted(toks); ok {
+		msg := ""
 		if why == "" {
-			var part string
-			part, why = c.stringPart(s, lit, scope)
-			if why == "" {
-				c.Message, c.MessageAt = part, where
-				if part == "" {
-					c.Message, c.MessageAt, why = "", "", "the message is empty"
-				}
-			}
+			msg, why = c.stringPart(s, lit, scope)
 		}
-		if why != "" {
-			c.unread("message", where, why)
-		}
+		c.setMessage(msg, why, where)
 		return
 	}
 	var b strings.Builder
 	for _, t := range toks {
 		if t.Kind != pyscan.String {
-			c.unread("message", where, "the message is computed ("+compact(toks)+")")
+			c.setMessage("", "the message is computed ("+compact(toks)+")", where)
 			return
 		}
 		part, why := c.stringPart(s, text(t), scope)
 		if why != "" {
-			c.unread("message", where, why)
+			c.setMessage("", why, where)
 			return
 		}
 		b.WriteString(part)
 	}
-	if b.Len() == 0 {
-		c.unread("message", where, "the message is empty")
+	c.setMessage(b.String(), "", where)
+}
+
+// setMessage sets the message read at where, or marks it unread with why.
+func (c *Contract) setMessage(msg, why, where string) {
+	if why == "" && msg == "" {
+		why = "the message is empty"
+	}
+	if why != "" {
+		c.unread("message", where, why)
 		return
 	}
-	c.Message, c.MessageAt = b.String(), where
+	c.Message, c.MessageAt = msg, where
 }
 
 // formatted reads a message formatted the older ways, a string literal
@@ -511,24 +511,23 @@ func formatted(toks []pyscan.Token) (lit, why string, ok bool) {
 	if len(toks) < 3 || toks[0].Kind != pyscan.String {
 		return "", "", false
 	}
-	prefix, q, body, good := splitString(text(toks[0]))
-	op := text(toks[1])
-	switch {
+	var args map[string]string
+	var fields func(body string, args map[string]string) (string, string)
+	switch op := text(toks[1]); {
 	case op == "%":
-		args, good2 := names(toks[2:], false)
-		if !good || !good2 || strings.ContainsAny(prefix, "fFtT") {
-			return "", "the message is computed (" + compact(toks) + ")", true
-		}
-		body, why = percentFields(body, args)
+		args, ok = names(toks[2:], false)
+		fields = percentFields
 	case op == "." && text(toks[2]) == "format" && len(toks) >= 5 && text(toks[3]) == "(" && text(toks[len(toks)-1]) == ")":
-		args, good2 := names(toks[4:len(toks)-1], true)
-		if !good || !good2 || strings.ContainsAny(prefix, "fFtT") {
-			return "", "the message is computed (" + compact(toks) + ")", true
-		}
-		body, why = formatFields(body, args)
+		args, ok = names(toks[4:len(toks)-1], true)
+		fields = formatFields
 	default:
 		return "", "", false
 	}
+	prefix, q, body, whole := splitString(text(toks[0]))
+	if !ok || !whole || strings.ContainsAny(prefix, "fFtT") {
+		return "", "the message is computed (" + compact(toks) + ")", true
+	}
+	body, why = fields(body, args)
 	return "f" + dropPrefix(prefix, "uU") + q + body + q, why, true
 }
 
