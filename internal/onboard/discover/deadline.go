@@ -595,8 +595,8 @@ func names(toks []pyscan.Token, keywords bool) (map[string]string, bool) {
 }
 
 // percentFields rewrites the body of a %-formatted string as an f-string's:
-// %s, %r, %d and %i (which print an int as str does) become fields naming
-// their arguments, and literal braces are doubled.
+// each conversion of a number or a string (%s, %r, %d, %.1f, ...) becomes
+// a field naming its argument, and literal braces are doubled.
 func percentFields(body string, args map[string]string) (string, string) {
 	var b strings.Builder
 	n := 0
@@ -607,24 +607,26 @@ func percentFields(body string, args map[string]string) (string, string) {
 		case ch == '%' && i+1 < len(body) && body[i+1] == '%':
 			b.WriteByte('%')
 			i++
-		case ch == '%' && i+1 < len(body) && strings.IndexByte("srdi", body[i+1]) >= 0:
+		case ch == '%':
+			// Flags, a width and a precision, then the conversion.
+			end := i + 1
+			for end < len(body) && strings.IndexByte("#0- +.123456789", body[end]) >= 0 {
+				end++
+			}
+			if end == len(body) || strings.IndexByte("sriduFfGgEe", body[end]) < 0 {
+				return "", fmt.Sprintf("the message formats with %s, which init does not read", body[i:min(end+1, len(body))])
+			}
 			arg, ok := args[strconv.Itoa(n)]
 			if !ok {
 				return "", "the message has more % fields than arguments"
 			}
 			n++
 			b.WriteString("{" + arg)
-			if body[i+1] == 'r' {
+			if body[end] == 'r' {
 				b.WriteString("!r")
 			}
 			b.WriteByte('}')
-			i++
-		case ch == '%':
-			end := i + 1
-			for end < len(body) && strings.IndexByte("diouxXeEfFgGcrsa", body[end]) < 0 {
-				end++
-			}
-			return "", fmt.Sprintf("the message formats with %s, which init does not read", body[i:min(end+1, len(body))])
+			i = end
 		default:
 			b.WriteByte(ch)
 		}
@@ -801,9 +803,10 @@ func (c *Contract) stringPart(s *source, lit string, scope int) (string, string)
 			if !c.namesSeconds(s, strings.TrimSuffix(expr, "="), scope) {
 				return "", fmt.Sprintf("the message formats {%s}, which is not the deadline's seconds", field)
 			}
-			// str() and repr() of a number are what format() gives; a
-			// format spec is not, and the spec's message has none.
-			if spec != "" && spec != "!s" && spec != "!r" {
+			// The spec's message never shows the seconds itself (the
+			// failure states them after it), so how a field formats them
+			// is lost with nothing; a name the field shows too is not.
+			if strings.HasPrefix(spec, "=") {
 				return "", fmt.Sprintf("the message formats the seconds as {%s}", field)
 			}
 			out.WriteString(SecondsPlaceholder)

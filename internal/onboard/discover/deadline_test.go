@@ -593,7 +593,11 @@ def deadline():
 		{`"over {n} s".format(n=LIMIT)`, "over {seconds} s", ""},
 		{`"{{literal}} {}".format(LIMIT)`, "{{literal}} {seconds}", ""},
 		{`"%s: %s" % (NAME, LIMIT)`, "", "the message formats {NAME}, which is not the deadline's seconds"},
-		{`"over %.1f s" % LIMIT`, "", "the message formats with %.1f, which init does not read"},
+		{`"over %.1f s" % LIMIT`, "over {seconds} s", ""},
+		{`"over %(n)s s" % {"n": LIMIT}`, "", `the message is computed ("over %(n)s s" % {"n": LIMIT})`},
+		{`"over %x s" % (LIMIT,)`, "", "the message formats with %x, which init does not read"},
+		{`f"over {LIMIT:.0f} s"`, "over {seconds} s", ""},
+		{`f"over {LIMIT=}"`, "", "the message formats the seconds as {LIMIT=}"},
 		{`"%s and %s" % LIMIT`, "", "the message has more % fields than arguments"},
 		{`"over {n} s".format(LIMIT)`, "", "the message formats {n}, which no argument of .format names"},
 		{`"over {} s".format(LIMIT * 2)`, "", `the message is computed ("over {} s".format(LIMIT * 2))`},
@@ -610,6 +614,57 @@ def deadline():
 		}
 		if c.Message != tt.message || unread != tt.unread {
 			t.Errorf("%s: message %q, unread %q; want %q, %q", tt.expr, c.Message, unread, tt.message, tt.unread)
+		}
+	}
+}
+
+// Fixed seconds written as arithmetic over numbers and the names bound to
+// them are read as their value; arithmetic over a variable is not.
+func TestArithmeticSeconds(t *testing.T) {
+	const conftest = `import os
+import signal
+
+import pytest
+
+TIMEOUT_MS = 1500
+MINUTE = 60
+
+
+@pytest.fixture(autouse=True)
+def deadline():
+    signal.setitimer(signal.ITIMER_REAL, SECONDS)
+    yield
+    signal.setitimer(signal.ITIMER_REAL, 0)
+`
+	tests := []struct {
+		expr    string
+		seconds float64
+		unread  string
+	}{
+		{"TIMEOUT_MS / 1000", 1.5, ""},
+		{"2 * MINUTE", 120, ""},
+		{"(1 + 2) * 2", 6, ""},
+		{"1 + 2 * 2", 5, ""},
+		{"10 - 2 - 3", 5, ""},
+		{"MINUTE / 2 / 3", 10, ""},
+		{"TIMEOUT_MS // 1000", 1, ""},
+		{"MINUTE // 7 * 2", 16, ""},
+		{"-1 + 3", 2, ""},
+		{"TIMEOUT_MS / 0", 0, "the seconds are computed (TIMEOUT_MS / 0)"},
+		{`int(os.getenv("T", 2)) * 2`, 0, `the seconds are computed (int(os.getenv("T", 2)) * 2)`},
+		{"max(1, 2) + 1", 0, "the seconds are computed (max(1, 2) + 1)"},
+	}
+	for _, tt := range tests {
+		c, _ := fromConftest("conftest.py", []byte(strings.Replace(conftest, "SECONDS", tt.expr, 1)))
+		if c == nil {
+			t.Fatalf("%s: no contract", tt.expr)
+		}
+		unread := ""
+		if u := c.UnreadKey("seconds"); u != nil {
+			unread = u.Why
+		}
+		if c.Seconds != tt.seconds || unread != tt.unread {
+			t.Errorf("%s: %v s, unread %q; want %v s, %q", tt.expr, c.Seconds, unread, tt.seconds, tt.unread)
 		}
 	}
 }

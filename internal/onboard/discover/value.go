@@ -2,6 +2,7 @@ package discover
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,6 +81,9 @@ func (s *source) readSeconds(toks []pyscan.Token, scope, before, depth int) seco
 		}
 		return seconds{why: "the seconds " + text(t) + " are not a number", at: where}
 	}
+	if v, ok := s.readArithmetic(toks, scope, before, depth); ok {
+		return v
+	}
 	name, n := dotted(toks)
 	callee := s.m.Resolve(name)
 	switch {
@@ -103,6 +107,74 @@ func (s *source) readSeconds(toks []pyscan.Token, scope, before, depth int) seco
 	}
 	return seconds{why: "the seconds are computed (" + compact(toks) + ")", at: where}
 }
+
+// readArithmetic reads fixed seconds written as arithmetic over numbers
+// and names bound to them (+, -, *, / and //), as TIMEOUT_MS // 1000 or
+// 2 * 60 are, or in parentheses. It reports false for anything else, and for arithmetic
+// over an environment variable, which no spec key can say.
+func (s *source) readArithmetic(toks []pyscan.Token, scope, before, depth int) (seconds, bool) {
+	if text(toks[0]) == "(" && matching(toks, 0) == len(toks)-1 {
+		return s.readSeconds(toks[1:len(toks)-1], scope, before, depth+1), true
+	}
+	// The operator applied last: the rightmost + or - outside brackets,
+	// else the rightmost * or /. A sign after another operator is unary.
+	split, level := -1, 0
+	for i := 0; i < len(toks); i++ {
+		switch t := text(toks[i]); {
+		case toks[i].Kind != pyscan.Op:
+		case t == "(" || t == "[" || t == "{":
+			level++
+		case t == ")" || t == "]" || t == "}":
+			level--
+		case level != 0 || i == 0 || toks[i-1].Kind == pyscan.Op && !strings.Contains(")]}", text(toks[i-1])):
+		case t == "+" || t == "-":
+			split = i
+		case multiplies(t) && (split < 0 || multiplies(text(toks[split]))):
+			split = i
+		}
+	}
+	if split < 0 && len(toks) > 1 && (text(toks[0]) == "-" || text(toks[0]) == "+") {
+		v := s.readSeconds(toks[1:], scope, before, depth+1)
+		if !v.ok || len(v.env) > 0 {
+			return seconds{}, false
+		}
+		if text(toks[0]) == "-" {
+			v.value = -v.value
+		}
+		v.valueAt = s.at(toks[0])
+		return v, true
+	}
+	if split < 0 {
+		return seconds{}, false
+	}
+	l := s.readSeconds(toks[:split], scope, before, depth+1)
+	r := s.readSeconds(toks[split+1:], scope, before, depth+1)
+	if !l.ok || !r.ok || len(l.env) > 0 || len(r.env) > 0 {
+		return seconds{}, false
+	}
+	v := seconds{ok: true, valueAt: s.at(toks[0])}
+	switch text(toks[split]) {
+	case "+":
+		v.value = l.value + r.value
+	case "-":
+		v.value = l.value - r.value
+	case "*":
+		v.value = l.value * r.value
+	case "/", "//":
+		if r.value == 0 {
+			return seconds{}, false
+		}
+		v.value = l.value / r.value
+		if text(toks[split]) == "//" {
+			v.value = math.Floor(v.value)
+		}
+	}
+	return v, true
+}
+
+// multiplies reports whether op is one of the arithmetic operators that
+// bind tighter than + and -.
+func multiplies(op string) bool { return op == "*" || op == "/" || op == "//" }
 
 // readName follows a name to the value it was last assigned in scope
 // before the line, or at module level.
