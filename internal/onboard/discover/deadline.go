@@ -209,6 +209,13 @@ func (c *Contract) readHandler(s *source, def int) {
 				handler = s.builtHandler(value, call.Scope)
 			}
 		}
+		if handler < 0 && call.Scope >= 0 {
+			// A helper's parameter: def arm(handler): signal.signal(...,
+			// handler), called once as arm(_on_alarm).
+			if args, _ := s.paramArgs(h.Value, call.Scope); len(args) == 1 && len(args[0].toks) == 1 && args[0].toks[0].Kind == pyscan.Name {
+				handler = findFunction(m, text(args[0].toks[0]), args[0].scope)
+			}
+		}
 		if handler < 0 {
 			c.unreadHandler(where, fmt.Sprintf("the handler %s is not defined in this conftest", h.Value))
 			return

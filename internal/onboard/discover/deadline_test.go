@@ -432,6 +432,49 @@ def per_test_timeout():
 `,
 		want: shape{Autouse: true, Seconds: 3, Timer: "real", Handler: "nested expired", Raises: "TimeoutError", Message: "expired"},
 	}, {
+		name: "seconds given to a nested helper that arms the timer",
+		src: `import signal
+
+import pytest
+
+
+def _on_alarm(signum, frame):
+    raise TimeoutError("test hung")
+
+
+@pytest.fixture(autouse=True)
+def deadline():
+    def arm(handler, seconds):
+        signal.signal(signal.SIGALRM, handler)
+        signal.alarm(seconds)
+
+    arm(_on_alarm, seconds=2)
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Autouse: true, Seconds: 2, Timer: "real", Handler: "_on_alarm", Raises: "TimeoutError", Message: "test hung"},
+	}, {
+		name: "seconds a helper's calls give differently",
+		src: `import signal
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def deadline():
+    def _arm(seconds):
+        signal.alarm(seconds)
+
+    _arm(2)
+    yield
+    _arm(0)
+`,
+		want: shape{Autouse: true, Timer: "real", Unread: []string{
+			"seconds: the seconds come from seconds, which the calls of _arm() give different values",
+			"raises: no raise statement or pytest.fail call found in the handler",
+			"message: no raise statement or pytest.fail call found in the handler",
+		}},
+	}, {
 		name: "a module-level handler that ends the process",
 		src: `import faulthandler
 import os
@@ -547,7 +590,7 @@ if hasattr(signal, "SIGALRM"):
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, _ := fromConftest("conftest.py", []byte(tt.src))
+			c, _ := fromConftest("", "conftest.py", []byte(tt.src))
 			if c == nil {
 				t.Fatal("no deadline fixture found")
 			}
@@ -604,7 +647,7 @@ def deadline():
 		{`f"over {LIMIT}" % NAME`, "", `the message is computed (f"over {LIMIT}" % NAME)`},
 	}
 	for _, tt := range tests {
-		c, _ := fromConftest("conftest.py", []byte(strings.Replace(conftest, "MESSAGE", tt.expr, 1)))
+		c, _ := fromConftest("", "conftest.py", []byte(strings.Replace(conftest, "MESSAGE", tt.expr, 1)))
 		if c == nil {
 			t.Fatalf("%s: no contract", tt.expr)
 		}
@@ -655,7 +698,7 @@ def deadline():
 		{"max(1, 2) + 1", 0, "the seconds are computed (max(1, 2) + 1)"},
 	}
 	for _, tt := range tests {
-		c, _ := fromConftest("conftest.py", []byte(strings.Replace(conftest, "SECONDS", tt.expr, 1)))
+		c, _ := fromConftest("", "conftest.py", []byte(strings.Replace(conftest, "SECONDS", tt.expr, 1)))
 		if c == nil {
 			t.Fatalf("%s: no contract", tt.expr)
 		}

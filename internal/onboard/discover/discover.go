@@ -186,7 +186,7 @@ func Find(root string) (*Contract, []Stray, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		c, more := fromConftest(rel, src)
+		c, more := fromConftest(root, rel, src)
 		if c == nil {
 			strays = append(strays, more...)
 			continue
@@ -274,9 +274,12 @@ func within(m *pyscan.Module, scope, def int) bool {
 }
 
 // fromConftest returns the contract whose deadline fixture conftest src
-// defines, or nil and the stray timer calls of src.
-func fromConftest(file string, src []byte) (*Contract, []Stray) {
+// defines, or nil and the stray timer calls of src. file is relative to
+// root, below which the modules it imports from are read; root "" reads
+// none.
+func fromConftest(root, file string, src []byte) (*Contract, []Stray) {
 	s := newSource(file, src)
+	s.root = root
 	m := s.m
 	fx := fixtures(m)
 	names := make([]string, 0, len(fx))

@@ -174,6 +174,55 @@ func TestFindOverrides(t *testing.T) {
 	}
 }
 
+// Seconds a conftest imports from a module of the project are read in
+// that module, found as pytest's default import mode finds it.
+func TestFindImportedSeconds(t *testing.T) {
+	conftest := func(imp string) string {
+		return "import signal\n\nimport pytest\n\n" + imp + "\n\n\n@pytest.fixture(autouse=True)\ndef deadline():\n    signal.alarm(LIMIT)\n    yield\n    signal.alarm(0)\n"
+	}
+	tests := []struct {
+		name  string
+		tree  map[string]string
+		want  float64
+		at    string
+		unset string
+	}{
+		{"a module beside the conftest", map[string]string{
+			"tests/conftest.py": conftest("from settings import LIMIT"),
+			"tests/settings.py": "LIMIT = 3\n",
+		}, 3, "tests/settings.py:1:9", ""},
+		{"a module of a package above, under another name", map[string]string{
+			"tests/unit/conftest.py":   conftest("from tests.limits import TEST_LIMIT as LIMIT"),
+			"tests/__init__.py":        "",
+			"tests/limits/__init__.py": "import os\n\nTEST_LIMIT = int(os.environ.get(\"TEST_LIMIT\", 4))\n",
+		}, 4, "tests/limits/__init__.py:3:47", ""},
+		{"a relative import", map[string]string{
+			"tests/unit/conftest.py": conftest("from ..consts import LIMIT"),
+			"tests/__init__.py":      "",
+			"tests/unit/__init__.py": "",
+			"tests/consts.py":        "MINUTE = 60\nLIMIT = MINUTE // 12\n",
+		}, 5, "tests/consts.py:2:9", ""},
+		{"a module that is not there", map[string]string{
+			"tests/conftest.py": conftest("from elsewhere import LIMIT"),
+		}, 0, "", "the seconds come from LIMIT, imported from elsewhere, which init finds in no folder from the conftest's up"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, _, err := Find(testenv.WriteTree(t, tt.tree))
+			if err != nil || c == nil {
+				t.Fatalf("Find = %+v, %v", c, err)
+			}
+			unset := ""
+			if u := c.UnreadKey("seconds"); u != nil {
+				unset = u.Why
+			}
+			if c.Seconds != tt.want || c.SecondsAt != tt.at || unset != tt.unset {
+				t.Errorf("%v s at %q, unread %q; want %v s at %q, %q", c.Seconds, c.SecondsAt, unset, tt.want, tt.at, tt.unset)
+			}
+		})
+	}
+}
+
 func TestFindNothing(t *testing.T) {
 	root := testenv.WriteTree(t, map[string]string{
 		"tests/conftest.py": "import pytest\n\n\n@pytest.fixture\ndef x():\n    return 'signal.setitimer(1, 2)'\n",
@@ -249,7 +298,7 @@ def limited():
     with _limit(3):
         yield
 `
-	c, got := fromConftest("conftest.py", []byte(src))
+	c, got := fromConftest("", "conftest.py", []byte(src))
 	if c != nil {
 		t.Fatalf("found a contract in %s", c.Deadline.At)
 	}

@@ -9,7 +9,10 @@ import (
 // where the facts stop (an argument that is a call, an assignment's value,
 // a raise statement).
 type source struct {
-	file  string
+	file string
+	// root is the folder file is relative to, where the modules a
+	// from-import names are looked up; "" to follow no import.
+	root  string
 	src   []byte
 	m     *pyscan.Module
 	lx    *pyscan.Lexer

@@ -3,6 +3,9 @@ package discover
 import (
 	"fmt"
 	"math"
+	"os"
+	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -188,10 +191,135 @@ func (s *source) readName(name string, scope, before, depth int, where string) s
 			return s.readSeconds(value, sc, value[0].Line, depth+1)
 		}
 		if sc < 0 {
+			if v, ok := s.readImported(name, depth, where); ok {
+				return v
+			}
 			break
+		}
+		if v, ok := s.readParam(name, sc, depth, where); ok {
+			return v
 		}
 	}
 	return seconds{why: "the seconds come from " + name + ", which is not assigned a number in this conftest", at: where}
+}
+
+// readParam reads name when it is a parameter of the function fn, which
+// is not a method: through the calls of fn in this conftest, as
+// "def arm(seconds): ...; arm(2)" gives seconds 2. Every call must give
+// the same seconds. It reports false when name is no parameter of fn or
+// nothing calls fn.
+func (s *source) readParam(name string, fn, depth int, where string) (seconds, bool) {
+	args, ok := s.paramArgs(name, fn)
+	if !ok || len(args) == 0 {
+		return seconds{}, false
+	}
+	var out seconds
+	for i, a := range args {
+		if a.toks == nil {
+			return seconds{why: fmt.Sprintf("the seconds come from %s, which a call of %s() does not give", name, s.m.Defs[fn].Name), at: where}, true
+		}
+		v := s.readSeconds(a.toks, a.scope, a.line, depth+1)
+		if !v.ok {
+			return v, true
+		}
+		if i > 0 && !v.sameSource(out) {
+			return seconds{why: fmt.Sprintf("the seconds come from %s, which the calls of %s() give different values", name, s.m.Defs[fn].Name), at: v.valueAt}, true
+		}
+		out = v
+	}
+	return out, true
+}
+
+// readImported reads name when a from-import at module level binds it,
+// as "from settings import TEST_TIMEOUT" does: in the module it names,
+// looked up as pytest's default import mode finds it, from the conftest's
+// folder up to the root (a relative import from the conftest's package).
+// It reports false when no such import binds name.
+func (s *source) readImported(name string, depth int, where string) (seconds, bool) {
+	if s.root == "" || depth > maxDepth {
+		return seconds{}, false
+	}
+	for _, im := range s.m.Imports {
+		if im.Scope >= 0 || im.Bound != name || im.Name == "" {
+			continue
+		}
+		rel, src, ok := s.moduleFile(im.Module)
+		if !ok {
+			return seconds{why: fmt.Sprintf("the seconds come from %s, imported from %s, which init finds in no folder from the conftest's up", name, im.Module), at: where}, true
+		}
+		other := newSource(rel, src)
+		other.root = s.root
+		return other.readName(im.Name, -1, 0, depth+1, where), true
+	}
+	return seconds{}, false
+}
+
+// moduleFile finds and reads the file of module, a dotted name that
+// may start with dots (relative to the conftest's package), below the
+// root: the first folder from the conftest's up that holds it, as a .py
+// file or a package's __init__.py.
+func (s *source) moduleFile(module string) (string, []byte, bool) {
+	dir := path.Dir(s.file)
+	rest := strings.TrimLeft(module, ".")
+	dirs := []string{}
+	if dots := len(module) - len(rest); dots > 0 {
+		for range dots - 1 {
+			dir = path.Dir(dir)
+		}
+		dirs = append(dirs, dir)
+	} else {
+		for d := dir; ; d = path.Dir(d) {
+			dirs = append(dirs, d)
+			if d == "." || d == "/" {
+				break
+			}
+		}
+	}
+	sub := strings.ReplaceAll(rest, ".", "/")
+	for _, d := range dirs {
+		for _, rel := range []string{path.Join(d, sub+".py"), path.Join(d, sub, "__init__.py")} {
+			if strings.HasPrefix(rel, "../") {
+				continue
+			}
+			if src, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(rel))); err == nil {
+				return rel, src, true
+			}
+		}
+	}
+	return "", nil, false
+}
+
+// paramArg is what one call gives a parameter: the argument's tokens (nil
+// when the call gives none), and the scope and line of the call.
+type paramArg struct {
+	toks        []pyscan.Token
+	scope, line int
+}
+
+// paramArgs returns what each call of the function fn in this conftest
+// gives its parameter name, positionally or by keyword. It reports false
+// when name is no parameter of fn, or fn is a method, whose calls are not
+// found by its name.
+func (s *source) paramArgs(name string, fn int) ([]paramArg, bool) {
+	d := s.m.Defs[fn]
+	k := slices.IndexFunc(d.Params, func(p pyscan.Param) bool { return p.Name == name })
+	if k < 0 || d.Kind != pyscan.Function || d.Parent >= 0 && s.m.Defs[d.Parent].Kind == pyscan.Class {
+		return nil, false
+	}
+	var out []paramArg
+	for _, call := range s.m.Calls {
+		if call.Callee != d.Name || findFunction(s.m, d.Name, call.Scope) != fn {
+			continue
+		}
+		a := paramArg{scope: call.Scope, line: call.Pos.Line}
+		for i, arg := range s.callArgs(call.Pos) {
+			if arg.keyword == name || arg.keyword == "" && i == k {
+				a.toks = arg.toks
+			}
+		}
+		out = append(out, a)
+	}
+	return out, true
 }
 
 // readEnv reads the arguments of os.environ.get or os.getenv.
