@@ -47,7 +47,10 @@ in the conftest (each a module-level function decorated with
 pytest.fixture, as fixturegen init found them) are removed along with their
 decorators, and the region takes the place of the first of them. A
 module-level alarm handler that only the hand-written deadline installed
-goes with it. Nothing else in the conftest changes. Preview it with
+goes with it. A conftest below that defines the deadline fixture again,
+arming a timer for the tests of its folder, loses that fixture too when
+[deadline.module_seconds] gives the folder its seconds ("folder/**", as
+init writes it). Nothing else in those files changes. Preview it with
 --adopt --dry-run.
 
 Examples:
@@ -95,20 +98,28 @@ Examples:
 					return fmt.Errorf("write %s: %w", ch.Display, err)
 				}
 				fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
-				if !ch.Region {
-					continue
-				}
+				removed := false
 				for _, d := range adopted {
-					if d.HandlerOf != "" {
-						fmt.Fprintf(c.stdout, "  removed %s (lines %d-%d), the alarm handler only the hand-written %s used\n", d.Name, d.First, d.Last, d.HandlerOf)
+					if d.Path != ch.Path {
 						continue
 					}
-					fmt.Fprintf(c.stdout, "  replaced the hand-written %s (lines %d-%d) with the generated one\n", d.Name, d.First, d.Last)
-				}
-				if len(adopted) > 0 {
-					for _, l := range adopt.Leftovers(ch.Old, ch.New) {
-						fmt.Fprintf(c.stdout, "  %s:%d: %s is no longer used in this file (only what was replaced used it); remove it unless another module imports it from here\n", ch.Display, l.Line, l.Name)
+					removed = true
+					switch {
+					case d.HandlerOf != "":
+						fmt.Fprintf(c.stdout, "  removed %s (lines %d-%d), the alarm handler only the hand-written %s used\n", d.Name, d.First, d.Last, d.HandlerOf)
+					case d.Overrides != "":
+						fmt.Fprintf(c.stdout, "  removed the hand-written %s (lines %d-%d), which ran in place of the generated one for the tests below %s; [deadline.module_seconds] %q gives them their seconds\n", d.Name, d.First, d.Last, d.Overrides, d.Overrides+"/**")
+					default:
+						fmt.Fprintf(c.stdout, "  replaced the hand-written %s (lines %d-%d) with the generated one\n", d.Name, d.First, d.Last)
 					}
+				}
+				if !removed {
+					continue
+				}
+				for _, l := range adopt.Leftovers(ch.Old, ch.New) {
+					fmt.Fprintf(c.stdout, "  %s:%d: %s is no longer used in this file (only what was replaced used it); remove it unless another module imports it from here\n", ch.Display, l.Line, l.Name)
+				}
+				if ch.Region {
 					if err := c.unneededRearms(spec); err != nil {
 						return err
 					}

@@ -19,7 +19,7 @@ var handWrittenDeadlineRule = checked{
 		ID:           RuleHandwrittenDeadline,
 		Summary:      "a hand-written per-test deadline, to adopt",
 		Meaning:      "A fixture arms a timer itself (`signal.setitimer`, `signal.alarm`) without the deadline fixture: a hand-written per-test deadline, most often an autouse timeout. Its alarm can interrupt a module's first import in any test it covers. Reported once, at the fixture, in place of an `own-timer` finding per timer call (and, when it bears the spec's deadline name, of `shadow-fixture`, `deadline-without-preload` and `region-missing`).",
-		Fix:          "Adopt it: `fixturegen init`, then `fixturegen generate --adopt` ([migrating](migrating.md#autouse-per-test-timeout)); with a spec already there, set `[deadline].fixture` to its name first. One that redefines the deadline fixture in a conftest below `[paths].conftest` gives its seconds to `[deadline.module_seconds]` as `\"<folder>/**\"`, and is deleted",
+		Fix:          "Adopt it: `fixturegen init`, then `fixturegen generate --adopt` ([migrating](migrating.md#autouse-per-test-timeout)); with a spec already there, set `[deadline].fixture` to its name first. One that redefines the deadline fixture in a conftest below `[paths].conftest` gives its seconds to `[deadline.module_seconds]` as `\"<folder>/**\"`, and `generate --adopt` removes it",
 		Suppressible: true,
 		Calls:        timerCalls,
 	},
@@ -115,17 +115,17 @@ func (r *rules) suiteDeadlineHandWritten() bool {
 
 // overrideFix is the fix for a conftest other than the spec's that
 // defines the deadline fixture again, overriding it for the tests below
-// its folder: generate --adopt replaces only the spec's conftest, so the
-// seconds move into the spec and the fixture goes by hand.
+// its folder: its seconds move into the spec, as a module_seconds glob of
+// the folder, and then generate --adopt removes it.
 func (r *rules) overrideFix(src *suite.Source, hw suite.ArmingFixture) string {
 	dir := r.specRel(src.Dir)
 	pattern := dir + "/**"
 	for _, m := range r.spec.Deadline.ModuleSeconds {
 		if m.Pattern == pattern {
-			return fmt.Sprintf("delete this fixture: the spec already gives the tests below %s %s s ([deadline.module_seconds] %q), and generate --adopt replaces only the fixture in [paths].conftest", dir, pyquote.Number(m.Seconds), pattern)
+			return fmt.Sprintf("run fixturegen generate --adopt: the spec gives the tests below %s %s s ([deadline.module_seconds] %q), so it removes this fixture, and the generated deadline arms those seconds for them", dir, pyquote.Number(m.Seconds), pattern)
 		}
 	}
-	return fmt.Sprintf("give the tests below %s their seconds in the spec, %s, then delete this fixture: generate --adopt replaces only the fixture in [paths].conftest", dir, r.moduleSecondsKey(pattern, src, hw))
+	return fmt.Sprintf("give the tests below %s their seconds in the spec, %s, then run fixturegen generate --adopt, which removes this fixture", dir, r.moduleSecondsKey(pattern, src, hw))
 }
 
 // specRel returns path relative to the spec's folder, slash-separated, as

@@ -348,20 +348,35 @@ func Root(spec *schema.Spec) (*write.Root, error) {
 // folder, and New is for the caller to set. A spec file that is a link is
 // refused: the edit would replace the link, or write through it.
 func SpecText(spec *schema.Spec) (*Change, error) {
+	c, err := edit(spec, filepath.Base(spec.File), spec.File)
+	if err == nil && !c.Exists {
+		err = &schema.Error{File: c.Display, Msg: "cannot read spec: no such file or directory"}
+	}
+	return c, err
+}
+
+// Edit plans an edit of a file of the project, at rel (slash-separated,
+// relative to the spec's folder; generate --adopt edits the conftests
+// below the spec's that redefine its deadline fixture): Old is the file as
+// it is, read inside the spec's folder, and New is for the caller to set.
+// A missing file has Exists false.
+func Edit(spec *schema.Spec, rel string) (*Change, error) {
+	return edit(spec, rel, relpath.FromWD(Abs(spec, rel)))
+}
+
+func edit(spec *schema.Spec, rel, display string) (*Change, error) {
 	root, err := Root(spec)
 	if err != nil {
 		return nil, err
 	}
-	c := &Change{Path: filepath.Base(spec.File), Display: spec.File, Abs: filepath.Join(spec.Dir, filepath.Base(spec.File)), root: root}
+	c := &Change{Path: rel, Display: display, Abs: Abs(spec, rel), root: root}
 	if err := c.read(); err != nil {
 		return nil, err
 	}
-	if !c.Exists {
-		return nil, &schema.Error{File: c.Display, Msg: "cannot read spec: no such file or directory"}
-	}
-	if c.readOnly {
+	if c.Exists && c.readOnly {
 		return nil, &schema.Error{File: c.Display, Msg: "is read-only; make it writable (chmod u+w) so fixturegen can update it"}
 	}
+	c.New = c.Old
 	return c, nil
 }
 

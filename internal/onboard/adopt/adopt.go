@@ -26,13 +26,20 @@ type Def struct {
 	// HandlerOf names the removed fixture that installed this function as
 	// its timer signal's handler; "" for a fixture.
 	HandlerOf string
+	// Path is the conftest it was removed from, relative to the spec's
+	// folder (set by Plan).
+	Path string
+	// Overrides is the folder, below the spec's conftest, for whose tests
+	// a conftest there redefined the deadline fixture; "" for the spec's
+	// own conftest.
+	Overrides string
 }
 
 // Remove returns src without the module-level fixtures named in names (by
 // the name tests request them by, which a name= argument of the decorator
 // sets), and the fixtures it removed, in source order. placeholder (the
 // marker lines of an empty region) takes the place of the first of them
-// when src has no region. Blank lines after a removed fixture go with it;
+// when src has no region and placeholder is not nil. Blank lines after a removed fixture go with it;
 // comments stay.
 //
 // Definitions inside the region are fixturegen's and stay. When src has
@@ -85,7 +92,7 @@ func Remove(src []byte, names []string, placeholder []byte) ([]byte, []Def) {
 	for i, e := range cuts {
 		out.Write(src[prev:e.start])
 		prev = skipBlankLines(src, e.end)
-		placed = i == 0 && !bounds.Found
+		placed = i == 0 && !bounds.Found && placeholder != nil
 		if placed {
 			out.Write(placeholder)
 			if len(bytes.TrimSpace(rest(src, cuts[1:], prev))) > 0 {

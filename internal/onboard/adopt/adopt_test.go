@@ -118,6 +118,14 @@ func TestRemove(t *testing.T) {
 			head + "\n\n@pytest.fixture(name=\"other\")\ndef toy_sdk():\n    yield\n",
 			head + "\n\n@pytest.fixture(name=\"other\")\ndef toy_sdk():\n    yield\n",
 			""},
+		{"no placeholder: a conftest below that redefines the deadline loses it, and gets no region",
+			head + "\n\n" + moduleHandler + "\n\n" + autouse + "\n\n" + tail,
+			head + "\n\n" + tail,
+			"_on_timeout 13-14 (recovery_deadline installs _on_timeout), recovery_deadline 17-25"},
+		{"no placeholder, the fixture last",
+			head + "\n\n" + autouse,
+			head,
+			"recovery_deadline 13-21"},
 		{"broken markers leave everything to the plan",
 			head + "\n# fixturegen:begin\n\n" + preload,
 			head + "\n# fixturegen:begin\n\n" + preload,
@@ -125,7 +133,11 @@ func TestRemove(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, defs := Remove([]byte(tt.src), names, []byte(placeholder))
+			placeholder := []byte(placeholder)
+			if strings.HasPrefix(tt.name, "no placeholder") {
+				placeholder = nil
+			}
+			got, defs := Remove([]byte(tt.src), names, placeholder)
 			if string(got) != tt.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
 			}

@@ -263,16 +263,6 @@ func topLevel(m *pyscan.Module, scope int) int {
 	return scope
 }
 
-// within reports whether scope is def or lies inside it.
-func within(m *pyscan.Module, scope, def int) bool {
-	for s := scope; s >= 0; s = m.Defs[s].Parent {
-		if s == def {
-			return true
-		}
-	}
-	return false
-}
-
 // fromConftest returns the contract whose deadline fixture conftest src
 // defines, or nil and the stray timer calls of src. file is relative to
 // root, below which the modules it imports from are read; root "" reads
@@ -291,7 +281,7 @@ func fromConftest(root, file string, src []byte) (*Contract, []Stray) {
 	for _, name := range names {
 		def := fx[name]
 		for _, call := range m.Calls {
-			if !within(m, call.Scope, def) {
+			if !m.Inside(call.Scope, def) {
 				continue
 			}
 			callee, ok := armingCall(m, call)
@@ -355,7 +345,7 @@ func fixtureCalling(m *pyscan.Module, fx map[string]int, name string) string {
 			continue
 		}
 		for fixture, def := range fx {
-			if within(m, call.Scope, def) && (firstDef < 0 || def < firstDef) {
+			if m.Inside(call.Scope, def) && (firstDef < 0 || def < firstDef) {
 				first, firstDef = fixture, def
 			}
 		}

@@ -74,7 +74,7 @@ func rearms(rel string, m *pyscan.Module) []Rearm {
 		r := Rearm{Module: rel, Fixture: name, At: at(rel, m.Defs[def].Pos), WholeModule: moduleWide[name]}
 		own, arms := false, false
 		for _, call := range m.Calls {
-			if call.Scope < 0 || !within(m, call.Scope, def) {
+			if call.Scope < 0 || !m.Inside(call.Scope, def) {
 				continue
 			}
 			switch m.Resolve(call.Callee) {

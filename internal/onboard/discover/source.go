@@ -108,7 +108,7 @@ func (s *source) tokenAt(p pyscan.Pos) (*line, int) {
 
 // within reports whether scope is def or lies inside it.
 func (s *source) within(scope, def int) bool {
-	return within(s.m, scope, def)
+	return s.m.Inside(scope, def)
 }
 
 // callArgs returns the arguments of the call whose callee starts at p,

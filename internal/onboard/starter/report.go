@@ -135,13 +135,13 @@ func (r *Report) found(w io.Writer) {
 		folder := strings.TrimSuffix(o.Pattern, "/**")
 		switch {
 		case o.Seconds == 0:
-			fmt.Fprintf(w, "  %s: fixture %s here overrides the one in %s for the tests below %s, for seconds init cannot read; give them their seconds in [deadline.module_seconds] (%q = N) by hand, then delete this fixture: generate --adopt replaces only %s's\n", o.At, found.Deadline.Name, found.Conftest, folder, o.Pattern, found.Conftest)
+			fmt.Fprintf(w, "  %s: fixture %s here overrides the one in %s for the tests below %s, for seconds init cannot read; give them their seconds in [deadline.module_seconds] (%q = N) by hand, and generate --adopt removes this fixture\n", o.At, found.Deadline.Name, found.Conftest, folder, o.Pattern)
 		default:
 			env := ""
 			if len(o.SecondsEnv) > 0 {
 				env = fmt.Sprintf(" (the default of $%s, which the spec's entry does not read)", strings.Join(o.SecondsEnv, " or $"))
 			}
-			fmt.Fprintf(w, "  %s: fixture %s here overrides the one in %s for the tests below %s, with %s s%s: the spec gives them those seconds ([deadline.module_seconds] %q); after generate --adopt, delete this fixture, which it does not replace\n", o.At, found.Deadline.Name, found.Conftest, folder, pyquote.Number(o.Seconds), env, o.Pattern)
+			fmt.Fprintf(w, "  %s: fixture %s here overrides the one in %s for the tests below %s, with %s s%s: the spec gives them those seconds ([deadline.module_seconds] %q), and generate --adopt removes this fixture\n", o.At, found.Deadline.Name, found.Conftest, folder, pyquote.Number(o.Seconds), env, o.Pattern)
 		}
 	}
 	if found.Preload != nil {
