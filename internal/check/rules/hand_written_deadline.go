@@ -83,11 +83,8 @@ func (r *rules) handwrittenDeadlines(src *suite.Source) {
 			what = "around every test of this module (autouse)"
 		}
 		fix := fmt.Sprintf("adopt it: fixturegen init reads it into a spec, then fixturegen generate --adopt replaces it with the generated deadline; with a spec already here, set [deadline].fixture = %q first", fx.Name)
-		switch {
-		case fx.Name == r.spec.Deadline.Fixture && src.Conftest && src.Abs != r.opts.Conftest:
-			fix = r.overrideFix(src, hw)
-		case fx.Name == r.spec.Deadline.Fixture:
-			fix = "run fixturegen generate --adopt: it replaces this fixture with the generated deadline, which never interrupts an import"
+		if fx.Name == r.spec.Deadline.Fixture {
+			fix = r.sameNameFix(src, hw)
 		}
 		r.findings = append(r.findings, finding.Finding{Rule: RuleHandwrittenDeadline, Severity: finding.Error,
 			Path: src.Path, Line: fx.Pos().Line, Col: fx.Pos().Col,
@@ -111,6 +108,17 @@ func (r *rules) suiteDeadlineHandWritten() bool {
 		}
 	}
 	return false
+}
+
+// sameNameFix is the fix for a hand-written deadline that bears the
+// spec's deadline name: generate --adopt replaces it in the spec's
+// conftest; a conftest below redefines it for the tests of its folder, so
+// its seconds move into the spec first.
+func (r *rules) sameNameFix(src *suite.Source, hw suite.ArmingFixture) string {
+	if src.Conftest && strings.HasPrefix(src.Dir, filepath.Dir(r.opts.Conftest)+string(filepath.Separator)) {
+		return r.overrideFix(src, hw)
+	}
+	return "run fixturegen generate --adopt: it replaces this fixture with the generated deadline, which never interrupts an import"
 }
 
 // overrideFix is the fix for a conftest other than the spec's that
