@@ -90,6 +90,9 @@ func (c *Contract) readTimer(s *source, call pyscan.Call, callee string) {
 	}
 	v := s.readSeconds(secs, call.Scope, call.Pos.Line, 0)
 	c.SecondsEnv, c.SecondsEnvAt = v.env, v.envAt
+	if slices.Contains(v.env, "PYTEST_TIMEOUT") {
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: PYTEST_TIMEOUT is pytest-timeout's variable too: where it is set and pytest-timeout is loaded, pytest-timeout arms its own timer beside the generated deadline, where the hand-written handler replaced pytest-timeout's; read another variable, or set defer_to_pytest_timeout = true", v.envAt))
+	}
 	if v.fallback != "" && len(v.env) > 0 {
 		c.SecondsFallbackAt = v.fallback
 	}

@@ -475,6 +475,81 @@ def deadline():
 			"message: no raise statement or pytest.fail call found in the handler",
 		}},
 	}, {
+		name: "a loader that bounds its own setup with the alarm, before the deadline",
+		src: `import signal
+
+import pytest
+
+
+def _alarm(signum, frame):
+    raise TimeoutError("slow")
+
+
+@pytest.fixture(scope="module")
+def loader():
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(9)
+    try:
+        loaded = {"answer": 42}
+    finally:
+        signal.alarm(0)
+    return loaded
+
+
+@pytest.fixture(autouse=True)
+def deadline():
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(2)
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Autouse: true, Seconds: 2, Timer: "real", Handler: "_alarm", Raises: "TimeoutError", Message: "slow"},
+		note: "conftest.py:11:5: fixture loader arms the timer too; init reads only deadline, and generate --adopt replaces only it",
+	}, {
+		name: "an opt-out mark",
+		src: `import signal
+
+import pytest
+
+
+def _alarm(signum, frame):
+    raise TimeoutError("slow")
+
+
+@pytest.fixture(autouse=True)
+def deadline(request):
+    if request.node.get_closest_marker("no_timeout"):
+        yield
+        return
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(2)
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Autouse: true, Seconds: 2, Timer: "real", Handler: "_alarm", Raises: "TimeoutError", Message: "slow"},
+		note: "conftest.py:13:9: the fixture yields here, before it arms the timer, for the tests a mark opts out",
+	}, {
+		name: "seconds from pytest-timeout's variable",
+		src: `import os
+import signal
+
+import pytest
+
+
+def _alarm(signum, frame):
+    raise TimeoutError("slow")
+
+
+@pytest.fixture(autouse=True)
+def deadline():
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(int(os.environ.get("PYTEST_TIMEOUT", 3)))
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Autouse: true, Seconds: 3, SecondsEnv: "PYTEST_TIMEOUT", Timer: "real", Handler: "_alarm", Raises: "TimeoutError", Message: "slow"},
+		note: "conftest.py:14:37: PYTEST_TIMEOUT is pytest-timeout's variable too",
+	}, {
 		name: "a module-level handler that ends the process",
 		src: `import faulthandler
 import os
@@ -597,6 +672,11 @@ if hasattr(signal, "SIGALRM"):
 			if tt.note != "" && !strings.Contains(strings.Join(c.Notes, "\n"), tt.note) {
 				t.Errorf("notes\n%s\nlack\n%s", strings.Join(c.Notes, "\n"), tt.note)
 			}
+			// An early yield that turns the deadline off (the seconds are
+			// 0) is no opt-out: the spec keeps it.
+			if notes := strings.Join(c.Notes, "\n"); strings.Contains(notes, "yields here") && !strings.Contains(tt.note, "yields here") {
+				t.Errorf("an opt-out noted:\n%s", notes)
+			}
 			if got := shapeOf(c); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got\n%+v\nwant\n%+v\nnotes:\n%s", got, tt.want, strings.Join(c.Notes, "\n"))
 			}
@@ -671,6 +751,7 @@ import pytest
 
 TIMEOUT_MS = 1500
 MINUTE = 60
+_DEFAULT = "2.0"
 
 
 @pytest.fixture(autouse=True)
@@ -693,6 +774,8 @@ def deadline():
 		{"TIMEOUT_MS // 1000", 1, ""},
 		{"MINUTE // 7 * 2", 16, ""},
 		{"-1 + 3", 2, ""},
+		{`float(os.environ.get("T", _DEFAULT))`, 2, ""},
+		{`float(os.environ.get("T", os.getenv("U", _DEFAULT)))`, 2, ""},
 		{"TIMEOUT_MS / 0", 0, "the seconds are computed (TIMEOUT_MS / 0)"},
 		{`int(os.getenv("T", 2)) * 2`, 0, `the seconds are computed (int(os.getenv("T", 2)) * 2)`},
 		{"max(1, 2) + 1", 0, "the seconds are computed (max(1, 2) + 1)"},

@@ -19,6 +19,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -276,8 +277,11 @@ func fromConftest(root, file string, src []byte) (*Contract, []Stray) {
 	for name := range fx {
 		names = append(names, name)
 	}
-	// Source order, so the first deadline fixture in the file wins.
+	// Source order, so the first deadline fixture in the file wins: the
+	// first that keeps its alarm armed while the test runs, or else the
+	// first that arms one at all.
 	sort.Slice(names, func(i, j int) bool { return fx[names[i]] < fx[names[j]] })
+	sort.SliceStable(names, func(i, j int) bool { return s.spansTest(fx[names[i]]) && !s.spansTest(fx[names[j]]) })
 	for _, name := range names {
 		def := fx[name]
 		for _, call := range m.Calls {
@@ -301,10 +305,72 @@ func fromConftest(root, file string, src []byte) (*Contract, []Stray) {
 			c.readDefer(s, def)
 			c.readPreload(m, file, fx, def)
 			c.secondsInMessage()
+			c.readEarlyYield(s, def, call)
+			for _, other := range names {
+				if other != name && s.arms(fx[other]) {
+					c.Notes = append(c.Notes, fmt.Sprintf("%s: fixture %s arms the timer too; init reads only %s, and generate --adopt replaces only it", at(file, m.Defs[fx[other]].Pos), other, name))
+				}
+			}
 			return c, nil
 		}
 	}
 	return nil, strays(m, file, fx)
+}
+
+// arms reports whether the fixture def arms a timer in its body.
+func (s *source) arms(def int) bool {
+	return slices.ContainsFunc(s.m.Calls, func(c pyscan.Call) bool {
+		_, ok := armingCall(s.m, c)
+		return ok && s.m.Inside(c.Scope, def)
+	})
+}
+
+// readEarlyYield notes a yield in the fixture def before the call that
+// arms the timer, under an if that reads the test's marks, as "if
+// request.node.get_closest_marker("no_timeout"): yield; return" writes an
+// opt-out: the tests that take that path ran without a deadline, and the
+// generated one covers every test it reaches. An early yield under any
+// other test (the seconds are 0) is the deadline turned off, which the
+// spec keeps.
+func (c *Contract) readEarlyYield(s *source, def int, arming pyscan.Call) {
+	marks := false // the latest if of the fixture's body reads a test's marks
+	for _, l := range s.lines {
+		if l.toks[0].Line >= arming.Pos.Line {
+			return
+		}
+		if !s.m.Inside(l.scope, def) {
+			continue
+		}
+		switch text(l.toks[0]) {
+		case "if", "elif":
+			marks = slices.ContainsFunc(l.toks, func(t pyscan.Token) bool {
+				return t.Kind == pyscan.Name && markReaders[text(t)]
+			})
+		case "yield":
+			if marks {
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture yields here, before it arms the timer, for the tests a mark opts out: they ran without a deadline, and the generated deadline covers every test it reaches; give them more seconds ([deadline.module_seconds]), or keep them from requesting it", s.at(l.toks[0])))
+				return
+			}
+		}
+	}
+}
+
+// markReaders are the names through which a fixture reads a test's marks.
+var markReaders = map[string]bool{"get_closest_marker": true, "iter_markers": true, "keywords": true}
+
+// spansTest reports whether the fixture def can keep a timer armed while
+// the test runs: it yields to the test, or leaves the disarming to a
+// finalizer (request.addfinalizer). One that only returns a value, such
+// as a loader that bounds its own setup with an alarm, cannot.
+func (s *source) spansTest(def int) bool {
+	for _, l := range s.lines {
+		if l.scope == def && slices.ContainsFunc(l.toks, func(t pyscan.Token) bool { return t.Kind == pyscan.Name && text(t) == "yield" }) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(s.m.Calls, func(c pyscan.Call) bool {
+		return s.m.Inside(c.Scope, def) && strings.HasSuffix(c.Callee, ".addfinalizer")
+	})
 }
 
 // armingCall reports whether call arms a timer, signal.setitimer or

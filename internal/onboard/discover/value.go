@@ -98,13 +98,13 @@ func (s *source) readSeconds(toks []pyscan.Token, scope, before, depth int) seco
 				return s.readSeconds(args[0].toks, scope, before, depth+1)
 			}
 		case "os.environ.get", "os.getenv":
-			return s.readEnv(args, where)
+			return s.readEnv(args, where, depth)
 		}
 		if fn := findFunction(s.m, name, scope); fn >= 0 && len(args) == 0 && !strings.Contains(name, ".") {
 			return s.readHelper(fn, where, depth)
 		}
 	case n > 0 && callee == "os.environ" && n < len(toks) && text(toks[n]) == "[" && matching(toks, n) == len(toks)-1:
-		env := s.readEnv([]arg{{toks: toks[n+1 : len(toks)-1]}}, where)
+		env := s.readEnv([]arg{{toks: toks[n+1 : len(toks)-1]}}, where, depth)
 		env.why = "os.environ[" + strconv.Quote(env.env[0]) + "] has no default"
 		return env
 	}
@@ -323,7 +323,7 @@ func (s *source) paramArgs(name string, fn int) ([]paramArg, bool) {
 }
 
 // readEnv reads the arguments of os.environ.get or os.getenv.
-func (s *source) readEnv(args []arg, where string) seconds {
+func (s *source) readEnv(args []arg, where string, depth int) seconds {
 	if len(args) == 0 || len(args[0].toks) != 1 || args[0].toks[0].Kind != pyscan.String {
 		return seconds{why: "the environment variable's name is not a string literal", at: where}
 	}
@@ -337,8 +337,9 @@ func (s *source) readEnv(args []arg, where string) seconds {
 		return out
 	}
 	// The default may read another variable: os.getenv("A",
-	// os.getenv("B", "5")) tries A, then B, then 5.
-	def := s.readSeconds(args[1].toks, -1, 0, maxDepth)
+	// os.getenv("B", "5")) tries A, then B, then 5. A name is one bound at
+	// module level (_DEFAULT = "2.0").
+	def := s.readSeconds(args[1].toks, -1, 0, depth+1)
 	if !def.ok {
 		out.why, out.at = "the default of $"+name+" is not a number literal", s.at(args[1].toks[0])
 		return out

@@ -174,8 +174,16 @@ func (r *Report) found(w io.Writer) {
 		fmt.Fprintln(w)
 	}
 	notes := append([]string{}, found.Notes...)
-	for _, u := range found.Unread {
-		notes = append(notes, fmt.Sprintf("%s: %s; [deadline].%s is left commented out in the spec, so the default applies until you set it", u.At, u.Why, u.Key))
+	for i := 0; i < len(found.Unread); i++ {
+		u := found.Unread[i]
+		left := fmt.Sprintf("[deadline].%s is left commented out in the spec, so the default applies until you set it", u.Key)
+		// raises and message are most often unread for one reason, the
+		// handler's: one line says it for both.
+		if i+1 < len(found.Unread) && found.Unread[i+1].At == u.At && found.Unread[i+1].Why == u.Why {
+			left = fmt.Sprintf("[deadline].%s and %s are left commented out in the spec, so their defaults apply until you set them", u.Key, found.Unread[i+1].Key)
+			i++
+		}
+		notes = append(notes, fmt.Sprintf("%s: %s; %s", u.At, u.Why, left))
 	}
 	if before, ok := discover.MessageBeforeSeconds(found.Message); ok {
 		text, _ := discover.LiteralMessage(found.Message)

@@ -142,3 +142,24 @@ func TestShieldedSpecsLoad(t *testing.T) {
 		}
 	}
 }
+
+// raises and message left unread for the one reason, the handler's, are
+// reported in one line.
+func TestReportJoinsOneReason(t *testing.T) {
+	why := "the handler calls pytest.skip"
+	found := &discover.Contract{
+		Conftest: "tests/conftest.py",
+		Deadline: discover.Fixture{Name: "deadline", At: "tests/conftest.py:9:5"},
+		Seconds:  2,
+		Unread: []discover.Unread{
+			{Key: "raises", At: "tests/conftest.py:7:9", Why: why},
+			{Key: "message", At: "tests/conftest.py:7:9", Why: why},
+		},
+	}
+	var b strings.Builder
+	(&Report{Target: "fixturegen.toml", Found: found}).Text(&b)
+	want := "  tests/conftest.py:7:9: " + why + "; [deadline].raises and message are left commented out in the spec, so their defaults apply until you set them\n"
+	if !strings.Contains(b.String(), want) || strings.Count(b.String(), why) != 1 {
+		t.Errorf("report\n%s\nwant the line once\n%s", b.String(), want)
+	}
+}

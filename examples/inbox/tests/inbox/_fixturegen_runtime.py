@@ -108,6 +108,9 @@ _set_handler: Callable[[int, Handler], Handler] = getattr(
 # Holds True once pytest_configure has found pytest-timeout loaded, when the
 # spec leaves the timing to it.
 _STAND_ASIDE: list[bool] = []
+# What _CallWatch saw of the latest test function: empty while it has seen
+# none, else [True] when that function ended by an exception.
+_CALL_RAISED: list[bool] = []
 # The deadline armed now, if any: a list rather than a class attribute,
 # since assigning a class attribute would discard what the interpreter has
 # learnt about the class's attributes, for every test.
@@ -168,6 +171,16 @@ def deadline() -> Iterator[None]:
     finally:
         guard.disarm()
     guard.check()
+
+
+def _returned() -> bool:
+    """Tell whether the test function just run returned, rather than raised."""
+    if _CALL_RAISED:
+        return not _CALL_RAISED[0]
+    # Without pytest_configure in the region, no _CallWatch runs. pytest
+    # keeps in sys.last_value an Exception that ended the test function,
+    # though not a BaseException such as pytest.fail's.
+    return getattr(sys, "last_value", None) is None
 
 
 def warn(warning: Warning, stacklevel: int = 1) -> None:
@@ -274,6 +287,8 @@ def pytest_configure(config: pytest.Config) -> None:
     """
     seconds()
     shield(config)
+    if not config.pluginmanager.has_plugin(_CallWatch.NAME):
+        config.pluginmanager.register(_CallWatch(), _CallWatch.NAME)
     if DEFER_TO_PYTEST_TIMEOUT and config.pluginmanager.hasplugin("timeout"):
         _STAND_ASIDE.append(True)
     if GROUP is None:
@@ -287,6 +302,28 @@ def pytest_configure(config: pytest.Config) -> None:
         )
     if not config.pluginmanager.has_plugin(_LoadgroupGuard.NAME):
         config.pluginmanager.register(_LoadgroupGuard(), _LoadgroupGuard.NAME)
+
+
+class _CallWatch:
+    """Note whether each test function ended by an exception."""
+
+    NAME: Final = "fixturegen-call-watch"
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self) -> Iterator[None]:
+        """Run the test function, keeping in _CALL_RAISED whether it raised.
+
+        The deadline fixture reads it at teardown: a deadline that fired in
+        a test function that then returned was swallowed by the code under
+        test, but one whose test ended by any exception (pytest.fail,
+        pytest-timeout's failure, the deadline's own, raised again) was not.
+        """
+        _CALL_RAISED[:] = [False]
+        try:
+            return (yield)
+        except BaseException:
+            _CALL_RAISED[:] = [True]
+            raise
 
 
 class _LoadgroupGuard:
@@ -523,15 +560,13 @@ class _Deadline:
         """Fail a test that swallowed the deadline, and report late imports."""
         if self.passed_outside and not self.raised:
             pytest.fail(self._outside_message(), pytrace=False)
-        # pytest keeps the exception that ended the test function in
-        # sys.last_value; a deadline that fired once while the test function
-        # still returned was swallowed by the code under test. pytest keeps
-        # only an Exception there: pytest's Failed derives from
-        # BaseException, which no `except Exception` swallows.
+        # A deadline that fired once while the test function still returned
+        # was swallowed by the code under test. One that fired again was
+        # raised as an exception that no `except Exception` swallows.
         if (
             len(self.raised) == 1
             and isinstance(self.raised[0], Exception)
-            and getattr(sys, "last_value", None) is None
+            and _returned()
         ):
             pytest.fail(
                 f"{MESSAGE}: the deadline fired, but the code under test caught "
