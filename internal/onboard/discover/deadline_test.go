@@ -550,6 +550,29 @@ def deadline():
 		want: shape{Autouse: true, Seconds: 3, SecondsEnv: "PYTEST_TIMEOUT", Timer: "real", Handler: "_alarm", Raises: "TimeoutError", Message: "slow"},
 		note: "conftest.py:14:37: PYTEST_TIMEOUT is pytest-timeout's variable too",
 	}, {
+		name: "a context manager the fixture hands to its tests",
+		src: `import contextlib
+import signal
+
+import pytest
+
+
+@pytest.fixture
+def timeout():
+    @contextlib.contextmanager
+    def timeout_function(seconds):
+        signal.alarm(seconds)
+        yield
+        signal.alarm(0)
+
+    return timeout_function
+`,
+		want: shape{Timer: "real", Unread: []string{
+			"seconds: the seconds come from seconds, a parameter of timeout_function(), which nothing in this conftest calls: the tests choose them",
+			"raises: no raise statement or pytest.fail call found in the handler",
+			"message: no raise statement or pytest.fail call found in the handler",
+		}},
+	}, {
 		name: "a module-level handler that ends the process",
 		src: `import faulthandler
 import os

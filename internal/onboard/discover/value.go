@@ -206,12 +206,15 @@ func (s *source) readName(name string, scope, before, depth int, where string) s
 // readParam reads name when it is a parameter of the function fn, which
 // is not a method: through the calls of fn in this conftest, as
 // "def arm(seconds): ...; arm(2)" gives seconds 2. Every call must give
-// the same seconds. It reports false when name is no parameter of fn or
-// nothing calls fn.
+// the same seconds. It reports false when name is no parameter of fn.
 func (s *source) readParam(name string, fn, depth int, where string) (seconds, bool) {
 	args, ok := s.paramArgs(name, fn)
-	if !ok || len(args) == 0 {
-		return seconds{}, false
+	if !ok || s.m.IsFixture(fn) {
+		return seconds{}, false // a fixture's parameters are other fixtures
+	}
+	if len(args) == 0 {
+		// A context manager the fixture hands to its tests, say.
+		return seconds{why: fmt.Sprintf("the seconds come from %s, a parameter of %s(), which nothing in this conftest calls: the tests choose them", name, s.m.Defs[fn].Name), at: where}, true
 	}
 	var out seconds
 	for i, a := range args {
