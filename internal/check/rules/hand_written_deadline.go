@@ -63,7 +63,7 @@ func (r *rules) handwrittenDeadlines(src *suite.Source) {
 			// A test module's own fixture, under the suite's deadline: it
 			// re-arms the timer for this module's tests. The generated
 			// deadline answers that alarm too, never during an import.
-			if !r.suiteDeadlineHandWritten() {
+			if !r.tree.Adopt {
 				continue
 			}
 			r.findings = append(r.findings, finding.Finding{Rule: RuleHandwrittenDeadline, Severity: finding.Error,
@@ -92,22 +92,6 @@ func (r *rules) handwrittenDeadlines(src *suite.Source) {
 				fx.Name, strings.Join(hw.Arms, " and "), what),
 			Fix: fix})
 	}
-}
-
-// suiteDeadlineHandWritten reports whether the conftest the spec plans the
-// region in still holds, outside it, a hand-written fixture with the
-// spec's deadline name: one that generate --adopt will replace.
-func (r *rules) suiteDeadlineHandWritten() bool {
-	cs := r.tree.Conftest(filepath.Dir(r.opts.Conftest))
-	if cs == nil || cs.Abs != r.opts.Conftest {
-		return false
-	}
-	for _, hw := range suite.ArmingFixtures(cs) {
-		if hw.Fixture.Name == r.spec.Deadline.Fixture {
-			return true
-		}
-	}
-	return false
 }
 
 // sameNameFix is the fix for a hand-written deadline that bears the

@@ -76,13 +76,8 @@ func overridden(spec *schema.Spec) []string {
 func armsTimer(src []byte, name string) bool {
 	m := pyscan.Scan(src)
 	for i, d := range m.Defs {
-		if d.Parent >= 0 || !m.IsFixture(i) || m.FixtureName(i) != name {
-			continue
-		}
-		for _, call := range m.Calls {
-			if _, arms := suite.ArmsTimer(m, call); arms && m.Inside(call.Scope, i) {
-				return true
-			}
+		if d.Parent < 0 && m.IsFixture(i) && m.FixtureName(i) == name && suite.ArmsIn(m, i) {
+			return true
 		}
 	}
 	return false

@@ -270,7 +270,7 @@ func topLevel(m *pyscan.Module, scope int) int {
 // none.
 func fromConftest(root, file string, src []byte) (*Contract, []Stray) {
 	s := newSource(file, src)
-	s.root = root
+	s.root, s.modules = root, map[string]*source{}
 	m := s.m
 	fx := fixtures(m)
 	names := make([]string, 0, len(fx))
@@ -281,7 +281,11 @@ func fromConftest(root, file string, src []byte) (*Contract, []Stray) {
 	// first that keeps its alarm armed while the test runs, or else the
 	// first that arms one at all.
 	sort.Slice(names, func(i, j int) bool { return fx[names[i]] < fx[names[j]] })
-	sort.SliceStable(names, func(i, j int) bool { return s.spansTest(fx[names[i]]) && !s.spansTest(fx[names[j]]) })
+	spans := map[int]bool{}
+	for _, def := range fx {
+		spans[def] = s.spansTest(def)
+	}
+	sort.SliceStable(names, func(i, j int) bool { return spans[fx[names[i]]] && !spans[fx[names[j]]] })
 	for _, name := range names {
 		def := fx[name]
 		for _, call := range m.Calls {
@@ -307,7 +311,7 @@ func fromConftest(root, file string, src []byte) (*Contract, []Stray) {
 			c.secondsInMessage()
 			c.readEarlyYield(s, def, call)
 			for _, other := range names {
-				if other != name && s.arms(fx[other]) {
+				if other != name && suite.ArmsIn(m, fx[other]) {
 					c.Notes = append(c.Notes, fmt.Sprintf("%s: fixture %s arms the timer too; init reads only %s, and generate --adopt replaces only it", at(file, m.Defs[fx[other]].Pos), other, name))
 				}
 			}
@@ -315,14 +319,6 @@ func fromConftest(root, file string, src []byte) (*Contract, []Stray) {
 		}
 	}
 	return nil, strays(m, file, fx)
-}
-
-// arms reports whether the fixture def arms a timer in its body.
-func (s *source) arms(def int) bool {
-	return slices.ContainsFunc(s.m.Calls, func(c pyscan.Call) bool {
-		_, ok := armingCall(s.m, c)
-		return ok && s.m.Inside(c.Scope, def)
-	})
 }
 
 // readEarlyYield notes a yield in the fixture def before the call that

@@ -12,11 +12,15 @@ type source struct {
 	file string
 	// root is the folder file is relative to, where the modules a
 	// from-import names are looked up; "" to follow no import.
-	root  string
-	src   []byte
-	m     *pyscan.Module
-	lx    *pyscan.Lexer
-	lines []line
+	root string
+	// modules are the modules read for from-imports, by the folder they
+	// were looked up from and the name, shared by every source read from
+	// one conftest, so each is read once (nil: not found).
+	modules map[string]*source
+	src     []byte
+	m       *pyscan.Module
+	lx      *pyscan.Lexer
+	lines   []line
 }
 
 // line is one logical line of code.

@@ -246,12 +246,19 @@ func (s *source) readImported(name string, depth int, where string) (seconds, bo
 		if im.Scope >= 0 || im.Bound != name || im.Name == "" {
 			continue
 		}
-		rel, src, ok := s.moduleFile(im.Module)
+		// Looked up from this file's folder: the key holds both.
+		key := path.Dir(s.file) + "\x00" + im.Module
+		other, ok := s.modules[key]
 		if !ok {
+			if rel, src, found := s.moduleFile(im.Module); found {
+				other = newSource(rel, src)
+				other.root, other.modules = s.root, s.modules
+			}
+			s.modules[key] = other
+		}
+		if other == nil {
 			return seconds{why: fmt.Sprintf("the seconds come from %s, imported from %s, which init finds in no folder from the conftest's up", name, im.Module), at: where}, true
 		}
-		other := newSource(rel, src)
-		other.root = s.root
 		return other.readName(im.Name, -1, 0, depth+1, where), true
 	}
 	return seconds{}, false

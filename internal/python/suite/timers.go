@@ -56,6 +56,16 @@ func ArmsTimer(m *pyscan.Module, c pyscan.Call) (string, bool) {
 	return "", false
 }
 
+// ArmsIn reports whether the definition def of m, or a function nested in
+// it, arms a timer: signal.setitimer or signal.alarm, with a delay that is
+// not zero. Installing a handler alone does not count.
+func ArmsIn(m *pyscan.Module, def int) bool {
+	return slices.ContainsFunc(m.Calls, func(c pyscan.Call) bool {
+		what, ok := ArmsTimer(m, c)
+		return ok && !strings.HasPrefix(what, "signal.signal") && c.Scope >= 0 && m.Inside(c.Scope, def)
+	})
+}
+
 // IsTestHook reports whether name is a pytest hook that runs for each
 // test: a timer armed in one, in a conftest, is a per-test deadline for
 // every test below the conftest's folder, as an autouse fixture's is.
