@@ -38,14 +38,22 @@ func (r *rules) ownTimer(src *suite.Source) {
 		if c.Scope >= 0 {
 			own = r.Owner(src, c.Scope)
 		}
-		if strings.HasPrefix(what, "signal.signal") && (own < 0 || !src.IsTest(own) && !src.IsFixture(own)) {
-			// A handler installed at import or by a helper arms nothing:
-			// the code that starts the timer is reported where it does.
+		bounds := own >= 0 && src.IsFixture(own) && suite.BoundsOwnSetup(m, own)
+		if strings.HasPrefix(what, "signal.signal") && (own < 0 || bounds || !src.IsTest(own) && !src.IsFixture(own)) {
+			// A handler installed at import, by a helper or by a fixture
+			// that bounds its own setup arms nothing: the code that starts
+			// the timer is reported where it does.
 			continue
 		}
 		where := "at module level"
 		if own >= 0 && (src.IsTest(own) || src.IsFixture(own)) {
 			if _, ok := r.UsesDeadline(src, own); ok {
+				continue
+			}
+			if bounds {
+				r.add(RuleOwnTimer, src.Path, c.Pos,
+					fmt.Sprintf("%s arms its own timer in fixture %s, which bounds its own setup with it and disarms it before any test runs; a module imported for the first time under that alarm can be left half imported", what, m.Defs[own].Name),
+					"import the modules its setup loads before it arms the timer; where its setup imports nothing for the first time, say so with # fixturegen: ignore[own-timer] on this line")
 				continue
 			}
 			kind := "test"

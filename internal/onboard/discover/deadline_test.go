@@ -504,7 +504,34 @@ def deadline():
     signal.alarm(0)
 `,
 		want: shape{Autouse: true, Seconds: 2, Timer: "real", Handler: "_alarm", Raises: "TimeoutError", Message: "slow"},
-		note: "conftest.py:11:5: fixture loader arms the timer too; init reads only deadline, and generate --adopt replaces only it",
+		note: "conftest.py:11:5: fixture loader arms the timer to bound its own setup and disarms it before any test runs; generate --adopt leaves it as it is, and check reports its alarm (own-timer)",
+	}, {
+		name: "a second deadline fixture, which a module's tests request",
+		src: `import signal
+
+import pytest
+
+
+def _alarm(signum, frame):
+    raise TimeoutError("slow")
+
+
+@pytest.fixture(autouse=True)
+def deadline():
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(2)
+    yield
+    signal.alarm(0)
+
+
+@pytest.fixture
+def long_deadline():
+    signal.alarm(9)
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Autouse: true, Seconds: 2, Timer: "real", Handler: "_alarm", Raises: "TimeoutError", Message: "slow"},
+		note: "conftest.py:19:5: fixture long_deadline arms the timer too; init reads only deadline, and generate --adopt replaces only it",
 	}, {
 		name: "an opt-out mark",
 		src: `import signal

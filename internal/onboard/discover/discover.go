@@ -164,6 +164,9 @@ type Stray struct {
 	Arms     string // signal.setitimer or signal.alarm
 	In       string // the module-level function that holds the call; "" at module level
 	CalledBy string // a fixture that calls In; "" for none
+	// Bounds is set when In is a fixture that arms the timer only to
+	// bound its own setup (suite.BoundsOwnSetup): no deadline to read.
+	Bounds bool
 }
 
 // Find searches the project at root for a hand-written contract and returns
@@ -283,11 +286,14 @@ func fromConftest(root, file string, src []byte) (*Contract, []Stray) {
 	sort.Slice(names, func(i, j int) bool { return fx[names[i]] < fx[names[j]] })
 	spans := map[int]bool{}
 	for _, def := range fx {
-		spans[def] = s.spansTest(def)
+		spans[def] = suite.SpansTest(m, def)
 	}
 	sort.SliceStable(names, func(i, j int) bool { return spans[fx[names[i]]] && !spans[fx[names[j]]] })
 	for _, name := range names {
 		def := fx[name]
+		if suite.BoundsOwnSetup(m, def) {
+			continue // a loader's alarm is no deadline of the tests
+		}
 		for _, call := range m.Calls {
 			if !m.Inside(call.Scope, def) {
 				continue
@@ -311,7 +317,11 @@ func fromConftest(root, file string, src []byte) (*Contract, []Stray) {
 			c.secondsInMessage()
 			c.readEarlyYield(s, def, call)
 			for _, other := range names {
-				if other != name && suite.ArmsIn(m, fx[other]) {
+				switch {
+				case other == name || !suite.ArmsIn(m, fx[other]):
+				case suite.BoundsOwnSetup(m, fx[other]):
+					c.Notes = append(c.Notes, fmt.Sprintf("%s: fixture %s arms the timer to bound its own setup and disarms it before any test runs; generate --adopt leaves it as it is, and check reports its alarm (own-timer)", at(file, m.Defs[fx[other]].Pos), other))
+				default:
 					c.Notes = append(c.Notes, fmt.Sprintf("%s: fixture %s arms the timer too; init reads only %s, and generate --adopt replaces only it", at(file, m.Defs[fx[other]].Pos), other, name))
 				}
 			}
@@ -354,21 +364,6 @@ func (c *Contract) readEarlyYield(s *source, def int, arming pyscan.Call) {
 // markReaders are the names through which a fixture reads a test's marks.
 var markReaders = map[string]bool{"get_closest_marker": true, "iter_markers": true, "keywords": true}
 
-// spansTest reports whether the fixture def can keep a timer armed while
-// the test runs: it yields to the test, or leaves the disarming to a
-// finalizer (request.addfinalizer). One that only returns a value, such
-// as a loader that bounds its own setup with an alarm, cannot.
-func (s *source) spansTest(def int) bool {
-	for _, l := range s.lines {
-		if l.scope == def && slices.ContainsFunc(l.toks, func(t pyscan.Token) bool { return t.Kind == pyscan.Name && text(t) == "yield" }) {
-			return true
-		}
-	}
-	return slices.ContainsFunc(s.m.Calls, func(c pyscan.Call) bool {
-		return s.m.Inside(c.Scope, def) && strings.HasSuffix(c.Callee, ".addfinalizer")
-	})
-}
-
 // armingCall reports whether call arms a timer, signal.setitimer or
 // signal.alarm, as check reads it: a zero delay (signal.alarm(0) in a
 // teardown, or in a fixture that only asserts the alarm is off) disarms
@@ -392,6 +387,7 @@ func strays(m *pyscan.Module, file string, fx map[string]int) []Stray {
 		if top := topLevel(m, call.Scope); top >= 0 {
 			st.In = m.Defs[top].Name
 			st.CalledBy = fixtureCalling(m, fx, st.In)
+			st.Bounds = suite.BoundsOwnSetup(m, top)
 		}
 		out = append(out, st)
 	}

@@ -297,6 +297,15 @@ def _limit(seconds):
 def limited():
     with _limit(3):
         yield
+
+
+@pytest.fixture(scope="session")
+def loaded():
+    signal.alarm(5)
+    try:
+        return {"answer": 42}
+    finally:
+        signal.alarm(0)
 `
 	c, got := fromConftest("", "conftest.py", []byte(src))
 	if c != nil {
@@ -306,6 +315,7 @@ def limited():
 		{At: "conftest.py:6:1", Arms: "signal.alarm"},
 		{At: "conftest.py:10:5", Arms: "signal.setitimer", In: "_unused"},
 		{At: "conftest.py:16:9", Arms: "signal.alarm", In: "_limit", CalledBy: "limited"},
+		{At: "conftest.py:31:5", Arms: "signal.alarm", In: "loaded", Bounds: true},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("strays\n%+v\nwant\n%+v", got, want)

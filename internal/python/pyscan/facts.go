@@ -48,6 +48,10 @@ type Def struct {
 	// Bases are a class's base classes that are dotted names, as written
 	// ("unittest.TestCase"); other expressions and keywords are left out.
 	Bases []string
+	// Yields is true for a function whose own body holds a yield (or
+	// yield from), which makes it a generator: a fixture that yields
+	// hands the test its value and runs on after it.
+	Yields bool
 }
 
 // Param is one parameter of a function. Star parameters (*args,
@@ -468,7 +472,7 @@ type parser struct {
 func (p *parser) run() {
 	for {
 		p.toks = p.toks[:0]
-		p.lx.semicolon, p.lx.assign = false, false
+		p.lx.semicolon, p.lx.assign, p.lx.yields = false, false, false
 		k := p.push()
 		switch k {
 		case EOF:
@@ -536,6 +540,9 @@ func (p *parser) fieldCalls(fields []field, scope int) {
 		}
 		p.ftoks = toks[:0]
 		p.calls(toks, scope, "")
+		if sub.yields {
+			p.markYield(toks, scope)
+		}
 		if len(sub.fields) > 0 {
 			p.fieldCalls(sub.fields, scope)
 		}
@@ -648,6 +655,9 @@ func (p *parser) statement(toks []tok) {
 		p.def(toks, 0, Class)
 	default:
 		p.dropDecorators()
+		if p.lx.yields {
+			p.markYield(toks, p.scope())
+		}
 		if header, body, ok := p.compoundLine(toks); ok {
 			// "if x: import signal", "try: y = 1": the body on the
 			// header's line is a statement of the same scope.
@@ -1358,4 +1368,36 @@ func sumLen(toks []tok) int {
 		n += int(toks[i].end - toks[i].off)
 	}
 	return n
+}
+
+// markYield marks the function s, whose body holds the code toks, as a
+// generator when a yield in it lies outside every lambda: a lambda's body
+// runs apart ("lambda: (yield)" makes the lambda the generator), up to the
+// comma or the closing bracket that ends it. Only lines that hold a yield
+// come here.
+func (p *parser) markYield(toks []tok, s int) {
+	if s < 0 || p.m.Defs[s].Kind != Function {
+		return
+	}
+	depth := 0
+	var lambdas []int // the depth each open lambda began at
+	for i := range toks {
+		t := &toks[i]
+		switch {
+		case t.kind == Op && (t.ch == '(' || t.ch == '[' || t.ch == '{'):
+			depth++
+		case t.kind == Op && (t.ch == ')' || t.ch == ']' || t.ch == '}' || t.ch == ','):
+			if t.ch != ',' {
+				depth--
+			}
+			for len(lambdas) > 0 && (lambdas[len(lambdas)-1] > depth || t.ch == ',' && lambdas[len(lambdas)-1] == depth) {
+				lambdas = lambdas[:len(lambdas)-1]
+			}
+		case p.isWord(t, kwLambda):
+			lambdas = append(lambdas, depth)
+		case p.isWord(t, kwYield) && len(lambdas) == 0:
+			p.m.Defs[s].Yields = true
+			return
+		}
+	}
 }

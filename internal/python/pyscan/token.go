@@ -112,7 +112,11 @@ type Lexer struct {
 	// outside brackets, or a closing bracket that closes none: only then
 	// can the parser's search for the "=" that ends an assignment target
 	// find one, and most lines have neither.
-	assign   bool
+	assign bool
+	// yields is set, and cleared, as semicolon is, when the keyword yield
+	// is read: only a line that holds one can make its function a
+	// generator.
+	yields   bool
 	Problems []Problem
 
 	// With recordFields, the code of each replacement field of a
@@ -531,6 +535,7 @@ func (l *Lexer) name(t *tok) {
 		t.kw = nonASCII
 	} else {
 		t.kw = wordID(src[start:i])
+		l.yields = l.yields || t.kw == kwYield
 	}
 }
 

@@ -288,6 +288,9 @@ func scannerFacts(m *pyscan.Module, read map[string]bool) []string {
 		for _, p := range d.Params {
 			out = append(out, fmt.Sprintf("param %s %s %s", key(i), p.Name, pos(p.Pos)))
 		}
+		if d.Yields {
+			out = append(out, "yields "+key(i))
+		}
 	}
 	for _, im := range m.Imports {
 		name := im.Name

@@ -66,6 +66,45 @@ func ArmsIn(m *pyscan.Module, def int) bool {
 	})
 }
 
+// SpansTest reports whether the fixture def of m can keep a timer armed
+// while the test runs: it yields to the test, or leaves the disarming to
+// a finalizer (request.addfinalizer). One that only returns a value, such
+// as a loader that bounds its own setup with an alarm, cannot: its timer
+// is no deadline of the tests that use it.
+func SpansTest(m *pyscan.Module, def int) bool {
+	return m.Defs[def].Yields || slices.ContainsFunc(m.Calls, func(c pyscan.Call) bool {
+		return c.Scope >= 0 && m.Inside(c.Scope, def) && strings.HasSuffix(c.Callee, "."+finalizerCall)
+	})
+}
+
+// BoundsOwnSetup reports whether the fixture def of m arms a timer only
+// to bound its own setup: in its own body, neither yielding to the test
+// nor leaving the disarming to a finalizer, it arms the timer and disarms
+// it (a zero delay) before it returns. Such a fixture, a loader that
+// bounds its loading with an alarm, is no deadline of the tests that use
+// it; one that returns with its timer still armed is, and so is one that
+// hands its tests a function or context manager that arms it.
+func BoundsOwnSetup(m *pyscan.Module, def int) bool {
+	if SpansTest(m, def) {
+		return false
+	}
+	arms, disarms := false, false
+	for _, c := range m.Calls {
+		if c.Scope != def {
+			continue
+		}
+		switch m.ResolveCall(c) {
+		case "signal.alarm", "signal.setitimer":
+			_, a := ArmsTimer(m, c)
+			arms, disarms = arms || a, disarms || !a
+		}
+	}
+	return arms && disarms
+}
+
+// finalizerCall is the last name of request.addfinalizer.
+const finalizerCall = "addfinalizer"
+
 // IsTestHook reports whether name is a pytest hook that runs for each
 // test: a timer armed in one, in a conftest, is a per-test deadline for
 // every test below the conftest's folder, as an autouse fixture's is.

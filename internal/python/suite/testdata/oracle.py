@@ -72,6 +72,8 @@ class Facts(ast.NodeVisitor):
                     self.visit(p.annotation)
             if node.returns is not None:
                 self.visit(node.returns)
+            if yields(node):
+                self.facts.append(f"yields {key}")
             if is_fixture(node) and (node.name in self.fixtures or fixture_names(node) & self.fixtures):
                 self.reads.add("fixture")
         self.scope.append(key)
@@ -219,6 +221,28 @@ def text_of(value):
     if isinstance(value, bytes):
         return value.decode("latin-1")
     return re.sub("[\ud800-\udfff]", "\ufffd", value)
+
+
+def yields(node):
+    """Whether a function's own body holds a yield, which makes it a generator.
+
+    The bodies of nested functions, lambdas and classes run apart; their
+    decorators, defaults and bases run in this body."""
+    todo = list(node.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.Yield, ast.YieldFrom)):
+            return True
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = n.args
+            todo += n.decorator_list + a.defaults + [d for d in a.kw_defaults if d is not None]
+        elif isinstance(n, ast.Lambda):
+            todo += n.args.defaults + [d for d in n.args.kw_defaults if d is not None]
+        elif isinstance(n, ast.ClassDef):
+            todo += n.decorator_list + n.bases + [k.value for k in n.keywords]
+        else:
+            todo += ast.iter_child_nodes(n)
+    return False
 
 
 def is_fixture(node):
