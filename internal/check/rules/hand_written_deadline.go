@@ -18,7 +18,7 @@ var handWrittenDeadlineRule = checked{
 	Rule: Rule{
 		ID:           RuleHandwrittenDeadline,
 		Summary:      "a hand-written per-test deadline, to adopt",
-		Meaning:      "A fixture arms a timer itself (`signal.setitimer`, `signal.alarm`) without the deadline fixture: a hand-written per-test deadline, most often an autouse timeout. Its alarm can interrupt a module's first import in any test it covers. A fixture that arms and disarms its timer in its own body and yields nothing, a loader that bounds its own setup, is no deadline: `own-timer` reports its alarm. Reported once, at the fixture, in place of an `own-timer` finding per timer call (and, when it bears the spec's deadline name, of `shadow-fixture`, `deadline-without-preload` and `region-missing`).",
+		Meaning:      "A fixture arms a timer itself (`signal.setitimer`, `signal.alarm`) without the deadline fixture: a hand-written per-test deadline, most often an autouse timeout. Its alarm can interrupt a module's first import in any test it covers. A fixture that arms and disarms its timer in its own body and yields nothing (a loader that bounds its own setup), or that returns a function of its own that arms it (a context manager its tests call with their seconds), is no deadline: `own-timer` reports its alarm. Reported once, at the fixture, in place of an `own-timer` finding per timer call (and, when it bears the spec's deadline name, of `shadow-fixture`, `deadline-without-preload` and `region-missing`).",
 		Fix:          "Adopt it: `fixturegen init`, then `fixturegen generate --adopt` ([migrating](migrating.md#autouse-per-test-timeout)); with a spec already there, set `[deadline].fixture` to its name first. One that redefines the deadline fixture in a conftest below `[paths].conftest` gives its seconds to `[deadline.module_seconds]` as `\"<folder>/**\"`, and `generate --adopt` removes it",
 		Suppressible: true,
 		Calls:        timerCalls,
@@ -41,7 +41,7 @@ func (r *rules) handwrittenDeadlines(src *suite.Source) {
 		if _, ok := r.UsesDeadline(src, fx.Def); ok {
 			continue // under the deadline, the timer is own-timer's concern
 		}
-		if suite.BoundsOwnSetup(src.Mod, fx.Def) {
+		if suite.BoundsOwnSetup(src.Mod, fx.Def) || suite.HandsOutTimer(src.Mod, fx.Def) {
 			continue // no deadline of the tests: own-timer reports its timer
 		}
 		drop := map[pyscan.Pos]string{}

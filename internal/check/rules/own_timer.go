@@ -39,10 +39,11 @@ func (r *rules) ownTimer(src *suite.Source) {
 			own = r.Owner(src, c.Scope)
 		}
 		bounds := own >= 0 && src.IsFixture(own) && suite.BoundsOwnSetup(m, own)
-		if strings.HasPrefix(what, "signal.signal") && (own < 0 || bounds || !src.IsTest(own) && !src.IsFixture(own)) {
+		handsOut := own >= 0 && src.IsFixture(own) && suite.HandsOutTimer(m, own)
+		if strings.HasPrefix(what, "signal.signal") && (own < 0 || bounds || handsOut || !src.IsTest(own) && !src.IsFixture(own)) {
 			// A handler installed at import, by a helper or by a fixture
-			// that bounds its own setup arms nothing: the code that starts
-			// the timer is reported where it does.
+			// that is no deadline arms nothing: the code that starts the
+			// timer is reported where it does.
 			continue
 		}
 		where := "at module level"
@@ -54,6 +55,12 @@ func (r *rules) ownTimer(src *suite.Source) {
 				r.add(RuleOwnTimer, src.Path, c.Pos,
 					fmt.Sprintf("%s arms its own timer in fixture %s, which bounds its own setup with it and disarms it before any test runs; a module imported for the first time under that alarm can be left half imported", what, m.Defs[own].Name),
 					"import the modules its setup loads before it arms the timer; where its setup imports nothing for the first time, say so with # fixturegen: ignore[own-timer] on this line")
+				continue
+			}
+			if handsOut {
+				r.add(RuleOwnTimer, src.Path, c.Pos,
+					fmt.Sprintf("%s arms its own timer in %s, which fixture %s hands to its tests to arm with seconds they choose; a module imported for the first time under that alarm can be left half imported", what, m.Defs[c.Scope].Name, m.Defs[own].Name),
+					fmt.Sprintf("have fixture %s request %s, so that the preload runs before its tests arm the timer, or have those tests use %s in its place", m.Defs[own].Name, deadline, deadline))
 				continue
 			}
 			kind := "test"

@@ -577,7 +577,7 @@ def deadline():
 		want: shape{Autouse: true, Seconds: 3, SecondsEnv: "PYTEST_TIMEOUT", Timer: "real", Handler: "_alarm", Raises: "TimeoutError", Message: "slow"},
 		note: "conftest.py:14:37: PYTEST_TIMEOUT is pytest-timeout's variable too",
 	}, {
-		name: "a context manager the fixture hands to its tests",
+		name: "a context manager the fixture yields to its tests",
 		src: `import contextlib
 import signal
 
@@ -592,7 +592,7 @@ def timeout():
         yield
         signal.alarm(0)
 
-    return timeout_function
+    yield timeout_function
 `,
 		want: shape{Timer: "real", Unread: []string{
 			"seconds: the seconds come from seconds, a parameter of timeout_function(), which nothing in this conftest calls: the tests choose them",

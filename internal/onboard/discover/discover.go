@@ -167,6 +167,9 @@ type Stray struct {
 	// Bounds is set when In is a fixture that arms the timer only to
 	// bound its own setup (suite.BoundsOwnSetup): no deadline to read.
 	Bounds bool
+	// HandedBy is the fixture that hands its tests In, a function nested
+	// in it that arms the timer (suite.HandsOutTimer); "" for none.
+	HandedBy string
 }
 
 // Find searches the project at root for a hand-written contract and returns
@@ -267,6 +270,15 @@ func topLevel(m *pyscan.Module, scope int) int {
 	return scope
 }
 
+// nestedIn returns the def whose body directly under def top holds scope,
+// which lies inside a function nested in top.
+func nestedIn(m *pyscan.Module, scope, top int) int {
+	for m.Defs[scope].Parent != top {
+		scope = m.Defs[scope].Parent
+	}
+	return scope
+}
+
 // fromConftest returns the contract whose deadline fixture conftest src
 // defines, or nil and the stray timer calls of src. file is relative to
 // root, below which the modules it imports from are read; root "" reads
@@ -291,8 +303,8 @@ func fromConftest(root, file string, src []byte) (*Contract, []Stray) {
 	sort.SliceStable(names, func(i, j int) bool { return spans[fx[names[i]]] && !spans[fx[names[j]]] })
 	for _, name := range names {
 		def := fx[name]
-		if suite.BoundsOwnSetup(m, def) {
-			continue // a loader's alarm is no deadline of the tests
+		if suite.BoundsOwnSetup(m, def) || suite.HandsOutTimer(m, def) {
+			continue // a loader's alarm, or one the tests arm, is no deadline
 		}
 		for _, call := range m.Calls {
 			if !m.Inside(call.Scope, def) {
@@ -321,6 +333,8 @@ func fromConftest(root, file string, src []byte) (*Contract, []Stray) {
 				case other == name || !suite.ArmsIn(m, fx[other]):
 				case suite.BoundsOwnSetup(m, fx[other]):
 					c.Notes = append(c.Notes, fmt.Sprintf("%s: fixture %s arms the timer to bound its own setup and disarms it before any test runs; generate --adopt leaves it as it is, and check reports its alarm (own-timer)", at(file, m.Defs[fx[other]].Pos), other))
+				case suite.HandsOutTimer(m, fx[other]):
+					c.Notes = append(c.Notes, fmt.Sprintf("%s: fixture %s hands its tests a function that arms the timer, with seconds they choose; generate --adopt leaves it as it is, and check reports its alarm (own-timer)", at(file, m.Defs[fx[other]].Pos), other))
 				default:
 					c.Notes = append(c.Notes, fmt.Sprintf("%s: fixture %s arms the timer too; init reads only %s, and generate --adopt replaces only it", at(file, m.Defs[fx[other]].Pos), other, name))
 				}
@@ -388,6 +402,9 @@ func strays(m *pyscan.Module, file string, fx map[string]int) []Stray {
 			st.In = m.Defs[top].Name
 			st.CalledBy = fixtureCalling(m, fx, st.In)
 			st.Bounds = suite.BoundsOwnSetup(m, top)
+			if suite.HandsOutTimer(m, top) {
+				st.In, st.HandedBy = m.Defs[nestedIn(m, call.Scope, top)].Name, st.In
+			}
 		}
 		out = append(out, st)
 	}

@@ -306,6 +306,17 @@ def loaded():
         return {"answer": 42}
     finally:
         signal.alarm(0)
+
+
+@pytest.fixture
+def timeout():
+    @contextlib.contextmanager
+    def timeout_function(seconds):
+        signal.alarm(seconds)
+        yield
+        signal.alarm(0)
+
+    return timeout_function
 `
 	c, got := fromConftest("", "conftest.py", []byte(src))
 	if c != nil {
@@ -316,6 +327,7 @@ def loaded():
 		{At: "conftest.py:10:5", Arms: "signal.setitimer", In: "_unused"},
 		{At: "conftest.py:16:9", Arms: "signal.alarm", In: "_limit", CalledBy: "limited"},
 		{At: "conftest.py:31:5", Arms: "signal.alarm", In: "loaded", Bounds: true},
+		{At: "conftest.py:42:9", Arms: "signal.alarm", In: "timeout_function", HandedBy: "timeout"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("strays\n%+v\nwant\n%+v", got, want)

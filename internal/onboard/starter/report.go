@@ -64,6 +64,10 @@ func (r *Report) found(w io.Writer) {
 				fmt.Fprintf(w, "  %s: %s in fixture %s, which bounds its own setup with it and disarms it before any test runs: no deadline of the tests, so the spec has none to read; check reports the call (own-timer)\n", st.At, st.Arms, st.In)
 				continue
 			}
+			if st.HandedBy != "" {
+				fmt.Fprintf(w, "  %s: %s in %s, which fixture %s hands to its tests: they arm the timer with seconds they choose, so the spec has no deadline to read; check reports the call (own-timer)\n", st.At, st.Arms, st.In, st.HandedBy)
+				continue
+			}
 			where := "at module level"
 			switch {
 			case suite.IsTestHook(st.In):

@@ -102,6 +102,33 @@ func BoundsOwnSetup(m *pyscan.Module, def int) bool {
 	return arms && disarms
 }
 
+// HandsOutTimer reports whether the fixture def of m hands its tests the
+// code that arms a timer, as "return timeout_function" hands them a
+// context manager that takes the seconds: it does not yield to the test
+// or leave the disarming to a finalizer, and it arms the timer only in
+// functions nested in it. The tests arm that timer, with seconds they
+// choose; the fixture is no deadline, and replacing it would take away
+// what they call.
+func HandsOutTimer(m *pyscan.Module, def int) bool {
+	if SpansTest(m, def) {
+		return false
+	}
+	nested := false
+	for _, c := range m.Calls {
+		if c.Scope < 0 || !m.Inside(c.Scope, def) {
+			continue
+		}
+		if what, ok := ArmsTimer(m, c); !ok || strings.HasPrefix(what, "signal.signal") {
+			continue
+		}
+		if c.Scope == def {
+			return false
+		}
+		nested = true
+	}
+	return nested
+}
+
 // finalizerCall is the last name of request.addfinalizer.
 const finalizerCall = "addfinalizer"
 
