@@ -747,16 +747,46 @@ func (c *Contract) secondsInMessage() {
 	if c.Seconds <= 0 || c.Message == "" || strings.Contains(c.Message, SecondsPlaceholder) {
 		return
 	}
-	n := strconv.FormatFloat(c.Seconds, 'f', -1, 64)
-	i := strings.LastIndex(c.Message, n)
-	if i < 0 || i > 0 && !strings.ContainsRune(" \t:=(", rune(c.Message[i-1])) {
+	i, end := lastNumber(c.Message, c.Seconds)
+	if i < 0 {
 		return
 	}
-	msg := c.Message[:i] + SecondsPlaceholder + c.Message[i+len(n):]
+	msg := c.Message[:i] + SecondsPlaceholder + c.Message[end:]
 	if _, ok := MessageBeforeSeconds(msg); ok {
 		c.Message = msg
 	}
 }
+
+// lastNumber returns where the last number in msg whose value is seconds
+// ("2", "2.0" for 2) starts and ends, as a word of its own or after one
+// of " \t:=(", or -1.
+func lastNumber(msg string, seconds float64) (int, int) {
+	at, end := -1, -1
+	for i := 0; i < len(msg); {
+		if !isDigit(msg[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(msg) && isDigit(msg[j]) {
+			j++
+		}
+		if j+1 < len(msg) && msg[j] == '.' && isDigit(msg[j+1]) {
+			j++
+			for j < len(msg) && isDigit(msg[j]) {
+				j++
+			}
+		}
+		v, err := strconv.ParseFloat(msg[i:j], 64)
+		if err == nil && v == seconds && (i == 0 || strings.IndexByte(" \t:=(", msg[i-1]) >= 0) {
+			at, end = i, j
+		}
+		i = j
+	}
+	return at, end
+}
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
 
 // danglingWords lead to the seconds in a message ("timed out after 5 s")
 // and read wrong without them.

@@ -882,6 +882,11 @@ func TestSecondsInMessage(t *testing.T) {
 		{1.5, "deadline of 1.5 s passed", "deadline of 1.5 s passed", ""},
 		{10, "Test exceeded 110 seconds", "Test exceeded 110 seconds", ""},
 		{10, "10 workers timed out", "10 workers timed out", ""},
+		{2, "test exceeded 2.0 s", "test exceeded {seconds} s", "test exceeded"},
+		{1.5, "timed out after 1.50s", "timed out after {seconds}s", "timed out"},
+		{2, "test exceeded 2.05 s", "test exceeded 2.05 s", ""},
+		{2, "try 2.0 of 3 timed out after 2 s", "try 2.0 of 3 timed out after {seconds} s", "try 2.0 of 3 timed out"},
+		{2, "v1.2 timed out", "v1.2 timed out", ""},
 		{10, "", "", ""},
 	} {
 		c := &Contract{Seconds: tc.seconds, Message: tc.message}
