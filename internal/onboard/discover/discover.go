@@ -401,9 +401,11 @@ func strays(m *pyscan.Module, file string, fx map[string]int) []Stray {
 		if top := topLevel(m, call.Scope); top >= 0 {
 			st.In = m.Defs[top].Name
 			st.CalledBy = fixtureCalling(m, fx, st.In)
-			st.Bounds = suite.BoundsOwnSetup(m, top)
-			if suite.HandsOutTimer(m, top) {
-				st.In, st.HandedBy = m.Defs[nestedIn(m, call.Scope, top)].Name, st.In
+			if def, ok := fx[st.In]; ok && def == top {
+				st.Bounds = suite.BoundsOwnSetup(m, top)
+				if suite.HandsOutTimer(m, top) {
+					st.In, st.HandedBy = m.Defs[nestedIn(m, call.Scope, top)].Name, st.In
+				}
 			}
 		}
 		out = append(out, st)

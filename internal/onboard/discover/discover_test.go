@@ -281,6 +281,7 @@ signal.alarm(30)
 
 def _unused(seconds):
     signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 @contextlib.contextmanager
@@ -325,9 +326,9 @@ def timeout():
 	want := []Stray{
 		{At: "conftest.py:6:1", Arms: "signal.alarm"},
 		{At: "conftest.py:10:5", Arms: "signal.setitimer", In: "_unused"},
-		{At: "conftest.py:16:9", Arms: "signal.alarm", In: "_limit", CalledBy: "limited"},
-		{At: "conftest.py:31:5", Arms: "signal.alarm", In: "loaded", Bounds: true},
-		{At: "conftest.py:42:9", Arms: "signal.alarm", In: "timeout_function", HandedBy: "timeout"},
+		{At: "conftest.py:17:9", Arms: "signal.alarm", In: "_limit", CalledBy: "limited"},
+		{At: "conftest.py:32:5", Arms: "signal.alarm", In: "loaded", Bounds: true},
+		{At: "conftest.py:43:9", Arms: "signal.alarm", In: "timeout_function", HandedBy: "timeout"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("strays\n%+v\nwant\n%+v", got, want)
