@@ -600,6 +600,35 @@ def timeout():
 			"message: no raise statement or pytest.fail call found in the handler",
 		}},
 	}, {
+		name: "an except clause around the yield that catches the handler's exception",
+		src: `import signal
+
+import pytest
+
+
+def _handler(signum, frame):
+    raise TimeoutError("slow")
+
+
+@pytest.fixture(autouse=True)
+def deadline():
+    signal.signal(signal.SIGALRM, _handler)
+    try:
+        signal.alarm(2)
+        try:
+            yield
+        except ValueError:
+            raise
+        except (TimeoutError, OSError):
+            pytest.fail("timed out")
+        finally:
+            signal.alarm(0)
+    finally:
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+`,
+		want: shape{Autouse: true, Seconds: 2, Timer: "real", Handler: "_handler", Raises: "TimeoutError", Message: "slow"},
+		note: "conftest.py:19:9: the fixture catches TimeoutError around its yield, but pytest never raises a test's exception there, so this clause never ran; the failure the tests saw is the handler's, which the spec keeps",
+	}, {
 		name: "a module-level handler that ends the process",
 		src: `import faulthandler
 import os

@@ -328,6 +328,7 @@ func fromConftest(root, file string, src []byte) (*Contract, []Stray) {
 			c.readPreload(m, file, fx, def)
 			c.secondsInMessage()
 			c.readEarlyYield(s, def, call)
+			c.readCatchAroundYield(s, def)
 			for _, other := range names {
 				switch {
 				case other == name || !suite.ArmsIn(m, fx[other]):
@@ -371,6 +372,35 @@ func (c *Contract) readEarlyYield(s *source, def int, arming pyscan.Call) {
 				c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture yields here, before it arms the timer, for the tests a mark opts out: they ran without a deadline, and the generated deadline covers every test it reaches; give them more seconds ([deadline.module_seconds]), or keep them from requesting it", s.at(l.toks[0])))
 				return
 			}
+		}
+	}
+}
+
+// readCatchAroundYield notes an except clause of the fixture def, around
+// its yield, that catches the exception the handler raises: pytest never
+// raises a test's exception at a fixture's yield, so the clause never ran
+// (a pytest.fail there with a message of its own never failed a test),
+// and the failure the tests saw is the handler's, which the spec keeps.
+func (c *Contract) readCatchAroundYield(s *source, def int) {
+	if c.Raises != "TimeoutError" && c.Raises != "AssertionError" {
+		return
+	}
+	yieldCol := 0 // the column of the yield statement, once it is found
+	for _, l := range s.lines {
+		if !s.m.Inside(l.scope, def) {
+			continue
+		}
+		first, col := text(l.toks[0]), s.pos(l.toks[0]).Col
+		switch {
+		case yieldCol == 0 && l.scope == def && first == "yield":
+			yieldCol = col
+		case yieldCol == 0 || col >= yieldCol:
+			// Before the yield, or beside it in the body of its try.
+		case first != "except":
+			return // the yield's try, if any, has no except clause
+		case slices.ContainsFunc(l.toks[1:], func(t pyscan.Token) bool { return t.Kind == pyscan.Name && text(t) == c.Raises }):
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture catches %s around its yield, but pytest never raises a test's exception there, so this clause never ran; the failure the tests saw is the handler's, which the spec keeps", s.at(l.toks[0]), c.Raises))
+			return
 		}
 	}
 }
