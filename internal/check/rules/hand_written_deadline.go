@@ -41,7 +41,7 @@ func (r *rules) handwrittenDeadlines(src *suite.Source) {
 		if _, ok := r.UsesDeadline(src, fx.Def); ok {
 			continue // under the deadline, the timer is own-timer's concern
 		}
-		if suite.BoundsOwnSetup(src.Mod, fx.Def) || suite.HandsOutTimer(src.Mod, fx.Def) {
+		if suite.FixtureTimer(src.Mod, fx.Def) != suite.Deadline {
 			continue // no deadline of the tests: own-timer reports its timer
 		}
 		drop := map[pyscan.Pos]string{}

@@ -38,9 +38,11 @@ func (r *rules) ownTimer(src *suite.Source) {
 		if c.Scope >= 0 {
 			own = r.Owner(src, c.Scope)
 		}
-		bounds := own >= 0 && src.IsFixture(own) && suite.BoundsOwnSetup(m, own)
-		handsOut := own >= 0 && src.IsFixture(own) && suite.HandsOutTimer(m, own)
-		if strings.HasPrefix(what, "signal.signal") && (own < 0 || bounds || handsOut || !src.IsTest(own) && !src.IsFixture(own)) {
+		use := suite.NoTimer // what the timer of the fixture own is to its tests
+		if own >= 0 && src.IsFixture(own) {
+			use = suite.FixtureTimer(m, own)
+		}
+		if strings.HasPrefix(what, "signal.signal") && (own < 0 || use == suite.OwnSetup || use == suite.HandedOut || !src.IsTest(own) && !src.IsFixture(own)) {
 			// A handler installed at import, by a helper or by a fixture
 			// that is no deadline arms nothing: the code that starts the
 			// timer is reported where it does.
@@ -51,13 +53,13 @@ func (r *rules) ownTimer(src *suite.Source) {
 			if _, ok := r.UsesDeadline(src, own); ok {
 				continue
 			}
-			if bounds {
+			switch use {
+			case suite.OwnSetup:
 				r.add(RuleOwnTimer, src.Path, c.Pos,
 					fmt.Sprintf("%s arms its own timer in fixture %s, which bounds its own setup with it and disarms it before any test runs; a module imported for the first time under that alarm can be left half imported", what, m.Defs[own].Name),
 					"import the modules its setup loads before it arms the timer; where its setup imports nothing for the first time, say so with # fixturegen: ignore[own-timer] on this line")
 				continue
-			}
-			if handsOut {
+			case suite.HandedOut:
 				r.add(RuleOwnTimer, src.Path, c.Pos,
 					fmt.Sprintf("%s arms its own timer in %s, which fixture %s hands to its tests to arm with seconds they choose; a module imported for the first time under that alarm can be left half imported", what, m.Defs[c.Scope].Name, m.Defs[own].Name),
 					fmt.Sprintf("have fixture %s request %s, so that the preload runs before its tests arm the timer, or have those tests use %s in its place", m.Defs[own].Name, deadline, deadline))

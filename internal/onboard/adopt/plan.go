@@ -76,7 +76,7 @@ func overridden(spec *schema.Spec) []string {
 func armsTimer(src []byte, name string) bool {
 	m := pyscan.Scan(src)
 	for i, d := range m.Defs {
-		if d.Parent < 0 && m.IsFixture(i) && m.FixtureName(i) == name && suite.ArmsIn(m, i) {
+		if d.Parent < 0 && m.IsFixture(i) && m.FixtureName(i) == name && suite.FixtureTimer(m, i) != suite.NoTimer {
 			return true
 		}
 	}

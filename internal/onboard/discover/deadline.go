@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fixturegen/fixturegen/internal/lazyregexp"
 	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
@@ -762,31 +763,18 @@ func (c *Contract) secondsInMessage() {
 // of " \t:=(", or -1.
 func lastNumber(msg string, seconds float64) (int, int) {
 	at, end := -1, -1
-	for i := 0; i < len(msg); {
-		if !isDigit(msg[i]) {
-			i++
-			continue
+	for _, loc := range number().FindAllStringIndex(msg, -1) {
+		v, err := strconv.ParseFloat(msg[loc[0]:loc[1]], 64)
+		if err == nil && v == seconds && (loc[0] == 0 || strings.IndexByte(" \t:=(", msg[loc[0]-1]) >= 0) {
+			at, end = loc[0], loc[1]
 		}
-		j := i
-		for j < len(msg) && isDigit(msg[j]) {
-			j++
-		}
-		if j+1 < len(msg) && msg[j] == '.' && isDigit(msg[j+1]) {
-			j++
-			for j < len(msg) && isDigit(msg[j]) {
-				j++
-			}
-		}
-		v, err := strconv.ParseFloat(msg[i:j], 64)
-		if err == nil && v == seconds && (i == 0 || strings.IndexByte(" \t:=(", msg[i-1]) >= 0) {
-			at, end = i, j
-		}
-		i = j
 	}
 	return at, end
 }
 
-func isDigit(b byte) bool { return '0' <= b && b <= '9' }
+// number matches a number as a message writes one: digits, and a
+// fraction.
+var number = lazyregexp.New(`[0-9]+(?:\.[0-9]+)?`)
 
 // danglingWords lead to the seconds in a message ("timed out after 5 s")
 // and read wrong without them.

@@ -165,10 +165,10 @@ type Stray struct {
 	In       string // the module-level function that holds the call; "" at module level
 	CalledBy string // a fixture that calls In; "" for none
 	// Bounds is set when In is a fixture that arms the timer only to
-	// bound its own setup (suite.BoundsOwnSetup): no deadline to read.
+	// bound its own setup (suite.OwnSetup): no deadline to read.
 	Bounds bool
 	// HandedBy is the fixture that hands its tests In, a function nested
-	// in it that arms the timer (suite.HandsOutTimer); "" for none.
+	// in it that arms the timer (suite.HandedOut); "" for none.
 	HandedBy string
 }
 
@@ -303,7 +303,7 @@ func fromConftest(root, file string, src []byte) (*Contract, []Stray) {
 	sort.SliceStable(names, func(i, j int) bool { return spans[fx[names[i]]] && !spans[fx[names[j]]] })
 	for _, name := range names {
 		def := fx[name]
-		if suite.BoundsOwnSetup(m, def) || suite.HandsOutTimer(m, def) {
+		if use := suite.FixtureTimer(m, def); use == suite.OwnSetup || use == suite.HandedOut {
 			continue // a loader's alarm, or one the tests arm, is no deadline
 		}
 		for _, call := range m.Calls {
@@ -330,13 +330,15 @@ func fromConftest(root, file string, src []byte) (*Contract, []Stray) {
 			c.readEarlyYield(s, def, call)
 			c.readCatchAroundYield(s, def)
 			for _, other := range names {
-				switch {
-				case other == name || !suite.ArmsIn(m, fx[other]):
-				case suite.BoundsOwnSetup(m, fx[other]):
+				if other == name {
+					continue
+				}
+				switch suite.FixtureTimer(m, fx[other]) {
+				case suite.OwnSetup:
 					c.Notes = append(c.Notes, fmt.Sprintf("%s: fixture %s arms the timer to bound its own setup and disarms it before any test runs; generate --adopt leaves it as it is, and check reports its alarm (own-timer)", at(file, m.Defs[fx[other]].Pos), other))
-				case suite.HandsOutTimer(m, fx[other]):
+				case suite.HandedOut:
 					c.Notes = append(c.Notes, fmt.Sprintf("%s: fixture %s hands its tests a function that arms the timer, with seconds they choose; generate --adopt leaves it as it is, and check reports its alarm (own-timer)", at(file, m.Defs[fx[other]].Pos), other))
-				default:
+				case suite.Deadline:
 					c.Notes = append(c.Notes, fmt.Sprintf("%s: fixture %s arms the timer too; init reads only %s, and generate --adopt replaces only it", at(file, m.Defs[fx[other]].Pos), other, name))
 				}
 			}
@@ -432,8 +434,10 @@ func strays(m *pyscan.Module, file string, fx map[string]int) []Stray {
 			st.In = m.Defs[top].Name
 			st.CalledBy = fixtureCalling(m, fx, st.In)
 			if def, ok := fx[st.In]; ok && def == top {
-				st.Bounds = suite.BoundsOwnSetup(m, top)
-				if suite.HandsOutTimer(m, top) {
+				switch suite.FixtureTimer(m, top) {
+				case suite.OwnSetup:
+					st.Bounds = true
+				case suite.HandedOut:
 					st.In, st.HandedBy = m.Defs[nestedIn(m, call.Scope, top)].Name, st.In
 				}
 			}

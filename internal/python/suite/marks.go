@@ -18,8 +18,9 @@ func lastName(dotted string) string {
 // readCalls are the calls the rules read, for the scan's Scanners to keep:
 // the calls of the marks (in decorators and pytestmark), the timer calls
 // (own-timer, hand-written-deadline) and request.addfinalizer (SpansTest),
-// and the group marks and patches anywhere (--list-group's members). It is built from the names the rules
-// match, so a rule reading another call adds its name to one of them.
+// and the group marks and patches anywhere (--list-group's members). It is
+// built from the names the rules match, so a rule reading another call
+// adds its name to one of them.
 var readCalls = func() *pyscan.CallFilter {
 	f := &pyscan.CallFilter{
 		Last:    map[string]bool{lastName(groupMarkCall): true, lastName(usefixturesMarkCall): true, finalizerCall: true},

@@ -56,77 +56,72 @@ func ArmsTimer(m *pyscan.Module, c pyscan.Call) (string, bool) {
 	return "", false
 }
 
-// ArmsIn reports whether the definition def of m, or a function nested in
-// it, arms a timer: signal.setitimer or signal.alarm, with a delay that is
-// not zero. Installing a handler alone does not count.
-func ArmsIn(m *pyscan.Module, def int) bool {
-	return slices.ContainsFunc(m.Calls, func(c pyscan.Call) bool {
-		what, ok := ArmsTimer(m, c)
-		return ok && !strings.HasPrefix(what, "signal.signal") && c.Scope >= 0 && m.Inside(c.Scope, def)
-	})
+// TimerUse is what a fixture's timer is to the tests that use it.
+type TimerUse int
+
+const (
+	// NoTimer: the fixture arms none (installing a handler alone, or
+	// disarming, arms nothing).
+	NoTimer TimerUse = iota
+	// Deadline: the timer stays armed while the test runs. The fixture
+	// yields to the test, leaves the disarming to a finalizer
+	// (request.addfinalizer), or returns with the timer still armed.
+	Deadline
+	// OwnSetup: the fixture arms and disarms the timer in its own body
+	// and returns, as a loader that bounds its loading with an alarm
+	// does; no test runs under it.
+	OwnSetup
+	// HandedOut: the fixture returns, arming the timer only in functions
+	// nested in it, as "return timeout_function" hands its tests a
+	// context manager that takes the seconds. The tests arm that timer
+	// with seconds they choose, and replacing the fixture would take
+	// away what they call.
+	HandedOut
+)
+
+// FixtureTimer tells what the timer the fixture def of m arms, in its
+// body or in a function nested in it, is to the tests that use it.
+func FixtureTimer(m *pyscan.Module, def int) TimerUse {
+	armsOwn, armsNested, disarmsOwn := false, false, false
+	for _, c := range m.Calls {
+		if c.Scope < 0 || !m.Inside(c.Scope, def) || !mayArm(m, c.Callee) {
+			continue
+		}
+		what, arms := ArmsTimer(m, c)
+		switch {
+		case arms && strings.HasPrefix(what, "signal.signal"):
+		case arms && c.Scope == def:
+			armsOwn = true
+		case arms:
+			armsNested = true
+		case c.Scope == def:
+			switch m.ResolveCall(c) {
+			case "signal.alarm", "signal.setitimer":
+				disarmsOwn = true // a zero delay
+			}
+		}
+	}
+	switch {
+	case !armsOwn && !armsNested:
+		return NoTimer
+	case SpansTest(m, def):
+		return Deadline
+	case !armsOwn:
+		return HandedOut
+	case disarmsOwn:
+		return OwnSetup
+	}
+	return Deadline
 }
 
 // SpansTest reports whether the fixture def of m can keep a timer armed
 // while the test runs: it yields to the test, or leaves the disarming to
 // a finalizer (request.addfinalizer). One that only returns a value, such
-// as a loader that bounds its own setup with an alarm, cannot: its timer
-// is no deadline of the tests that use it.
+// as a loader that bounds its own setup with an alarm, cannot.
 func SpansTest(m *pyscan.Module, def int) bool {
 	return m.Defs[def].Yields || slices.ContainsFunc(m.Calls, func(c pyscan.Call) bool {
 		return c.Scope >= 0 && m.Inside(c.Scope, def) && strings.HasSuffix(c.Callee, "."+finalizerCall)
 	})
-}
-
-// BoundsOwnSetup reports whether the fixture def of m arms a timer only
-// to bound its own setup: in its own body, neither yielding to the test
-// nor leaving the disarming to a finalizer, it arms the timer and disarms
-// it (a zero delay) before it returns. Such a fixture, a loader that
-// bounds its loading with an alarm, is no deadline of the tests that use
-// it; one that returns with its timer still armed is, and so is one that
-// hands its tests a function or context manager that arms it.
-func BoundsOwnSetup(m *pyscan.Module, def int) bool {
-	if SpansTest(m, def) {
-		return false
-	}
-	arms, disarms := false, false
-	for _, c := range m.Calls {
-		if c.Scope != def {
-			continue
-		}
-		switch m.ResolveCall(c) {
-		case "signal.alarm", "signal.setitimer":
-			_, a := ArmsTimer(m, c)
-			arms, disarms = arms || a, disarms || !a
-		}
-	}
-	return arms && disarms
-}
-
-// HandsOutTimer reports whether the fixture def of m hands its tests the
-// code that arms a timer, as "return timeout_function" hands them a
-// context manager that takes the seconds: it does not yield to the test
-// or leave the disarming to a finalizer, and it arms the timer only in
-// functions nested in it. The tests arm that timer, with seconds they
-// choose; the fixture is no deadline, and replacing it would take away
-// what they call.
-func HandsOutTimer(m *pyscan.Module, def int) bool {
-	if SpansTest(m, def) {
-		return false
-	}
-	nested := false
-	for _, c := range m.Calls {
-		if c.Scope < 0 || !m.Inside(c.Scope, def) {
-			continue
-		}
-		if what, ok := ArmsTimer(m, c); !ok || strings.HasPrefix(what, "signal.signal") {
-			continue
-		}
-		if c.Scope == def {
-			return false
-		}
-		nested = true
-	}
-	return nested
 }
 
 // finalizerCall is the last name of request.addfinalizer.
