@@ -119,13 +119,28 @@ func parse(path, name string, src []byte) (*Config, error) {
 		}
 		return c, nil // always pytest's configuration, even when empty
 	default: // pyproject.toml
-		found, err := c.toml(src, []string{"tool", "pytest", "ini_options"})
-		if err != nil || found {
-			return c, err
+		// [tool.pytest] with keys of its own is pytest 9's native TOML
+		// table; with [tool.pytest.ini_options] beside it, pytest stops.
+		found, err := c.toml(src, []string{"tool", "pytest"})
+		if err != nil {
+			return nil, err
 		}
-		found, err = c.toml(src, []string{"tool", "pytest"})
-		if err != nil || found {
-			return c, err
+		native := *c
+		c = &Config{File: path, Options: map[string][]Arg{}, Where: map[string]Arg{}}
+		ini, err := c.toml(src, []string{"tool", "pytest", "ini_options"})
+		if err != nil {
+			return nil, err
+		}
+		if found && ini {
+			sp := schema.Locate(src)["tool.pytest.ini_options"]
+			return nil, &schema.Error{File: relpath.FromWD(path), Line: sp.Line, Col: sp.Col,
+				Msg: "pytest reads either [tool.pytest] or [tool.pytest.ini_options], and stops on a file with both"}
+		}
+		if ini {
+			return c, nil
+		}
+		if found {
+			return &native, nil
 		}
 		return nil, nil
 	}
