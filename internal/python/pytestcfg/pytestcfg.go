@@ -36,6 +36,10 @@ type Config struct {
 	// Where is the position of each option's key, for options whose value
 	// is empty.
 	Where map[string]Arg
+	// Fallback is set for a pyproject.toml without pytest's tables that
+	// pytest takes as its configuration file anyway, for want of another:
+	// it roots the run and sets nothing.
+	Fallback bool
 }
 
 // Arg is one argument of an option's value, with its position in File.
@@ -456,4 +460,10 @@ func (c *Config) Xdist() Xdist {
 		}
 	}
 	return x
+}
+
+// SplitLine splits a line of arguments as Python's shlex.split does, each
+// argument placed from line:col, the position of s's first character.
+func SplitLine(s string, line, col int) []Arg {
+	return shlexSplit([]piece{{text: s, line: line, col: col}})
 }

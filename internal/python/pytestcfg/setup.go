@@ -182,7 +182,7 @@ func locate(dirs []string) (string, *Config, error) {
 	}
 	if pyproject != "" {
 		dir := filepath.Dir(pyproject)
-		return dir, &Config{File: pyproject, Dir: dir, Options: map[string][]Arg{}, Where: map[string]Arg{}}, nil
+		return dir, &Config{File: pyproject, Dir: dir, Options: map[string][]Arg{}, Where: map[string]Arg{}, Fallback: true}, nil
 	}
 	return "", nil, nil
 }

@@ -1,0 +1,120 @@
+package pytestrun
+
+import (
+	"path/filepath"
+	"slices"
+)
+
+// github reads a GitHub Actions workflow, or a composite action: the run
+// steps of each job, in the working directory and environment the
+// workflow, the job and the step set.
+func (p *Project) github(file string, src []byte) {
+	doc := parseYAML(file, src)
+	if doc == nil || doc.kind != yMap {
+		return
+	}
+	rel := p.rel(file)
+	if runs := doc.get("runs"); runs != nil {
+		p.steps(runs.get("steps"), "", "composite action "+rel, nil)
+		return
+	}
+	env := p.envOf(doc.get("env"), "env of "+rel)
+	dir := doc.get("defaults").get("run").get("working-directory").str()
+	jobs := doc.get("jobs")
+	if jobs == nil || jobs.kind != yMap {
+		return
+	}
+	for i, k := range jobs.keys {
+		job := jobs.vals[i]
+		where := "job " + k.Text + " of " + rel
+		jobEnv := slices.Concat(env, p.envOf(job.get("env"), where))
+		jobDir := dir
+		if d := job.get("defaults").get("run").get("working-directory").str(); d != "" {
+			jobDir = d
+		}
+		p.steps(job.get("steps"), jobDir, where, jobEnv)
+	}
+}
+
+// steps reads the run steps of a job.
+func (p *Project) steps(steps *ynode, dir, where string, env []Setting) {
+	if steps == nil || steps.kind != ySeq {
+		return
+	}
+	for _, st := range steps.items {
+		stepEnv := slices.Concat(env, p.envOf(st.get("env"), where))
+		stepDir := dir
+		if d := st.get("working-directory").str(); d != "" {
+			stepDir = d
+		}
+		if run := st.get("run"); run != nil && run.kind == yScalar {
+			p.addShell(&run.val, p.dir(stepDir), where, stepEnv)
+		}
+	}
+}
+
+// dir is a working directory of a CI file, from the project's root.
+func (p *Project) dir(d string) string {
+	if d == "" || containsExpr(d) {
+		return p.Root
+	}
+	if filepath.IsAbs(d) {
+		return d
+	}
+	return filepath.Join(p.Root, filepath.FromSlash(d))
+}
+
+func containsExpr(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '$' && (s[i+1] == '{' || s[i+1] == '(') {
+			return true
+		}
+	}
+	return false
+}
+
+// gitlabKeys are the top-level keys of a .gitlab-ci.yml that are not
+// jobs.
+var gitlabKeys = map[string]bool{"variables": true, "stages": true, "default": true, "include": true, "workflow": true,
+	"image": true, "services": true, "cache": true, "before_script": true, "after_script": true, "spec": true}
+
+// gitlab reads a .gitlab-ci.yml: each job's scripts (before_script,
+// script, after_script, one shell from the project's root) in the
+// variables of the file and of the job.
+func (p *Project) gitlab(file string, src []byte) {
+	doc := parseYAML(file, src)
+	if doc == nil || doc.kind != yMap {
+		return
+	}
+	rel := p.rel(file)
+	global := p.envOf(doc.get("variables"), "variables of "+rel)
+	defaults := doc.get("default")
+	for _, key := range []string{"before_script", "after_script"} {
+		p.scripts([]*ynode{doc.get(key), defaults.get(key)}, "the default "+key+" of "+rel, global)
+	}
+	for i, k := range doc.keys {
+		job := doc.vals[i]
+		if gitlabKeys[k.Text] || job == nil || job.kind != yMap {
+			continue
+		}
+		where := "job " + k.Text + " of " + rel
+		env := slices.Concat(global, p.envOf(job.get("variables"), where))
+		p.scripts([]*ynode{job.get("before_script"), job.get("script"), job.get("after_script")}, where, env)
+	}
+}
+
+// scripts reads the script lines of a GitLab job as the one shell that
+// runs them, so a "cd" holds for the lines after it.
+func (p *Project) scripts(lists []*ynode, where string, env []Setting) {
+	var t text
+	for _, l := range lists {
+		for _, s := range l.scalars() {
+			t.b = append(t.b, s.val.b...)
+			t.pos = append(t.pos, s.val.pos...)
+			t.join("\n")
+		}
+	}
+	if len(t.b) > 0 {
+		p.addShell(&t, p.Root, where, env)
+	}
+}

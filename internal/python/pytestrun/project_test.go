@@ -1,0 +1,204 @@
+package pytestrun
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// describe prints what Read found, one line a command, setting or
+// install, with positions relative to root.
+func describe(root string, p *Project) string {
+	var b strings.Builder
+	at := func(pos Pos) string {
+		rel, _ := filepath.Rel(root, pos.File)
+		return fmt.Sprintf("%s:%d:%d", filepath.ToSlash(rel), pos.Line, pos.Col)
+	}
+	for _, c := range p.Commands {
+		dir, _ := filepath.Rel(root, c.Dir)
+		fmt.Fprintf(&b, "command %s %q (%s) in %s:", at(c.At.Pos), c.At.Text, c.Where, filepath.ToSlash(dir))
+		for _, a := range c.Args {
+			fmt.Fprintf(&b, " %s@%d:%d", a.Text, a.Line, a.Col)
+		}
+		for _, e := range c.Env {
+			fmt.Fprintf(&b, " $%s=%s", e.Name, e.Value.Text)
+		}
+		b.WriteString("\n")
+	}
+	for _, s := range p.Settings {
+		fmt.Fprintf(&b, "setting %s %s=%s (%s)\n", at(s.Value.Pos), s.Name, s.Value.Text, s.Where)
+	}
+	for _, w := range p.Installs {
+		fmt.Fprintf(&b, "install %s %s\n", at(w.Pos), w.Text)
+	}
+	return b.String()
+}
+
+func TestReadFindsEveryCommandLine(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		".github/workflows/ci.yml": `name: CI
+on: [push, pull_request]
+env:
+  PYTEST_ADDOPTS: "-p no:cacheprovider"
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    env:
+      PYTEST_TIMEOUT: 60  # a comment
+    steps:
+      - uses: actions/checkout@v4
+      - name: Install
+        run: python -m pip install -e . pytest-timeout==2.4.0
+      - name: Unit tests
+        run: |
+          cd tests
+          pytest src/unit -n auto \
+            --timeout 30
+      - run: python -m pytest tests/integration --timeout-method=thread
+        working-directory: sub
+        env:
+          PYTEST_TIMEOUT: '5'
+  lint:
+    steps:
+      - run: >
+          ruff check .
+          && echo "pytest --timeout=9"
+`,
+		".gitlab-ci.yml": `variables:
+  PYTEST_TIMEOUT: "120"
+stages: [test]
+test:
+  variables:
+    PYTEST_ADDOPTS:
+      value: "--timeout=7"
+  script:
+    - pip install pytest-timeout
+    - cd tests && PYTEST_TIMEOUT=3 uv run pytest -q
+`,
+		"tox.ini": `[tox]
+envlist = py3
+
+[testenv]
+deps =
+    pytest
+    pytest-timeout>=2
+setenv =
+    PYTEST_TIMEOUT = 11
+commands =
+    pytest --timeout=1 {posargs:tests}
+    - coverage run -m pytest \
+        tests/slow
+
+[testenv:docs]
+changedir = docs
+commands = {envpython} -m pytest --doctest-glob=*.rst
+`,
+		"noxfile.py": `import nox
+
+
+@nox.session
+def tests(session):
+    session.install("pytest", "pytest-timeout")
+    session.env["PYTEST_TIMEOUT"] = "13"
+    session.chdir("tests")
+    session.run("pytest", "--timeout=2", *session.posargs)
+    session.run("python", "-m", "pytest", "-x", env={"PYTEST_ADDOPTS": "--timeout=4"})
+`,
+		"Makefile": `PYTHON ?= python3
+PYTEST_ARGS := --timeout=8 -n 2
+export PYTEST_TIMEOUT = 21
+
+.PHONY: test
+test:
+	@$(PYTHON) -m pytest $(PYTEST_ARGS) tests
+	cd tests; \
+	  pytest unit
+install: ; pip install pytest-timeout
+`,
+	})
+	p, err := Read(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := describe(root, p)
+	want := `command .github/workflows/ci.yml:17:11 "pytest" (job test of .github/workflows/ci.yml) in tests: src/unit@17:18 -n@17:27 auto@17:30 --timeout@18:13 30@18:23 $PYTEST_ADDOPTS=-p no:cacheprovider $PYTEST_TIMEOUT=60
+command .github/workflows/ci.yml:19:14 "python" (job test of .github/workflows/ci.yml) in sub: tests/integration@19:31 --timeout-method=thread@19:49 $PYTEST_ADDOPTS=-p no:cacheprovider $PYTEST_TIMEOUT=60 $PYTEST_TIMEOUT=5
+command .gitlab-ci.yml:10:43 "pytest" (job test of .gitlab-ci.yml) in tests: -q@10:50 $PYTEST_TIMEOUT=120 $PYTEST_ADDOPTS=--timeout=7 $PYTEST_TIMEOUT=3
+command tox.ini:11:5 "pytest" ([testenv] of tox.ini) in .: --timeout=1@11:12 tests@11:33 $PYTEST_TIMEOUT=11
+command tox.ini:12:23 "pytest" ([testenv] of tox.ini) in .: tests/slow@13:9 $PYTEST_TIMEOUT=11
+command tox.ini:17:12 "{envpython}" ([testenv:docs] of tox.ini) in docs: --doctest-glob=*.rst@17:34 $PYTEST_TIMEOUT=11
+command noxfile.py:9:18 "pytest" (session tests of noxfile.py) in tests: --timeout=2@9:28
+command noxfile.py:10:18 "python" (session tests of noxfile.py) in tests: -x@10:44
+command Makefile:1:11 "python3" (the recipe of test in Makefile) in .: --timeout=8@2:16 -n@2:28 2@2:31 tests@7:38 $PYTEST_TIMEOUT=21
+command Makefile:9:4 "pytest" (the recipe of test in Makefile) in tests: unit@9:11 $PYTEST_TIMEOUT=21
+setting .github/workflows/ci.yml:4:19 PYTEST_ADDOPTS=-p no:cacheprovider (env of .github/workflows/ci.yml)
+setting .github/workflows/ci.yml:9:23 PYTEST_TIMEOUT=60 (job test of .github/workflows/ci.yml)
+setting .github/workflows/ci.yml:22:27 PYTEST_TIMEOUT=5 (job test of .github/workflows/ci.yml)
+setting .gitlab-ci.yml:2:19 PYTEST_TIMEOUT=120 (variables of .gitlab-ci.yml)
+setting .gitlab-ci.yml:7:14 PYTEST_ADDOPTS=--timeout=7 (job test of .gitlab-ci.yml)
+setting .gitlab-ci.yml:10:34 PYTEST_TIMEOUT=3 (job test of .gitlab-ci.yml)
+setting tox.ini:9:22 PYTEST_TIMEOUT=11 ([testenv] of tox.ini)
+setting noxfile.py:7:38 PYTEST_TIMEOUT=13 (noxfile.py)
+setting noxfile.py:10:73 PYTEST_ADDOPTS=--timeout=4 (noxfile.py)
+setting Makefile:3:25 PYTEST_TIMEOUT=21 (Makefile)
+install .github/workflows/ci.yml:13:39 .
+install .github/workflows/ci.yml:13:41 pytest-timeout==2.4.0
+install .gitlab-ci.yml:9:19 pytest-timeout
+install tox.ini:6:5 pytest
+install tox.ini:7:5 pytest-timeout>=2
+install noxfile.py:6:22 pytest
+install noxfile.py:6:32 pytest-timeout
+install Makefile:10:24 pytest-timeout
+`
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestPrimaryIsTheConfigurationTheCommandsRead(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"pyproject.toml":           "[project]\nname = \"x\"\n",
+		"tests/pytest.ini":         "[pytest]\ntimeout = 1\n",
+		"tests/src/unit/test_a.py": "",
+		".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: pytest tests/src/unit -n auto\n",
+	})
+	p, err := Read(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := p.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 2 || runs[0].Command != nil || !runs[0].Setup.Config.Fallback {
+		t.Fatalf("runs: want the plain run, rooted by the pyproject, then the workflow's; got %+v", runs)
+	}
+	got := Primary(runs)
+	if got.Command == nil || got.Setup.Config.File != filepath.Join(root, "tests", "pytest.ini") || got.Setup.Rootdir != filepath.Join(root, "tests") {
+		t.Errorf("primary: want the workflow's run with tests/pytest.ini, got %+v %+v", got.Command, got.Setup)
+	}
+	// Without command lines, the plain run stands.
+	os.RemoveAll(filepath.Join(root, ".github"))
+	p, _ = Read(root)
+	runs, _ = p.Runs()
+	if got := Primary(runs); got.Command != nil || got.Setup.Config.File != filepath.Join(root, "pyproject.toml") {
+		t.Errorf("primary without commands: %+v", got.Setup)
+	}
+}
