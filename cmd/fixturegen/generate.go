@@ -10,6 +10,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/onboard/adopt"
 	"github.com/fixturegen/fixturegen/internal/onboard/discover"
+	"github.com/fixturegen/fixturegen/internal/python/coverage"
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -70,6 +71,9 @@ Examples:
 				return err
 			}
 			if err := schema.CheckCaseFiles(spec); err != nil {
+				return err
+			}
+			if err := checkConftest(spec); err != nil {
 				return err
 			}
 			var (
@@ -133,6 +137,19 @@ Examples:
 			return nil
 		},
 	})
+}
+
+// checkConftest refuses a [paths].conftest that no test the project's
+// pytest runs collect lies below: a typo, which would write a region
+// that protects nothing. A project whose pytest configuration cannot be
+// read is left to check, which reports it.
+func checkConftest(spec *schema.Spec) error {
+	_, _, modules, err := coverage.Read(spec.Dir)
+	if err != nil {
+		return nil
+	}
+	_, planned := plan.Targets(spec)
+	return coverage.CheckConftest(spec, modules, planned)
 }
 
 // unneededRearms names the test modules' fixtures that arm the timer again

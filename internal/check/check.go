@@ -22,7 +22,6 @@ import (
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/internal/probe"
-	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -63,11 +62,10 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 		pytestView = collect.Start(spec, python, o.Scan)
 		defer pytestView()
 	}
-	cfg, err := pytestcfg.Find(spec.Dir)
+	opts, shareFacts, err := scanOptions(spec, o)
 	if err != nil {
 		return nil, FixNone, err
 	}
-	opts, shareFacts := scanOptions(spec, o, cfg)
 	changes, res, err := surveyAndScan(spec, opts, shareFacts)
 	if err != nil {
 		return nil, FixNone, err
@@ -150,8 +148,11 @@ func surveyAndScan(spec *schema.Spec, opts rules.Options, shareFacts bool) ([]*p
 // scanOptions are the contract's options for one check: the roots, the
 // planned files, the conftest and the configuration. shareFacts reports
 // that the scan also gathers the docs block's facts.
-func scanOptions(spec *schema.Spec, o Options, cfg *pytestcfg.Config) (opts rules.Options, shareFacts bool) {
-	opts = rules.SpecTree(spec, cfg)
+func scanOptions(spec *schema.Spec, o Options) (opts rules.Options, shareFacts bool, err error) {
+	opts, err = rules.SpecProject(spec)
+	if err != nil {
+		return opts, false, err
+	}
 	opts.GeneratedNames = render.RegionNames(spec)
 	opts.ListGroup, opts.ListTests = o.ListGroup, o.Collect
 	if len(o.Scan) > 0 {
@@ -171,7 +172,7 @@ func scanOptions(spec *schema.Spec, o Options, cfg *pytestcfg.Config) (opts rule
 	if shareFacts {
 		opts.ListGroup, opts.ListUsers = true, true
 	}
-	return opts, shareFacts
+	return opts, shareFacts, nil
 }
 
 // IsCollectionError returns pytest's output when err is a collection

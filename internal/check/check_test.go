@@ -6,7 +6,6 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/check/rules"
 	"github.com/fixturegen/fixturegen/internal/gen/docs"
-	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -20,16 +19,15 @@ func TestSharedFacts(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec.Paths.Docs = "docs/alarm-contract.md"
-	cfg, err := pytestcfg.Find(spec.Dir)
+	for _, o := range []Options{{Scan: []string{"../../examples/inbox/tests"}}, {Collect: true}} {
+		if _, share, err := scanOptions(spec, o); err != nil || share {
+			t.Errorf("%+v: shares the scan with the docs, which read the spec's own tree without --collect (%v)", o, err)
+		}
+	}
+	opts, share, err := scanOptions(spec, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range []Options{{Scan: []string{"../../examples/inbox/tests"}}, {Collect: true}} {
-		if _, share := scanOptions(spec, o, cfg); share {
-			t.Errorf("%+v: shares the scan with the docs, which read the spec's own tree without --collect", o)
-		}
-	}
-	opts, share := scanOptions(spec, Options{}, cfg)
 	if !share {
 		t.Fatal("a plain check does not share its scan with the docs drift")
 	}

@@ -20,8 +20,11 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
+	"github.com/fixturegen/fixturegen/internal/python/coverage"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/python/pytestrun"
+	"github.com/fixturegen/fixturegen/internal/python/pytesttimeout"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
@@ -33,13 +36,28 @@ type Options struct {
 	suite.Options
 	// GeneratedNames are the names the region defines (render.RegionNames).
 	GeneratedNames []string
+	// Project is how the project runs pytest (SpecProject); nil when the
+	// options are built without it, and the rules that need it read
+	// what the configuration says.
+	Project *Project
+}
+
+// Project is what check knows of the project's pytest runs.
+type Project struct {
+	// Timeouts are pytest-timeout's places outside the Python files; the
+	// marks are read in the scan.
+	Timeouts *pytesttimeout.Found
+	// Runs are the project's pytest runs (pytestrun), Modules the test
+	// modules they collect.
+	Runs    []pytestrun.Run
+	Modules []coverage.Module
 }
 
 // tree is the options of the read of the tree the rules check, with the
 // words the rules look for.
 func (o *Options) tree() suite.Options {
 	t := o.Options
-	t.Fixtures, t.Calls = Words(o.Spec)
+	t.Fixtures, t.Marks, t.Calls = Words(o.Spec)
 	return t
 }
 
@@ -146,6 +164,29 @@ func (r *rules) specPos(key string) pyscan.Pos {
 		return pyscan.Pos{Line: 1, Col: 1}
 	}
 	return pyscan.Pos{Line: sp.Line, Col: sp.Col}
+}
+
+// SpecProject returns the options of a check of the spec's own tree
+// (SpecTree), read with the configuration pytest uses for the project's
+// own test runs, which may lie below the spec's folder, and with what
+// the rules need to know of those runs.
+func SpecProject(spec *schema.Spec) (Options, error) {
+	proj, runs, modules, err := coverage.Read(spec.Dir)
+	if err != nil {
+		return Options{}, err
+	}
+	primary := pytestrun.Primary(runs)
+	timeouts, err := pytesttimeout.Find(proj, runs, primary, pytesttimeout.Options{NoMarks: true})
+	if err != nil {
+		return Options{}, err
+	}
+	cfg := primary.Setup.Config
+	if cfg != nil && cfg.Fallback {
+		cfg = nil
+	}
+	opts := SpecTree(spec, cfg)
+	opts.Project = &Project{Timeouts: timeouts, Runs: runs, Modules: modules}
+	return opts, nil
 }
 
 // SpecTree returns the options of a check of the spec's own tree: the

@@ -12,7 +12,6 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/fixturegen/fixturegen/internal/gen/render"
-	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -114,11 +113,10 @@ func runFixture(t *testing.T, ar *txtar.Archive) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := pytestcfg.Find(spec.Dir)
+	opts, err := SpecProject(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := SpecTree(spec, cfg)
 	opts.GeneratedNames = render.RegionNames(spec)
 	res, err := Check(opts)
 	if err != nil {

@@ -24,6 +24,7 @@ var static = []*checked{
 	&preloadMissingRule,
 	&distLoadgroupRule,
 	&unshieldedTimeoutRule,
+	&uncoveredTestsRule,
 	&timerOrderRule,
 	// The read's own findings: problems reading the tree, reported where
 	// the read meets them (suite.Problem).

@@ -45,6 +45,9 @@ type Rule struct {
 	// files read whatever they hold.
 	Fixtures func(*schema.Spec) []string
 	Calls    []string
+	// Marks returns the names of the marks a file must name in its code
+	// or its strings for the rule to need it, for spec; nil for none.
+	Marks func(*schema.Spec) []string
 	// Pytest says how check --collect judges the rule from the tests
 	// pytest collects; it is set for the rules --collect judges.
 	Pytest string
@@ -109,10 +112,17 @@ func Suppressible() []string {
 	return out
 }
 
-// Words returns the union of the registered rules' names for spec and of
-// their calls: what the scan's prefilter looks for.
-func Words(spec *schema.Spec) (names, calls []string) {
+// Words returns the union of the registered rules' names for spec, of
+// their marks and of their calls: what the scan's prefilter looks for.
+func Words(spec *schema.Spec) (names, marks, calls []string) {
 	for _, r := range all {
+		if r.Marks != nil {
+			for _, n := range r.Marks(spec) {
+				if n != "" && !slices.Contains(marks, n) {
+					marks = append(marks, n)
+				}
+			}
+		}
 		if r.Fixtures != nil {
 			for _, n := range r.Fixtures(spec) {
 				if n != "" && !slices.Contains(names, n) {
@@ -126,7 +136,7 @@ func Words(spec *schema.Spec) (names, calls []string) {
 			}
 		}
 	}
-	return names, calls
+	return names, marks, calls
 }
 
 // Table is the Markdown table of the rules, errors (warning false) or

@@ -41,7 +41,7 @@ func TestRegistry(t *testing.T) {
 		if got, want := Suppressible(), []string{"a-rule", "b-rule"}; !slices.Equal(got, want) {
 			t.Errorf("Suppressible() = %v, want %v", got, want)
 		}
-		names, calls := Words(spec)
+		names, _, calls := Words(spec)
 		if want := []string{"deadline", "preload"}; !slices.Equal(names, want) {
 			t.Errorf("Words names = %v, want %v", names, want)
 		}

@@ -3,10 +3,13 @@ package starter
 import (
 	"fmt"
 	"io"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/onboard/discover"
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
+	"github.com/fixturegen/fixturegen/internal/python/pytesttimeout"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -20,10 +23,15 @@ type Report struct {
 	Strays []discover.Stray
 	Group  string // the spec's [group], "" for none
 	Wrote  bool   // the spec was written
-	// Timeout is pytest-timeout with the signal method, which the spec
-	// shields; nil when the project's pytest does not run it.
-	Timeout *discover.Timeout
+	// Timeouts are pytest-timeout's places in the project; the spec
+	// shields those with the signal method.
+	Timeouts *Timeouts
+	// Conftest is the spec's [paths].conftest.
+	Conftest string
 }
+
+// shielded reports whether the spec holds the shield for pytest-timeout.
+func (r *Report) shielded() bool { return r.Timeouts != nil && len(r.Timeouts.Signal) > 0 }
 
 // Text prints what init found, each finding at its position, then, once
 // the spec is written, what was written and the command that comes next.
@@ -33,8 +41,8 @@ func (r *Report) Text(w io.Writer) {
 		return
 	}
 	found := r.Found
-	if found == nil && r.Timeout != nil {
-		fmt.Fprintf(w, "wrote %s, a spec with only the import shield: run 'fixturegen generate' next, and 'fixturegen check' in CI\n", r.Target)
+	if found == nil && r.shielded() {
+		fmt.Fprintf(w, "wrote %s, a spec with only the import shield, which %s loads for every test below it: run 'fixturegen generate' next, and 'fixturegen check' in CI\n", r.Target, r.Conftest)
 		return
 	}
 	if found == nil {
@@ -50,14 +58,51 @@ func (r *Report) Text(w io.Writer) {
 		names, found.Conftest)
 }
 
+// timeouts prints where the project sets pytest-timeout, and what the
+// shield does for it.
+func (r *Report) timeouts(w io.Writer) {
+	t := r.Timeouts
+	if t == nil {
+		return
+	}
+	if p := t.Primary; p.Command != nil && p.Setup.Config != nil && !p.Setup.Config.Fallback && filepath.Dir(p.Setup.Config.File) != t.Root {
+		fmt.Fprintf(w, "pytest reads %s for the project's test command at %s (%s): its rootdir is %s/\n",
+			rel(t.Root, p.Setup.Config.File), (pytesttimeout.Place{File: p.Command.At.File, Line: p.Command.At.Line, Col: p.Command.At.Col}).At(t.Root),
+			p.Command.String(), rel(t.Root, p.Setup.Rootdir))
+	}
+	if len(t.Signal) > 0 {
+		fmt.Fprintln(w, "found pytest-timeout, whose signal method times these tests:")
+		for _, p := range t.Signal {
+			fmt.Fprintf(w, "  %s: %s\n", p.At(t.Root), p.Text())
+		}
+		fmt.Fprintln(w, "its handler raises wherever the main thread is: a timeout that lands in a module's first import leaves the module half imported, and later tests on the same worker fail with \"module 'x' has no attribute 'y'\" (pytest-timeout#184); the import shield ([shield]) holds the handler until the import finishes, then runs it, so the test fails with pytest-timeout's own message and the worker stays sound")
+	}
+	if len(t.Thread) > 0 {
+		fmt.Fprintln(w, "found pytest-timeout with the thread method, which needs no shield:")
+		for _, p := range t.Thread {
+			fmt.Fprintf(w, "  %s: %s\n", p.At(t.Root), p.Text())
+		}
+	}
+}
+
+func rel(root, path string) string {
+	r, err := filepath.Rel(root, path)
+	if err != nil {
+		return path
+	}
+	return filepath.ToSlash(r)
+}
+
 // found prints each finding of the hand-written contract at its position,
 // and the notes the user should check by hand.
 func (r *Report) found(w io.Writer) {
-	if r.Timeout != nil {
-		fmt.Fprintf(w, "found a timer to shield ([shield]): its handler raises wherever the main thread is, a first import included:\n  %s\n", r.Timeout.Text())
-	}
+	r.timeouts(w)
 	found := r.Found
 	if found == nil {
+		if r.shielded() && len(r.Strays) == 0 {
+			// A pytest-timeout user never had a contract to find.
+			return
+		}
 		fmt.Fprintln(w, "no hand-written contract found (a pytest fixture in a conftest.py that arms a timer with signal.setitimer or signal.alarm)")
 		for _, st := range r.Strays {
 			if st.Bounds {
@@ -150,6 +195,23 @@ func (r *Report) found(w io.Writer) {
 				env = fmt.Sprintf(" (the default of $%s, which the spec's entry does not read)", strings.Join(o.SecondsEnv, " or $"))
 			}
 			fmt.Fprintf(w, "  %s: fixture %s here overrides the one in %s for the tests below %s, with %s s%s: the spec gives them those seconds ([deadline.module_seconds] %q), and generate --adopt removes this fixture\n", o.At, found.Deadline.Name, found.Conftest, folder, pyquote.Number(o.Seconds), env, o.Pattern)
+		}
+	}
+	if r.shielded() {
+		if out := r.Timeouts.Outside(found.Conftest); len(out) > 0 {
+			var names []string
+			for _, m := range out[:min(len(out), 3)] {
+				names = append(names, rel(r.Timeouts.Root, m.Abs))
+			}
+			if len(out) > 3 {
+				names = append(names, fmt.Sprintf("%d more", len(out)-3))
+			}
+			cover := ""
+			if f := r.Timeouts.Folder; f != "" {
+				cover = fmt.Sprintf("; [paths].conftest = %q covers them all", path.Join(f, "conftest.py"))
+			}
+			fmt.Fprintf(w, "  the shield in %s does not reach %d of the %d test modules pytest collects (%s): fixturegen check reports them (uncovered-tests)%s\n",
+				found.Conftest, len(out), len(r.Timeouts.Modules), strings.Join(names, ", "), cover)
 		}
 	}
 	if found.Preload != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fixturegen/fixturegen/internal/onboard/discover"
+	"github.com/fixturegen/fixturegen/internal/python/pytesttimeout"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -124,10 +125,11 @@ func TestTextShowsTheStarterKeys(t *testing.T) {
 // gets a spec with only the shield; with a deadline, it gets both. Both
 // load as written.
 func TestShieldedSpecsLoad(t *testing.T) {
-	timeout := &discover.Timeout{Seconds: 2, At: "pytest.ini:5:11"}
+	timeouts := &Timeouts{Root: "/project", Folder: "tests",
+		Signal: []pytesttimeout.Place{{Kind: pytesttimeout.Ini, File: "/project/pytest.ini", Line: 5, Col: 11, Seconds: "2"}}}
 	for _, alone := range []bool{true, false} {
 		for _, prefix := range [][]string{nil, schema.PyprojectTable} {
-			v := Shielded(t.TempDir(), Defaults("tests"), alone, timeout)
+			v := Shielded(Defaults("tests"), alone, timeouts)
 			text := Text(v, prefix)
 			s, err := schema.ParseTable(text, "spec.toml", "/project", prefix)
 			if err != nil {

@@ -52,13 +52,13 @@ func Write(target string, force bool) (*Report, error) {
 			"init cannot read the deadline's seconds here: %s; it invents no value, so nothing was written: write them as a number, or as os.environ.get(NAME, \"N\"), or write %s by hand with [deadline].seconds",
 			u.Why, target)}
 	}
-	timeout, err := discover.FindTimeout(dir, os.Getenv)
+	timeouts, err := FindTimeouts(dir, os.Getenv)
 	if err != nil {
 		return nil, fmt.Errorf("reading the project's pytest configuration: %w", err)
 	}
 	v := For(dir, found)
-	if timeout != nil {
-		v = Shielded(dir, v, found == nil, timeout)
+	if len(timeouts.Signal) > 0 {
+		v = Shielded(v, found == nil, timeouts)
 	}
 	text := Text(v, prefix)
 
@@ -74,7 +74,7 @@ func Write(target string, force bool) (*Report, error) {
 		return nil, fmt.Errorf("the contract found does not make a valid spec, so nothing was written:\n%v", err)
 	}
 
-	r := &Report{Target: target, Found: found, Strays: strays, Group: v.Group, Timeout: timeout}
+	r := &Report{Target: target, Found: found, Strays: strays, Group: v.Group, Timeouts: timeouts, Conftest: v.Paths.Conftest}
 	switch {
 	case prefix != nil && old != nil:
 		err = root.File(target, text)

@@ -45,6 +45,16 @@ type Command struct {
 	Env []Setting
 }
 
+// String is the command line as pytest's: "pytest ARGS", whatever runs
+// it ("python -m pytest", "uv run pytest").
+func (c *Command) String() string {
+	s := "pytest"
+	for _, a := range c.Args {
+		s += " " + a.Text
+	}
+	return s
+}
+
 // Setting is an environment variable that a project file sets for its
 // runs.
 type Setting struct {

@@ -5,19 +5,19 @@ import (
 	"strings"
 )
 
-// iniKey is one key of an INI section with the lines of its value, each
+// INIKey is one key of an INI section with the lines of its value, each
 // with its position.
-type iniKey struct {
-	section string
-	name    Word
-	lines   []Word
+type INIKey struct {
+	Section string
+	Name    Word
+	Lines   []Word
 }
 
-// readINI reads an INI file as Python's configparser reads tox.ini and
+// INI reads an INI file as Python's configparser reads tox.ini and
 // setup.cfg: "[section]" headers, "key = value" or "key: value", indented
 // lines continuing a value, "#" and ";" comment lines.
-func readINI(file string, src []byte) []iniKey {
-	var out []iniKey
+func INI(file string, src []byte) []INIKey {
+	var out []INIKey
 	section := ""
 	for i, line := range strings.Split(string(src), "\n") {
 		n := i + 1
@@ -37,20 +37,20 @@ func readINI(file string, src []byte) []iniKey {
 			}
 			section = strings.TrimSpace(line[1:end])
 		case line[0] == ' ' || line[0] == '\t':
-			if len(out) > 0 && out[len(out)-1].section == section {
+			if len(out) > 0 && out[len(out)-1].Section == section {
 				col := len(line) - len(trimmed)
 				k := &out[len(out)-1]
-				k.lines = append(k.lines, Word{Text: trimmed, Pos: Pos{File: file, Line: n, Col: charCol(line, col)}})
+				k.Lines = append(k.Lines, Word{Text: trimmed, Pos: Pos{File: file, Line: n, Col: charCol(line, col)}})
 			}
 		default:
 			sep := strings.IndexAny(line, "=:")
 			if sep < 0 {
 				continue
 			}
-			k := iniKey{section: section, name: Word{Text: strings.TrimSpace(line[:sep]), Pos: Pos{File: file, Line: n, Col: 1}}}
+			k := INIKey{Section: section, Name: Word{Text: strings.TrimSpace(line[:sep]), Pos: Pos{File: file, Line: n, Col: 1}}}
 			value := strings.TrimLeft(line[sep+1:], " \t")
 			if value != "" {
-				k.lines = append(k.lines, Word{Text: value, Pos: Pos{File: file, Line: n, Col: charCol(line, len(line)-len(value))}})
+				k.Lines = append(k.Lines, Word{Text: value, Pos: Pos{File: file, Line: n, Col: charCol(line, len(line)-len(value))}})
 			}
 			out = append(out, k)
 		}
@@ -61,25 +61,25 @@ func readINI(file string, src []byte) []iniKey {
 // tox reads tox.ini: the commands of each [testenv] section, run from
 // changedir, in the variables setenv sets, and the packages of deps.
 func (p *Project) tox(file string, src []byte) {
-	keys := readINI(file, src)
+	keys := INI(file, src)
 	rel := p.rel(file)
-	sections := map[string]map[string]*iniKey{}
+	sections := map[string]map[string]*INIKey{}
 	var order []string
 	for i := range keys {
 		k := &keys[i]
-		if k.section != "testenv" && !strings.HasPrefix(k.section, "testenv:") {
+		if k.Section != "testenv" && !strings.HasPrefix(k.Section, "testenv:") {
 			continue
 		}
-		if sections[k.section] == nil {
-			sections[k.section] = map[string]*iniKey{}
-			order = append(order, k.section)
+		if sections[k.Section] == nil {
+			sections[k.Section] = map[string]*INIKey{}
+			order = append(order, k.Section)
 		}
-		sections[k.section][k.name.Text] = k
+		sections[k.Section][k.Name.Text] = k
 	}
 	base := sections["testenv"]
 	for _, sec := range order {
 		keys := sections[sec]
-		get := func(name string) *iniKey {
+		get := func(name string) *INIKey {
 			if k := keys[name]; k != nil {
 				return k
 			}
@@ -91,7 +91,7 @@ func (p *Project) tox(file string, src []byte) {
 		where := "[" + sec + "] of " + rel
 		var env []Setting
 		if k := keys["setenv"]; k != nil {
-			for _, l := range k.lines {
+			for _, l := range k.Lines {
 				name, value, ok := strings.Cut(l.Text, "=")
 				if !ok {
 					continue
@@ -106,14 +106,14 @@ func (p *Project) tox(file string, src []byte) {
 			}
 		} else if base != nil && base["setenv"] != nil {
 			// The variables of [testenv] hold here; they were recorded there.
-			for _, l := range base["setenv"].lines {
+			for _, l := range base["setenv"].Lines {
 				if name, value, ok := strings.Cut(l.Text, "="); ok {
 					env = append(env, Setting{Name: strings.TrimSpace(name), Value: Word{Text: strings.TrimSpace(value), Pos: l.Pos}, Where: "[testenv] of " + rel})
 				}
 			}
 		}
 		if k := keys["deps"]; k != nil {
-			for _, l := range k.lines {
+			for _, l := range k.Lines {
 				t := p.toxText([]Word{l})
 				for _, c := range split(t) {
 					p.Installs = append(p.Installs, packages(c.words)...)
@@ -121,8 +121,8 @@ func (p *Project) tox(file string, src []byte) {
 			}
 		}
 		dir := p.Root
-		if k := get("changedir"); k != nil && len(k.lines) > 0 {
-			d := strings.ReplaceAll(k.lines[0].Text, "{toxinidir}", p.Root)
+		if k := get("changedir"); k != nil && len(k.Lines) > 0 {
+			d := strings.ReplaceAll(k.Lines[0].Text, "{toxinidir}", p.Root)
 			if !strings.ContainsAny(d, "{}") {
 				if !filepath.IsAbs(d) {
 					d = filepath.Join(p.Root, filepath.FromSlash(d))
@@ -139,7 +139,7 @@ func (p *Project) tox(file string, src []byte) {
 		// Each line is a command; a line ending in a backslash goes on
 		// on the next.
 		var cmd []Word
-		for _, l := range k.lines {
+		for _, l := range k.Lines {
 			cmd = append(cmd, l)
 			if strings.HasSuffix(l.Text, "\\") {
 				continue

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -60,4 +61,54 @@ func (c *collection) reaches(abs string, conftest bool) bool {
 		}
 	}
 	return false
+}
+
+// TestModules lists the test modules pytest collects from roots (folders
+// or files, absolute) under the configuration cfg (nil for none): the
+// files whose names match python_files, in folders norecursedirs does not
+// skip and paths --ignore and --ignore-glob in addopts do not name, and
+// each root that is a file, whatever its name, as pytest collects a file
+// it is given. testpaths does not apply: roots are what pytest was given.
+// The paths are absolute, in lexical order, each once; the files are not
+// read.
+func TestModules(roots []string, cfg *pytestcfg.Config) ([]string, error) {
+	opts := &Options{Config: cfg, NamedRoots: true}
+	coll := opts.newCollection()
+	seen := map[string]bool{}
+	var out []string
+	var dirs []string
+	for _, r := range roots {
+		info, err := os.Stat(r)
+		switch {
+		case err != nil:
+			continue
+		case info.IsDir():
+			dirs = append(dirs, r)
+		case !seen[r]:
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	if len(dirs) > 0 {
+		r := &treeread.Reader{
+			NoRecurse: NoRecurse(cfg),
+			Bounds:    dirs,
+			Ignore:    coll.walkIgnore(),
+			Problem:   func(treeread.Problem) {},
+			Unread:    func(*treeread.File) bool { return true },
+		}
+		files, err := r.Read(dirs, func(*treeread.File, []byte, error, int) {})
+		if err != nil {
+			return nil, err
+		}
+		for f := range files.All() {
+			p := f.Path()
+			if !seen[p] && f.Name != "conftest.py" && coll.isTestFile(p) {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }

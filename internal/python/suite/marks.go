@@ -18,12 +18,13 @@ func lastName(dotted string) string {
 // readCalls are the calls the rules read, for the scan's Scanners to keep:
 // the calls of the marks (in decorators and pytestmark), the timer calls
 // (own-timer, hand-written-deadline) and request.addfinalizer (SpansTest),
-// and the group marks and patches anywhere (--list-group's members). It is
+// the group marks and patches anywhere (--list-group's members), and
+// pytest-timeout's marks anywhere (in pytest.param too). It is
 // built from the names the rules match, so a rule reading another call
 // adds its name to one of them.
 var readCalls = func() *pyscan.CallFilter {
 	f := &pyscan.CallFilter{
-		Last:    map[string]bool{lastName(groupMarkCall): true, lastName(usefixturesMarkCall): true, finalizerCall: true},
+		Last:    map[string]bool{lastName(groupMarkCall): true, lastName(usefixturesMarkCall): true, finalizerCall: true, lastName(timeoutMarkCall): true},
 		Targets: map[string]bool{pytestmarkTarget: true},
 	}
 	for _, set := range []map[string]bool{timerCallees, patchCallees} {
@@ -33,6 +34,10 @@ var readCalls = func() *pyscan.CallFilter {
 	}
 	return f
 }()
+
+// timeoutMarkCall is pytest-timeout's mark, which check's
+// unshielded-timeout rule reads (pytesttimeout.Marks).
+const timeoutMarkCall = "pytest.mark.timeout"
 
 // GroupMark is an xdist_group mark and the group it names.
 type GroupMark struct {

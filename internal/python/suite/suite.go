@@ -41,6 +41,9 @@ type Options struct {
 	// the model needs (see rules.Rule.Fixtures and Calls): a file holding
 	// none is read for its encoding and header, and not tokenized.
 	Fixtures, Calls []string
+	// Marks are the mark names the caller looks for: a file that names
+	// one in its code or its strings is tokenized.
+	Marks []string
 	// ListGroup asks for the modules of the xdist group.
 	ListGroup bool
 	// ListUsers asks for the modules whose tests use the deadline fixture.
@@ -179,6 +182,7 @@ func (t *Tree) Tests() []Test {
 // --list-group the mark.
 func (o *Options) words() (fixtures, marks, calls []string) {
 	fixtures, calls = slices.Clone(o.Fixtures), o.Calls
+	marks = slices.Clone(o.Marks)
 	if o.ListUsers && !slices.Contains(fixtures, o.Spec.Deadline.Fixture) {
 		fixtures = append(fixtures, o.Spec.Deadline.Fixture)
 	}

@@ -1,0 +1,133 @@
+package rules
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/python/coverage"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/pytestrun"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
+)
+
+const RuleUncoveredTests = "uncovered-tests"
+
+var uncoveredTestsRule = checked{
+	Rule: Rule{
+		ID:      RuleUncoveredTests,
+		Summary: "tests pytest collects that the conftest misses",
+		Meaning: "The project's pytest runs (a plain `pytest` in the spec's folder, and each pytest command line of its CI workflows, tox.ini, noxfile.py and Makefile) collect test modules that the conftest holding the region does not reach: none lies below `[paths].conftest`'s folder (a typo such as `testz/conftest.py`; reported at the key), or, with `[shield]`, some lie outside that folder, or in a run whose configuration file is below the conftest's folder, where pytest loads no conftest.py above it. The import shield does not hold pytest-timeout's handler in their first imports when they run without the tests below the conftest. Reported at the first module of each folder or run, naming the others.",
+		Fix:     "Set `[paths].conftest` to a conftest.py in a folder above every test (the finding names it) and run `fixturegen generate`",
+	},
+	tree: func(r *rules, _ *suite.Tree) { r.uncoveredTests() },
+}
+
+// uncoveredTests: the conftest must reach the tests pytest collects.
+func (r *rules) uncoveredTests() {
+	p := r.opts.Project
+	if p == nil || r.opts.Conftest == "" {
+		return
+	}
+	var modules []coverage.Module
+	for _, m := range p.Modules {
+		if !r.opts.Planned[m.Abs] {
+			modules = append(modules, m)
+		}
+	}
+	if len(modules) == 0 {
+		return
+	}
+	dir := filepath.Dir(r.opts.Conftest)
+	conftest := display(r.cwd, r.opts.Conftest)
+	fix := "point [paths].conftest at a conftest.py above every test"
+	if folder, ok := coverage.Folder(modules); ok {
+		fix = fmt.Sprintf("set [paths].conftest to %q in %s and run `fixturegen generate`", coverage.Rel(r.spec.Dir, filepath.Join(folder, "conftest.py")), r.spec.File)
+	}
+	if len(coverage.Below(modules, dir, nil)) == 0 {
+		r.add(RuleUncoveredTests, r.spec.File, r.specPos("paths.conftest"), coverage.NoTestBelow(r.spec, modules), fix)
+		return
+	}
+	if !r.spec.Shield.On {
+		// A deadline reaches the tests that request it, which the other
+		// rules follow; the shield is for every test.
+		return
+	}
+	// The modules outside the conftest's folder, by the folder that
+	// holds them beside it; those below it that a run never loads it
+	// for, by the run.
+	type group struct {
+		key     string
+		modules []coverage.Module
+		run     *pytestrun.Run
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	for _, m := range modules {
+		if coverage.Covers(dir, m) {
+			continue
+		}
+		key, run := "", (*pytestrun.Run)(nil)
+		if coverage.Below([]coverage.Module{m}, dir, nil) != nil {
+			run = coverage.Missing(dir, m)
+			key = fmt.Sprintf("run %p", run)
+		} else {
+			key = outsideFolder(m.Abs, dir)
+		}
+		g := byKey[key]
+		if g == nil {
+			g = &group{key: key, run: run}
+			byKey[key] = g
+			groups = append(groups, g)
+		}
+		g.modules = append(g.modules, m)
+	}
+	for _, g := range groups {
+		first := g.modules[0]
+		others := ""
+		if n := len(g.modules); n > 1 {
+			var names []string
+			for _, m := range g.modules[1:min(n, 4)] {
+				names = append(names, display(r.cwd, m.Abs))
+			}
+			more := ""
+			if n > 4 {
+				more = fmt.Sprintf(" and %d more", n-4)
+			}
+			others = fmt.Sprintf(" (with %s%s)", strings.Join(names, ", "), more)
+		}
+		var msg string
+		if g.run != nil {
+			cmd := "a plain pytest in " + coverage.Rel(r.cwd, g.run.Inv.Dir)
+			if c := g.run.Command; c != nil {
+				cmd = fmt.Sprintf("the pytest command line at %s:%d:%d (%s)", display(r.cwd, c.At.File), c.At.Line, c.At.Col, c.Where)
+			}
+			reads := "is rooted in " + display(r.cwd, g.run.Setup.Rootdir) + "/"
+			if c := g.run.Setup.Config; c != nil {
+				reads = "reads " + display(r.cwd, c.File)
+			}
+			msg = fmt.Sprintf("this test module%s is below %s, but %s %s, and pytest loads no conftest.py above %s/: the import shield does not reach it in that run",
+				others, conftest, cmd, reads, display(r.cwd, g.run.Setup.ConfcutDir()))
+		} else {
+			msg = fmt.Sprintf("this test module%s, which pytest collects, is not below %s, which loads the import shield: pytest-timeout's handler is held in its first imports only in a run that also collects %s/",
+				others, conftest, display(r.cwd, dir))
+		}
+		r.add(RuleUncoveredTests, display(r.cwd, first.Abs), pyscan.Pos{Line: 1, Col: 1}, msg, fix)
+	}
+}
+
+// outsideFolder is the folder, beside the conftest's folder dir, that
+// holds the module at abs: the child of their common folder on the way
+// to the module (or the module's own folder when dir is below it).
+func outsideFolder(abs, dir string) string {
+	common := dir
+	for !strings.HasPrefix(abs, common+string(filepath.Separator)) && filepath.Dir(common) != common {
+		common = filepath.Dir(common)
+	}
+	rel, err := filepath.Rel(common, filepath.Dir(abs))
+	if err != nil || rel == "." {
+		return common
+	}
+	first, _, _ := strings.Cut(rel, string(filepath.Separator))
+	return filepath.Join(common, first)
+}

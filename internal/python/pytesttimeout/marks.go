@@ -1,0 +1,131 @@
+package pytesttimeout
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
+)
+
+// markCall is the mark as its calls resolve.
+const markCall = "pytest.mark.timeout"
+
+// MarkWord is the word a file must hold for Marks to find anything in it.
+const MarkWord = "timeout"
+
+// findMarks reads the timeout marks of the Python files pytest reaches
+// in the project at root under cfg (suite.Files).
+func findMarks(root string, cfg *pytestcfg.Config) ([]Place, error) {
+	files, err := suite.Files(root, cfg)
+	if err != nil {
+		return nil, err
+	}
+	var out []Place
+	var sc pyscan.Scanner
+	for _, f := range files {
+		path := filepath.Join(root, filepath.FromSlash(f))
+		src, err := os.ReadFile(path)
+		if err != nil || !bytes.Contains(src, []byte(MarkWord)) {
+			continue
+		}
+		dec, problem := pyscan.Decode(src)
+		if problem != nil {
+			continue
+		}
+		out = append(out, Marks(path, sc.Scan(dec))...)
+	}
+	return out, nil
+}
+
+// Marks returns the timeout marks of a module read from path: on
+// functions and classes, in pytestmark, in pytest.param(..., marks=...)
+// and wherever else a pytest.mark.timeout(...) is called. A mark whose
+// timeout is 0 (no timeout for the test) is left out; one whose timeout
+// is not a literal is kept, with its seconds "". Its method, when it
+// names one, is the place's.
+func Marks(path string, m *pyscan.Module) []Place {
+	var out []Place
+	for ci, c := range m.Calls {
+		if m.ResolveCall(c) != markCall {
+			continue
+		}
+		var timeout, method *pyscan.Arg
+		var texts []string
+		positional := 0
+		for i := range c.Args {
+			a := &c.Args[i]
+			texts = append(texts, argText(a))
+			switch {
+			case a.Keyword == "timeout", a.Keyword == "" && positional == 0:
+				timeout = a
+			case a.Keyword == "method", a.Keyword == "" && positional == 1:
+				method = a
+			}
+			if a.Keyword == "" {
+				positional++
+			}
+		}
+		if timeout == nil || timeout.Kind == pyscan.ArgName && timeout.Value == "None" {
+			continue
+		}
+		seconds := ""
+		if timeout.Kind == pyscan.ArgNumber {
+			if isZero(timeout.Value) {
+				continue
+			}
+			seconds = timeout.Value
+		}
+		what := c.Callee + "(" + strings.Join(texts, ", ") + ")"
+		switch {
+		case c.Decorates >= 0 && decorator(m.Defs[c.Decorates], ci):
+			d := m.Defs[c.Decorates]
+			kind := "function"
+			if d.Kind == pyscan.Class {
+				kind = "class"
+			}
+			what = "@" + what + " on " + kind + " " + d.Name
+		case c.Decorates >= 0:
+			// Inside another decorator: pytest.param(..., marks=...).
+			what += " in the decorators of " + m.Defs[c.Decorates].Name
+		case c.Target == "pytestmark":
+			what = "pytestmark = " + what
+		}
+		p := Place{Kind: Mark, File: path, Line: c.Pos.Line, Col: c.Pos.Col, Seconds: seconds, What: what}
+		if method != nil && method.Kind == pyscan.ArgString {
+			p.Method = method.Value
+			p.MethodAt = "the mark's method"
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// decorator reports whether call ci is one of d's decorators itself.
+func decorator(d pyscan.Def, ci int) bool {
+	for _, dec := range d.Decorators {
+		if dec.Call == ci {
+			return true
+		}
+	}
+	return false
+}
+
+// argText is a mark's argument as written, near enough for a message.
+func argText(a *pyscan.Arg) string {
+	v := a.Value
+	switch a.Kind {
+	case pyscan.ArgString:
+		v = strconv.Quote(v)
+	case pyscan.ArgOther:
+		v = "..."
+	}
+	if a.Keyword != "" {
+		return a.Keyword + "=" + v
+	}
+	return v
+}

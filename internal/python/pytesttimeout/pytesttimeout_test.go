@@ -1,0 +1,153 @@
+package pytesttimeout
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fixturegen/fixturegen/internal/python/pytestrun"
+)
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// find runs Find on the project at root as init does, with env as the
+// environment, and returns each place as "at: text" lines in file order.
+func find(t *testing.T, root string, env map[string]string) string {
+	t.Helper()
+	proj, err := pytestrun.Read(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := proj.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Find(proj, runs, pytestrun.Primary(runs), Options{Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	Sort(f.Places)
+	var b strings.Builder
+	for _, p := range f.Places {
+		b.WriteString(p.At(root) + ": " + p.Text() + "\n")
+	}
+	return b.String()
+}
+
+func TestFindEveryPlace(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"pytest.ini": "[pytest]\ntestpaths = tests\naddopts = -n 2 --timeout 30\ntimeout_method = signal\n",
+		"tests/test_marks.py": `import pytest
+
+pytestmark = [pytest.mark.timeout(5), pytest.mark.slow]
+
+
+@pytest.mark.timeout(2, method="thread")
+def test_thread():
+    pass
+
+
+@pytest.mark.timeout(0)
+def test_none():
+    pass
+
+
+class TestC:
+    pytestmark = pytest.mark.timeout(timeout=3)
+
+
+@pytest.mark.parametrize("x", [1, pytest.param(2, marks=pytest.mark.timeout(7))])
+def test_p(x):
+    "pytest.mark.timeout(99) in a string is no mark"
+`,
+		"tests/conftest.py":             "# pytest.mark.timeout(1) in a comment\n",
+		"outside/test_not_collected.py": "import pytest\n\n@pytest.mark.timeout(1)\ndef test_x():\n    pass\n",
+		"tox.ini":                       "[testenv]\ndeps =\n    pytest-timeout\ncommands = pytest --timeout=1 --timeout-method thread {posargs}\n",
+		".github/workflows/ci.yml":      "env:\n  PYTEST_TIMEOUT: 9\n  PYTEST_ADDOPTS: --timeout=4\njobs:\n  t:\n    steps:\n      - run: pytest -p no:timeout --timeout 1\n      - run: pytest --timeout 0\n",
+		"requirements-dev.txt":          "pytest==9.2.0\n  pytest_timeout>=2.4  # the timeouts\n",
+		"pyproject.toml":                "[project]\nname = \"x\"\n[project.optional-dependencies]\ntest = [\"pytest\", \"pytest-timeout\"]\n[dependency-groups]\ndev = [\"Pytest.Timeout\"]\n[tool.poetry.group.dev.dependencies]\npytest-timeout = \"^2\"\n",
+		"setup.cfg":                     "[options.extras_require]\ntests =\n    pytest-timeout\n",
+	})
+	got := find(t, root, map[string]string{"PYTEST_TIMEOUT": "3"})
+	want := `PYTEST_TIMEOUT in the environment: PYTEST_TIMEOUT=3, with the signal method (pytest.ini:4:18)
+.github/workflows/ci.yml:2:19: PYTEST_TIMEOUT=9 in env of .github/workflows/ci.yml, with the signal method (pytest.ini:4:18)
+.github/workflows/ci.yml:3:19: PYTEST_ADDOPTS="--timeout=4" in env of .github/workflows/ci.yml, with the signal method (pytest.ini:4:18)
+pyproject.toml:4:19: pytest-timeout, a declared test dependency ([project.optional-dependencies.test] in pyproject.toml); its timeouts run with the signal method (pytest.ini:4:18)
+pyproject.toml:6:8: pytest-timeout, a declared test dependency ([dependency-groups.dev] in pyproject.toml); its timeouts run with the signal method (pytest.ini:4:18)
+pyproject.toml:8:1: pytest-timeout, a declared test dependency ([tool.poetry.group.dev.dependencies] in pyproject.toml); its timeouts run with the signal method (pytest.ini:4:18)
+pytest.ini:3:16: --timeout 30 in addopts, with the signal method (pytest.ini:4:18)
+requirements-dev.txt:2:3: pytest-timeout, a declared test dependency (in requirements-dev.txt); its timeouts run with the signal method (pytest.ini:4:18)
+setup.cfg:3:5: pytest-timeout, a declared test dependency ([options.extras_require] tests in setup.cfg); its timeouts run with the signal method (pytest.ini:4:18)
+tests/test_marks.py:3:15: pytestmark = pytest.mark.timeout(5), with the signal method (pytest.ini:4:18)
+tests/test_marks.py:6:2: @pytest.mark.timeout(2, method="thread") on function test_thread, with the thread method (the mark's method)
+tests/test_marks.py:17:18: pytestmark = pytest.mark.timeout(timeout=3), with the signal method (pytest.ini:4:18)
+tests/test_marks.py:20:57: pytest.mark.timeout(7) in the decorators of test_p, with the signal method (pytest.ini:4:18)
+tox.ini:3:5: pytest-timeout, a declared test dependency (installed in tox.ini); its timeouts run with the signal method (pytest.ini:4:18)
+tox.ini:4:19: pytest --timeout=1 --timeout-method thread in [testenv] of tox.ini, with the thread method (tox.ini:4:31)
+`
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestTheMethodTheConfigurationSets(t *testing.T) {
+	tests := []struct {
+		name   string
+		files  map[string]string
+		signal int // places with the signal method
+		all    int
+	}{
+		{"thread everywhere needs no shield", map[string]string{
+			"pytest.ini":       "[pytest]\ntimeout = 5\ntimeout_method = thread\n",
+			"tests/test_a.py":  "import pytest\n\n@pytest.mark.timeout(1)\ndef test_a():\n    pass\n",
+			"requirements.txt": "pytest-timeout\n",
+		}, 0, 3},
+		{"a mark's signal method beats the configuration's thread", map[string]string{
+			"pytest.ini":      "[pytest]\ntimeout_method = thread\n",
+			"tests/test_a.py": "import pytest\n\n@pytest.mark.timeout(1, 'signal')\ndef test_a():\n    pass\n",
+		}, 1, 1},
+		{"-p no:timeout turns it off", map[string]string{
+			"pytest.ini":       "[pytest]\ntimeout = 5\naddopts = -p no:timeout\n",
+			"requirements.txt": "pytest-timeout\n",
+		}, 0, 0},
+		{"a configuration below the root, read by the CI's command line", map[string]string{
+			"tests/pytest.ini":         "[pytest]\ntimeout = 2\ntimeout_method = signal\n",
+			"tests/src/unit/test_a.py": "def test_a():\n    pass\n",
+			".github/workflows/ci.yml": "jobs:\n  unit:\n    steps:\n      - run: pytest tests/src/unit -n auto\n",
+		}, 1, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := writeTree(t, tt.files)
+			proj, err := pytestrun.Read(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs, err := proj.Runs()
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := Find(proj, runs, pytestrun.Primary(runs), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Places) != tt.all || len(f.Signal()) != tt.signal {
+				t.Errorf("%d places, %d with the signal method; want %d and %d:\n%s", len(f.Places), len(f.Signal()), tt.all, tt.signal, find(t, root, nil))
+			}
+		})
+	}
+}
