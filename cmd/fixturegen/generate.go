@@ -35,9 +35,11 @@ Renders the spec and writes what changed:
 Each file is written to a temporary file in its folder and renamed into
 place. A file that would not change is not touched, so a second run changes
 no byte and no modification time. A bad spec, broken markers, a user
-definition that clashes with a generated fixture, or a planned path that a
-link would lead out of the spec's folder (or that is itself a link) stop
-the run before any file is written.
+definition that clashes with a generated fixture, a planned path that a
+link would lead out of the spec's folder (or that is itself a link), or a
+[paths].conftest below which none of the tests the project's pytest runs
+collect lies (a typo: testz/ for tests/) stop the run before any file is
+written.
 
 With --dry-run, generate prints the unified diff instead of writing, and
 exits 1 when it would change a file, 0 when it would not (as ruff format
@@ -144,12 +146,12 @@ Examples:
 // that protects nothing. A project whose pytest configuration cannot be
 // read is left to check, which reports it.
 func checkConftest(spec *schema.Spec) error {
-	_, _, modules, err := coverage.Read(spec.Dir)
+	_, runs, err := coverage.Read(spec.Dir)
 	if err != nil {
 		return nil
 	}
 	_, planned := plan.Targets(spec)
-	return coverage.CheckConftest(spec, modules, planned)
+	return coverage.CheckConftest(spec, runs, planned)
 }
 
 // unneededRearms names the test modules' fixtures that arm the timer again

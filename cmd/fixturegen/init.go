@@ -44,14 +44,21 @@ init then prints the one command that replaces the hand-written fixtures
 with the generated region, fixturegen generate --adopt, which keeps
 everything else in the conftest.
 
-When the project's pytest runs pytest-timeout with the signal method (a
-timeout from timeout or --timeout in its configuration's addopts, or from
-PYTEST_TIMEOUT, and timeout_method signal or unset: its default where
-SIGALRM exists), the spec gets the import shield, [shield] (signals,
+When the project sets pytest-timeout with the signal method (its default
+where SIGALRM exists), the spec gets the import shield, [shield] (signals,
 import_grace, past_grace, rollback), which makes pytest-timeout's handler
 wait for a module's first import instead of leaving the module half
-imported. Without a hand-written contract, that spec holds only [shield]
-and [paths]: run fixturegen generate next.
+imported. init names each place it found: timeout and --timeout in the
+pytest configuration each of the project's pytest runs reads, timeout
+marks, pytest command lines in tox.ini, noxfile.py, a Makefile and CI
+workflows (GitHub Actions, GitLab CI), PYTEST_TIMEOUT and PYTEST_ADDOPTS
+set in those files or in init's environment, and pytest-timeout declared
+as a dependency. A place whose method is thread needs no shield. The
+configuration is the one pytest reads for the project's test command,
+which may lie below the working directory (CI's "pytest tests/unit" reads
+tests/pytest.ini). Without a hand-written contract, the spec holds only
+[shield] and [paths], with a conftest.py above every test the project's
+runs collect: run fixturegen generate next.
 
 Otherwise init writes a commented starter spec with defaults, and names
 each timer a conftest arms outside a fixture's body (in a helper, with the

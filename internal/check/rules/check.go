@@ -47,10 +47,8 @@ type Project struct {
 	// Timeouts are pytest-timeout's places outside the Python files; the
 	// marks are read in the scan.
 	Timeouts *pytesttimeout.Found
-	// Runs are the project's pytest runs (pytestrun), Modules the test
-	// modules they collect.
-	Runs    []pytestrun.Run
-	Modules []coverage.Module
+	// Runs are the project's pytest runs (pytestrun).
+	Runs []pytestrun.Run
 }
 
 // tree is the options of the read of the tree the rules check, with the
@@ -171,7 +169,7 @@ func (r *rules) specPos(key string) pyscan.Pos {
 // own test runs, which may lie below the spec's folder, and with what
 // the rules need to know of those runs.
 func SpecProject(spec *schema.Spec) (Options, error) {
-	proj, runs, modules, err := coverage.Read(spec.Dir)
+	proj, runs, err := coverage.Read(spec.Dir)
 	if err != nil {
 		return Options{}, err
 	}
@@ -185,7 +183,7 @@ func SpecProject(spec *schema.Spec) (Options, error) {
 		cfg = nil
 	}
 	opts := SpecTree(spec, cfg)
-	opts.Project = &Project{Timeouts: timeouts, Runs: runs, Modules: modules}
+	opts.Project = &Project{Timeouts: timeouts, Runs: runs}
 	return opts, nil
 }
 

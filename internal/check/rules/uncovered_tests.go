@@ -29,28 +29,34 @@ func (r *rules) uncoveredTests() {
 	if p == nil || r.opts.Conftest == "" {
 		return
 	}
-	var modules []coverage.Module
-	for _, m := range p.Modules {
-		if !r.opts.Planned[m.Abs] {
-			modules = append(modules, m)
-		}
-	}
-	if len(modules) == 0 {
-		return
-	}
 	dir := filepath.Dir(r.opts.Conftest)
-	conftest := display(r.cwd, r.opts.Conftest)
-	fix := "point [paths].conftest at a conftest.py above every test"
-	if folder, ok := coverage.Folder(modules); ok {
-		fix = fmt.Sprintf("set [paths].conftest to %q in %s and run `fixturegen generate`", coverage.Rel(r.spec.Dir, filepath.Join(folder, "conftest.py")), r.spec.File)
-	}
-	if len(coverage.Below(modules, dir, nil)) == 0 {
-		r.add(RuleUncoveredTests, r.spec.File, r.specPos("paths.conftest"), coverage.NoTestBelow(r.spec, modules), fix)
-		return
-	}
-	if !r.spec.Shield.On {
+	planned := r.opts.Planned
+	below := coverage.AnyBelow(p.Runs, dir, planned)
+	if below && !r.spec.Shield.On {
 		// A deadline reaches the tests that request it, which the other
 		// rules follow; the shield is for every test.
+		return
+	}
+	var modules []coverage.Module
+	var err error
+	if below {
+		modules, err = coverage.Uncovered(p.Runs, dir, planned)
+	} else if coverage.AnyBelow(p.Runs, "", planned) {
+		modules, err = coverage.Collected(p.Runs)
+		modules = coverage.Without(modules, planned)
+	}
+	if err != nil || len(modules) == 0 {
+		return
+	}
+	conftest := display(r.cwd, r.opts.Conftest)
+	fix := "point [paths].conftest at a conftest.py above every test"
+	if all, err := coverage.Collected(p.Runs); err == nil {
+		if folder, ok := coverage.Folder(coverage.Without(all, planned)); ok {
+			fix = fmt.Sprintf("set [paths].conftest to %q in %s and run `fixturegen generate`", coverage.Rel(r.spec.Dir, filepath.Join(folder, "conftest.py")), r.spec.File)
+		}
+	}
+	if !below {
+		r.add(RuleUncoveredTests, r.spec.File, r.specPos("paths.conftest"), coverage.NoTestBelow(r.spec, modules), fix)
 		return
 	}
 	// The modules outside the conftest's folder, by the folder that

@@ -37,7 +37,7 @@ func Collected(runs []pytestrun.Run) ([]Module, error) {
 	byPath := map[string][]*pytestrun.Run{}
 	for i := range runs {
 		r := &runs[i]
-		files, err := suite.TestModules(Roots(r), config(r))
+		files, err := suite.TestModules(Roots(r), config(r), "")
 		if err != nil {
 			return nil, err
 		}
@@ -163,22 +163,17 @@ func above(dir, cut string) bool {
 	return dir != cut && below(cut, dir)
 }
 
-// Read reads the project at root (pytestrun) and the modules its runs
-// collect.
-func Read(root string) (*pytestrun.Project, []pytestrun.Run, []Module, error) {
+// Read reads the project at root (pytestrun) and its runs.
+func Read(root string) (*pytestrun.Project, []pytestrun.Run, error) {
 	proj, err := pytestrun.Read(root)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	runs, err := proj.Runs()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	modules, err := Collected(runs)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return proj, runs, modules, nil
+	return proj, runs, nil
 }
 
 // Below returns the modules below folder dir, leaving out those in skip.
@@ -192,24 +187,86 @@ func Below(modules []Module, dir string, skip map[string]bool) []Module {
 	return out
 }
 
+// Without returns the modules not in skip.
+func Without(modules []Module, skip map[string]bool) []Module {
+	var out []Module
+	for _, m := range modules {
+		if !skip[m.Abs] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// AnyBelow reports whether one of the runs collects a test module below
+// folder dir ("" for anywhere) other than those in skip. It walks only
+// what it must, and stops at the first.
+func AnyBelow(runs []pytestrun.Run, dir string, skip map[string]bool) bool {
+	for i := range runs {
+		r := &runs[i]
+		for _, root := range Roots(r) {
+			switch {
+			case dir == "" || below(root, dir):
+				if suite.HasTestModule([]string{root}, config(r), skip) {
+					return true
+				}
+			case below(dir, root):
+				// Only the part of the root below dir; testpaths and the
+				// arguments are roots, so the whole of it is collected.
+				if suite.HasTestModule([]string{dir}, config(r), skip) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Uncovered returns the test modules the runs collect that a conftest.py
+// in folder dir does not reach (Covers), leaving out those in skip. It
+// does not walk dir for a run whose confcutdir it is not above.
+func Uncovered(runs []pytestrun.Run, dir string, skip map[string]bool) ([]Module, error) {
+	byPath := map[string][]*pytestrun.Run{}
+	for i := range runs {
+		r := &runs[i]
+		except := dir
+		if above(dir, r.Setup.ConfcutDir()) {
+			except = "" // the conftest is never loaded in this run
+		}
+		files, err := suite.TestModules(Roots(r), config(r), except)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			if !skip[f] {
+				byPath[f] = append(byPath[f], r)
+			}
+		}
+	}
+	out := make([]Module, 0, len(byPath))
+	for p, rs := range byPath {
+		out = append(out, Module{Abs: p, Runs: rs})
+	}
+	slices.SortFunc(out, func(a, b Module) int { return strings.Compare(a.Abs, b.Abs) })
+	return out, nil
+}
+
 // CheckConftest refuses a spec whose conftest no collected test lies
 // below, when the project's runs collect tests elsewhere (a typo in
 // [paths].conftest): the region would protect nothing. The files
-// generate writes do not count. It returns nil when the runs collect no
-// test at all, as in a project that has none yet.
-func CheckConftest(spec *schema.Spec, modules []Module, planned map[string]bool) error {
-	var own []Module
-	for _, m := range modules {
-		if !planned[m.Abs] {
-			own = append(own, m)
-		}
-	}
+// generate writes (planned) do not count. It returns nil when the runs
+// collect no test at all, as in a project that has none yet.
+func CheckConftest(spec *schema.Spec, runs []pytestrun.Run, planned map[string]bool) error {
 	dir := filepath.Dir(filepath.Join(spec.Dir, filepath.FromSlash(spec.Paths.Conftest)))
-	if len(own) == 0 || len(Below(own, dir, nil)) > 0 {
+	if AnyBelow(runs, dir, planned) || !AnyBelow(runs, "", planned) {
 		return nil
 	}
+	modules, err := Collected(runs)
+	if err != nil {
+		return err
+	}
 	sp, _ := spec.Position("paths.conftest")
-	return &schema.Error{File: spec.File, Line: sp.Line, Col: sp.Col, Msg: NoTestBelow(spec, own)}
+	return &schema.Error{File: spec.File, Line: sp.Line, Col: sp.Col, Msg: NoTestBelow(spec, Without(modules, planned))}
 }
 
 // NoTestBelow says that no test lies below the spec's conftest, and

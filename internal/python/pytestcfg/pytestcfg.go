@@ -358,7 +358,7 @@ func shlexSplit(pieces []piece) []Arg {
 				default:
 					cur.WriteByte(ch)
 				}
-			case ch == ' ' || ch == '\t':
+			case ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r':
 				if inArg {
 					start.Text = cur.String()
 					args = append(args, start)

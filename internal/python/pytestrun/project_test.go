@@ -202,3 +202,46 @@ func TestPrimaryIsTheConfigurationTheCommandsRead(t *testing.T) {
 		t.Errorf("primary without commands: %+v", got.Setup)
 	}
 }
+
+func TestYAMLShapes(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		".github/workflows/a.yaml": `# comment
+"on":
+  push: {branches: [main]}
+defaults:
+  run:
+    working-directory: sub
+env: {PYTEST_TIMEOUT: 5, OTHER: "x"}
+jobs:
+  "quoted job":
+    steps:
+    - name: folded
+      run: >-
+        pytest
+        --timeout=3
+    - run: 'pytest --timeout=''4'''
+    - &anchor
+      run: "pytest \
+        -x"
+      env:
+        PYTEST_ADDOPTS: >
+          --timeout 8
+`,
+	})
+	p, err := Read(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := describe(root, p)
+	want := `command .github/workflows/a.yaml:13:9 "pytest" (job quoted job of .github/workflows/a.yaml) in sub: --timeout=3@14:9 $PYTEST_TIMEOUT=5 $OTHER=x
+command .github/workflows/a.yaml:15:13 "pytest" (job quoted job of .github/workflows/a.yaml) in sub: --timeout=4@15:20 $PYTEST_TIMEOUT=5 $OTHER=x
+command .github/workflows/a.yaml:17:13 "pytest" (job quoted job of .github/workflows/a.yaml) in sub: -x@18:9 $PYTEST_TIMEOUT=5 $OTHER=x $PYTEST_ADDOPTS=--timeout 8
+
+setting .github/workflows/a.yaml:7:23 PYTEST_TIMEOUT=5 (env of .github/workflows/a.yaml)
+setting .github/workflows/a.yaml:21:11 PYTEST_ADDOPTS=--timeout 8
+ (job quoted job of .github/workflows/a.yaml)
+`
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -149,6 +149,15 @@ func (p *yparser) seq(indent int) *ynode {
 			return n
 		}
 		rest := strings.TrimLeft(c[1:], " ")
+		// An anchor or a tag before the item is dropped.
+		for rest != "" && (rest[0] == '&' || rest[0] == '!') {
+			sp := strings.IndexAny(rest, " \t")
+			if sp < 0 {
+				rest = ""
+				break
+			}
+			rest = strings.TrimLeft(rest[sp:], " \t")
+		}
 		if rest == "" || rest[0] == '#' {
 			p.i++
 			n.items = append(n.items, p.node(indent+1))
@@ -208,7 +217,7 @@ func (p *yparser) mapping(indent int) *ynode {
 			}
 		case trimmed[0] == '|' || trimmed[0] == '>':
 			p.i++
-			v = p.block(indent, trimmed[0] == '>', p.pos(l, restAt))
+			v = p.block(indent, trimmed[0] == '>', strings.Contains(stripComment(trimmed), "-"), p.pos(l, restAt))
 		case trimmed[0] == '[' || trimmed[0] == '{':
 			v = p.flow(restAt)
 		default:
@@ -283,8 +292,9 @@ func charCol(s string, off int) int {
 }
 
 // block reads a literal (|) or folded (>) scalar below a key at column
-// indent; the current line is the first of its content.
-func (p *yparser) block(indent int, folded bool, at Pos) *ynode {
+// indent; the current line is the first of its content. strip drops the
+// final line break ("|-"); otherwise one is kept.
+func (p *yparser) block(indent int, folded, strip bool, at Pos) *ynode {
 	n := &ynode{kind: yScalar, Pos: at}
 	blockIndent := -1
 	first := true
@@ -321,7 +331,9 @@ func (p *yparser) block(indent int, folded bool, at Pos) *ynode {
 		n.val.add(l.raw[blockIndent:], p.file, l.num, charCol(l.raw, blockIndent))
 		p.i++
 	}
-	n.val.join("\n")
+	if !strip {
+		n.val.join("\n")
+	}
 	return n
 }
 
@@ -357,9 +369,13 @@ func (p *yparser) quoted(n *ynode, l *yline, at int) {
 	i := at + 1
 	for {
 		raw := l.raw
+		escapedBreak := false
 		for ; i < len(raw); i++ {
 			c := raw[i]
 			switch {
+			case q == '"' && c == '\\' && i+1 == len(raw):
+				// An escaped line break: the lines join without a blank.
+				escapedBreak = true
 			case q == '\'' && c == '\'' && i+1 < len(raw) && raw[i+1] == '\'':
 				n.val.add("'", p.file, l.num, charCol(raw, i))
 				i++
@@ -386,7 +402,9 @@ func (p *yparser) quoted(n *ynode, l *yline, at int) {
 			return
 		}
 		l = &p.lines[p.i]
-		n.val.join(" ")
+		if !escapedBreak {
+			n.val.join(" ")
+		}
 		i = len(l.raw) - len(strings.TrimLeft(l.raw, " \t"))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/python/treeread"
@@ -71,16 +72,23 @@ func (c *collection) reaches(abs string, conftest bool) bool {
 // it is given. testpaths does not apply: roots are what pytest was given.
 // The paths are absolute, in lexical order, each once; the files are not
 // read.
-func TestModules(roots []string, cfg *pytestcfg.Config) ([]string, error) {
+//
+// A folder except (absolute; "" for none) is not walked.
+func TestModules(roots []string, cfg *pytestcfg.Config, except string) ([]string, error) {
 	opts := &Options{Config: cfg, NamedRoots: true}
 	coll := opts.newCollection()
+	ignore := coll.walkIgnore()
+	if except != "" {
+		inner := ignore
+		ignore = func(abs string) bool { return abs == except || inner != nil && inner(abs) }
+	}
 	seen := map[string]bool{}
 	var out []string
 	var dirs []string
 	for _, r := range roots {
 		info, err := os.Stat(r)
 		switch {
-		case err != nil:
+		case err != nil || r == except || except != "" && under(r, except):
 			continue
 		case info.IsDir():
 			dirs = append(dirs, r)
@@ -93,7 +101,7 @@ func TestModules(roots []string, cfg *pytestcfg.Config) ([]string, error) {
 		r := &treeread.Reader{
 			NoRecurse: NoRecurse(cfg),
 			Bounds:    dirs,
-			Ignore:    coll.walkIgnore(),
+			Ignore:    ignore,
 			Problem:   func(treeread.Problem) {},
 			Unread:    func(*treeread.File) bool { return true },
 		}
@@ -111,4 +119,54 @@ func TestModules(roots []string, cfg *pytestcfg.Config) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// HasTestModule reports whether pytest collects a test module from roots
+// under cfg (as TestModules lists them) other than those in skip. It
+// stops at the first it finds, so a tree full of tests costs one folder.
+func HasTestModule(roots []string, cfg *pytestcfg.Config, skip map[string]bool) bool {
+	opts := &Options{Config: cfg, NamedRoots: true}
+	coll := opts.newCollection()
+	noRecurse := NoRecurse(cfg)
+	ignore := coll.walkIgnore()
+	var walk func(dir string) bool
+	walk = func(dir string) bool {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return false
+		}
+		var dirs []string
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			if ignore != nil && ignore(p) {
+				continue
+			}
+			if e.IsDir() {
+				dirs = append(dirs, p)
+				continue
+			}
+			if e.Type().IsRegular() && e.Name() != "conftest.py" && !skip[p] && strings.HasSuffix(e.Name(), ".py") && coll.isTestFile(p) {
+				return true
+			}
+		}
+		for _, d := range dirs {
+			if !slices.ContainsFunc(noRecurse, func(pat string) bool { return pytestcfg.MatchPath(pat, d) }) && walk(d) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, r := range roots {
+		info, err := os.Stat(r)
+		switch {
+		case err != nil:
+		case info.IsDir():
+			if walk(r) {
+				return true
+			}
+		case !skip[r]:
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,118 @@
+package coverage
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fixturegen/fixturegen/schema"
+)
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func TestFolderCoversEveryRun(t *testing.T) {
+	tests := []struct {
+		name   string
+		files  map[string]string
+		folder string // relative to the root
+		// outside are the modules a conftest in notBelow does not reach.
+		notBelow string
+		outside  int
+	}{
+		{"testpaths: the folder above the tests", map[string]string{
+			"pytest.ini": "[pytest]\ntestpaths = tests\n", "tests/unit/test_a.py": "", "tests/test_b.py": "", "scripts/test_c.py": "",
+		}, "tests", "tests/unit", 1},
+		{"an existing conftest between the limit and the tests", map[string]string{
+			"pytest.ini": "[pytest]\ntestpaths = tests/unit\n", "conftest.py": "", "tests/unit/test_a.py": "",
+		}, ".", "tests", 0},
+		{"python_files decides what is a test", map[string]string{
+			"pytest.ini": "[pytest]\npython_files = check_*.py\n", "a/check_a.py": "", "b/test_b.py": "",
+		}, "a", "b", 1},
+		{"a configuration below the root that CI's command line reads", map[string]string{
+			"pyproject.toml":           "[project]\nname = \"x\"\n",
+			"conftest.py":              "",
+			"tests/pytest.ini":         "[pytest]\n",
+			"tests/src/unit/test_a.py": "",
+			"tests/src/it/test_b.py":   "",
+			".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: pytest tests/src -n auto\n",
+		}, "tests/src", ".", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := writeTree(t, tt.files)
+			_, runs, err := Read(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			modules, err := Collected(runs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			folder, ok := Folder(modules)
+			if !ok || Rel(root, folder) != tt.folder {
+				t.Errorf("Folder = %q, %v; want %q", Rel(root, folder), ok, tt.folder)
+			}
+			for _, m := range modules {
+				if !Covers(folder, m) {
+					t.Errorf("the folder found does not cover %s", Rel(root, m.Abs))
+				}
+			}
+			n := 0
+			for _, m := range modules {
+				if !Covers(filepath.Join(root, tt.notBelow), m) {
+					n++
+				}
+			}
+			out, err := Uncovered(runs, filepath.Join(root, tt.notBelow), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != tt.outside || len(out) != n {
+				t.Errorf("a conftest in %s misses %d modules (Uncovered: %d), want %d", tt.notBelow, n, len(out), tt.outside)
+			}
+		})
+	}
+}
+
+func TestCheckConftestRefusesATypo(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"pytest.ini": "[pytest]\ntestpaths = tests\n", "tests/test_a.py": "",
+		"fixturegen.toml": "version = 1\n\n[shield]\n\n[paths]\nconftest = \"testz/conftest.py\"\n",
+	})
+	spec, err := schema.Load(filepath.Join(root, "fixturegen.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, runs, err := Read(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = CheckConftest(spec, runs, nil)
+	se, ok := err.(*schema.Error)
+	if !ok || se.Line != 6 || se.Col != 1 {
+		t.Fatalf("want an error at the key, 6:1; got %v", err)
+	}
+	spec.Paths.Conftest = "tests/conftest.py"
+	if err := CheckConftest(spec, runs, nil); err != nil {
+		t.Errorf("tests/conftest.py: %v", err)
+	}
+	// A project without tests yet: nothing to refuse.
+	os.Remove(filepath.Join(root, "tests", "test_a.py"))
+	spec.Paths.Conftest = "testz/conftest.py"
+	if err := CheckConftest(spec, runs, nil); err != nil {
+		t.Errorf("no tests: %v", err)
+	}
+}
