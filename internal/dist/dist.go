@@ -122,7 +122,7 @@ const repository = "https://github.com/fixturegen/fixturegen"
 
 func (r Release) metadata(readme []byte) wheel.Metadata {
 	return wheel.Metadata{
-		Name:     "fixturegen",
+		Name:     version.Distribution,
 		Version:  r.Version,
 		Summary:  "Generate and check the pytest fixtures that keep a SIGALRM deadline from interrupting a module's first import",
 		License:  "MIT",
