@@ -29,6 +29,10 @@ contract would otherwise keep by hand:
   - the modules whose tests use the alarm, and how: through pytestmark, an
     autouse fixture, or a parameter.
 
+For a spec that holds only the import shield ([shield]), the tables are the
+shield's settings (its signals, import grace, what happens past the grace,
+the rollback) and the tests it covers: every test below the conftest.
+
 The modules come from the same static scan of the test tree that
 fixturegen check runs. A file without markers gets the block appended; a
 missing file is created. Everything outside the markers is kept, and a
@@ -48,7 +52,7 @@ Examples:
 			if len(args) > 1 {
 				return usageError{fmt.Sprintf("docs takes at most one FILE, got %d arguments", len(args))}
 			}
-			spec, err := c.loadDeadlineSpec("fixturegen docs")
+			spec, err := c.loadSpec()
 			if err != nil {
 				return err
 			}

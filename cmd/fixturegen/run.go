@@ -192,18 +192,6 @@ func (c *context) loadSpec() (*schema.Spec, error) {
 	return spec, err
 }
 
-// loadDeadlineSpec is loadSpec for a command that works on the deadline
-// (probe, docs, scaffold): a spec that holds only the import shield is an
-// error there, saying so, rather than a run about a fixture with no name.
-func (c *context) loadDeadlineSpec(command string) (*schema.Spec, error) {
-	spec, err := c.loadSpec()
-	if err != nil || spec.HasDeadline() {
-		return spec, err
-	}
-	return nil, &schema.Error{File: spec.File, Msg: fmt.Sprintf(
-		"holds only the import shield ([shield]), and %s works on the deadline fixture: add [deadline] and [preload] to use it", command)}
-}
-
 // specPath is the path of the spec that loadSpec loads.
 func (c *context) specPath() (string, error) {
 	if c.spec != "" {

@@ -382,6 +382,16 @@ func shlexSplit(pieces []piece) []Arg {
 	return args
 }
 
+// SplitArgs splits a command line's options as pytest splits
+// PYTEST_ADDOPTS: with the POSIX shell rules of Python's shlex.
+func SplitArgs(text string) []string {
+	var out []string
+	for _, a := range shlexSplit([]piece{{text: text, line: 1, col: 1}}) {
+		out = append(out, a.Text)
+	}
+	return out
+}
+
 // Xdist is what addopts says about pytest-xdist.
 type Xdist struct {
 	// Workers is the -n or --numprocesses argument that distributes the
