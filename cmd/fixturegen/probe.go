@@ -95,6 +95,7 @@ Examples:
   fixturegen probe
   fixturegen probe tests/inbox/test_channel_reconnect.py::test_subscriber
   fixturegen probe --fix
+  fixturegen probe -v tests/test_client.py
   fixturegen probe --importtime`,
 		flags: func(fs *pflag.FlagSet) {
 			fs.StringVar(&format, "format", "text", "output `FORMAT`: text or json")

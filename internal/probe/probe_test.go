@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -274,6 +275,22 @@ fix: fixturegen probe --fix (adds slow.client to [preload].modules and regenerat
 	}
 	if !strings.Contains(out.String(), "\n  httpcore.m0.Class                        ModuleNotFoundError  tests/test_x.py::test_0 and 39 more tests (160 attempts)\n") {
 		t.Errorf("verbose report lacks the first target's line:\n%s", out.String())
+	}
+	// The JSON report keeps every one.
+	out.Reset()
+	if err := r.JSON(&out); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Late   []Import          `json:"late"`
+		Failed []FailedImport    `json:"failed"`
+		Armed  []json.RawMessage `json:"armed"`
+	}
+	if err := json.Unmarshal([]byte(out.String()), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Late) != 40 || len(doc.Failed) != 2080 || len(doc.Armed) != 40 {
+		t.Errorf("JSON report holds %d late, %d failed, %d armed; want 40, 2080, 40", len(doc.Late), len(doc.Failed), len(doc.Armed))
 	}
 }
 
