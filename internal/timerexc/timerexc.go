@@ -20,6 +20,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/lazyregexp"
 	"github.com/fixturegen/fixturegen/internal/pytext"
+	"github.com/fixturegen/fixturegen/schema"
 )
 
 // Patterns of the runtime's own messages, each built from the format the
@@ -104,15 +105,23 @@ func Of(class, message string, n Names) Timer {
 }
 
 // spec returns the pattern of a deadline message as the spec writes it:
-// its text, with any field the runtime fills ("{seconds}") matched by
-// what fills it. A message whose braces do not pair is all text.
+// its literal text, each {seconds} field (whatever its format spec)
+// matched by any text, as schema.ParseMessage reads the message the
+// runtime formats. A message the loader would refuse is all text.
 func spec(message string) *regexp.Regexp {
 	if re, ok := specs.Load(message); ok {
 		return re.(*regexp.Regexp)
 	}
 	pattern := regexp.QuoteMeta(message)
-	if paired(message) {
-		pattern = pytext.Pattern(message, map[string]string{"seconds": pytext.Number})
+	if f, p := schema.ParseMessage(message); p == nil {
+		var b strings.Builder
+		for _, part := range f {
+			if part.Field {
+				b.WriteString(`.*?`)
+			}
+			b.WriteString(regexp.QuoteMeta(part.Literal))
+		}
+		pattern = b.String()
 	}
 	re, _ := specs.LoadOrStore(message, regexp.MustCompile(pattern))
 	return re.(*regexp.Regexp)
@@ -121,19 +130,3 @@ func spec(message string) *regexp.Regexp {
 // specs caches spec's patterns: probe asks about every failed import of a
 // run with the same spec.
 var specs sync.Map
-
-// paired reports whether every "{" of s is closed by a later "}", as
-// pytext.Pattern needs.
-func paired(s string) bool {
-	for {
-		open := strings.IndexByte(s, '{')
-		if open < 0 {
-			return true
-		}
-		closing := strings.IndexByte(s[open:], '}')
-		if closing < 0 {
-			return false
-		}
-		s = s[open+closing+1:]
-	}
-}

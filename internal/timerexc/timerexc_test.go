@@ -33,7 +33,10 @@ func TestOf(t *testing.T) {
 		{"ModuleNotFoundError", "No module named 'httpcore._sync.connection.HTTPConnection'", literal, None},
 		{"ImportError", "cannot import name 'x' from 'y'", Names{}, None},
 		{"RuntimeError", "set LOOKUP_MODE before importing lookup.mode", Names{}, None},
-		// A message whose braces do not pair is matched as text.
+		// A message's format spec and literal braces, as the runtime
+		// formats them; one the loader would refuse is matched as text.
+		{"TimeoutError", "took {  2.5} s", Names{Exception: "TimeoutError", Message: "took {{{seconds:5.1f}}} s"}, Deadline},
+		{"TimeoutError", "took 250% of 1 s", Names{Exception: "TimeoutError", Message: "took {seconds:.0%} of 1 s"}, Deadline},
 		{"AssertionError", "took {too long", Names{Exception: "AssertionError", Message: "took {too long"}, Deadline},
 		{"AssertionError", "took }{ long", Names{Exception: "AssertionError", Message: "took }{ long"}, Deadline},
 	} {
