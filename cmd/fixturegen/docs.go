@@ -48,6 +48,11 @@ Examples:
 			if len(args) > 1 {
 				return usageError{fmt.Sprintf("docs takes at most one FILE, got %d arguments", len(args))}
 			}
+			lock, err := c.lockSpec()
+			if err != nil {
+				return err
+			}
+			defer lock.Unlock()
 			spec, err := c.loadDeadlineSpec("fixturegen docs")
 			if err != nil {
 				return err
@@ -71,7 +76,7 @@ Examples:
 				return errFindings
 			}
 			if err := ch.Write(); err != nil {
-				return fmt.Errorf("write %s: %w", ch.Display, err)
+				return err
 			}
 			fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
 			return nil

@@ -65,6 +65,11 @@ Examples:
 			if len(args) > 0 {
 				return usageError{fmt.Sprintf("generate takes no arguments, got %q", args[0])}
 			}
+			lock, err := c.lockSpec()
+			if err != nil {
+				return err
+			}
+			defer lock.Unlock()
 			spec, err := c.loadSpec()
 			if err != nil {
 				return err
@@ -95,7 +100,7 @@ Examples:
 					continue
 				}
 				if err := ch.Write(); err != nil {
-					return fmt.Errorf("write %s: %w", ch.Display, err)
+					return err
 				}
 				fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
 				removed := false

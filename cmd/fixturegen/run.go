@@ -12,6 +12,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/cli/color"
 	"github.com/fixturegen/fixturegen/internal/cli/completion"
+	"github.com/fixturegen/fixturegen/internal/gen/write"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -202,6 +203,27 @@ func (c *context) loadDeadlineSpec(command string) (*schema.Spec, error) {
 	}
 	return nil, &schema.Error{File: spec.File, Msg: fmt.Sprintf(
 		"holds only the import shield ([shield]), and %s works on the deadline fixture: add [deadline] and [preload] to use it", command)}
+}
+
+// lockSpec takes the lock of the spec's folder (see write.LockName) for a
+// command that writes the project's files, before it reads the spec: a
+// second command on the same spec waits for this one, then plans from
+// what it wrote, so two runs at once never fail and never interleave. A
+// spec that cannot be found is left for loadSpec to report.
+func (c *context) lockSpec() (*write.Lock, error) {
+	path, err := c.specPath()
+	if err != nil {
+		return nil, nil
+	}
+	if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+		return nil, nil
+	}
+	return c.lockDir(filepath.Dir(path))
+}
+
+// lockDir takes the lock of the spec's folder dir, as lockSpec does.
+func (c *context) lockDir(dir string) (*write.Lock, error) {
+	return write.AcquireLock(dir, dir, func(msg string) { fmt.Fprintf(c.stderr, "fixturegen: %s\n", msg) })
 }
 
 // specPath is the path of the spec that loadSpec loads.

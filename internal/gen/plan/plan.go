@@ -300,6 +300,10 @@ func (c *Change) read() error {
 	case errors.Is(err, write.ErrTooLarge):
 		return &schema.Error{File: c.Display, Msg: fmt.Sprintf("is %s; fixturegen reads planned files up to that size, so point the spec at another path", err)}
 	case err != nil:
+		var oe *write.OSError
+		if errors.As(write.Explain(c.Display, "read", err), &oe) {
+			return &schema.Error{File: c.Display, Msg: oe.Reason()}
+		}
 		return &schema.Error{File: c.Display, Msg: fmt.Sprintf("cannot read: %v", err)}
 	}
 	c.readOnly = info.Mode().Perm()&0o200 == 0
@@ -308,7 +312,8 @@ func (c *Change) read() error {
 }
 
 // Write writes New to the file: inside the spec's folder under the rules
-// of write.Root, or, for a file the user named, where it is.
+// of write.Root, or, for a file the user named, where it is. Its error
+// names the file (a *write.OSError, a *write.LinkError).
 func (c *Change) Write() error {
 	if c.root == nil {
 		return write.File(c.Abs, c.New)
@@ -326,7 +331,7 @@ func WriteChanged(changes []*Change) ([]string, error) {
 			continue
 		}
 		if err := ch.Write(); err != nil {
-			return wrote, fmt.Errorf("write %s: %w", ch.Display, err)
+			return wrote, err
 		}
 		wrote = append(wrote, ch.Display)
 	}
