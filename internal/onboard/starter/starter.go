@@ -17,7 +17,6 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
-	"github.com/fixturegen/fixturegen/internal/specedit"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -29,7 +28,7 @@ var specTemplate string
 var tmpl = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("spec").
 		Option("missingkey=zero").
-		Funcs(template.FuncMap{"toml": specedit.String, "num": pyquote.Number}).
+		Funcs(template.FuncMap{"toml": schema.QuoteTOML, "num": pyquote.Number}).
 		Parse(specTemplate))
 })
 
