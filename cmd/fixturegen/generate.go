@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"path"
 
 	"github.com/spf13/pflag"
 
-	"github.com/fixturegen/fixturegen/internal/gen/diff"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/onboard/adopt"
 	"github.com/fixturegen/fixturegen/internal/onboard/discover"
@@ -15,7 +15,10 @@ import (
 )
 
 func init() {
-	var dryRun, adopting bool
+	var (
+		mode     writeMode
+		adopting bool
+	)
 	commands = append(commands, &command{
 		name:    "generate",
 		summary: "write the conftest region, the probe plugin and the probe tests",
@@ -38,9 +41,16 @@ definition that clashes with a generated fixture, or a planned path that a
 link would lead out of the spec's folder (or that is itself a link) stop
 the run before any file is written.
 
-With --dry-run, generate prints the unified diff instead of writing, and
-exits 1 when it would change a file, 0 when it would not (as ruff format
---diff does), so CI can run it as a check.
+With --diff, generate prints the unified diff instead of writing; with
+--check, it names each file it would write ("would write PATH"). Either
+writes nothing and exits 1 when it would change a file, 0 when it would
+not, as ruff format --diff and --check do, so CI can run it as a check.
+-n/--dry-run is the same as --diff.
+
+Output: "wrote PATH" for each file written (with what --adopt removed);
+nothing when no file changes. -q prints nothing but errors and what
+--diff asks for; -v also names the spec and each planned file left as it
+was ("unchanged PATH").
 
 With --adopt, hand-written definitions of the preload and deadline fixtures
 in the conftest (each a module-level function decorated with
@@ -51,19 +61,23 @@ goes with it. A conftest below that defines the deadline fixture again,
 arming a timer for the tests of its folder, loses that fixture too when
 [deadline.module_seconds] gives the folder its seconds ("folder/**", as
 init writes it). Nothing else in those files changes. Preview it with
---adopt --dry-run.
+--adopt --diff.
 
 Examples:
   fixturegen generate
-  fixturegen -C examples/inbox generate --dry-run
+  fixturegen generate --check
+  fixturegen -C examples/inbox generate --diff
   fixturegen generate --adopt`,
 		flags: func(fs *pflag.FlagSet) {
-			fs.BoolVarP(&dryRun, "dry-run", "n", false, "print a unified diff of what would change, write nothing, and exit 1 if anything would")
+			mode.define(fs)
 			fs.BoolVar(&adopting, "adopt", false, "replace the conftest's hand-written preload and deadline fixtures with the region")
 		},
 		run: func(c *context, args []string) error {
 			if len(args) > 0 {
 				return usageError{fmt.Sprintf("generate takes no arguments, got %q", args[0])}
+			}
+			if _, err := mode.level(); err != nil {
+				return err
 			}
 			lock, err := c.lockSpec()
 			if err != nil {
@@ -89,20 +103,28 @@ Examples:
 			if err != nil {
 				return err
 			}
+			if mode.verbose {
+				fmt.Fprintf(c.stdout, "spec: %s\n", spec.File)
+			}
+			out := c.stdout
+			if mode.quiet {
+				out = io.Discard
+			}
 			wouldChange := false
 			for _, ch := range changes {
 				if !ch.Changed() {
+					mode.unchanged(c.stdout, ch)
 					continue
 				}
-				if dryRun {
-					fmt.Fprint(c.stdout, c.paint.Diff(string(diff.Unified(ch.Display, ch.Old, ch.New))))
+				if !mode.writes() {
+					mode.show(c, ch)
 					wouldChange = true
 					continue
 				}
 				if err := ch.Write(); err != nil {
 					return err
 				}
-				fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
+				fmt.Fprintf(out, "wrote %s\n", ch.Display)
 				removed := false
 				for _, d := range adopted {
 					if d.Path != ch.Path {
@@ -111,27 +133,27 @@ Examples:
 					removed = true
 					switch {
 					case d.HandlerOf != "":
-						fmt.Fprintf(c.stdout, "  removed %s (lines %d-%d), the alarm handler only the hand-written %s used\n", d.Name, d.First, d.Last, d.HandlerOf)
+						fmt.Fprintf(out, "  removed %s (lines %d-%d), the alarm handler only the hand-written %s used\n", d.Name, d.First, d.Last, d.HandlerOf)
 					case d.Overrides != "":
-						fmt.Fprintf(c.stdout, "  removed the hand-written %s (lines %d-%d), which ran in place of the generated one for the tests below %s; [deadline.module_seconds] %q gives them their seconds\n", d.Name, d.First, d.Last, d.Overrides, d.Overrides+"/**")
+						fmt.Fprintf(out, "  removed the hand-written %s (lines %d-%d), which ran in place of the generated one for the tests below %s; [deadline.module_seconds] %q gives them their seconds\n", d.Name, d.First, d.Last, d.Overrides, d.Overrides+"/**")
 					default:
-						fmt.Fprintf(c.stdout, "  replaced the hand-written %s (lines %d-%d) with the generated one\n", d.Name, d.First, d.Last)
+						fmt.Fprintf(out, "  replaced the hand-written %s (lines %d-%d) with the generated one\n", d.Name, d.First, d.Last)
 					}
 				}
 				if !removed {
 					continue
 				}
 				for _, l := range adopt.Leftovers(ch.Old, ch.New) {
-					fmt.Fprintf(c.stdout, "  %s:%d: %s is no longer used in this file (only what was replaced used it); remove it unless another module imports it from here\n", ch.Display, l.Line, l.Name)
+					fmt.Fprintf(out, "  %s:%d: %s is no longer used in this file (only what was replaced used it); remove it unless another module imports it from here\n", ch.Display, l.Line, l.Name)
 				}
 				if ch.Region {
-					if err := c.unneededRearms(spec); err != nil {
+					if err := c.unneededRearms(out, spec); err != nil {
 						return err
 					}
 				}
 			}
-			// Like ruff format --diff: a dry run that would change
-			// something fails, so CI can use it as a check.
+			// Like ruff format --diff and --check: a run that would
+			// change something fails, so CI can use it as a check.
 			if wouldChange {
 				return errFindings
 			}
@@ -143,7 +165,7 @@ Examples:
 // unneededRearms names the test modules' fixtures that arm the timer again
 // for their module for the seconds deadline.module_seconds now gives it:
 // the generated deadline arms those seconds itself.
-func (c *context) unneededRearms(spec *schema.Spec) error {
+func (c *context) unneededRearms(out io.Writer, spec *schema.Spec) error {
 	if len(spec.Deadline.ModuleSeconds) == 0 {
 		return nil
 	}
@@ -159,7 +181,7 @@ func (c *context) unneededRearms(spec *schema.Spec) error {
 		if !ok || given != r.Seconds {
 			continue
 		}
-		fmt.Fprintf(c.stdout, "  %s: fixture %s arms the timer again for %s s, which deadline.module_seconds now gives every test of %s; remove it\n",
+		fmt.Fprintf(out, "  %s: fixture %s arms the timer again for %s s, which deadline.module_seconds now gives every test of %s; remove it\n",
 			r.At, r.Fixture, pyquote.Number(r.Seconds), r.Module)
 	}
 	return nil

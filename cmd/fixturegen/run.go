@@ -61,25 +61,23 @@ type context struct {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	c := &context{stdout: stdout, stderr: stderr, paint: color.For(stdout)}
-	global := pflag.NewFlagSet("fixturegen", pflag.ContinueOnError)
+	global := topFlags(c)
 	global.SetInterspersed(false)
-	global.SetOutput(io.Discard)
-	addGlobalFlags(global, c)
-	help := global.BoolP("help", "h", false, "")
-	showVersion := global.BoolP("version", "V", false, "")
 	if err := global.Parse(args); err != nil {
 		fmt.Fprintf(stderr, "fixturegen: %v%s\n", err, didYouMean(global, err))
 		fmt.Fprint(stderr, "run 'fixturegen --help' for usage\n")
 		return exitError
 	}
 	rest := global.Args()
-	if *showVersion {
+	help, _ := global.GetBool("help")
+	showVersion, _ := global.GetBool("version")
+	if showVersion {
 		printVersion(c)
 		return exitOK
 	}
-	if *help || len(rest) == 0 {
+	if help || len(rest) == 0 {
 		printUsage(stdout)
-		if len(rest) == 0 && !*help {
+		if len(rest) == 0 && !help {
 			return exitError
 		}
 		return exitOK
@@ -103,12 +101,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	fs := commandFlags(cmd, c)
-	cmdHelp := fs.BoolP("help", "h", false, "show this help")
 	if err := fs.Parse(rest[1:]); err != nil {
 		fmt.Fprintf(stderr, "fixturegen %s: %v%s\nrun 'fixturegen %s --help' for usage\n", name, err, didYouMean(fs, err), name)
 		return exitError
 	}
-	if *cmdHelp {
+	if help, _ := fs.GetBool("help"); help {
 		printCommandHelp(stdout, cmd)
 		return exitOK
 	}
@@ -124,7 +121,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return c.exitCode(name, cmd.run(c, fs.Args()))
 }
 
-// commandFlags is cmd's flag set: the global flags, then its own.
+// commandFlags is cmd's flag set, every flag the command accepts: the
+// global flags, then its own, then -h/--help. The command line is parsed,
+// and help and shell completion are written, from it.
 func commandFlags(cmd *command, c *context) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(cmd.name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -132,6 +131,19 @@ func commandFlags(cmd *command, c *context) *pflag.FlagSet {
 	if cmd.flags != nil {
 		cmd.flags(fs)
 	}
+	fs.BoolP("help", "h", false, "show this help")
+	return fs
+}
+
+// topFlags is the flag set of the words before the command: the global
+// flags, -h/--help and -V/--version. The command line is parsed, and help
+// and shell completion are written, from it.
+func topFlags(c *context) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("fixturegen", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	addGlobalFlags(fs, c)
+	fs.BoolP("help", "h", false, "show this help, or a command's with COMMAND --help")
+	fs.BoolP("version", "V", false, "print fixturegen's version and exit")
 	return fs
 }
 
