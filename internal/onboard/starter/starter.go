@@ -17,6 +17,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
+	"github.com/fixturegen/fixturegen/internal/version"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -103,7 +104,7 @@ func Text(v Values, prefix []string) []byte {
 	}
 	var buf bytes.Buffer
 	err := tmpl().Execute(&buf, map[string]any{
-		"SchemaURL":   schema.URL,
+		"SchemaURL":   schema.URLFor(version.Version()),
 		"Table":       table,
 		"Prefix":      pfx,
 		"From":        v.From,
