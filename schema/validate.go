@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fixturegen/fixturegen/internal/textpos"
 	"github.com/fixturegen/fixturegen/internal/version"
 )
 
@@ -431,7 +432,7 @@ func (c *checker) posIn(n *node, off int) (int, int) {
 	if !plain {
 		return c.pos(n)
 	}
-	return lineColOf(c.src, sp.Start+1+off)
+	return textpos.LineCol(c.src, sp.Start+1+off)
 }
 
 // fixtureName reads a fixture name: a Python identifier that pytest and the
