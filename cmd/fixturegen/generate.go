@@ -35,11 +35,16 @@ Renders the spec and writes what changed:
   - [paths].probe_plugin and [paths].probe_tests, whole files, when set.
 
 Each file is written to a temporary file in its folder and renamed into
-place. A file that would not change is not touched, so a second run changes
-no byte and no modification time. A bad spec, broken markers, a user
-definition that clashes with a generated fixture, or a planned path that a
-link would lead out of the spec's folder (or that is itself a link) stop
-the run before any file is written.
+place, keeping the mode, the owner (where the user may give it, as root
+may) and the line endings ("\r\n" in a Windows checkout) of the file it
+replaces. A file that would not change is not touched, so a second run
+changes no byte and no modification time. While it runs, generate holds
+the lock file .fixturegen.lock in the spec's folder: a second run on the
+same spec waits for the first (up to 30 s), then plans from what the
+first wrote. A bad spec, broken markers, a user definition that clashes
+with a generated fixture, or a planned path that a link would lead out of
+the spec's folder (or that is itself a link) stop the run before any file
+is written.
 
 With --diff, generate prints the unified diff instead of writing; with
 --check, it names each file it would write ("would write PATH"). Either
