@@ -55,11 +55,6 @@ Examples:
 			if _, err := mode.level(); err != nil {
 				return err
 			}
-			lock, err := c.lockSpec()
-			if err != nil {
-				return err
-			}
-			defer lock.Unlock()
 			spec, err := c.loadDeadlineSpec("fixturegen docs")
 			if err != nil {
 				return err
@@ -82,6 +77,20 @@ Examples:
 			if !mode.writes() {
 				mode.show(c, ch)
 				return errFindings
+			}
+			// The write holds the spec's lock, and plans again under it
+			// (see generate).
+			lock, err := c.lockSpec()
+			if err != nil {
+				return err
+			}
+			defer lock.Unlock()
+			if ch, err = plan.DocsFile(spec, file); err != nil {
+				return err
+			}
+			if !ch.Changed() {
+				mode.unchanged(c.stdout, ch)
+				return nil
 			}
 			if err := ch.Write(); err != nil {
 				return err

@@ -38,10 +38,10 @@ Each file is written to a temporary file in its folder and renamed into
 place, keeping the mode, the owner (where the user may give it, as root
 may) and the line endings ("\r\n" in a Windows checkout) of the file it
 replaces. A file that would not change is not touched, so a second run
-changes no byte and no modification time. While it runs, generate holds
-the lock file .fixturegen.lock in the spec's folder: a second run on the
-same spec waits for the first (up to 30 s), then plans from what the
-first wrote. A bad spec, broken markers, a user definition that clashes
+changes no byte and no modification time. While it writes, generate
+holds the lock file .fixturegen.lock in the spec's folder: a second run on
+the same spec waits for the first (up to 30 s), then plans again from what
+the first wrote. A bad spec, broken markers, a user definition that clashes
 with a generated fixture, or a planned path that a link would lead out of
 the spec's folder (or that is itself a link) stop the run before any file
 is written.
@@ -84,29 +84,23 @@ Examples:
 			if _, err := mode.level(); err != nil {
 				return err
 			}
-			lock, err := c.lockSpec()
+			spec, changes, adopted, err := c.planGenerate(adopting)
 			if err != nil {
 				return err
 			}
-			defer lock.Unlock()
-			spec, err := c.loadSpec()
-			if err != nil {
-				return err
-			}
-			if err := schema.CheckCaseFiles(spec); err != nil {
-				return err
-			}
-			var (
-				changes []*plan.Change
-				adopted []adopt.Def // the hand-written fixtures the region replaces
-			)
-			if adopting {
-				changes, adopted, err = adopt.Plan(spec)
-			} else {
-				changes, err = plan.Make(spec)
-			}
-			if err != nil {
-				return err
+			// A run that writes holds the spec's lock, and plans again
+			// under it, from what a run that held it before wrote. A run
+			// that finds nothing to write, the usual one, takes no lock:
+			// the files it read were each whole, old or new.
+			if mode.writes() && anyChanged(changes) {
+				lock, err := c.lockSpec()
+				if err != nil {
+					return err
+				}
+				defer lock.Unlock()
+				if spec, changes, adopted, err = c.planGenerate(adopting); err != nil {
+					return err
+				}
 			}
 			if mode.verbose {
 				fmt.Fprintf(c.stdout, "spec: %s\n", spec.File)
@@ -165,6 +159,38 @@ Examples:
 			return nil
 		},
 	})
+}
+
+// planGenerate loads the spec and plans what generate writes, with the
+// hand-written fixtures the region replaces when adopting.
+func (c *context) planGenerate(adopting bool) (*schema.Spec, []*plan.Change, []adopt.Def, error) {
+	spec, err := c.loadSpecOnce()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := schema.CheckCaseFiles(spec); err != nil {
+		return nil, nil, nil, err
+	}
+	var (
+		changes []*plan.Change
+		adopted []adopt.Def
+	)
+	if adopting {
+		changes, adopted, err = adopt.Plan(spec)
+	} else {
+		changes, err = plan.Make(spec)
+	}
+	return spec, changes, adopted, err
+}
+
+// anyChanged reports whether generate would write one of changes.
+func anyChanged(changes []*plan.Change) bool {
+	for _, ch := range changes {
+		if ch.Changed() {
+			return true
+		}
+	}
+	return false
 }
 
 // unneededRearms names the test modules' fixtures that arm the timer again

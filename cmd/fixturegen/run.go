@@ -57,6 +57,8 @@ type context struct {
 	format string
 	// paint colours what goes to stdout, by the rules of package color.
 	paint color.Painter
+	// loaded is set once the spec was loaded, and its warnings printed.
+	loaded bool
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -203,6 +205,20 @@ func (c *context) loadSpec() (*schema.Spec, error) {
 		}
 	}
 	return spec, err
+}
+
+// loadSpecOnce is loadSpec for a command that may load the spec again
+// (generate does, under the lock): its warning is printed once.
+func (c *context) loadSpecOnce() (*schema.Spec, error) {
+	if !c.loaded {
+		c.loaded = true
+		return c.loadSpec()
+	}
+	path, err := c.specPath()
+	if err != nil {
+		return nil, err
+	}
+	return schema.Load(path)
 }
 
 // loadDeadlineSpec is loadSpec for a command that works on the deadline
