@@ -103,12 +103,13 @@ type Lexer struct {
 	off       int
 	line      int
 	lineStart int
-	depth     int      // open brackets
-	opens     []opened // the open brackets, innermost last, for the problems that name them
-	indents   []int    // indentation columns of the open blocks, innermost last
-	dedents   int      // Dedent tokens still to emit
-	bol       bool     // at the beginning of a logical line
-	lineHas   bool     // the current logical line has produced a token
+	depth     int       // open brackets
+	opens     []opened  // the open brackets, innermost last, for the problems that name them
+	openBuf   [8]opened // opens' first array: most code nests fewer brackets
+	indents   []int     // indentation columns of the open blocks, innermost last
+	dedents   int       // Dedent tokens still to emit
+	bol       bool      // at the beginning of a logical line
+	lineHas   bool      // the current logical line has produced a token
 	done      bool
 	// semicolon is set when a ";" is read; the parser clears it at each
 	// logical line, and splits only the lines that hold one.
@@ -161,7 +162,13 @@ func NewLexer(src []byte) *Lexer {
 // reset makes l a new Lexer over src, keeping its indentation stack's
 // array.
 func (l *Lexer) reset(src []byte) {
-	*l = Lexer{src: src, line: 1, bol: true, indents: append(l.indents[:0], 0), fields: l.fields[:0], opens: l.opens[:0]}
+	opens := l.opens[:0]
+	*l = Lexer{src: src, line: 1, bol: true, indents: append(l.indents[:0], 0), fields: l.fields[:0]}
+	if cap(opens) > len(l.openBuf) {
+		l.opens = opens // grown by an earlier source: keep it
+	} else {
+		l.opens = l.openBuf[:0]
+	}
 	if len(src) > maxSource {
 		l.src = src[:maxSource]
 		l.Problems = append(l.Problems, Problem{Pos: Pos{1, 1}, Msg: "is larger than 2 GiB; read only up to there"})
