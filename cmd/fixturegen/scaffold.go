@@ -51,6 +51,11 @@ Examples:
 }
 
 func runScaffold(c *context, target string, probe bool) error {
+	lock, err := c.lockSpec()
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
 	spec, err := c.loadSpec()
 	if err != nil {
 		return err
