@@ -134,6 +134,7 @@ var scriptSeconds = map[string]float64{
 	"adopt_timeout_setitimer_env":         23.9,
 	"adopt_timeout_interval_faulthandler": 22.8,
 	"probe_fix":                           20.7,
+	"shield_warnings":                     21.7,
 	"adopt_timeout_pytest_fail_fallback":  20.3,
 	"shield_pytest_timeout":               19.9,
 	"generate_per_test_timeout":           18.5,

@@ -183,8 +183,12 @@ def _returned() -> bool:
     return getattr(sys, "last_value", None) is None
 
 
-def warn(warning: Warning, stacklevel: int = 1) -> None:
+def warn(
+    warning: Warning, stacklevel: int = 1, where: tuple[str, int] | None = None
+) -> None:
     """Issue warning as its caller would, in a form every pytest process can rebuild.
+
+    where, the file and line to name, replaces the caller's.
 
     The warning filters see it as it is: ``error::_fixturegen_runtime.LateImportWarning``
     makes a late import an error in the process that runs the test. In a
@@ -197,15 +201,22 @@ def warn(warning: Warning, stacklevel: int = 1) -> None:
     """
     stacklevel += 1
     if not os.environ.get("PYTEST_XDIST_WORKER"):
-        warnings.warn(warning, stacklevel=stacklevel)
+        _warn(warning, stacklevel, where)
         return
     with warnings.catch_warnings(record=True) as passed:
-        warnings.warn(warning, stacklevel=stacklevel)
+        _warn(warning, stacklevel, where)
     for seen in passed:
         text = f"{seen.category.__name__}: {seen.message}"
         warnings.warn_explicit(
             UserWarning(text), UserWarning, seen.filename, seen.lineno
         )
+
+
+def _warn(warning: Warning, stacklevel: int, where: tuple[str, int] | None) -> None:
+    if where is None:
+        warnings.warn(warning, stacklevel=stacklevel + 1)
+    else:
+        warnings.warn_explicit(warning, type(warning), *where)
 
 
 def _under_pytest_timeout(limit: float) -> Iterator[None]:
@@ -856,9 +867,10 @@ class InterruptedImportWarning(UserWarning):
     """A signal's handler raised inside a module's first import.
 
     The shield rolled the import back, so the next import of its modules is
-    whole; the warning names the test and the modules. To make it an error,
-    add ``error::_fixturegen_runtime.InterruptedImportWarning`` to pytest's
-    filterwarnings setting.
+    whole; the warning names the test and the modules. It is issued after the
+    test's teardown, at the line that imported (see ``_Shield.report``). To
+    make it an error, add ``error::_fixturegen_runtime.InterruptedImportWarning``
+    to pytest's filterwarnings setting.
     """
 
 
@@ -892,6 +904,9 @@ class _Shield:
         # Kept modules (extensions) whose parent an import rolled back: the
         # parent's next import gets the attribute the import system sets.
         self.orphans: dict[str, list[str]] = {}
+        # The reports of rolled-back imports not issued yet, each with the
+        # file and line that imported.
+        self.reports: list[tuple[str, str, int]] = []
         # The handler put in place of those held, made once.
         self.holder = self._on_signal
 
@@ -923,6 +938,9 @@ class _Shield:
                 f"{self.owner} rang {waited:.2f} s into the import, past the "
                 f"import grace ({SHIELD_GRACE:g} s), and ran inside it"
             )
+            # The handler held since its first ring runs once: here, not
+            # again when the import ends.
+            self.pending.pop(signum, None)
             handler(signum, frame)
             return
         self.pending[signum] = handler
@@ -975,27 +993,25 @@ class _Shield:
                 module = original(name, *args, **kwargs)
             finally:
                 self.depth -= 1
-        else:
-            # The outermost first import: the handlers are held for it.
+            self.loaded.append(name)
+            if self.orphans:
+                self._adopt(name)
+            return module
+        # The outermost first import: the handlers are held for it, and
+        # whatever it raises, the shield is itself again after it.
+        try:
             self._hold()
             self.depth, self.start, self.loaded = 1, _monotonic(), []
-            try:
-                module = original(name, *args, **kwargs)
-            except ImportError:
-                # An import that fails on its own (a missing optional
-                # dependency) keeps what Python leaves: code expects that.
-                self._end()
-                raise
-            except BaseException as error:
-                if ROLLBACK:
-                    _roll_back(self, name, error)
-                self._end()
-                raise
-            self.depth = 0
-        self.loaded.append(name)
-        if self.orphans:
-            self._adopt(name)
-        if not self.depth:
+            module = original(name, *args, **kwargs)
+            if self.orphans:
+                self._adopt(name)
+        except BaseException as error:
+            # An import that fails on its own (a missing optional
+            # dependency) keeps what Python leaves: code expects that.
+            if ROLLBACK and not isinstance(error, ImportError):
+                self._roll_back(name, error)
+            raise
+        finally:
             self._end()
         return module
 
@@ -1008,6 +1024,49 @@ class _Shield:
             attr = child.rpartition(".")[2]
             if module is not None and parent is not None and not hasattr(parent, attr):
                 setattr(parent, attr, module)
+
+    def _roll_back(self, name: str, error: BaseException) -> None:
+        """Undo a first import a handler interrupted, and note the report."""
+        removed, kept = [], []
+        for child in reversed(self.loaded):
+            module = sys.modules.get(child)
+            parent_name, _, attr = child.rpartition(".")
+            if module is None:
+                continue
+            if not _reloadable(module):
+                self.orphans.setdefault(parent_name, []).append(child)
+                kept.append(child)
+                continue
+            del sys.modules[child]
+            parent = sys.modules.get(parent_name)
+            if parent is not None and getattr(parent, attr, None) is module:
+                delattr(parent, attr)
+            removed.append(child)
+        current = os.environ.get("PYTEST_CURRENT_TEST", "")
+        nodeid = current.rpartition(" ")[0] or "a test"
+        how = self.delivered or f"{type(error).__name__} was raised inside it"
+        undone = ", ".join(reversed(removed)) or "nothing it had finished"
+        if kept:
+            undone += f"; kept, as extension modules: {', '.join(reversed(kept))}"
+        message = (
+            f"{nodeid}: the first import of {name} was interrupted ({how}); "
+            f"it was rolled back, so the next import runs whole (removed from "
+            f"sys.modules: {undone}) " + INTERRUPTED_FORMAT.format(module=name)
+        )
+        self.reports.append((message, *_importer()))
+
+    def report(self) -> None:
+        """Issue the reports of rolled-back imports as warnings.
+
+        Not inside the import: there, a warning filter that makes it an
+        error (-W error) would raise it in place of the handler's exception,
+        the test's real failure, and pytest.importorskip, which imports with
+        warnings ignored, would swallow it. After the test's teardown the
+        filters are the user's, and an error is an error at teardown.
+        """
+        reports, self.reports = self.reports, []
+        for message, filename, lineno in reports:
+            warn(InterruptedImportWarning(message), where=(filename, lineno))
 
     def _end(self) -> None:
         """End the import: release the handlers, then run what rang meanwhile."""
@@ -1038,41 +1097,37 @@ def _reloadable(module: ModuleType) -> bool:
     return str(spec.origin).endswith((".py", ".pyc"))
 
 
-def _roll_back(shield: _Shield, name: str, error: BaseException) -> None:
-    """Undo a first import a handler interrupted, and warn about it."""
-    removed, kept = [], []
-    for child in reversed(shield.loaded):
-        module = sys.modules.get(child)
-        parent_name, _, attr = child.rpartition(".")
-        if module is None:
-            continue
-        if not _reloadable(module):
-            shield.orphans.setdefault(parent_name, []).append(child)
-            kept.append(child)
-            continue
-        del sys.modules[child]
-        parent = sys.modules.get(parent_name)
-        if parent is not None and getattr(parent, attr, None) is module:
-            delattr(parent, attr)
-        removed.append(child)
-    current = os.environ.get("PYTEST_CURRENT_TEST", "")
-    nodeid = current.rpartition(" ")[0] or "a test"
-    how = shield.delivered or f"{type(error).__name__} was raised inside it"
-    undone = ", ".join(reversed(removed)) or "nothing it had finished"
-    if kept:
-        undone += f"; kept, as extension modules: {', '.join(reversed(kept))}"
-    message = (
-        f"{nodeid}: the first import of {name} was interrupted ({how}); "
-        f"it was rolled back, so the next import runs whole (removed from "
-        f"sys.modules: {undone}) " + INTERRUPTED_FORMAT.format(module=name)
-    )
-    warn(InterruptedImportWarning(message), stacklevel=3)
+def _importer() -> tuple[str, int]:
+    """Return the file and line of the code that asked for the import.
+
+    The frames of the import system, of this module and of helpers pytest
+    leaves out of tracebacks (pytest.importorskip) are not that code.
+    """
+    frame = inspect.currentframe()
+    while frame is not None and (
+        frame.f_code.co_filename.startswith("<frozen importlib")
+        or str(frame.f_globals.get("__name__")).partition(".")[0] == "importlib"
+        or frame.f_locals.get("__tracebackhide__")
+        or frame.f_globals.get("__tracebackhide__")
+    ):
+        frame = frame.f_back
+    if frame is None:
+        return __file__, 1
+    return frame.f_code.co_filename, frame.f_lineno
 
 
-class _PytestTimeout:
-    """Name pytest-timeout as the owner of the timer, through its own hooks."""
+class _ShieldPlugin:
+    """Report rolled-back imports; name pytest-timeout, through its own hooks."""
 
-    NAME: Final = "fixturegen-shield-pytest-timeout"
+    NAME: Final = "fixturegen-shield"
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_teardown(self) -> Generator[None, object, object]:
+        """Issue the reports of the test's rolled-back imports after its teardown."""
+        try:
+            return (yield)
+        finally:
+            _SHIELD.report()
 
     @pytest.hookimpl(wrapper=True, optionalhook=True)
     def pytest_timeout_set_timer(
@@ -1108,5 +1163,5 @@ def shield(config: pytest.Config) -> None:
         return
     _SHIELD.install()
     manager = config.pluginmanager
-    if manager.hasplugin("timeout") and not manager.has_plugin(_PytestTimeout.NAME):
-        manager.register(_PytestTimeout(), _PytestTimeout.NAME)
+    if not manager.has_plugin(_ShieldPlugin.NAME):
+        manager.register(_ShieldPlugin(), _ShieldPlugin.NAME)
