@@ -58,8 +58,14 @@ func TestGeneratedCodeQuality(t *testing.T) {
 			"raises", `"TimeoutError"`, "dump_threads", "true"),
 		"auto":           setKeys(t, string(spec), "timer", `"auto"`, "seconds_env", `"SUITE_TEST_LIMIT"`),
 		"module-seconds": string(spec) + "\n[deadline.module_seconds]\n\"tests/inbox/test_channel_reconnect.py\" = 3\n\"tests/**/test_*.py\" = 2.5\n",
-		"shield":         string(spec) + "\n[shield]\nsignals = [\"SIGALRM\", \"SIGPROF\"]\npast_grace = \"wait\"\n",
-		"shield-only":    "version = 1\n\n[shield]\nrollback = false\n\n[paths]\nconftest = \"tests/inbox/conftest.py\"\n",
+		// No group, no variables, no shield, nothing to leave to
+		// pytest-timeout: the region binds no pytest_configure, and the
+		// runtime has none. One module_seconds entry.
+		"no-configure-auto": setKeys(t, noGroup, "timer", `"auto"`, "raises", `"Failed"`) +
+			"\n[deadline.module_seconds]\n\"tests/inbox/test_channel_reconnect.py\" = 3\n",
+		"shield":            string(spec) + "\n[shield]\nsignals = [\"SIGALRM\", \"SIGPROF\"]\npast_grace = \"wait\"\n",
+		"shield-only":       "version = 1\n\n[shield]\nrollback = false\n\n[paths]\nconftest = \"tests/inbox/conftest.py\"\n",
+		"shield-only-group": "version = 1\n\n[shield]\nsignals = [\"SIGPROF\"]\n\n[group]\nname = \"toy-sdk\"\n\n[paths]\nconftest = \"tests/inbox/conftest.py\"\n",
 		"env-list-pytest-timeout": setKeys(t, noGroup, "autouse", "true",
 			"seconds_env", `["PER_TEST_TIMEOUT", "SUITE_TIMEOUT"]`, "defer_to_pytest_timeout", "true", "dump_threads", "true",
 			"raises", `"Failed"`, "seconds_env_invalid", `"fallback"`),
