@@ -78,7 +78,7 @@ var sources = [...]struct {
 var tmpl = sync.OnceValue(func() *template.Template {
 	t := template.New("").
 		Option("missingkey=error").
-		Funcs(template.FuncMap{"py": pyquote.String, "num": pyquote.Number})
+		Funcs(template.FuncMap{"py": pyquote.String, "num": pyquote.Number, "assign": assign, "strings": quoteAll, "tuple": tuple})
 	for _, src := range sources {
 		template.Must(t.New(src.name).Parse(*src.text))
 	}
@@ -183,6 +183,8 @@ type view struct {
 	// its docstring, which says what it does for this spec.
 	Configure    bool
 	ConfigureDoc string
+	// Region holds the region's lines that are laid out in Go.
+	Region regionView
 }
 
 type runtimeView struct {
@@ -190,8 +192,10 @@ type runtimeView struct {
 	File   string // its path relative to the project folder
 	Rel    string // its path relative to the conftest's folder
 	// SpecDir is the spec's folder relative to the runtime's: ".", "..",
-	// "../..". deadline.module_seconds' paths start there.
-	SpecDir string
+	// "../..". deadline.module_seconds' paths start there. SpecDirLine is
+	// the runtime's assignment of it.
+	SpecDir     string
+	SpecDirLine string
 }
 
 func newRuntimeView(spec *schema.Spec) runtimeView {
@@ -204,7 +208,7 @@ func newRuntimeView(spec *schema.Spec) runtimeView {
 		}
 	}
 	return runtimeView{Module: pytext.RuntimeModule, File: file, Rel: relPath(path.Dir(spec.Paths.Conftest), file),
-		SpecDir: strings.Join(up, "/")}
+		SpecDir: strings.Join(up, "/"), SpecDirLine: specDirLine(strings.Join(up, "/"))}
 }
 
 // relPath is the slash-separated path of target relative to the folder
@@ -397,6 +401,7 @@ func newView(spec *schema.Spec) view {
 		Shield:       spec.Shield,
 		Configure:    HasConfigure(spec),
 		ConfigureDoc: configureDoc(spec),
+		Region:       newRegionView(spec, relPath(path.Dir(spec.Paths.Conftest), runtimePath(spec)), seconds, t.Time),
 	}
 }
 
@@ -428,4 +433,13 @@ func configureDoc(spec *schema.Spec) string {
 		text = strings.Join(does[:len(does)-1], ", ") + " and " + text
 	}
 	return strings.ToUpper(text[:1]) + text[1:] + "."
+}
+
+// quoteAll quotes each of ss as a Python string, for tuple.
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = pyquote.String(s)
+	}
+	return out
 }
