@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -167,7 +168,12 @@ func leaveOutUnimportable(c *context, spec *schema.Spec, python string, report *
 // a node no longer collects, the fix is undone: --fix never leaves a suite
 // worse than it found it.
 func fixAndConfirm(c *context, spec *schema.Spec, python string, nodes []string, quiet bool, format string, before *probe.Report, add []string) (*schema.Spec, *probe.Report, error) {
+	lock, err := c.lockDir(filepath.Dir(spec.File))
+	if err != nil {
+		return nil, nil, err
+	}
 	fixed, err := probe.Fix(spec, add)
+	lock.Unlock()
 	if fixed != nil {
 		fixed.Text(c.stdout)
 	}
@@ -194,7 +200,12 @@ func fixAndConfirm(c *context, spec *schema.Spec, python string, nodes []string,
 
 // undoFix puts back what --fix wrote and says why.
 func undoFix(c *context, fixed *probe.Fixed, why string) error {
+	lock, err := c.lockDir(filepath.Dir(fixed.Spec.File))
+	if err != nil {
+		return err
+	}
 	back, err := fixed.Undo()
+	lock.Unlock()
 	for _, d := range back {
 		fmt.Fprintf(c.stdout, "put back %s\n", d)
 	}

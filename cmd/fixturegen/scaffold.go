@@ -49,6 +49,11 @@ Examples:
 }
 
 func runScaffold(c *context, target string, probe bool) error {
+	lock, err := c.lockSpec()
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
 	spec, err := c.loadDeadlineSpec("fixturegen scaffold")
 	if err != nil {
 		return err

@@ -14,7 +14,6 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/fixturegen/fixturegen/internal/python/region"
-	"github.com/fixturegen/fixturegen/internal/specedit"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -110,7 +109,7 @@ var hostile = []string{
 // h stands only when it has none; the message takes anything, its braces
 // doubled, since it is a format string whose only field is {seconds}.
 func hostileSpec(h string) string {
-	q := specedit.String
+	q := schema.QuoteTOML
 	name := h
 	if strings.IndexFunc(h, unicode.IsControl) >= 0 {
 		name = "plain"

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fixturegen/fixturegen/internal/onboard/discover"
+	"github.com/fixturegen/fixturegen/internal/version"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -46,7 +47,7 @@ func TestTextLoads(t *testing.T) {
 		for _, prefix := range [][]string{nil, schema.PyprojectTable} {
 			t.Run(name+" "+strings.Join(prefix, "."), func(t *testing.T) {
 				text := Text(v, prefix)
-				if prefix == nil && !strings.HasPrefix(string(text), "#:schema "+schema.URL+"\n") {
+				if prefix == nil && !strings.HasPrefix(string(text), "#:schema "+schema.URLFor(version.Version())+"\n") {
 					t.Errorf("does not start with the #:schema line:\n%s", text)
 				}
 				s, err := schema.ParseTable(text, "spec.toml", "/project", prefix)
