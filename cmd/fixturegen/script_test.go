@@ -136,6 +136,7 @@ var scriptSeconds = map[string]float64{
 	"shield_pytest_timeout":               23.0,
 	"adopt_timeout_interval_faulthandler": 22.8,
 	"probe_fix":                           20.7,
+	"shield_warnings":                     21.7,
 	"adopt_timeout_pytest_fail_fallback":  20.3,
 	"generate_per_test_timeout":           18.5,
 	"generate_red_raise":                  17.1,
