@@ -22,6 +22,12 @@ type checker struct {
 	spans map[string]Span
 	errs  Errors
 	root  *node // The spec table: the document, or the table under a prefix.
+	// missing holds the "missing required key" errors, and misspelt is
+	// set when an unknown key had a did-you-mean: a misspelt table or key
+	// is missing where it is required, so those errors are its echo, and
+	// sorted leaves them out (the next run reports any that remain).
+	missing  map[*Error]bool
+	misspelt bool
 }
 
 // key names a key of the spec by its path from the spec table, for messages
@@ -105,9 +111,31 @@ func (c *checker) errorf(n *node, format string, args ...any) {
 	c.errs = append(c.errs, &Error{File: c.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
 }
 
+// missingKey reports that key, required, is absent from the table n.
+func (c *checker) missingKey(n *node, format string, args ...any) {
+	c.errorf(n, format, args...)
+	if c.missing == nil {
+		c.missing = map[*Error]bool{}
+	}
+	c.missing[c.errs[len(c.errs)-1]] = true
+}
+
 // sorted returns the problems in file order; problems at one position keep
-// the order in which they were found.
+// the order in which they were found. After a misspelt key (an unknown key
+// with a did-you-mean), the missing required keys are left out: they are
+// most likely the misspelt one ([sheild] leaves the spec without [shield],
+// which then needs [deadline] and [preload]), and a list of them before
+// the misspelling would hide the one fix that matters.
 func (c *checker) sorted() Errors {
+	if c.misspelt && len(c.missing) > 0 {
+		kept := c.errs[:0]
+		for _, e := range c.errs {
+			if !c.missing[e] {
+				kept = append(kept, e)
+			}
+		}
+		c.errs = kept
+	}
 	sort.SliceStable(c.errs, func(i, j int) bool {
 		a, b := c.errs[i], c.errs[j]
 		if a.Line != b.Line {
@@ -179,6 +207,7 @@ func (c *checker) keys(n *node, t map[string]any, allowed ...string) {
 			continue
 		}
 		if s := suggest.Closest(k, allowed); s != "" {
+			c.misspelt = true
 			c.errorf(n.child(k), "unknown key %q %s; did you mean %q?", k, n.where(), s)
 		} else {
 			c.errorf(n.child(k), "unknown key %q %s; valid keys are %s", k, n.where(), strings.Join(allowed, ", "))
@@ -190,7 +219,7 @@ func (c *checker) keys(n *node, t map[string]any, allowed ...string) {
 func (c *checker) required(n *node, t map[string]any, keys ...string) {
 	for _, k := range keys {
 		if _, ok := t[k]; !ok {
-			c.errorf(n, "missing required key %s", n.child(k).key)
+			c.missingKey(n, "missing required key %s", n.child(k).key)
 		}
 	}
 }

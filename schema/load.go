@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/fixturegen/fixturegen/internal/textpos"
 )
 
 // Load reads, parses and validates the spec at path. The Spec's File is path
@@ -96,7 +98,7 @@ func ParseTable(src []byte, file, dir string, prefix []string) (*Spec, error) {
 	// the decoder's stack, which would crash rather than fail.
 	spans, deep := locate(src)
 	if deep >= 0 {
-		line, col := lineColOf(src, deep)
+		line, col := textpos.LineCol(src, deep)
 		return nil, &Error{File: file, Line: line, Col: col,
 			Msg: fmt.Sprintf("invalid TOML: values nest more than %d levels deep", maxLocateDepth)}
 	}
@@ -193,7 +195,7 @@ func SyntaxError(file string, src []byte, err error) *Error {
 	msg := strings.TrimSuffix(strings.TrimSpace(pe.Message), ".")
 	line, col := pe.Position.Line, pe.Position.Col
 	if pe.Position.Start >= 0 && pe.Position.Start <= len(src) {
-		line, col = lineColOf(src, pe.Position.Start)
+		line, col = textpos.LineCol(src, pe.Position.Start)
 	}
 	return &Error{File: file, Line: line, Col: col, Msg: "invalid TOML: " + lowerFirst(msg)}
 }
@@ -204,11 +206,4 @@ func lowerFirst(s string) string {
 		return s
 	}
 	return string(unicode.ToLower(r)) + s[n:]
-}
-
-// lineColOf is the 1-based line and byte column of offset off in src.
-func lineColOf(src []byte, off int) (int, int) {
-	off = min(max(off, 0), len(src))
-	line := 1 + bytes.Count(src[:off], []byte("\n"))
-	return line, off - (bytes.LastIndexByte(src[:off], '\n') + 1) + 1
 }

@@ -1,14 +1,17 @@
 package schema
 
 import (
-	"sort"
+	"bytes"
 	"strconv"
 	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/textpos"
 )
 
 // Span is where one key path sits in a TOML document.
 //
-// Line and Col (1-based, Col in bytes) are the position of the key, of the
+// Line and Col (1-based, Col in characters, as package textpos counts
+// them) are the position of the key, of the
 // array element, or of the '[' of a table header. Start and End are the byte
 // offsets [Start, End) of the value: a string with its quotes, an array from
 // '[' to its matching ']', an inline table from '{' to '}'. For a table made
@@ -52,16 +55,15 @@ func locate(src []byte) (map[string]Span, int) {
 		implicit: map[string]bool{},
 		arrays:   map[string]int{},
 	}
-	l.lineStarts()
+	l.lines = textpos.NewIndex(src)
 	l.document()
 	return l.out, l.tooDeep
 }
 
 type locator struct {
-	src    []byte
-	pos    int
-	starts []int // byte offset of the start of each line
-	bom    int   // length of a byte order mark at the start, not counted in columns
+	src   []byte
+	pos   int
+	lines *textpos.Index
 
 	out map[string]Span
 	// implicit marks tables whose span came from a dotted key or a deeper
@@ -75,33 +77,8 @@ type locator struct {
 	tooDeep int
 }
 
-func (l *locator) lineStarts() {
-	l.starts = append(l.starts, 0)
-	for i, c := range l.src {
-		if c == '\n' {
-			l.starts = append(l.starts, i+1)
-		}
-	}
-	if strings.HasPrefix(string(l.src[:min(3, len(l.src))]), "\ufeff") {
-		l.bom = 3
-	}
-}
-
-// lineCol turns a byte offset into a 1-based line and byte column.
-func (l *locator) lineCol(off int) (int, int) {
-	i := sort.SearchInts(l.starts, off+1) - 1
-	if i < 0 {
-		i = 0
-	}
-	col := off - l.starts[i] + 1
-	if i == 0 && l.bom > 0 && col > l.bom {
-		col -= l.bom
-	}
-	return i + 1, col
-}
-
 func (l *locator) span(keyAt, start, end int) Span {
-	line, col := l.lineCol(keyAt)
+	line, col := l.lines.LineCol(keyAt)
 	return Span{Line: line, Col: col, Start: start, End: end}
 }
 
@@ -174,7 +151,9 @@ func (l *locator) skipLine() {
 }
 
 func (l *locator) document() {
-	l.pos = l.bom
+	if bytes.HasPrefix(l.src, []byte("\ufeff")) {
+		l.pos = len("\ufeff") // a byte order mark
+	}
 	table := ""
 	for !l.stop {
 		l.skipSpace(true)
@@ -482,33 +461,12 @@ func joinKey(path, key string) string {
 		}
 	}
 	if !bare {
-		k = quoteKey(key)
+		k = QuoteTOML(key)
 	}
 	if path == "" {
 		return k
 	}
 	return path + "." + k
-}
-
-// quoteKey writes key as a TOML basic string.
-func quoteKey(key string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range key {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			b.WriteString(`\u`)
-			h := strconv.FormatInt(int64(r), 16)
-			b.WriteString(strings.Repeat("0", 4-len(h)) + strings.ToUpper(h))
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
 
 func indexKey(path string, i int) string {

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
+	"github.com/fixturegen/fixturegen/internal/version"
 )
 
 // Version is the only spec format version this fixturegen understands.
@@ -27,9 +28,24 @@ const Version = 1
 // DefaultFile is the spec file name looked up in the working directory.
 const DefaultFile = "fixturegen.toml"
 
-// URL is where TOML editors fetch fixturegen.schema.json, the JSON Schema
-// of the spec; specs that fixturegen writes name it in a #:schema comment.
+// URL is fixturegen.schema.json, the JSON Schema of the spec, on the main
+// branch: its $id, and what a development build's specs name.
 const URL = "https://raw.githubusercontent.com/fixturegen/fixturegen/main/schema/fixturegen.schema.json"
+
+// URLFor is the schema that fixturegen version v understands, which the
+// specs it writes name in their #:schema comment, so an editor checks a
+// spec against the keys of the version that wrote it, not of a later
+// main: for a release, the file at its tag (v0.4.0). A development build
+// names main's: it matches no release, it is built from main or a branch
+// of it, and the commit it was built from may be nowhere an editor can
+// fetch (a local or modified tree), while main always is.
+func URLFor(v string) string {
+	tag := version.Tag(v)
+	if tag == "" {
+		return URL
+	}
+	return strings.Replace(URL, "/main/", "/"+tag+"/", 1)
+}
 
 // Spec is a loaded and validated spec.
 type Spec struct {

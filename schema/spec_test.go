@@ -402,3 +402,17 @@ func TestModuleSecondsRegexp(t *testing.T) {
 		}
 	}
 }
+
+// The spec a release writes names the schema at its tag; a development
+// build's names main's.
+func TestURLFor(t *testing.T) {
+	for v, want := range map[string]string{
+		"0.4.0":    "https://raw.githubusercontent.com/fixturegen/fixturegen/v0.4.0/schema/fixturegen.schema.json",
+		"1.0.0rc1": "https://raw.githubusercontent.com/fixturegen/fixturegen/v1.0.0-rc.1/schema/fixturegen.schema.json",
+		"dev":      URL,
+	} {
+		if got := URLFor(v); got != want {
+			t.Errorf("URLFor(%q) = %s, want %s", v, got, want)
+		}
+	}
+}

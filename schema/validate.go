@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fixturegen/fixturegen/internal/textpos"
 	"github.com/fixturegen/fixturegen/internal/version"
 )
 
@@ -72,7 +73,7 @@ func (c *checker) version(root *node, doc map[string]any, s *Spec) bool {
 	n := root.child("version")
 	v, ok := doc["version"]
 	if !ok {
-		c.errorf(root, "missing required key %s; add version = %d", n.key, Version)
+		c.missingKey(root, "missing required key %s; add version = %d", n.key, Version)
 		return true
 	}
 	if f, isFloat := v.(float64); isFloat && f == Version {
@@ -158,7 +159,7 @@ func (c *checker) needsDeadline(root *node, doc map[string]any, key, why string)
 		return
 	}
 	table, deadline := "["+root.child(key).name+"]", "["+root.child("deadline").name+"]"
-	c.errorf(root.child(key), "%s needs %s: %s; add %s, or remove %s to keep only the shield", table, deadline, why, deadline, table)
+	c.missingKey(root.child(key), "%s needs %s: %s; add %s, or remove %s to keep only the shield", table, deadline, why, deadline, table)
 }
 
 // shield reads [shield], which is optional: its presence turns the import
@@ -431,7 +432,7 @@ func (c *checker) posIn(n *node, off int) (int, int) {
 	if !plain {
 		return c.pos(n)
 	}
-	return lineColOf(c.src, sp.Start+1+off)
+	return textpos.LineCol(c.src, sp.Start+1+off)
 }
 
 // fixtureName reads a fixture name: a Python identifier that pytest and the

@@ -79,6 +79,11 @@ func TestParseErrors(t *testing.T) {
 			`spec.toml:21:1: unknown key "Test" in [[probe.case]]; did you mean "test"?`},
 		{"unknown key in an inline table", nil, oneCase + "planted_delay = { module = 'a', seconds = 1, when = 2 }\n",
 			`spec.toml:21:46: unknown key "when" in [probe.case.planted_delay]; valid keys are module, seconds`},
+		// Columns count characters, not bytes: "é" is one.
+		{"column after a two-byte character", nil, oneCase + "planted_delay = { module = 'é', seconds = 1, when = 2 }\n",
+			`spec.toml:21:46: unknown key "when" in [probe.case.planted_delay]; valid keys are module, seconds`},
+		{"TOML syntax error after a three-byte character", []string{`fixture = "deadline"`, `fixture = "日" x`}, "",
+			"spec.toml:4:14: invalid TOML"}, // in bytes, 4:16
 		{"unknown table", nil, "[probe.recrod]\n",
 			`spec.toml:18:1: unknown key "recrod" in [probe]; did you mean "record"?`},
 
@@ -772,13 +777,16 @@ node = "tests/test_x.py::test_a"
 	bad = strings.Replace(bad, `node = "tests/test_x.py::test_a"`, `node = "tests/test_x.py"`, 1)
 	_, err = ParseTable([]byte(bad), "pyproject.toml", "/project", prefix)
 	for _, want := range []string{
-		"pyproject.toml:12:1: missing required key tool.fixturegen.deadline.seconds",
 		`pyproject.toml:14:1: unknown key "Seconds" in [tool.fixturegen.deadline]; did you mean "seconds"?`,
 		"pyproject.toml:33:1: tool.fixturegen.probe.case[0].node must be a pytest node id",
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error\n%v\ndoes not contain\n%s", err, want)
 		}
+	}
+	// "Seconds" is the missing seconds: not reported twice.
+	if err != nil && strings.Contains(err.Error(), "missing required key") {
+		t.Errorf("a misspelt key is also reported missing:\n%v", err)
 	}
 
 	noVersion := strings.Replace(pyproject, "version = 1\n", "", 1)
@@ -838,4 +846,30 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A misspelt table or key is reported alone, with its did-you-mean: not
+// after the required keys its absence leaves missing, which it most likely
+// is. Without a did-you-mean, the missing keys are still reported.
+func TestMisspeltKeyAlone(t *testing.T) {
+	for _, tt := range []struct{ name, src, want string }{
+		{"shield-only spec, [sheild]",
+			"version = 1\n\n[sheild]\nimport_grace = 0.3\n\n[paths]\nconftest = \"tests/conftest.py\"\n",
+			`spec.toml:3:1: unknown key "sheild" at the top level; did you mean "shield"?`},
+		{"[dedline] beside [shield]",
+			"version = 1\n[shield]\n[dedline]\nfixture = \"x\"\nseconds = 1\n[preload]\nfixture = \"y\"\nmodules = []\n[paths]\nconftest = \"tests/conftest.py\"\n",
+			`spec.toml:3:1: unknown key "dedline" at the top level; did you mean "deadline"?`},
+		{"verison", strings.Replace(minimal, "version = 1", "verison = 1", 1),
+			`spec.toml:1:1: unknown key "verison" at the top level; did you mean "version"?`},
+		{"no suggestion: the missing keys stay",
+			strings.Replace(minimal, "[deadline]", "[zzzzzzzz]", 1),
+			"spec.toml:1:1: missing required key deadline.fixture\n" +
+				"spec.toml:1:1: missing required key deadline.seconds\n" +
+				`spec.toml:3:1: unknown key "zzzzzzzz" at the top level; valid keys are version, required_version, deadline, preload, group, paths, probe, shield`},
+	} {
+		_, err := Parse([]byte(tt.src), "spec.toml", "/project")
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s: error\n%v\nwant\n%s", tt.name, err, tt.want)
+		}
+	}
 }

@@ -15,6 +15,12 @@ var (
 	ConftestRegion string
 	//go:embed runtime.py.tmpl
 	Runtime string
+	//go:embed runtime_deadline.py.tmpl
+	RuntimeDeadline string
+	//go:embed runtime_loadgroup.py.tmpl
+	RuntimeLoadgroup string
+	//go:embed runtime_shield.py.tmpl
+	RuntimeShield string
 	//go:embed probe_plugin.py.tmpl
 	ProbePlugin string
 	//go:embed probe_tests.py.tmpl

@@ -67,7 +67,7 @@ var badInputs = []struct {
 	{name: "unknown key", spoil: editSpec("seconds = 1\n", "seconds = 1\nsecnds = 1\n"),
 		want: `^fixturegen.toml:6:1: unknown key "secnds" in \[deadline\]; did you mean "seconds"\?`},
 	{name: "wrong-case key", spoil: editSpec("seconds = 1\n", "Seconds = 1\n"),
-		want: `^fixturegen.toml:3:1: missing required key deadline.seconds\nfixturegen.toml:5:1: unknown key "Seconds" in \[deadline\]; did you mean "seconds"\?\n$`},
+		want: `^fixturegen.toml:5:1: unknown key "Seconds" in \[deadline\]; did you mean "seconds"\?\n$`}, // alone: it is the missing seconds
 	{name: "wrong type", spoil: editSpec("seconds = 1\n", "seconds = \"1\"\n"),
 		want: `^fixturegen.toml:5:1: deadline.seconds must be a number, not a string`},
 	{name: "missing version", spoil: editSpec("version = 1\n", ""),

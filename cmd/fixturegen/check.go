@@ -20,6 +20,7 @@ func init() {
 		listGroup bool
 		collectOn bool
 		python    string
+		verb      verbosity
 	)
 	commands = append(commands, &command{
 		name:    "check",
@@ -53,6 +54,14 @@ group-void: group tests whose node id loses its group under --dist
 loadgroup. A last section lists the tests the static model and pytest
 disagree on. A collection error prints pytest's output and exits 2.
 
+Output, in text: each finding and its fix, then a summary line ("in sync
+and the contract holds", or the count of findings and the command that
+fixes the drift). -q prints the findings alone: no summary, nothing when
+all is well. -v first says what check read: the spec, pytest's
+configuration and rootdir, the folders scanned and how many Python files
+they held, and each generated file's state. JSON and GitHub output are the
+same whatever is asked.
+
 Exit status: 0 when all is well, 1 when there is a finding (warnings about
 files check could not read do not count), 2 for usage, spec or internal
 errors. A spec error comes out in the --format asked for too: in the JSON
@@ -73,6 +82,7 @@ Examples:
 			fs.BoolVar(&listGroup, "list-group", false, "list the modules in the xdist group and why each is there, instead of checking")
 			fs.BoolVar(&collectOn, "collect", false, "also ask pytest (pytest --collect-only) which tests exist, with which fixtures and groups")
 			fs.StringVar(&python, "python", "", "with --collect, the `PYTHON` interpreter to run (default: the project's .venv/bin/python if present, else python3)")
+			verb.define(fs)
 			completion.Dirs(fs, "scan")
 			completion.Files(fs, "python")
 		},
@@ -82,6 +92,10 @@ Examples:
 				return usageError{fmt.Sprintf("check takes no arguments, got %q; name folders with --scan", args[0])}
 			}
 			if err := checkReportFormat(format); err != nil {
+				return err
+			}
+			level, err := verb.level()
+			if err != nil {
 				return err
 			}
 			if collectOn && listGroup {
@@ -112,7 +126,7 @@ Examples:
 			case check.FixGenerate:
 				report.FixCommand = c.commandLine("generate")
 			}
-			report.Paint = c.paint
+			report.Paint, report.Verbosity = c.paint, level
 			if err := writeReport(c.stdout, format, report); err != nil {
 				return err
 			}

@@ -43,14 +43,13 @@ Examples:
 	})
 }
 
-// completionModel reads the command table and the flag sets: the global
-// flags in the order they are defined, with --help and --version last,
-// then each command with its own flags.
+// completionModel reads the command table and the flag sets the command
+// line is parsed with: before a command, the flags run accepts there
+// (topFlags); after one, exactly the flags that command accepts
+// (commandFlags), so completion offers no flag the command would refuse.
 func completionModel() completion.Model {
-	global := globalFlags()
+	global := topFlags(&context{})
 	global.SortFlags = false
-	global.BoolP("help", "h", false, "show help")
-	global.BoolP("version", "V", false, "print the version")
 	var cmds []completion.Command
 	for _, cmd := range orderedCommands() {
 		cc := completion.Command{Name: cmd.name, Summary: cmd.summary, Flags: commandFlags(cmd, &context{}), Files: cmd.args != ""}

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,7 +55,8 @@ func TestCompletionBash(t *testing.T) {
 		{"fixturegen c", "check completion"},
 		{"fixturegen -C tests ge", "generate"},
 		{"fixturegen --spec fixturegen.toml pro", "probe"},
-		{"fixturegen generate --d", "--directory --dry-run"},
+		{"fixturegen generate --d", "--diff --directory --dry-run"},
+		{"fixturegen check --v", "--verbose"},
 		{"fixturegen generate --ad", "--adopt"},
 		{"fixturegen check --format ''", "text json github"},
 		{"fixturegen probe --format ''", "text json"},
@@ -137,4 +141,162 @@ func TestCompletionZshFish(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCompletionOffersWhatIsAccepted: at every place, each shell's script
+// offers exactly the flags fixturegen accepts there. What is accepted is
+// asked of run itself: each offered flag must parse (with --help, so
+// nothing runs), and the offered set must equal the flags the help lists,
+// before a command (--version among them) and after each command (no
+// --version: "fixturegen check --version" is refused).
+func TestCompletionOffersWhatIsAccepted(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatal("bash is needed to test its completion script")
+	}
+	dir := t.TempDir()
+	script := filepath.Join(dir, "fixturegen.bash")
+	if err := os.WriteFile(script, []byte(completionScript(t, "bash")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zsh, fish := completionScript(t, "zsh"), completionScript(t, "fish")
+	places := []string{""}
+	for _, cmd := range orderedCommands() {
+		places = append(places, cmd.name)
+	}
+	for _, place := range places {
+		t.Run("at "+cmp.Or(place, "the top"), func(t *testing.T) {
+			listed := helpFlags(t, place)
+			// bash: what TAB offers after "fixturegen [CMD] -".
+			line := "fixturegen " + place + " -"
+			prog := "source " + script + "\nCOMP_WORDS=(" + line + ")\nCOMP_CWORD=$((${#COMP_WORDS[@]} - 1))\n_fixturegen\necho \"${COMPREPLY[*]}\"\n"
+			out, err := exec.Command(bash, "-c", prog).CombinedOutput()
+			if err != nil {
+				t.Fatalf("bash: %v\n%s", err, out)
+			}
+			offered := map[string][]string{
+				"bash": strings.Fields(string(out)),
+				"zsh":  zshFlags(zsh, place),
+				"fish": fishFlags(fish, place),
+			}
+			for shell, words := range offered {
+				slices.Sort(words)
+				if strings.Join(words, " ") != strings.Join(listed, " ") {
+					t.Errorf("%s offers %v, and fixturegen %s --help lists %v", shell, words, place, listed)
+				}
+			}
+			for _, word := range offered["bash"] {
+				if !accepted(place, word) {
+					t.Errorf("completion offers %s, which fixturegen %s refuses", word, place)
+				}
+			}
+		})
+	}
+}
+
+// helpFlags lists the flags that fixturegen [CMD] --help shows, long and
+// short, sorted.
+func helpFlags(t *testing.T, cmd string) []string {
+	t.Helper()
+	var stdout bytes.Buffer
+	args := []string{"--help"}
+	if cmd != "" {
+		args = []string{cmd, "--help"}
+	}
+	if code := run(args, &stdout, &bytes.Buffer{}); code != exitOK {
+		t.Fatalf("%v exited %d", args, code)
+	}
+	var words []string
+	in := false
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		switch {
+		case line == "Flags:" || line == "Global flags:":
+			in = true
+			continue
+		case strings.TrimSpace(line) == "":
+			in = false
+		}
+		if !in {
+			continue
+		}
+		for _, f := range strings.Fields(line) {
+			f = strings.TrimSuffix(f, ",")
+			if strings.HasPrefix(f, "-") {
+				words = append(words, f)
+			} else {
+				break
+			}
+		}
+	}
+	slices.Sort(words)
+	return words
+}
+
+// accepted reports whether fixturegen [CMD] parses flag: run with --help,
+// so that nothing else runs, and with a value after a flag that needs one.
+func accepted(cmd, flag string) bool {
+	try := func(value ...string) (int, string) {
+		args := append([]string{"--help", flag}, value...)
+		if cmd != "" {
+			args = append([]string{cmd}, args...)
+		}
+		var stderr bytes.Buffer
+		code := run(args, &bytes.Buffer{}, &stderr)
+		return code, stderr.String()
+	}
+	code, stderr := try()
+	if strings.Contains(stderr, "flag needs an argument") {
+		code, _ = try("x")
+	}
+	return code == exitOK
+}
+
+// zshFlags lists the flags the zsh script offers before a command (cmd
+// "") or after cmd.
+func zshFlags(script, cmd string) []string {
+	var block string
+	if cmd == "" {
+		start := strings.Index(script, "global_flags=(")
+		block = script[start : start+strings.Index(script[start:], "\n\t)")]
+	} else {
+		start := strings.Index(script, "\n\t\t"+cmd+")\n")
+		block = script[start : start+strings.Index(script[start:], ";;")]
+	}
+	var words []string
+	for _, m := range zshSpec.FindAllStringSubmatch(block, -1) {
+		if m[1] != "" {
+			words = append(words, strings.Split(m[1], ",")...)
+		} else {
+			words = append(words, m[2])
+		}
+	}
+	return words
+}
+
+// zshSpec is one flag of an _arguments list: {-C,--directory} or '--spec.
+var zshSpec = regexp.MustCompile(`\{(-[^}]+)\}|'(--[a-z-]+)\[`)
+
+// fishFlags lists the flags the fish script offers before a command (cmd
+// "") or after cmd.
+func fishFlags(script, cmd string) []string {
+	cond := "'__fish_use_subcommand'"
+	if cmd != "" {
+		cond = "'__fish_seen_subcommand_from " + cmd + "'"
+	}
+	var words []string
+	for _, line := range strings.Split(script, "\n") {
+		if !strings.Contains(line, "-n "+cond+" -l ") {
+			continue
+		}
+		f := strings.Fields(line)
+		for i := 0; i+1 < len(f); i++ {
+			switch f[i] {
+			case "-l":
+				words = append(words, "--"+f[i+1])
+			case "-s":
+				words = append(words, "-"+f[i+1])
+			}
+		}
+	}
+	return words
 }

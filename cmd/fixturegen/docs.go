@@ -5,12 +5,11 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/fixturegen/fixturegen/internal/gen/diff"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 )
 
 func init() {
-	var dryRun bool
+	var mode writeMode
 	commands = append(commands, &command{
 		name:    "docs",
 		args:    "[FILE]",
@@ -29,6 +28,10 @@ contract would otherwise keep by hand:
   - the modules whose tests use the alarm, and how: through pytestmark, an
     autouse fixture, or a parameter.
 
+For a spec that holds only the import shield ([shield]), the tables are the
+shield's settings (its signals, import grace, what happens past the grace,
+the rollback) and the tests it covers: every test below the conftest.
+
 The modules come from the same static scan of the test tree that
 fixturegen check runs. A file without markers gets the block appended; a
 missing file is created. Everything outside the markers is kept, and a
@@ -37,18 +40,26 @@ file that would not change is not touched.
 With [paths].docs set, fixturegen generate writes the block too, and
 fixturegen check reports it when it is out of date.
 
+--diff and --check write nothing and exit 1 when the file would change,
+as generate's do (-n/--dry-run is --diff). Output: "wrote FILE" when the
+file changes; -q prints nothing but errors and what --diff asks for; -v
+also says "unchanged FILE".
+
 Examples:
   fixturegen docs
   fixturegen docs docs/alarm-contract.md
-  fixturegen docs --dry-run`,
+  fixturegen docs --diff`,
 		flags: func(fs *pflag.FlagSet) {
-			fs.BoolVarP(&dryRun, "dry-run", "n", false, "print a unified diff of what would change, write nothing, and exit 1 if anything would")
+			mode.define(fs)
 		},
 		run: func(c *context, args []string) error {
 			if len(args) > 1 {
 				return usageError{fmt.Sprintf("docs takes at most one FILE, got %d arguments", len(args))}
 			}
-			spec, err := c.loadDeadlineSpec("fixturegen docs")
+			if _, err := mode.level(); err != nil {
+				return err
+			}
+			spec, err := c.loadSpec()
 			if err != nil {
 				return err
 			}
@@ -64,16 +75,33 @@ Examples:
 				return usageError{fmt.Sprintf("name the Markdown FILE to write, or set [paths].docs in %s", spec.File)}
 			}
 			if !ch.Changed() {
+				mode.unchanged(c.stdout, ch)
 				return nil
 			}
-			if dryRun {
-				fmt.Fprint(c.stdout, c.paint.Diff(string(diff.Unified(ch.Display, ch.Old, ch.New))))
+			if !mode.writes() {
+				mode.show(c, ch)
 				return errFindings
 			}
-			if err := ch.Write(); err != nil {
-				return fmt.Errorf("write %s: %w", ch.Display, err)
+			// The write holds the spec's lock, and plans again under it
+			// (see generate).
+			lock, err := c.lockSpec()
+			if err != nil {
+				return err
 			}
-			fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
+			defer lock.Unlock()
+			if ch, err = plan.DocsFile(spec, file); err != nil {
+				return err
+			}
+			if !ch.Changed() {
+				mode.unchanged(c.stdout, ch)
+				return nil
+			}
+			if err := ch.Write(); err != nil {
+				return err
+			}
+			if !mode.quiet {
+				fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
+			}
 			return nil
 		},
 	})

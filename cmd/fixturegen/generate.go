@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"path"
 
 	"github.com/spf13/pflag"
 
-	"github.com/fixturegen/fixturegen/internal/gen/diff"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/onboard/adopt"
 	"github.com/fixturegen/fixturegen/internal/onboard/discover"
@@ -16,7 +16,10 @@ import (
 )
 
 func init() {
-	var dryRun, adopting bool
+	var (
+		mode     writeMode
+		adopting bool
+	)
 	commands = append(commands, &command{
 		name:    "generate",
 		summary: "write the conftest region, the probe plugin and the probe tests",
@@ -33,17 +36,28 @@ Renders the spec and writes what changed:
   - [paths].probe_plugin and [paths].probe_tests, whole files, when set.
 
 Each file is written to a temporary file in its folder and renamed into
-place. A file that would not change is not touched, so a second run changes
-no byte and no modification time. A bad spec, broken markers, a user
-definition that clashes with a generated fixture, a planned path that a
-link would lead out of the spec's folder (or that is itself a link), or a
-[paths].conftest below which none of the tests the project's pytest runs
-collect lies (a typo: testz/ for tests/) stop the run before any file is
-written.
+place, keeping the mode, the owner (where the user may give it, as root
+may) and the line endings ("\r\n" in a Windows checkout) of the file it
+replaces. A file that would not change is not touched, so a second run
+changes no byte and no modification time. While it writes, generate
+holds the lock file .fixturegen.lock in the spec's folder: a second run on
+the same spec waits for the first (up to 30 s), then plans again from what
+the first wrote. A bad spec, broken markers, a user definition that clashes
+with a generated fixture, a planned path that a link would lead out of
+the spec's folder (or that is itself a link), or a [paths].conftest below
+which none of the tests the project's pytest runs collect lies (a typo:
+testz/ for tests/) stop the run before any file is written.
 
-With --dry-run, generate prints the unified diff instead of writing, and
-exits 1 when it would change a file, 0 when it would not (as ruff format
---diff does), so CI can run it as a check.
+With --diff, generate prints the unified diff instead of writing; with
+--check, it names each file it would write ("would write PATH"). Either
+writes nothing and exits 1 when it would change a file, 0 when it would
+not, as ruff format --diff and --check do, so CI can run it as a check.
+-n/--dry-run is the same as --diff.
+
+Output: "wrote PATH" for each file written (with what --adopt removed);
+nothing when no file changes. -q prints nothing but errors and what
+--diff asks for; -v also names the spec and each planned file left as it
+was ("unchanged PATH").
 
 With --adopt, hand-written definitions of the preload and deadline fixtures
 in the conftest (each a module-level function decorated with
@@ -54,56 +68,64 @@ goes with it. A conftest below that defines the deadline fixture again,
 arming a timer for the tests of its folder, loses that fixture too when
 [deadline.module_seconds] gives the folder its seconds ("folder/**", as
 init writes it). Nothing else in those files changes. Preview it with
---adopt --dry-run.
+--adopt --diff.
 
 Examples:
   fixturegen generate
-  fixturegen -C examples/inbox generate --dry-run
+  fixturegen generate --check
+  fixturegen -C examples/inbox generate --diff
   fixturegen generate --adopt`,
 		flags: func(fs *pflag.FlagSet) {
-			fs.BoolVarP(&dryRun, "dry-run", "n", false, "print a unified diff of what would change, write nothing, and exit 1 if anything would")
+			mode.define(fs)
 			fs.BoolVar(&adopting, "adopt", false, "replace the conftest's hand-written preload and deadline fixtures with the region")
 		},
 		run: func(c *context, args []string) error {
 			if len(args) > 0 {
 				return usageError{fmt.Sprintf("generate takes no arguments, got %q", args[0])}
 			}
-			spec, err := c.loadSpec()
+			if _, err := mode.level(); err != nil {
+				return err
+			}
+			spec, changes, adopted, err := c.planGenerate(adopting)
 			if err != nil {
 				return err
 			}
-			if err := schema.CheckCaseFiles(spec); err != nil {
-				return err
+			// A run that writes holds the spec's lock, and plans again
+			// under it, from what a run that held it before wrote. A run
+			// that finds nothing to write, the usual one, takes no lock:
+			// the files it read were each whole, old or new.
+			if mode.writes() && anyChanged(changes) {
+				lock, err := c.lockSpec()
+				if err != nil {
+					return err
+				}
+				defer lock.Unlock()
+				if spec, changes, adopted, err = c.planGenerate(adopting); err != nil {
+					return err
+				}
 			}
-			if err := checkConftest(spec); err != nil {
-				return err
+			if mode.verbose {
+				fmt.Fprintf(c.stdout, "spec: %s\n", spec.File)
 			}
-			var (
-				changes []*plan.Change
-				adopted []adopt.Def // the hand-written fixtures the region replaces
-			)
-			if adopting {
-				changes, adopted, err = adopt.Plan(spec)
-			} else {
-				changes, err = plan.Make(spec)
-			}
-			if err != nil {
-				return err
+			out := c.stdout
+			if mode.quiet {
+				out = io.Discard
 			}
 			wouldChange := false
 			for _, ch := range changes {
 				if !ch.Changed() {
+					mode.unchanged(c.stdout, ch)
 					continue
 				}
-				if dryRun {
-					fmt.Fprint(c.stdout, c.paint.Diff(string(diff.Unified(ch.Display, ch.Old, ch.New))))
+				if !mode.writes() {
+					mode.show(c, ch)
 					wouldChange = true
 					continue
 				}
 				if err := ch.Write(); err != nil {
-					return fmt.Errorf("write %s: %w", ch.Display, err)
+					return err
 				}
-				fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
+				fmt.Fprintf(out, "wrote %s\n", ch.Display)
 				removed := false
 				for _, d := range adopted {
 					if d.Path != ch.Path {
@@ -112,33 +134,58 @@ Examples:
 					removed = true
 					switch {
 					case d.HandlerOf != "":
-						fmt.Fprintf(c.stdout, "  removed %s (lines %d-%d), the alarm handler only the hand-written %s used\n", d.Name, d.First, d.Last, d.HandlerOf)
+						fmt.Fprintf(out, "  removed %s (lines %d-%d), the alarm handler only the hand-written %s used\n", d.Name, d.First, d.Last, d.HandlerOf)
 					case d.Overrides != "":
-						fmt.Fprintf(c.stdout, "  removed the hand-written %s (lines %d-%d), which ran in place of the generated one for the tests below %s; [deadline.module_seconds] %q gives them their seconds\n", d.Name, d.First, d.Last, d.Overrides, d.Overrides+"/**")
+						fmt.Fprintf(out, "  removed the hand-written %s (lines %d-%d), which ran in place of the generated one for the tests below %s; [deadline.module_seconds] %q gives them their seconds\n", d.Name, d.First, d.Last, d.Overrides, d.Overrides+"/**")
 					default:
-						fmt.Fprintf(c.stdout, "  replaced the hand-written %s (lines %d-%d) with the generated one\n", d.Name, d.First, d.Last)
+						fmt.Fprintf(out, "  replaced the hand-written %s (lines %d-%d) with the generated one\n", d.Name, d.First, d.Last)
 					}
 				}
 				if !removed {
 					continue
 				}
 				for _, l := range adopt.Leftovers(ch.Old, ch.New) {
-					fmt.Fprintf(c.stdout, "  %s:%d: %s is no longer used in this file (only what was replaced used it); remove it unless another module imports it from here\n", ch.Display, l.Line, l.Name)
+					fmt.Fprintf(out, "  %s:%d: %s is no longer used in this file (only what was replaced used it); remove it unless another module imports it from here\n", ch.Display, l.Line, l.Name)
 				}
 				if ch.Region {
-					if err := c.unneededRearms(spec); err != nil {
+					if err := c.unneededRearms(out, spec); err != nil {
 						return err
 					}
 				}
 			}
-			// Like ruff format --diff: a dry run that would change
-			// something fails, so CI can use it as a check.
+			// Like ruff format --diff and --check: a run that would
+			// change something fails, so CI can use it as a check.
 			if wouldChange {
 				return errFindings
 			}
 			return nil
 		},
 	})
+}
+
+// planGenerate loads the spec and plans what generate writes, with the
+// hand-written fixtures the region replaces when adopting.
+func (c *context) planGenerate(adopting bool) (*schema.Spec, []*plan.Change, []adopt.Def, error) {
+	spec, err := c.loadSpecOnce()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := schema.CheckCaseFiles(spec); err != nil {
+		return nil, nil, nil, err
+	}
+	if err := checkConftest(spec); err != nil {
+		return nil, nil, nil, err
+	}
+	var (
+		changes []*plan.Change
+		adopted []adopt.Def
+	)
+	if adopting {
+		changes, adopted, err = adopt.Plan(spec)
+	} else {
+		changes, err = plan.Make(spec)
+	}
+	return spec, changes, adopted, err
 }
 
 // checkConftest refuses a [paths].conftest that no test the project's
@@ -154,10 +201,20 @@ func checkConftest(spec *schema.Spec) error {
 	return coverage.CheckConftest(spec, runs, planned)
 }
 
+// anyChanged reports whether generate would write one of changes.
+func anyChanged(changes []*plan.Change) bool {
+	for _, ch := range changes {
+		if ch.Changed() {
+			return true
+		}
+	}
+	return false
+}
+
 // unneededRearms names the test modules' fixtures that arm the timer again
 // for their module for the seconds deadline.module_seconds now gives it:
 // the generated deadline arms those seconds itself.
-func (c *context) unneededRearms(spec *schema.Spec) error {
+func (c *context) unneededRearms(out io.Writer, spec *schema.Spec) error {
 	if len(spec.Deadline.ModuleSeconds) == 0 {
 		return nil
 	}
@@ -173,7 +230,7 @@ func (c *context) unneededRearms(spec *schema.Spec) error {
 		if !ok || given != r.Seconds {
 			continue
 		}
-		fmt.Fprintf(c.stdout, "  %s: fixture %s arms the timer again for %s s, which deadline.module_seconds now gives every test of %s; remove it\n",
+		fmt.Fprintf(out, "  %s: fixture %s arms the timer again for %s s, which deadline.module_seconds now gives every test of %s; remove it\n",
 			r.At, r.Fixture, pyquote.Number(r.Seconds), r.Module)
 	}
 	return nil

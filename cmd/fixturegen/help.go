@@ -95,10 +95,7 @@ Commands:
 	for _, cmd := range orderedCommands() {
 		fmt.Fprintf(w, "  %-11s %s\n", cmd.name, cmd.summary)
 	}
-	global := globalFlags()
-	global.BoolP("help", "h", false, "show this help, or a command's with COMMAND --help")
-	global.BoolP("version", "V", false, "print fixturegen's version and exit")
-	fmt.Fprintf(w, "\nGlobal flags:\n%s", flagUsages(global, nil))
+	fmt.Fprintf(w, "\nGlobal flags:\n%s", flagUsages(topFlags(&context{}), nil))
 	fmt.Fprint(w, `
 Exit status: 0 all is well; 1 drift, a contract finding or a late import;
 2 usage, spec or internal error.
@@ -126,7 +123,6 @@ func printCommandHelp(w io.Writer, cmd *command) {
 		fmt.Fprintf(w, "\n%s", cmd.more())
 	}
 	own := commandFlags(cmd, &context{})
-	own.BoolP("help", "h", false, "show this help")
 	global := globalFlags()
 	fmt.Fprintf(w, "\nFlags:\n%s", flagUsages(own, global))
 	fmt.Fprintf(w, "\nGlobal flags:\n%s", flagUsages(global, nil))

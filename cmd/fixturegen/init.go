@@ -65,7 +65,12 @@ each timer a conftest arms outside a fixture's body (in a helper, with the
 fixture that calls it), which it does not read.
 
 init never replaces an existing spec: it stops with exit status 2, unless
---force is given. A pyproject.toml that already holds [tool.fixturegen]
+--force is given. Nor does it write a second spec below one that already
+serves the working directory (run in tests/ of a project whose
+fixturegen.toml is at the root, fixturegen commands run in tests/ would
+read the new spec, and those run at the root the old one): it stops with
+exit status 2 naming the spec above, unless --spec names the file to
+write. A pyproject.toml that already holds [tool.fixturegen]
 counts as a spec (--force does not help there: two specs are an error).
 With --spec pyproject.toml, the spec is appended to pyproject.toml as
 [tool.fixturegen] tables.
@@ -84,6 +89,8 @@ Examples:
 			target := schema.DefaultFile
 			if c.spec != "" {
 				target = filepath.Clean(c.spec)
+			} else if err := specAbove(); err != nil {
+				return err
 			}
 			report, err := starter.Write(target, force)
 			if report != nil {
@@ -92,4 +99,20 @@ Examples:
 			return err
 		},
 	})
+}
+
+// specAbove refuses an init, without --spec, in a folder below the folder
+// of the spec that commands run here already read: a second spec would
+// split the project, each command reading the one nearest to where it
+// runs.
+func specAbove() error {
+	found, err := schema.FindUp(".")
+	if err != nil || found == "" || filepath.Dir(found) == "." {
+		return nil // none, or one here: starter.Write decides
+	}
+	return &schema.Error{File: found, Msg: fmt.Sprintf(
+		"already the spec here (fixturegen commands run in this folder read it), so init writes no second spec below it; "+
+			"edit it, or write it afresh with fixturegen -C %s init --force; for a project of its own in this folder, "+
+			"name the new spec: fixturegen --spec %s init (commands run here will read that one, and those run above the other)",
+		shellQuote(filepath.Dir(found)), schema.DefaultFile)}
 }

@@ -29,7 +29,7 @@
 // repository root.
 //
 // Exit status: 0 when all is well, 1 when check finds drift or a contract
-// finding, the probe finds a late import, or generate --dry-run would
+// finding, the probe finds a late import, or generate --diff or --check would
 // change a file, 2 for usage, spec or internal errors, 130 or 143 when a
 // probe is stopped by Ctrl-C or SIGTERM.
 package main

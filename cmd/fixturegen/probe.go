@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -19,6 +20,7 @@ func init() {
 		fix        bool
 		importTime bool
 		quiet      bool
+		verbose    bool
 	)
 	commands = append(commands, &command{
 		name:    "probe",
@@ -29,12 +31,30 @@ Runs the given pytest node ids (default: every [[probe.case]] node) in one
 fresh interpreter, cold as on a new CI worker, with the recording probe
 plugin and no planted delays. It reports every module first loaded while
 the alarm was armed (outermost imports only, with their cold seconds) and
-the [probe.record] state at each arming. An import under the alarm that
-raised (a missing optional module, the prefix of a mock.patch target that
-is a class) loaded nothing: it is listed apart, as a failed attempt.
+the [probe.record] state at each arming. A first import that a timer's
+exception ended (the deadline's, pytest-timeout's Failed: Timeout, a
+test's own alarm handler) is late too, and says what ended it. One that
+raised anything else (ImportError and its kind: a missing optional
+module, mock.patch probing the prefix of a dotted target) loaded nothing:
+it is a failed attempt, counted in one line.
+
+Each module, failed attempt and record state is printed once, with how
+often it came and the first test; -v (--verbose) lists every failed
+attempt and arming, and the inner run's whole output where it failed.
+--format json holds every import, attempt, arming and test result.
 
 PYTEST_ADDOPTS and the ini addopts do not reach the inner run, so reruns,
--n and --timeout from the project's configuration cannot change it.
+-n and --timeout from the project's configuration cannot change it; the
+options that say how pytest imports the tests stay (--import-mode,
+--rootdir), and the ini's pythonpath applies as in any pytest run.
+
+For a spec that holds only the import shield ([shield], for pytest-timeout
+users), probe runs the nodes (default: the whole suite, as pytest collects
+it) under pytest-timeout as the project configures it (the ini, the
+--timeout of addopts, PYTEST_TIMEOUT, marks), and lists every module
+first imported while a timeout was armed. --fix has nothing to write
+there: pytest-timeout's timer starts before a test's fixtures, so the fix
+is an import where the conftest loads, which probe prints.
 
 While it runs, a line per test arrives on stderr with its outcome and
 seconds, and on a terminal a live counter shows the time spent so far; -q
@@ -57,21 +77,26 @@ out of date, or a node that does not collect; 130 or 143 when interrupted.
 With --fix, the late modules are added to [preload].modules in the spec
 (only that array's text changes; comments elsewhere stay), the files are
 regenerated, and the probe runs again to confirm: one command turns red
-into green. Only modules that loaded are added, each once, none already
-listed; when a test that passed before the fix fails after it (the preload
+into green. Only late modules are added (those that loaded, and those a
+timer interrupted), each once, none already listed, and only those a fresh
+interpreter imports with pytest's import path (the ini's pythonpath, the
+rootdir, the import mode); when a test that passed before the fix fails after it (the preload
 fixture cannot import the module), every file written is put back and the
 exit status is 1. The spec and every file generate writes are checked
 first (a planned path that a link leads out of the spec's folder is
 refused, exit 2), before the tests run.
 
 With --importtime, each preload module's cold import is measured alone in a
-fresh interpreter (python -X importtime) and shown against the deadline,
-slowest first, instead of probing tests.
+fresh interpreter (python -X importtime, with pytest's import path) and
+shown against the deadline, slowest first, instead of probing tests. A
+module that does not import stops it with one line: the module, the
+Python and the error.
 
 Examples:
   fixturegen probe
   fixturegen probe tests/inbox/test_channel_reconnect.py::test_subscriber
   fixturegen probe --fix
+  fixturegen probe -v tests/test_client.py
   fixturegen probe --importtime`,
 		flags: func(fs *pflag.FlagSet) {
 			fs.StringVar(&format, "format", "text", "output `FORMAT`: text or json")
@@ -79,6 +104,7 @@ Examples:
 			fs.BoolVar(&fix, "fix", false, "add the late modules to [preload].modules, regenerate, and probe again")
 			fs.BoolVar(&importTime, "importtime", false, "measure each preload module's cold import against the deadline")
 			fs.BoolVarP(&quiet, "quiet", "q", false, "print no progress, only the result")
+			fs.BoolVarP(&verbose, "verbose", "v", false, "list every failed import attempt and arming, and the inner run's whole output")
 			completion.Values(fs, "format", "text", "json")
 			completion.Files(fs, "python")
 		},
@@ -89,12 +115,15 @@ Examples:
 			if fix && importTime {
 				return usageError{"--fix and --importtime do different jobs; use one"}
 			}
-			spec, err := c.loadDeadlineSpec("fixturegen probe")
+			spec, err := c.loadSpec()
 			if err != nil {
 				return err
 			}
 			if python == "" {
 				python = probe.DefaultPython(spec)
+			}
+			if importTime && !spec.HasDeadline() {
+				return usageError{fmt.Sprintf("--importtime measures the preload's modules against the deadline, and %s holds only the import shield: run fixturegen probe to see the first imports a timeout lands in", spec.File)}
 			}
 			if importTime {
 				times, err := probe.ImportTimes(spec, python)
@@ -111,36 +140,44 @@ Examples:
 			if len(nodes) == 0 {
 				nodes = probe.CaseNodes(spec)
 			}
-			if len(nodes) == 0 {
+			if len(nodes) == 0 && spec.HasDeadline() {
 				return usageError{fmt.Sprintf("no node ids to probe: name some, or add [[probe.case]] tables to %s", spec.File)}
 			}
 			if err := probe.UpToDate(spec, c.commandLine("generate")); err != nil {
 				return err
 			}
-			if fix {
+			if fix && spec.HasDeadline() {
 				if err := probe.CanFix(spec); err != nil {
 					return err
 				}
 			}
 			if !quiet {
-				fmt.Fprintf(c.stderr, "probing %d node(s) with %s\n", len(nodes), python)
+				what := fmt.Sprintf("%d node(s)", len(nodes))
+				if len(nodes) == 0 {
+					what = "the suite, as pytest collects it,"
+				}
+				fmt.Fprintf(c.stderr, "probing %s with %s\n", what, python)
 			}
+			out := reportPrinter{c: c, format: format, verbose: verbose}
 			report, err := runProbe(c, spec, python, nodes, quiet)
 			if err != nil {
 				return err
 			}
-			if err := leaveOutUnimportable(c, spec, python, report); err != nil {
+			if err := leaveOutUnimportable(c, spec, python, report, nodes); err != nil {
 				return err
 			}
-			if add := report.ToPreload(spec.Preload.Modules); fix && len(add) > 0 {
-				printReport(c, spec, report, format)
+			if add := report.ToPreload(spec.Preload.Modules); fix && len(add) > 0 && spec.HasDeadline() {
+				out.print(spec, report)
 				not := report.NotImportable
-				if spec, report, err = fixAndConfirm(c, spec, python, nodes, quiet, format, report, add); err != nil {
+				if spec, report, err = fixAndConfirm(c, spec, python, nodes, quiet, out, report, add); err != nil {
 					return err
 				}
 				report.NotImportable = not
 			}
-			printReport(c, spec, report, format)
+			out.print(spec, report)
+			if fix && !spec.HasDeadline() {
+				fmt.Fprintf(c.stderr, "--fix wrote nothing: %s holds only the import shield ([shield]), which has no preload fixture, and pytest-timeout's timer starts before any fixture; the fix above imports the late modules where the conftest loads\n", spec.File)
+			}
 			if !report.OK() {
 				return errFindings
 			}
@@ -150,15 +187,20 @@ Examples:
 }
 
 // leaveOutUnimportable marks the late modules that do not import in a
-// fresh interpreter started in the spec's folder, so that neither the
-// report's fix nor --fix names them, and says so.
-func leaveOutUnimportable(c *context, spec *schema.Spec, python string, report *probe.Report) error {
-	_, not, err := probe.Importable(spec, python, report.ToPreload(spec.Preload.Modules))
+// fresh interpreter started in the spec's folder with pytest's import
+// path for nodes, so that neither the report's fix nor --fix names them,
+// and says so.
+func leaveOutUnimportable(c *context, spec *schema.Spec, python string, report *probe.Report, nodes []string) error {
+	_, not, err := probe.Importable(spec, python, report.ToPreload(spec.Preload.Modules), nodes)
 	if err != nil || len(not) == 0 {
 		return err
 	}
 	report.NotImportable = not
-	fmt.Fprintf(c.stderr, "left out of [preload].modules: %s, which do not import in a fresh %s started in %s (a module a test writes and imports itself); preloading them would fail every test\n", strings.Join(not, ", "), python, spec.Dir)
+	where := "left out of [preload].modules"
+	if !spec.HasDeadline() {
+		where = "left out of the fix"
+	}
+	fmt.Fprintf(c.stderr, "%s: %s, which do not import in a fresh %s started in %s with pytest's import path (a module a test writes and imports itself); preloading them would fail every test\n", where, strings.Join(not, ", "), python, spec.Dir)
 	return nil
 }
 
@@ -166,8 +208,13 @@ func leaveOutUnimportable(c *context, spec *schema.Spec, python string, report *
 // probes again. When a test that passed before the fix fails after it, or
 // a node no longer collects, the fix is undone: --fix never leaves a suite
 // worse than it found it.
-func fixAndConfirm(c *context, spec *schema.Spec, python string, nodes []string, quiet bool, format string, before *probe.Report, add []string) (*schema.Spec, *probe.Report, error) {
+func fixAndConfirm(c *context, spec *schema.Spec, python string, nodes []string, quiet bool, out reportPrinter, before *probe.Report, add []string) (*schema.Spec, *probe.Report, error) {
+	lock, err := c.lockDir(filepath.Dir(spec.File))
+	if err != nil {
+		return nil, nil, err
+	}
 	fixed, err := probe.Fix(spec, add)
+	lock.Unlock()
 	if fixed != nil {
 		fixed.Text(c.stdout)
 	}
@@ -186,7 +233,7 @@ func fixAndConfirm(c *context, spec *schema.Spec, python string, nodes []string,
 		return nil, nil, err
 	}
 	if broken := probe.Broken(before, after); len(broken) > 0 {
-		printReport(c, fixed.Spec, after, format)
+		out.print(fixed.Spec, after)
 		return nil, nil, undoFix(c, fixed, fmt.Sprintf("after the fix, %s passed before and did not after", strings.Join(broken, ", ")))
 	}
 	return fixed.Spec, after, nil
@@ -194,7 +241,12 @@ func fixAndConfirm(c *context, spec *schema.Spec, python string, nodes []string,
 
 // undoFix puts back what --fix wrote and says why.
 func undoFix(c *context, fixed *probe.Fixed, why string) error {
+	lock, err := c.lockDir(filepath.Dir(fixed.Spec.File))
+	if err != nil {
+		return err
+	}
 	back, err := fixed.Undo()
+	lock.Unlock()
 	for _, d := range back {
 		fmt.Fprintf(c.stdout, "put back %s\n", d)
 	}
@@ -204,11 +256,18 @@ func undoFix(c *context, fixed *probe.Fixed, why string) error {
 	return fmt.Errorf("%s; the fix is undone: preload %s by hand, or look at why its import fails in %s", why, strings.Join(fixed.Modules, ", "), fixed.Spec.Preload.Fixture)
 }
 
-// printReport prints the probe's report in --format.
-func printReport(c *context, spec *schema.Spec, r *probe.Report, format string) {
-	if format == "json" {
-		r.JSON(c.stdout)
+// reportPrinter prints the probe's report in --format, in full with
+// --verbose.
+type reportPrinter struct {
+	c       *context
+	format  string
+	verbose bool
+}
+
+func (o reportPrinter) print(spec *schema.Spec, r *probe.Report) {
+	if o.format == "json" {
+		r.JSON(o.c.stdout)
 		return
 	}
-	r.Text(c.stdout, spec, c.paint)
+	r.Text(o.c.stdout, spec, o.c.paint, o.verbose)
 }

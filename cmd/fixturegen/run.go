@@ -12,6 +12,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/cli/color"
 	"github.com/fixturegen/fixturegen/internal/cli/completion"
+	"github.com/fixturegen/fixturegen/internal/gen/write"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -56,29 +57,29 @@ type context struct {
 	format string
 	// paint colours what goes to stdout, by the rules of package color.
 	paint color.Painter
+	// loaded is set once the spec was loaded, and its warnings printed.
+	loaded bool
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	c := &context{stdout: stdout, stderr: stderr, paint: color.For(stdout)}
-	global := pflag.NewFlagSet("fixturegen", pflag.ContinueOnError)
+	global := topFlags(c)
 	global.SetInterspersed(false)
-	global.SetOutput(io.Discard)
-	addGlobalFlags(global, c)
-	help := global.BoolP("help", "h", false, "")
-	showVersion := global.BoolP("version", "V", false, "")
 	if err := global.Parse(args); err != nil {
 		fmt.Fprintf(stderr, "fixturegen: %v%s\n", err, didYouMean(global, err))
 		fmt.Fprint(stderr, "run 'fixturegen --help' for usage\n")
 		return exitError
 	}
 	rest := global.Args()
-	if *showVersion {
+	help, _ := global.GetBool("help")
+	showVersion, _ := global.GetBool("version")
+	if showVersion {
 		printVersion(c)
 		return exitOK
 	}
-	if *help || len(rest) == 0 {
+	if help || len(rest) == 0 {
 		printUsage(stdout)
-		if len(rest) == 0 && !*help {
+		if len(rest) == 0 && !help {
 			return exitError
 		}
 		return exitOK
@@ -102,12 +103,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	fs := commandFlags(cmd, c)
-	cmdHelp := fs.BoolP("help", "h", false, "show this help")
 	if err := fs.Parse(rest[1:]); err != nil {
 		fmt.Fprintf(stderr, "fixturegen %s: %v%s\nrun 'fixturegen %s --help' for usage\n", name, err, didYouMean(fs, err), name)
 		return exitError
 	}
-	if *cmdHelp {
+	if help, _ := fs.GetBool("help"); help {
 		printCommandHelp(stdout, cmd)
 		return exitOK
 	}
@@ -123,7 +123,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return c.exitCode(name, cmd.run(c, fs.Args()))
 }
 
-// commandFlags is cmd's flag set: the global flags, then its own.
+// commandFlags is cmd's flag set, every flag the command accepts: the
+// global flags, then its own, then -h/--help. The command line is parsed,
+// and help and shell completion are written, from it.
 func commandFlags(cmd *command, c *context) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(cmd.name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -131,6 +133,19 @@ func commandFlags(cmd *command, c *context) *pflag.FlagSet {
 	if cmd.flags != nil {
 		cmd.flags(fs)
 	}
+	fs.BoolP("help", "h", false, "show this help")
+	return fs
+}
+
+// topFlags is the flag set of the words before the command: the global
+// flags, -h/--help and -V/--version. The command line is parsed, and help
+// and shell completion are written, from it.
+func topFlags(c *context) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("fixturegen", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	addGlobalFlags(fs, c)
+	fs.BoolP("help", "h", false, "show this help, or a command's with COMMAND --help")
+	fs.BoolP("version", "V", false, "print fixturegen's version and exit")
 	return fs
 }
 
@@ -192,16 +207,39 @@ func (c *context) loadSpec() (*schema.Spec, error) {
 	return spec, err
 }
 
-// loadDeadlineSpec is loadSpec for a command that works on the deadline
-// (probe, docs, scaffold): a spec that holds only the import shield is an
-// error there, saying so, rather than a run about a fixture with no name.
-func (c *context) loadDeadlineSpec(command string) (*schema.Spec, error) {
-	spec, err := c.loadSpec()
-	if err != nil || spec.HasDeadline() {
-		return spec, err
+// loadSpecOnce is loadSpec for a command that may load the spec again
+// (generate does, under the lock): its warning is printed once.
+func (c *context) loadSpecOnce() (*schema.Spec, error) {
+	if !c.loaded {
+		c.loaded = true
+		return c.loadSpec()
 	}
-	return nil, &schema.Error{File: spec.File, Msg: fmt.Sprintf(
-		"holds only the import shield ([shield]), and %s works on the deadline fixture: add [deadline] and [preload] to use it", command)}
+	path, err := c.specPath()
+	if err != nil {
+		return nil, err
+	}
+	return schema.Load(path)
+}
+
+// lockSpec takes the lock of the spec's folder (see write.LockName) for a
+// command that writes the project's files, before it reads the spec: a
+// second command on the same spec waits for this one, then plans from
+// what it wrote, so two runs at once never fail and never interleave. A
+// spec that cannot be found is left for loadSpec to report.
+func (c *context) lockSpec() (*write.Lock, error) {
+	path, err := c.specPath()
+	if err != nil {
+		return nil, nil
+	}
+	if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+		return nil, nil
+	}
+	return c.lockDir(filepath.Dir(path))
+}
+
+// lockDir takes the lock of the spec's folder dir, as lockSpec does.
+func (c *context) lockDir(dir string) (*write.Lock, error) {
+	return write.AcquireLock(dir, dir, func(msg string) { fmt.Fprintf(c.stderr, "fixturegen: %s\n", msg) })
 }
 
 // specPath is the path of the spec that loadSpec loads.

@@ -3,10 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/fixturegen/fixturegen/internal/onboard/scaffold"
+	"github.com/fixturegen/fixturegen/schema"
 )
 
 func init() {
@@ -49,9 +51,24 @@ Examples:
 }
 
 func runScaffold(c *context, target string, probe bool) error {
-	spec, err := c.loadDeadlineSpec("fixturegen scaffold")
+	lock, err := c.lockSpec()
 	if err != nil {
 		return err
+	}
+	defer lock.Unlock()
+	spec, err := c.loadSpec()
+	if err != nil {
+		return err
+	}
+	if !spec.HasDeadline() {
+		// A new module below the conftest is shielded as it is: there is
+		// nothing for scaffold to write, and no deadline to write it for.
+		dir := strings.TrimSuffix(spec.Paths.Conftest, "conftest.py")
+		if dir == "" {
+			dir = "./"
+		}
+		return &schema.Error{File: spec.File, Msg: fmt.Sprintf(
+			"holds only the import shield ([shield]), which covers every test below %s as it stands: a new test module there needs nothing from fixturegen. scaffold writes a module that runs under a deadline; add [deadline] and [preload] to the spec for one", dir)}
 	}
 	created, err := scaffold.Create(spec, target, probe)
 	if created != nil {

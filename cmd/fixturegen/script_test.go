@@ -108,6 +108,7 @@ func TestScripts(t *testing.T) {
 			return testenv.CopyTree(example, filepath.Join(env.WorkDir, "inbox"))
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"crlf":     cmdCRLF,
 			"exits":    cmdExits,
 			"mtime":    cmdMtime,
 			"ranon":    cmdRanOn,
@@ -126,24 +127,28 @@ func TestScripts(t *testing.T) {
 var scriptSeconds = map[string]float64{
 	"adopt_timeout_module_seconds":        37.5,
 	"late_import_xdist":                   32.1,
+	"probe_fix_failed_imports":            29.7,
 	"adopt_timeout_module_handler":        27.4,
-	"probe_fix_failed_imports":            26.4,
 	"adopt_timeout_helper_pytest_timeout": 24.6,
 	"adopt_timeout_hasattr_guard":         24.1,
 	"init_timeout_elsewhere":              24.5,
 	"adopt_timeout_alarm_int":             23.9,
 	"adopt_timeout_setitimer_env":         23.9,
+	"shield_pytest_timeout":               23.0,
 	"adopt_timeout_interval_faulthandler": 22.8,
 	"probe_fix":                           20.7,
+	"shield_warnings":                     21.7,
 	"adopt_timeout_pytest_fail_fallback":  20.3,
-	"shield_pytest_timeout":               19.9,
 	"generate_per_test_timeout":           18.5,
 	"init_timeout_config":                 18.0,
+	"generate_red_raise":                  17.1,
 	"platform_no_sigalrm":                 15.8,
+	"probe_src_layout":                    15.8,
 	"probe_tests":                         14.9,
 	"generate_message_seconds":            14.2,
 	"triage_roundtrip":                    14.7,
 	"triage_green_slow":                   13.8,
+	"generate_crlf":                       11.1,
 	"probe_cli":                           9.4,
 	"scaffold_module":                     8.5,
 	"shield_own_alarm":                    8.2,
@@ -259,6 +264,32 @@ func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("replace: %q does not occur in %s", args[1], args[0])
 	}
 	ts.Check(os.WriteFile(file, []byte(strings.ReplaceAll(string(data), oldText, newText)), 0o644))
+}
+
+// cmdCRLF gives each FILE "\r\n" line endings, as git's autocrlf gives a
+// Windows checkout; with -check it changes nothing and fails unless every
+// line of each FILE ends in "\r\n" (the last may have no line ending).
+func cmdCRLF(ts *testscript.TestScript, neg bool, args []string) {
+	check := len(args) > 0 && args[0] == "-check"
+	if check {
+		args = args[1:]
+	}
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: crlf [-check] FILE...")
+	}
+	for _, name := range args {
+		file := ts.MkAbs(name)
+		data, err := os.ReadFile(file)
+		ts.Check(err)
+		lf := strings.ReplaceAll(string(data), "\r\n", "\n")
+		if check {
+			if n := strings.Count(lf, "\n"); n != strings.Count(string(data), "\r\n") || n == 0 {
+				ts.Fatalf("%s: %d of its %d line endings are \\r\\n", name, strings.Count(string(data), "\r\n"), n)
+			}
+			continue
+		}
+		ts.Check(os.WriteFile(file, []byte(strings.ReplaceAll(lf, "\n", "\r\n")), 0o644))
+	}
 }
 
 // cmdExits runs a program, as exec does, and requires its exit status to

@@ -13,7 +13,9 @@ package check
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/check/collect"
 	"github.com/fixturegen/fixturegen/internal/check/drift"
@@ -22,7 +24,9 @@ import (
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/internal/probe"
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -85,7 +89,8 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 	}
 	d := drift.Find(spec, changes, res.Generated, o.Diffs)
 
-	report := &finding.Report{Spec: spec.File, Findings: append(d.Findings, res.Findings...), Model: model}
+	report := &finding.Report{Spec: spec.File, Findings: append(d.Findings, res.Findings...), Model: model,
+		Read: readLines(spec, opts.Config, opts.Roots, res.Files, changes)}
 	if cwd, err := os.Getwd(); err == nil {
 		report.TidyPaths(cwd)
 	}
@@ -183,4 +188,41 @@ func IsCollectionError(err error) (output string, ok bool) {
 		return ce.Output, true
 	}
 	return "", false
+}
+
+// readLines says what check read, for --verbose: the spec, pytest's
+// configuration, the tree and how many Python files it held, and the
+// state of each file generate writes.
+func readLines(spec *schema.Spec, cfg *pytestcfg.Config, roots []string, files int, changes []*plan.Change) []string {
+	lines := []string{"spec: " + spec.File}
+	if cfg != nil {
+		lines = append(lines, fmt.Sprintf("pytest configuration: %s (rootdir %s)", relpath.FromWD(cfg.File), relpath.FromWD(cfg.Dir)))
+	} else {
+		lines = append(lines, "pytest configuration: none found from the spec's folder up, nor for the project's pytest command lines; pytest's defaults")
+	}
+	noun := "Python files"
+	if files == 1 {
+		noun = "Python file"
+	}
+	lines = append(lines, fmt.Sprintf("tree: %s (%d %s read)", strings.Join(roots, ", "), files, noun))
+	for _, c := range changes {
+		kind := ""
+		switch {
+		case c.Region:
+			kind = " (region)"
+		case c.Docs:
+			kind = " (docs block)"
+		}
+		state := "in sync"
+		switch {
+		case c.Problem != nil:
+			state = "generate will not write it"
+		case !c.Exists:
+			state = "missing"
+		case c.Changed():
+			state = "differs from what the spec renders"
+		}
+		lines = append(lines, fmt.Sprintf("generated: %s%s: %s", c.Display, kind, state))
+	}
+	return lines
 }

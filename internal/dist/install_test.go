@@ -122,6 +122,17 @@ func (h host) pip(t *testing.T, work, whl string) {
 	}
 	h.helpTexts(t, fixturegen)
 
+	// The spec the release's init writes names the schema at its tag.
+	fresh := filepath.Join(work, "fresh")
+	if err := os.Mkdir(fresh, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(t, fresh, fixturegen, "init")
+	if spec, err := os.ReadFile(filepath.Join(fresh, "fixturegen.toml")); err != nil || !strings.HasPrefix(string(spec),
+		"#:schema https://raw.githubusercontent.com/fixturegen/fixturegen/v0.4.0/schema/fixturegen.schema.json\n") {
+		t.Errorf("the release's init wrote (%v):\n%s", err, spec)
+	}
+
 	project := filepath.Join(work, "inbox")
 	if err := testenv.CopyTree(filepath.Join(root, "examples", "inbox"), project); err != nil {
 		t.Fatal(err)

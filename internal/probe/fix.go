@@ -94,7 +94,7 @@ func Fix(spec *schema.Spec, modules []string) (*Fixed, error) {
 	}
 	specText.New = out
 	if err := specText.Write(); err != nil {
-		return nil, fmt.Errorf("write %s: %w", spec.File, err)
+		return nil, err
 	}
 	f := &Fixed{Spec: fixed, Modules: modules, File: spec.File, written: []*plan.Change{specText}}
 	f.Wrote, err = plan.WriteChanged(changes)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/cli/color"
+	"github.com/fixturegen/fixturegen/internal/timerexc"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -19,43 +20,46 @@ func (nc *NotCollected) Error() string {
 	return fmt.Sprintf("%s not collect:\n%s", what, nc.Message)
 }
 
-// Text prints the report for people: the late imports, the records at
-// each arming, the inner run's output when it failed, and the verdict
-// with its fix. spec names the deadline fixture and the recorded keys.
-func (r *Report) Text(w io.Writer, spec *schema.Spec, p color.Painter) {
+// Text prints the report for people: the late imports, the failed
+// attempts, the records at each arming, the inner run's failures, and the
+// verdict with its fix. Each module, attempt and record state is printed
+// once, with how often it came and the first test it came in; verbose
+// lists every failed attempt and arming, and the inner run's whole output.
+// spec names the deadline fixture and the recorded keys.
+func (r *Report) Text(w io.Writer, spec *schema.Spec, p color.Painter, verbose bool) {
+	window := "while a timeout was armed"
+	if spec.HasDeadline() {
+		window = "while " + spec.Deadline.Fixture + " was armed"
+	}
 	if len(r.Late) == 0 {
 		fmt.Fprintf(w, "late imports: %s\n", p.Paint(color.Green, "none"))
 	} else {
-		fmt.Fprintf(w, "%s (first imported while %s was armed):\n", p.Paint(color.Red, "late imports"), spec.Deadline.Fixture)
-		for _, imp := range r.Late {
-			fmt.Fprintf(w, "  %s %7.2f s  %s\n", p.Paint(color.Red, fmt.Sprintf("%-40s", imp.Module)), imp.Seconds, imp.Node)
-		}
-	}
-	if len(r.Failed) > 0 {
-		fmt.Fprintf(w, "failed import attempts under the alarm (no module loaded, so nothing to preload; --fix leaves them out):\n")
-		for _, f := range r.Failed {
-			fmt.Fprintf(w, "  %-40s %-20s %s\n", f.Module, f.Error, f.Node)
-		}
-	}
-	if len(r.Armed) == 0 {
-		fmt.Fprintf(w, "armed: never; these tests do not use %s, so the probe proves nothing about them\n", spec.Deadline.Fixture)
-	}
-	for i, rec := range r.Armed {
-		var parts []string
-		for _, key := range spec.Probe.Record {
-			style := color.Green
-			if !rec[key.Key] {
-				style = color.Red
+		fmt.Fprintf(w, "%s (first imported %s):\n", p.Paint(color.Red, "late imports"), window)
+		for _, g := range groupLate(r.Late) {
+			line := fmt.Sprintf("  %s %7.2f s  %s%s", p.Paint(color.Red, fmt.Sprintf("%-40s", g.first.Module)), g.first.Seconds, g.first.Node, more(g.tests, "test"))
+			if g.interrupted != nil {
+				line += ", interrupted by " + interrupter(spec, *g.interrupted)
 			}
-			parts = append(parts, p.Paint(style, fmt.Sprintf("%s=%t", key.Key, rec[key.Key])))
+			fmt.Fprintln(w, line)
 		}
-		fmt.Fprintf(w, "armed: %s  %s\n", nodeAt(r.ArmedNodes, i), strings.Join(parts, " "))
 	}
+	r.failedText(w, window, verbose)
+	r.armedText(w, spec, p, verbose)
 	if r.Code != 0 {
-		fmt.Fprintf(w, "the inner pytest run exited %d; its output:\n%s%s", r.Code, r.Stdout, r.Stderr)
+		r.outputText(w, verbose)
 	}
 	if r.OK() {
-		fmt.Fprintf(w, "%s every recorded module was loaded at each arming, and nothing was imported late\n", p.Paint(color.Green, "ok:"))
+		if spec.HasDeadline() {
+			fmt.Fprintf(w, "%s every recorded module was loaded at each arming, and nothing was imported late\n", p.Paint(color.Green, "ok:"))
+		} else {
+			fmt.Fprintf(w, "%s nothing was imported for the first time while a timeout was armed\n", p.Paint(color.Green, "ok:"))
+		}
+		return
+	}
+	if !spec.HasDeadline() {
+		if add := r.ToPreload(nil); len(add) > 0 {
+			fmt.Fprint(w, ShieldAdvice(spec, add))
+		}
 		return
 	}
 	if again := r.preloadedLate(spec.Preload.Modules); len(again) > 0 {
@@ -67,15 +71,227 @@ func (r *Report) Text(w io.Writer, spec *schema.Spec, p color.Painter) {
 	}
 }
 
+// ShieldAdvice is what a spec that holds only the shield can do about
+// late modules: pytest-timeout starts its timer before a test's fixtures
+// run, so no preload fixture precedes it; an import when the conftest
+// loads does, once per worker.
+func ShieldAdvice(spec *schema.Spec, modules []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "fix: import %s when %s loads, at its top, outside the fixturegen region:\n", strings.Join(modules, ", "), spec.Paths.Conftest)
+	for _, m := range modules {
+		fmt.Fprintf(&b, "  import %s  # noqa: F401\n", m)
+	}
+	fmt.Fprintf(&b, "pytest-timeout starts its timer before a test's fixtures run, so no fixture can take an import out of it; the conftest loads before any test, once per worker. The shield keeps each of these imports whole meanwhile, and the test it delays fails with pytest-timeout's own message.\n")
+	return b.String()
+}
+
+// interrupter names what ended an import: the timer and its exception.
+func interrupter(spec *schema.Spec, imp Import) string {
+	who := "a timer"
+	switch {
+	case imp.Timer == string(timerexc.Deadline) && spec.HasDeadline():
+		who = spec.Deadline.Fixture
+	case imp.Timer == string(timerexc.Deadline):
+		who = "a deadline"
+	case imp.Timer == string(timerexc.PytestTimeout):
+		who = "pytest-timeout"
+	case strings.HasSuffix(imp.Timer, " handler"):
+		who = "the " + imp.Timer
+	}
+	return who + " (" + imp.Error + ")"
+}
+
+// lateGroup is one late module: its first import, the tests that
+// imported it late, and the first import a timer ended, if one did.
+type lateGroup struct {
+	first       Import
+	tests       int
+	interrupted *Import
+}
+
+func groupLate(late []Import) []lateGroup {
+	var groups []lateGroup
+	at := map[string]int{}
+	tests := map[[2]string]bool{}
+	for i, imp := range late {
+		k, ok := at[imp.Module]
+		if !ok {
+			k = len(groups)
+			at[imp.Module] = k
+			groups = append(groups, lateGroup{first: imp})
+		}
+		g := &groups[k]
+		if !tests[[2]string{imp.Module, imp.Node}] {
+			tests[[2]string{imp.Module, imp.Node}] = true
+			g.tests++
+		}
+		if imp.Interrupted() && g.interrupted == nil {
+			g.interrupted = &late[i]
+		}
+	}
+	return groups
+}
+
+// more says how many more of what there were beyond the first of n:
+// " and 3 more tests"; "" for one.
+func more(n int, what string) string {
+	switch {
+	case n <= 1:
+		return ""
+	case n == 2:
+		return " and 1 more " + what
+	}
+	return fmt.Sprintf(" and %d more %ss", n-1, what)
+}
+
+// failedText prints the failed attempts: one line that counts them, or
+// with verbose each module and error once, with its count and first test.
+func (r *Report) failedText(w io.Writer, window string, verbose bool) {
+	if len(r.Failed) == 0 {
+		return
+	}
+	type key struct{ module, err string }
+	type group struct {
+		first FailedImport
+		count int
+		tests map[string]bool
+	}
+	var order []key
+	groups := map[key]*group{}
+	tests := map[string]bool{}
+	for _, f := range r.Failed {
+		k := key{f.Module, f.Error}
+		g := groups[k]
+		if g == nil {
+			g = &group{first: f, tests: map[string]bool{}}
+			groups[k] = g
+			order = append(order, k)
+		}
+		g.count++
+		g.tests[f.Node] = true
+		tests[f.Node] = true
+	}
+	if !verbose {
+		fmt.Fprintf(w, "failed import attempts %s: %s, %s in %s; none loaded a module, so there is nothing to preload (--verbose lists them)\n",
+			window, count(len(order), "module"), count(len(r.Failed), "attempt"), count(len(tests), "test"))
+		return
+	}
+	fmt.Fprintf(w, "failed import attempts %s (no module loaded, so nothing to preload; --fix leaves them out):\n", window)
+	for _, k := range order {
+		g := groups[k]
+		line := fmt.Sprintf("  %-40s %-20s %s%s", k.module, k.err, g.first.Node, more(len(g.tests), "test"))
+		if g.count > len(g.tests) {
+			line += fmt.Sprintf(" (%s)", count(g.count, "attempt"))
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+// count says n of what, in the plural when n is not 1.
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// armedText prints the records at each arming: each state once, at the
+// first test that armed with it, with how many more did; with verbose,
+// every arming.
+func (r *Report) armedText(w io.Writer, spec *schema.Spec, p color.Painter, verbose bool) {
+	if len(r.Armed) == 0 {
+		if spec.HasDeadline() {
+			fmt.Fprintf(w, "armed: never; these tests do not use %s, so the probe proves nothing about them\n", spec.Deadline.Fixture)
+		} else {
+			fmt.Fprintf(w, "armed: never; no timeout was armed with a signal in these tests (pytest-timeout's timeout is not set for them, or its method is thread), so the probe proves nothing about them\n")
+		}
+		return
+	}
+	states := func(rec map[string]bool) string {
+		var parts []string
+		for _, key := range spec.Probe.Record {
+			style := color.Green
+			if !rec[key.Key] {
+				style = color.Red
+			}
+			parts = append(parts, p.Paint(style, fmt.Sprintf("%s=%t", key.Key, rec[key.Key])))
+		}
+		if len(parts) == 0 {
+			return ""
+		}
+		return "  " + strings.Join(parts, " ")
+	}
+	if verbose {
+		for i, rec := range r.Armed {
+			fmt.Fprintf(w, "armed: %s%s\n", nodeAt(r.ArmedNodes, i), states(rec))
+		}
+		return
+	}
+	var order []string
+	first := map[string]int{}
+	times := map[string]int{}
+	for i, rec := range r.Armed {
+		s := states(rec)
+		if _, ok := first[s]; !ok {
+			first[s] = i
+			order = append(order, s)
+		}
+		times[s]++
+	}
+	for _, s := range order {
+		line := "armed: " + nodeAt(r.ArmedNodes, first[s]) + s
+		if n := times[s]; n > 1 {
+			line += fmt.Sprintf("  (and %s alike)", count(n-1, "more arming"))
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+// outputText prints what the inner run said of its failures: each test
+// that failed or errored with the first line of what it raised, and
+// pytest's last line; with verbose, or when no test failed (pytest itself
+// stopped), its whole output.
+func (r *Report) outputText(w io.Writer, verbose bool) {
+	var failed []Result
+	for _, res := range r.Results {
+		if res.Outcome == "failed" || res.Outcome == "error" {
+			failed = append(failed, res)
+		}
+	}
+	if verbose || len(failed) == 0 {
+		fmt.Fprintf(w, "the inner pytest run exited %d; its output:\n%s%s", r.Code, r.Stdout, r.Stderr)
+		return
+	}
+	fmt.Fprintf(w, "the inner pytest run exited %d (--verbose shows its whole output):\n", r.Code)
+	for _, res := range failed {
+		fmt.Fprintf(w, "  %-7s %s: %s\n", res.Outcome, res.Node, res.Message)
+	}
+	if last := lastLine(r.Stdout); last != "" {
+		fmt.Fprintf(w, "  %s\n", last)
+	}
+}
+
+// lastLine is the last line of out that is neither empty nor the probe's
+// report: pytest's counts ("1 failed, 1 passed in 1.39s").
+func lastLine(out string) string {
+	lines := strings.Split(out, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" && !strings.HasPrefix(l, `{"code"`) {
+			return l
+		}
+	}
+	return ""
+}
+
 // preloadedLate returns the late modules that are in preloaded already.
 func (r *Report) preloadedLate(preloaded []string) []string {
-	add := map[string]bool{}
-	for _, m := range r.ToPreload(preloaded) {
-		add[m] = true
+	have := map[string]bool{}
+	for _, m := range preloaded {
+		have[m] = true
 	}
 	var out []string
 	for _, m := range r.LateModules() {
-		if !add[m] {
+		if have[m] {
 			out = append(out, m)
 		}
 	}
@@ -95,12 +311,25 @@ func (r *Report) JSON(w io.Writer) error {
 		Late   []Import       `json:"late"`
 		Failed []FailedImport `json:"failed"`
 		Armed  []armed        `json:"armed"`
-	}{OK: r.OK(), Code: r.Code, Nodes: r.Nodes, Late: r.Late, Failed: r.Failed, Armed: []armed{}}
+		// NotImportable are late modules left out of the fix.
+		NotImportable []string `json:"not_importable"`
+		Results       []Result `json:"results"`
+	}{OK: r.OK(), Code: r.Code, Nodes: r.Nodes, Late: r.Late, Failed: r.Failed, Armed: []armed{},
+		NotImportable: r.NotImportable, Results: r.Results}
+	if doc.Nodes == nil {
+		doc.Nodes = []string{}
+	}
 	if doc.Late == nil {
 		doc.Late = []Import{}
 	}
 	if doc.Failed == nil {
 		doc.Failed = []FailedImport{}
+	}
+	if doc.NotImportable == nil {
+		doc.NotImportable = []string{}
+	}
+	if doc.Results == nil {
+		doc.Results = []Result{}
 	}
 	for i, rec := range r.Armed {
 		doc.Armed = append(doc.Armed, armed{nodeAt(r.ArmedNodes, i), rec})

@@ -1,17 +1,22 @@
 package probe
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/schema"
 )
 
-// importableScript imports each module named on its command line in one
-// fresh interpreter and prints, one per line, those that do not import.
-const importableScript = `import importlib, sys
-for name in sys.argv[1:]:
+// importableScript puts pytest's import path (a JSON list, its first
+// argument) at the head of sys.path, imports each module named after it
+// in one fresh interpreter and prints, one per line, those that do not
+// import.
+const importableScript = `import importlib, json, sys
+sys.path[:0] = json.loads(sys.argv[1])
+for name in sys.argv[2:]:
     try:
         importlib.import_module(name)
     except BaseException:
@@ -19,15 +24,21 @@ for name in sys.argv[1:]:
 `
 
 // Importable splits modules into those that import in a fresh python,
-// started in the spec's folder as the preload fixture's session starts,
-// and those that do not: a module a test writes and imports itself (under
-// tmp_path, say) was loaded under the alarm, yet preloading it would fail
-// every test. --fix writes only the first.
-func Importable(spec *schema.Spec, python string, modules []string) (ok, not []string, err error) {
+// started in the spec's folder with sys.path as pytest sets it for nodes
+// (its pythonpath, rootdir and import mode; see importPath), as the
+// preload fixture's session imports them, and those that do not: a
+// module a test writes and imports itself (under tmp_path, say) was
+// loaded under the alarm, yet preloading it would fail every test. --fix
+// writes only the first.
+func Importable(spec *schema.Spec, python string, modules, nodes []string) (ok, not []string, err error) {
 	if len(modules) == 0 {
 		return nil, nil, nil
 	}
-	cmd := exec.Command(python, append([]string{"-c", importableScript}, modules...)...)
+	path, err := ImportPath(spec, nodes)
+	if err != nil {
+		return nil, nil, err
+	}
+	cmd := exec.Command(python, append([]string{"-c", importableScript, path}, modules...)...)
 	cmd.Dir = spec.Dir
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -47,4 +58,16 @@ func Importable(spec *schema.Spec, python string, modules []string) (ok, not []s
 		}
 	}
 	return ok, not, nil
+}
+
+// ImportPath is pytest's import path for nodes run from the spec's
+// folder (see pytestView.importPath), as a JSON list for a script's
+// command line.
+func ImportPath(spec *schema.Spec, nodes []string) (string, error) {
+	view, err := viewFor(spec, nodes, os.Getenv("PYTEST_ADDOPTS"), false)
+	if err != nil {
+		return "", err
+	}
+	b, err := json.Marshal(view.importPath(spec, nodes))
+	return string(b), err
 }

@@ -23,7 +23,7 @@ func TestImportable(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "broken_mod.py"), []byte("raise RuntimeError('no')\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ok, not, err := Importable(&schema.Spec{Dir: dir}, python, []string{"local_mod", "json.decoder", "dupe_pkg", "broken_mod"})
+	ok, not, err := Importable(&schema.Spec{Dir: dir, Paths: schema.Paths{Conftest: "conftest.py"}}, python, []string{"local_mod", "json.decoder", "dupe_pkg", "broken_mod"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,17 +27,21 @@ type ImportTime struct {
 const marker = "fixturegen-importtime-start"
 
 // ImportTimes measures each preload module's cold import with
-// python -X importtime, from the spec's folder, and returns them slowest
-// first.
+// python -X importtime, from the spec's folder with pytest's import path
+// for the probe cases (see ImportPath), and returns them slowest first.
 func ImportTimes(spec *schema.Spec, python string) ([]ImportTime, error) {
+	path, err := ImportPath(spec, CaseNodes(spec))
+	if err != nil {
+		return nil, err
+	}
 	var times []ImportTime
 	for _, module := range spec.Preload.Modules {
-		code := fmt.Sprintf("import sys; sys.stderr.write(%q + '\\n'); import %s", marker, module)
-		cmd := exec.Command(python, "-X", "importtime", "-c", code)
+		code := fmt.Sprintf("import json, sys; sys.path[:0] = json.loads(sys.argv[1]); sys.stderr.write(%q + '\\n'); import %s", marker, module)
+		cmd := exec.Command(python, "-X", "importtime", "-c", code, path)
 		cmd.Dir = spec.Dir
 		out, err := cmd.CombinedOutput()
 		if err != nil {
-			return nil, fmt.Errorf("import %s failed in a fresh %s:\n%s", module, python, out)
+			return nil, importError(module, python, spec.Dir, string(out))
 		}
 		t, err := parseImportTime(module, string(out))
 		if err != nil {
@@ -90,4 +94,36 @@ func parseImportTime(module, out string) (ImportTime, error) {
 		t.Heaviest = ""
 	}
 	return t, nil
+}
+
+// importError says why module did not import, in one line first: the
+// module, the Python and the exception, as the traceback's last line
+// gives it. The traceback follows, without -X importtime's lines, unless
+// it says no more than that line: the module itself not found.
+func importError(module, python, dir, out string) error {
+	var trace []string
+	for _, line := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		if line == marker || strings.HasPrefix(line, "import time:") {
+			continue
+		}
+		trace = append(trace, line)
+	}
+	last := "it exited with no traceback"
+	if len(trace) > 0 {
+		last = trace[len(trace)-1]
+	}
+	msg := fmt.Sprintf("cannot import %s with %s (started in %s): %s", module, python, dir, last)
+	notFound := false
+	for m := module; m != "" && !notFound; {
+		notFound = last == fmt.Sprintf("ModuleNotFoundError: No module named '%s'", m)
+		i := strings.LastIndexByte(m, '.')
+		if i < 0 {
+			break
+		}
+		m = m[:i]
+	}
+	if notFound || len(trace) <= 1 {
+		return fmt.Errorf("%s", msg)
+	}
+	return fmt.Errorf("%s\n%s", msg, strings.Join(trace, "\n"))
 }

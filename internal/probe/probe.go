@@ -21,11 +21,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/fixturegen/fixturegen/internal/gen/render"
+	"github.com/fixturegen/fixturegen/internal/timerexc"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -49,9 +51,11 @@ type Report struct {
 	Armed      []map[string]bool
 	ArmedNodes []string
 	// Late is every outermost first import under the alarm that loaded
-	// its module; Failed every one that raised instead (a missing
-	// optional module, a mock.patch target's prefix), which preloading
-	// cannot help.
+	// its module, or that a timer's exception ended (Import.Timer says
+	// which): either way the module is what the preload takes out of the
+	// timer's window. Failed is every one that raised anything else (a
+	// missing optional module, a mock.patch target's prefix), which
+	// preloading cannot help.
 	Late   []Import
 	Failed []FailedImport
 	// NotImportable are late modules no fresh interpreter imports (one a
@@ -72,13 +76,39 @@ type Import struct {
 	Node    string  `json:"node"`
 	Module  string  `json:"module"`
 	Seconds float64 `json:"seconds"`
+	// Timer is set when a timer's exception ended the import: the timer,
+	// as timerexc names it, or "SIGALRM handler" (the signal's) when only
+	// the traceback says a timer's handler raised it. Error and Message
+	// are the exception's class name and text.
+	Timer   string `json:"timer,omitempty"`
+	Error   string `json:"error,omitempty"`
+	Message string `json:"message,omitempty"`
 }
 
-// FailedImport is one first import attempt under the alarm that raised.
+// Interrupted reports whether a timer's exception ended the import.
+func (i Import) Interrupted() bool { return i.Timer != "" }
+
+// FailedImport is one first import attempt under the alarm that raised
+// something no timer raises.
 type FailedImport struct {
-	Node   string `json:"node"`
-	Module string `json:"module"`
-	Error  string `json:"error"` // the exception's class name
+	Node    string  `json:"node"`
+	Module  string  `json:"module"`
+	Error   string  `json:"error"` // the exception's class name
+	Message string  `json:"message,omitempty"`
+	Seconds float64 `json:"seconds"`
+}
+
+// attempt is one first import attempt under the alarm that raised, as the
+// plugin reports it; classify tells a timer's from any other.
+type attempt struct {
+	Node    string  `json:"node"`
+	Module  string  `json:"module"`
+	Error   string  `json:"error"`
+	Message string  `json:"message"`
+	Seconds float64 `json:"seconds"`
+	// Handler names the timer signal whose handler raised it, when the
+	// plugin found that handler's frame in the traceback.
+	Handler string `json:"handler"`
 }
 
 // OK reports whether the contract held: the inner run passed, the alarm
@@ -178,6 +208,9 @@ type Result struct {
 	Node    string  `json:"node"`
 	Outcome string  `json:"outcome"` // passed, failed, skipped or error
 	Seconds float64 `json:"seconds"` // setup, call and teardown
+	// Message is the first line of what a test that failed or errored
+	// raised, as pytest reports it.
+	Message string `json:"message,omitempty"`
 }
 
 // CollectError is a collector that failed, with pytest's message.
@@ -187,10 +220,20 @@ type CollectError struct {
 }
 
 // Run runs nodes in one inner pytest, cold, from the spec's folder, with
-// the probe plugin and no planted delays. PYTEST_ADDOPTS, the ini addopts
-// and pytest-timeout do not reach the inner run, as in the generated probe
-// tests. Its temporary folder is removed however the run ends.
+// the probe plugin and no planted delays; no nodes runs what pytest
+// collects by itself (testpaths, or the rootdir). PYTEST_ADDOPTS and the
+// ini addopts do not reach the inner run, as in the generated probe tests,
+// but for the options that say how pytest imports the tests (see
+// pytestView). For a spec with a deadline, pytest-timeout is left out; for
+// one that holds only the shield, the run is under pytest-timeout as the
+// project configures it, since that is the timer it probes. Its temporary
+// folder is removed however the run ends.
 func Run(spec *schema.Spec, python string, nodes []string, opts Options) (*Report, error) {
+	shieldOnly := !spec.HasDeadline()
+	view, err := viewFor(spec, nodes, os.Getenv("PYTEST_ADDOPTS"), shieldOnly)
+	if err != nil {
+		return nil, err
+	}
 	plugin, err := render.ProbePlugin(spec)
 	if err != nil {
 		return nil, err
@@ -207,7 +250,11 @@ func Run(spec *schema.Spec, python string, nodes []string, opts Options) (*Repor
 		return nil, err
 	}
 
-	args := []string{"-m", "pytest", "-p", pluginModule, "-p", progressModule, "-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:timeout", "-q"}
+	args := []string{"-m", "pytest", "-p", pluginModule, "-p", progressModule, "-o", "addopts=", "-p", "no:cacheprovider"}
+	if !shieldOnly {
+		args = append(args, "-p", "no:timeout")
+	}
+	args = append(append(args, view.kept...), "-q")
 	cmd := exec.Command(python, append(args, nodes...)...)
 	cmd.Dir = spec.Dir
 	// The progress lines come through a pipe of their own, the inner
@@ -218,7 +265,7 @@ func Run(spec *schema.Spec, python string, nodes []string, opts Options) (*Repor
 	}
 	defer progressR.Close()
 	cmd.ExtraFiles = []*os.File{progressW}
-	cmd.Env = append(probeEnv(os.Environ(), dir), "FIXTUREGEN_PROGRESS_FD=3")
+	cmd.Env = append(probeEnv(os.Environ(), dir, shieldOnly), "FIXTUREGEN_PROGRESS_FD=3")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	// A process the inner run left behind holding its output open must
@@ -270,7 +317,7 @@ func Run(spec *schema.Spec, python string, nodes []string, opts Options) (*Repor
 	if r.Interrupted != nil || r.NotCollected() != nil {
 		return r, nil
 	}
-	if err := r.parse(); err != nil {
+	if err := r.parse(Names(spec)); err != nil {
 		return r, err
 	}
 	return r, nil
@@ -289,16 +336,17 @@ func (l *progressLog) read(from io.Reader, progress func(Result)) {
 	sc := bufio.NewScanner(from)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for sc.Scan() {
+		// A line is a Result or a CollectError; both have a message.
 		var doc struct {
 			Result
-			CollectError
+			Collector *string `json:"collect_error"`
 		}
 		if json.Unmarshal(sc.Bytes(), &doc) != nil {
 			continue
 		}
 		l.mu.Lock()
-		if doc.CollectError.Node != "" || doc.CollectError.Message != "" {
-			l.errs = append(l.errs, doc.CollectError)
+		if doc.Collector != nil {
+			l.errs = append(l.errs, CollectError{Node: *doc.Collector, Message: doc.Message})
 			l.mu.Unlock()
 			continue
 		}
@@ -381,14 +429,15 @@ func pytestLines(text string) []string {
 
 // probeEnv is the inner run's environment: the caller's, without the
 // options meant for the outer run, with the plugin's folder on PYTHONPATH
-// and the plugin asked for its detailed report.
-func probeEnv(environ []string, pluginDir string) []string {
+// and the plugin asked for its detailed report. PYTEST_TIMEOUT stays with
+// timeout, for a run under pytest-timeout.
+func probeEnv(environ []string, pluginDir string, timeout bool) []string {
 	var env []string
 	pythonPath := pluginDir
 	for _, kv := range environ {
 		name, value, _ := strings.Cut(kv, "=")
 		switch {
-		case name == "PYTEST_ADDOPTS" || name == "PYTEST_TIMEOUT" || strings.HasPrefix(name, "PYTEST_XDIST"),
+		case name == "PYTEST_ADDOPTS" || (name == "PYTEST_TIMEOUT" && !timeout) || strings.HasPrefix(name, "PYTEST_XDIST"),
 			name == "PLANTED_DELAY" || name == "PLANTED_DELAY_MODULE" || name == "ARMED_DELAY":
 			continue
 		case name == "PYTHONPATH":
@@ -402,8 +451,9 @@ func probeEnv(environ []string, pluginDir string) []string {
 	return append(env, "PYTHONPATH="+pythonPath, "FIXTUREGEN_PROBE_IMPORTS=1")
 }
 
-// parse reads the plugin's JSON line from the inner run's output.
-func (r *Report) parse() error {
+// parse reads the plugin's JSON line from the inner run's output; names
+// are the spec's names of its deadline's failure, for classify.
+func (r *Report) parse(names timerexc.Names) error {
 	for _, line := range strings.Split(r.Stdout, "\n") {
 		if !strings.HasPrefix(line, `{"code"`) {
 			continue
@@ -413,15 +463,63 @@ func (r *Report) parse() error {
 			Armed      []map[string]bool `json:"armed"`
 			ArmedNodes []string          `json:"armed_nodes"`
 			Imports    []Import          `json:"imports"`
-			Failed     []FailedImport    `json:"failed"`
+			Failed     []attempt         `json:"failed"`
 		}
 		if err := json.Unmarshal([]byte(line), &doc); err != nil {
 			return fmt.Errorf("the probe's report does not parse (%v): %s", err, line)
 		}
 		r.Code, r.Armed, r.ArmedNodes, r.Late = doc.Code, doc.Armed, doc.ArmedNodes, doc.Imports
-		r.Failed = doc.Failed
+		r.classify(doc.Failed, names)
 		return nil
 	}
 	return fmt.Errorf("the inner pytest run exited %d and printed no probe report; its output:\n%s%s",
 		r.Code, r.Stdout, r.Stderr)
+}
+
+// Names are what spec says of its deadline's failure, for telling its
+// exception from others; none for a spec without a deadline.
+func Names(spec *schema.Spec) timerexc.Names {
+	if !spec.HasDeadline() {
+		return timerexc.Names{}
+	}
+	return timerexc.Names{Exception: spec.Deadline.Exception(), Message: spec.Deadline.Message}
+}
+
+// classify sorts the import attempts that raised by their cause: one a
+// timer's exception ended (its names, or the handler's frame in its
+// traceback) is a late import, since preloading the module takes it out
+// of the timer's window; any other (ImportError and its subclasses, as
+// mock.patch's probing of a dotted path raises, or a module that raises
+// on its own) is a failed attempt, which loaded nothing to preload. The
+// late imports stay in the order their tests ran.
+func (r *Report) classify(attempts []attempt, names timerexc.Names) {
+	for _, a := range attempts {
+		timer := string(timerexc.Of(a.Error, a.Message, names))
+		if timer == "" && a.Handler != "" {
+			timer = a.Handler + " handler"
+		}
+		if timer == "" {
+			r.Failed = append(r.Failed, FailedImport{Node: a.Node, Module: a.Module, Error: a.Error, Message: a.Message, Seconds: a.Seconds})
+			continue
+		}
+		r.Late = append(r.Late, Import{Node: a.Node, Module: a.Module, Seconds: a.Seconds, Timer: timer, Error: a.Error, Message: a.Message})
+	}
+	order := map[string]int{}
+	for i, res := range r.Results {
+		if _, ok := order[res.Node]; !ok {
+			order[res.Node] = i
+		}
+	}
+	for i, node := range r.ArmedNodes {
+		if _, ok := order[node]; !ok {
+			order[node] = len(r.Results) + i
+		}
+	}
+	rank := func(node string) int {
+		if i, ok := order[node]; ok {
+			return i
+		}
+		return len(order) // outside a test: after them
+	}
+	slices.SortStableFunc(r.Late, func(a, b Import) int { return rank(a.Node) - rank(b.Node) })
 }

@@ -1,15 +1,21 @@
 package probe
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/fixturegen/fixturegen/internal/cli/color"
+	"github.com/fixturegen/fixturegen/internal/timerexc"
+	"github.com/fixturegen/fixturegen/schema"
 )
 
 func TestParseReport(t *testing.T) {
 	r := &Report{Code: 1, Stdout: ".F\n" +
 		`{"code": 1, "armed": [{"stdio": false}], "armed_nodes": ["t.py::a"], "imports": [{"node": "t.py::a", "module": "sdk.msg", "seconds": 1.5}, {"node": "t.py::b", "module": "sdk.msg", "seconds": 0.1}]}` +
 		"\n1 failed\n"}
-	if err := r.parse(); err != nil {
+	if err := r.parse(timerexc.Names{}); err != nil {
 		t.Fatal(err)
 	}
 	if r.OK() {
@@ -23,7 +29,7 @@ func TestParseReport(t *testing.T) {
 	}
 
 	missing := &Report{Code: 4, Stdout: "ERROR: not found\n", Stderr: "boom\n"}
-	err := missing.parse()
+	err := missing.parse(timerexc.Names{})
 	if err == nil || !strings.Contains(err.Error(), "exited 4 and printed no probe report") || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("error for a missing report: %v", err)
 	}
@@ -142,7 +148,7 @@ func TestNotCollectedError(t *testing.T) {
 
 func TestFailedImportsAreNotLate(t *testing.T) {
 	r := &Report{Stdout: `{"code": 0, "armed": [{"a": true}], "imports": [], "failed": [{"node": "t.py::a", "module": "sdk.client.Session", "error": "ModuleNotFoundError"}]}` + "\n"}
-	if err := r.parse(); err != nil {
+	if err := r.parse(timerexc.Names{}); err != nil {
 		t.Fatal(err)
 	}
 	if !r.OK() || len(r.Late) != 0 || len(r.Failed) != 1 || r.Failed[0].Error != "ModuleNotFoundError" {
@@ -185,5 +191,122 @@ func TestBroken(t *testing.T) {
 		if got := strings.Join(Broken(tc.before, tc.after), ","); got != tc.want {
 			t.Errorf("%s: Broken = %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// An import a timer's exception ended is late, whichever timer: the
+// deadline's (by its token, its line or the spec's own exception and
+// message), pytest-timeout's, or any exception a watched signal's handler
+// raised. ImportError and its kind, and anything else a module raises on
+// its own, are failed attempts. The late ones keep the order their tests
+// ran in.
+func TestClassify(t *testing.T) {
+	r := &Report{Results: []Result{{Node: "t.py::a"}, {Node: "t.py::b"}, {Node: "t.py::c"}}}
+	r.Late = []Import{{Node: "t.py::c", Module: "loaded"}}
+	names := timerexc.Names{Exception: "TimeoutError", Message: "Test timed out after {seconds}s"}
+	r.classify([]attempt{
+		{Node: "t.py::b", Module: "by.token", Error: "AssertionError", Message: "slow (1 s, real time) [fixturegen:import-interrupted module=by.token]"},
+		{Node: "t.py::a", Module: "by.spec", Error: "TimeoutError", Message: "Test timed out after 5s"},
+		{Node: "t.py::c", Module: "by.timeout", Error: "Failed", Message: "Timeout (>1.0s) from pytest-timeout."},
+		{Node: "t.py::c", Module: "by.handler", Error: "KeyboardInterrupt", Message: "", Handler: "SIGALRM"},
+		{Node: "t.py::a", Module: "sdk.Session", Error: "ModuleNotFoundError", Message: "No module named 'sdk.Session'"},
+		{Node: "t.py::a", Module: "mode", Error: "RuntimeError", Message: "set MODE first"},
+		{Node: "t.py::a", Module: "other.timeout", Error: "TimeoutError", Message: "connect timed out"},
+	}, names)
+	var late []string
+	for _, imp := range r.Late {
+		late = append(late, imp.Module+"/"+imp.Timer)
+	}
+	want := "by.spec/deadline by.token/deadline loaded/ by.timeout/pytest-timeout by.handler/SIGALRM handler"
+	if got := strings.Join(late, " "); got != want {
+		t.Errorf("late = %s\nwant   %s", got, want)
+	}
+	var failed []string
+	for _, f := range r.Failed {
+		failed = append(failed, f.Module)
+	}
+	if got := strings.Join(failed, " "); got != "sdk.Session mode other.timeout" {
+		t.Errorf("failed = %s", got)
+	}
+	if got := strings.Join(r.ToPreload(nil), ","); got != "by.spec,by.token,loaded,by.timeout,by.handler" {
+		t.Errorf("ToPreload = %s", got)
+	}
+}
+
+// The text report names each late module, failed attempt and record
+// state once, with a count and the first test: a suite whose every test
+// patches the same missing targets gets one line for all of them, and
+// --verbose one per target.
+func TestTextIsShort(t *testing.T) {
+	spec := &schema.Spec{
+		Deadline: schema.Deadline{Fixture: "deadline", Seconds: 1},
+		Preload:  schema.Preload{Fixture: "sdk", Modules: []string{"sdk"}},
+		Paths:    schema.Paths{Conftest: "tests/conftest.py"},
+		Probe:    schema.Probe{Record: []schema.Record{{Key: "sdk", Module: "sdk"}}},
+	}
+	r := &Report{Code: 0}
+	for i := 0; i < 40; i++ {
+		node := fmt.Sprintf("tests/test_x.py::test_%d", i)
+		r.Armed = append(r.Armed, map[string]bool{"sdk": true})
+		r.ArmedNodes = append(r.ArmedNodes, node)
+		for j := 0; j < 13; j++ {
+			for k := 0; k < 4; k++ {
+				r.Failed = append(r.Failed, FailedImport{Node: node, Module: fmt.Sprintf("httpcore.m%d.Class", j), Error: "ModuleNotFoundError"})
+			}
+		}
+		r.Late = append(r.Late, Import{Node: node, Module: "slow.client", Seconds: 0.5})
+	}
+	var out strings.Builder
+	r.Text(&out, spec, color.Painter{}, false)
+	want := `late imports (first imported while deadline was armed):
+  slow.client                                 0.50 s  tests/test_x.py::test_0 and 39 more tests
+failed import attempts while deadline was armed: 13 modules, 2080 attempts in 40 tests; none loaded a module, so there is nothing to preload (--verbose lists them)
+armed: tests/test_x.py::test_0  sdk=true  (and 39 more armings alike)
+fix: fixturegen probe --fix (adds slow.client to [preload].modules and regenerates)
+`
+	if out.String() != want {
+		t.Errorf("text report:\n%s\nwant:\n%s", out.String(), want)
+	}
+	out.Reset()
+	r.Text(&out, spec, color.Painter{}, true)
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2+1+13+40+1 {
+		t.Errorf("verbose report has %d lines, want a header and one per target and arming:\n%s", len(lines), out.String())
+	}
+	if !strings.Contains(out.String(), "\n  httpcore.m0.Class                        ModuleNotFoundError  tests/test_x.py::test_0 and 39 more tests (160 attempts)\n") {
+		t.Errorf("verbose report lacks the first target's line:\n%s", out.String())
+	}
+	// The JSON report keeps every one.
+	out.Reset()
+	if err := r.JSON(&out); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Late   []Import          `json:"late"`
+		Failed []FailedImport    `json:"failed"`
+		Armed  []json.RawMessage `json:"armed"`
+	}
+	if err := json.Unmarshal([]byte(out.String()), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Late) != 40 || len(doc.Failed) != 2080 || len(doc.Armed) != 40 {
+		t.Errorf("JSON report holds %d late, %d failed, %d armed; want 40, 2080, 40", len(doc.Late), len(doc.Failed), len(doc.Armed))
+	}
+}
+
+// A module that does not import is said in one line first, with the
+// Python and the folder; the traceback follows only when it says more
+// than that line, and never -X importtime's lines.
+func TestImportError(t *testing.T) {
+	importtime := "import time: self [us] | cumulative | imported package\nimport time:       100 |        100 | encodings\n" + marker + "\n"
+	trace := "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n"
+	missing := importError("sdk.server", "/venv/bin/python", "/p", importtime+trace+"ModuleNotFoundError: No module named 'sdk'\n")
+	if got, want := missing.Error(), "cannot import sdk.server with /venv/bin/python (started in /p): ModuleNotFoundError: No module named 'sdk'"; got != want {
+		t.Errorf("missing module:\n%s\nwant\n%s", got, want)
+	}
+	inside := importError("sdk", "python3", "/p", importtime+trace+"  File \"/p/sdk.py\", line 3\nRuntimeError: no config\n").Error()
+	first, rest, _ := strings.Cut(inside, "\n")
+	if first != "cannot import sdk with python3 (started in /p): RuntimeError: no config" || !strings.Contains(rest, "/p/sdk.py\", line 3") || strings.Contains(rest, "import time") {
+		t.Errorf("an error inside the module:\n%s", inside)
 	}
 }

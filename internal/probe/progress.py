@@ -3,7 +3,8 @@
 Loaded with ``-p _fixturegen_progress`` next to the recording probe. It
 writes one JSON line per test to the file descriptor named by
 ``FIXTUREGEN_PROGRESS_FD`` as soon as the test's teardown is reported: its
-node id, outcome and seconds (setup, call and teardown together). A
+node id, outcome and seconds (setup, call and teardown together), and for
+a test that failed or errored the first line of what it raised. A
 collector that fails is written as it fails, with pytest's message, so
 fixturegen can name the node that did not collect.
 """
@@ -14,6 +15,7 @@ import os
 _out = None
 _seconds = {}
 _outcome = {}
+_message = {}
 
 
 def pytest_configure(config):
@@ -33,9 +35,19 @@ def pytest_collectreport(report):
         _write({"collect_error": report.nodeid, "message": report.longreprtext})
 
 
+def _crash(report):
+    """Return the first line of what a failed phase raised, or ""."""
+    crash = getattr(report.longrepr, "reprcrash", None)
+    if crash is not None:
+        return crash.message.split("\n", 1)[0]
+    return str(report.longrepr).strip().split("\n")[-1]
+
+
 def pytest_runtest_logreport(report):
     node = report.nodeid
     _seconds[node] = _seconds.get(node, 0.0) + report.duration
+    if report.failed and node not in _message:
+        _message[node] = _crash(report)
     if report.when == "setup":
         _outcome[node] = "error" if report.failed else report.outcome
     elif report.when == "call":
@@ -44,4 +56,8 @@ def pytest_runtest_logreport(report):
         outcome = _outcome.pop(node, "passed")
         if report.failed and outcome == "passed":
             outcome = "error"
-        _write({"node": node, "outcome": outcome, "seconds": round(_seconds.pop(node), 3)})
+        doc = {"node": node, "outcome": outcome, "seconds": round(_seconds.pop(node), 3)}
+        message = _message.pop(node, "")
+        if message:
+            doc["message"] = message
+        _write(doc)

@@ -17,7 +17,7 @@ func AppendModules(spec *schema.Spec, src []byte, modules []string) ([]byte, *sc
 	key := strings.Join(append(schema.TablePrefix(spec.File), "preload", "modules"), ".")
 	quoted := make([]string, len(modules))
 	for i, m := range modules {
-		quoted[i] = String(m)
+		quoted[i] = schema.QuoteTOML(m)
 	}
 	byHand := func(why string) error {
 		return fmt.Errorf("cannot add %s to %s in %s: %s; add them by hand", strings.Join(quoted, ", "), key, spec.File, why)

@@ -11,7 +11,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -27,8 +26,8 @@ func AppendCase(spec *schema.Spec, src []byte, c schema.Case) ([]byte, *schema.S
 	prefix := schema.TablePrefix(spec.File)
 	table := strings.Join(append(append([]string{}, prefix...), "probe", "case"), ".")
 	block := "[[" + table + "]]\n" +
-		"test = " + String(c.Test) + "\n" +
-		"node = " + String(c.Node) + "\n"
+		"test = " + schema.QuoteTOML(c.Test) + "\n" +
+		"node = " + schema.QuoteTOML(c.Node) + "\n"
 	byHand := func(why string) error {
 		return fmt.Errorf("cannot add the probe case to %s: %s; add these lines to it by hand:\n\n%s", spec.File, why, block)
 	}
@@ -99,28 +98,4 @@ func insertionPoint(src []byte, spans map[string]schema.Span, prefix string) (in
 		}
 	}
 	return at, nil
-}
-
-// String writes s as a TOML basic string. Only the quote, the backslash and
-// control characters are escaped, so names read as they are.
-func String(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case unicode.IsControl(r):
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }

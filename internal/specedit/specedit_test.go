@@ -104,18 +104,6 @@ other = 1
 	}
 }
 
-func TestString(t *testing.T) {
-	for in, want := range map[string]string{
-		"tests/test_x.py::test_a[é]": `"tests/test_x.py::test_a[é]"`,
-		`a"b\c`:                      `"a\"b\\c"`,
-		"a\nb\x01":                   `"a\nb\u0001"`,
-	} {
-		if got := String(in); got != want {
-			t.Errorf("String(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
-
 // pyproject moves the headers of a spec text under [tool.fixturegen].
 func pyproject(src string) string {
 	src = strings.ReplaceAll(src, "\n[[", "\n[[tool.fixturegen.")

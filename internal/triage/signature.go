@@ -3,11 +3,11 @@ package triage
 import (
 	"bytes"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
+	"github.com/fixturegen/fixturegen/internal/timerexc"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -96,19 +96,12 @@ func (m *Matcher) seconds(number []byte) float64 {
 	return v
 }
 
-// The generated runtime's own messages are read by patterns built from the
-// formats it writes them with (package pytext); the others are Python's and
-// pytest's.
+// The timers' messages are read as package timerexc reads them, where probe
+// reads them too; the others are Python's and pytest's.
 var (
-	reToken = lazyRegexp(pytext.Pattern(pytext.InterruptedFormat, map[string]string{"module": pytext.Module}))
-	reGrace = lazyRegexp(pytext.Pattern(pytext.GraceFormat, map[string]string{"module": pytext.Module, "grace": pytext.Number}))
-	// reGenerated matches a fired deadline's failure line, whatever
-	// exception it raised: one a spec's raises names, or the runtime's own
-	// re-raise class, which pytest prints with its module.
-	reGenerated = lazyRegexp(`(?:` + strings.Join(append(slices.Clone(pytext.Raises),
-		`(?:`+regexp.QuoteMeta(pytext.RuntimeModule)+`\.)?`+pytext.DeadlineExceeded), "|") +
-		`): ` + pytext.Pattern(pytext.DeadlineFormat, map[string]string{
-		"message": `.*`, "seconds": pytext.Number, "timer": `(?:` + strings.Join(pytext.TimerTexts, "|") + `)`}))
+	reToken       = timerexc.Token
+	reGrace       = timerexc.Grace
+	reGenerated   = timerexc.Generated
 	reLateImport  = lazyRegexp(pytext.Pattern(pytext.LateImportFormat, map[string]string{"node": "", "modules": `(.+?)`, "fixture": `[A-Za-z_]\w*`}))
 	reLateModules = lazyRegexp(pytext.Pattern(pytext.LateModuleFormat, map[string]string{"module": pytext.Module, "seconds": pytext.Number}))
 
@@ -125,16 +118,16 @@ var (
 	// bFixturegen is in every line the runtime writes into a failure or
 	// a warning: its token, or the command it tells the user to run.
 	bFixturegen = []byte("fixturegen")
-	bToken      = []byte(pytext.Needle(pytext.InterruptedFormat))
-	bGrace      = []byte(pytext.Needle(pytext.GraceFormat))
+	bToken      = timerexc.TokenNeedle
+	bGrace      = timerexc.GraceNeedle
 	bNoAttr     = []byte("has no attribute '")
 	bPartial    = []byte("partially initialized module")
 	bCannot     = []byte("cannot import name")
 	bCircular   = []byte("(most likely due to a circular import)")
 	bNoModule   = []byte("No module named")
-	bTimeSuffix = []byte(pytext.Needle(pytext.DeadlineFormat))
-	bTimeout    = []byte("Timeout (>")
-	bTimeoutBar = []byte("+ Timeout +")
+	bTimeSuffix = timerexc.GeneratedNeedle
+	bTimeout    = timerexc.TimeoutNeedle
+	bTimeoutBar = timerexc.TimeoutBanner
 	bFirstTime  = []byte(pytext.Needle(pytext.LateImportFormat))
 )
 

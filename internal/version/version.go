@@ -80,6 +80,22 @@ func fromModule(v string) string {
 // wheel metadata share.
 func IsRelease(v string) bool { return release().MatchString(v) }
 
+// Tag is the git tag of the release v: "v" and its number, with a
+// pre-release written as Go modules want it (1.0.0rc1 is v1.0.0-rc.1, the
+// tag "go install ...@v1.0.0-rc.1" fetches and fromModule reads back as
+// 1.0.0rc1). It is "" for a development build, which no tag names.
+func Tag(v string) string {
+	if !IsRelease(v) {
+		return ""
+	}
+	for short, long := range map[string]string{"rc": "rc", "a": "alpha", "b": "beta"} {
+		if i := strings.Index(v, short); i > 0 && strings.Count(v[:i], ".") == 2 {
+			return "v" + v[:i] + "-" + long + "." + v[i+len(short):]
+		}
+	}
+	return "v" + v
+}
+
 // IsDev reports whether v is a development build's version.
 func IsDev(v string) bool { return v == Dev }
 

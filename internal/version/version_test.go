@@ -77,3 +77,24 @@ func TestParseSpecifierErrors(t *testing.T) {
 		}
 	}
 }
+
+// Tag names the git tag of each release, and the tag, read back as a Go
+// module version, is that release again.
+func TestTag(t *testing.T) {
+	for v, want := range map[string]string{
+		"0.4.0":    "v0.4.0",
+		"1.0.0rc1": "v1.0.0-rc.1",
+		"1.0.0a2":  "v1.0.0-alpha.2",
+		"1.0.0b3":  "v1.0.0-beta.3",
+		"dev":      "",
+		"":         "",
+	} {
+		got := Tag(v)
+		if got != want {
+			t.Errorf("Tag(%q) = %q, want %q", v, got, want)
+		}
+		if got != "" && fromModule(got) != v {
+			t.Errorf("fromModule(Tag(%q)) = %q", v, fromModule(got))
+		}
+	}
+}

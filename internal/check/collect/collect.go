@@ -38,6 +38,13 @@ type View struct {
 	// "file:line"; Item.Deadline names one.
 	Deadlines []Deadline `json:"deadlines"`
 	Errors    []Error    `json:"errors"`
+	// ImportError is set, alone, when pytest did not import: Name is the
+	// module that is missing ("pytest": not installed for this Python).
+	ImportError *struct {
+		Name    string `json:"name"`
+		Message string `json:"message"`
+	} `json:"import_error"`
+	Executable string `json:"executable"` // the interpreter's sys.executable, with ImportError
 }
 
 // Item is one collected test.
@@ -124,6 +131,7 @@ func Run(spec *schema.Spec, python string, args []string) (*View, error) {
 	}
 	// pytest runs in the spec's folder; a python named by a relative path
 	// is where the caller reaches it.
+	named := python
 	if strings.ContainsRune(python, filepath.Separator) {
 		if python, err = filepath.Abs(python); err != nil {
 			return nil, err
@@ -156,6 +164,16 @@ func Run(spec *schema.Spec, python string, args []string) (*View, error) {
 	v := &View{}
 	if err := json.Unmarshal(data, v); err != nil {
 		return nil, fmt.Errorf("the collect plugin's report does not parse: %v", err)
+	}
+	if ie := v.ImportError; ie != nil {
+		where := named
+		if v.Executable != "" && v.Executable != named {
+			where += " (" + v.Executable + ")"
+		}
+		if ie.Name == "pytest" {
+			return nil, fmt.Errorf("pytest is not installed for %s; name the project's Python with --python (the interpreter its tests run under, such as .venv/bin/python)", where)
+		}
+		return nil, fmt.Errorf("pytest does not import in %s: %s; name the project's Python with --python, or repair its pytest", where, ie.Message)
 	}
 	if len(v.Errors) > 0 {
 		// pytest's own words for each error, without the list of the

@@ -14,7 +14,15 @@ import os
 import re
 import sys
 
-import pytest
+try:
+    import pytest
+except ImportError as exc:
+    # This interpreter has no pytest (or one that does not import): say so
+    # in the report, which fixturegen turns into one sentence, instead of a
+    # traceback.
+    with open(os.environ["FIXTUREGEN_COLLECT_REPORT"], "w", encoding="utf-8") as _f:
+        json.dump({"import_error": {"name": exc.name or "", "message": str(exc)}, "executable": sys.executable}, _f)
+    sys.exit(4)
 
 
 def _mark_loadgroup(config, items):

@@ -69,7 +69,24 @@ type Report struct {
 	// Model is set by check --collect: where the static model and pytest
 	// disagree on which tests exist.
 	Model *ModelGap
+	// Verbosity is the text format's: Quiet prints the findings and
+	// nothing else (no summary, no model section; nothing when clean),
+	// Verbose prints Read first.
+	Verbosity Verbosity
+	// Read says what check read, a line each (the spec, pytest's
+	// configuration, the tree, each planned file's state), for Verbose.
+	Read []string
 }
+
+// Verbosity is how much the text format says.
+type Verbosity int
+
+// Verbosities, as -q and -v ask for them.
+const (
+	Quiet   Verbosity = -1
+	Normal  Verbosity = 0
+	Verbose Verbosity = 1
+)
 
 // ModelGap is where the static model of pytest's collection and pytest
 // itself disagree. The JSON field names are stable.
@@ -128,6 +145,11 @@ func (r *Report) Text(w io.Writer) {
 		return
 	}
 	p := r.Paint
+	if r.Verbosity >= Verbose {
+		for _, line := range r.Read {
+			fmt.Fprintln(w, p.Paint(color.Dim, line))
+		}
+	}
 	for _, f := range r.Findings {
 		rule, sev := p.Paint(color.Red, f.Rule), ""
 		if f.Severity == Warning {
@@ -142,6 +164,9 @@ func (r *Report) Text(w io.Writer) {
 		if f.Diff != "" {
 			fmt.Fprint(w, p.Diff(f.Diff))
 		}
+	}
+	if r.Verbosity <= Quiet {
+		return
 	}
 	r.modelText(w)
 	r.summary(w)
@@ -283,6 +308,9 @@ func (r *Report) GitHub(w io.Writer) {
 		if f.Diff != "" {
 			fmt.Fprint(w, f.Diff)
 		}
+	}
+	if r.Verbosity <= Quiet {
+		return
 	}
 	r.modelText(w)
 	r.summary(w)

@@ -72,6 +72,8 @@ type Result struct {
 	// fixture of the spec's name: generate --adopt, not generate, writes
 	// the region.
 	Adopt bool
+	// Files counts the Python files read.
+	Files int
 }
 
 // Facts are the members and users Check listed, as the docs file lists
@@ -106,7 +108,7 @@ func Check(opts Options) (*Result, error) {
 			Line: p.Line, Col: p.Col, Message: p.Msg, Fix: p.Fix})
 	}
 	res := &Result{Findings: suppress(t, r.findings), Generated: t.Generated, Members: r.facts.Members, Users: r.facts.Users,
-		Adopt: t.Adopt}
+		Adopt: t.Adopt, Files: t.Files}
 	if opts.ListTests {
 		res.Tests = t.Tests()
 	}

@@ -312,7 +312,7 @@ def test_fstring():
 				"tests/sub/conftest.py": "y = )\n",
 			},
 			want: []string{
-				"tests/conftest.py:19:1 syntax",
+				"tests/conftest.py:18:5 syntax", // the "(" never closed, where CPython reports it
 				"tests/sub/conftest.py:1:5 syntax warning",
 				"tests/test_broken.py:4:12 missing-group",
 				"tests/test_broken.py:5:9 syntax warning",

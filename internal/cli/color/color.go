@@ -1,11 +1,18 @@
 // Package color decides whether fixturegen's output gets colour, and
 // paints it.
 //
-// The rules are pytest's, so a project's CI settings mean the same to both
-// tools: NO_COLOR (set and not empty) turns colour off; otherwise
-// FORCE_COLOR (set and not empty) turns it on; otherwise output gets colour
-// only when it goes to a terminal whose TERM is not "dumb". A pipe or a
-// file never gets escape codes unless FORCE_COLOR asks for them.
+// The rules are pytest's (its terminal writer's should_do_markup), in its
+// order, so a project's CI settings mean the same to both tools:
+//
+//  1. PY_COLORS=1 turns colour on, PY_COLORS=0 turns it off (pytest's own
+//     variable; any other value is not read);
+//  2. otherwise NO_COLOR, set and not empty, turns it off;
+//  3. otherwise FORCE_COLOR, set and not empty, turns it on;
+//  4. otherwise output gets colour only when it goes to a terminal whose
+//     TERM is not "dumb".
+//
+// A pipe or a file never gets escape codes unless PY_COLORS=1 or
+// FORCE_COLOR asks for them.
 package color
 
 import (
@@ -18,6 +25,10 @@ import (
 // with getenv reading the environment.
 func Enabled(terminal bool, getenv func(string) string) bool {
 	switch {
+	case getenv("PY_COLORS") == "1":
+		return true
+	case getenv("PY_COLORS") == "0":
+		return false
 	case getenv("NO_COLOR") != "":
 		return false
 	case getenv("FORCE_COLOR") != "":

@@ -2,68 +2,63 @@ package color
 
 import (
 	"os"
+	"os/exec"
+	"strings"
 	"testing"
+
+	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
+// colorCases are environments, each with whether a pipe and a terminal get
+// colour. The order of the rules is pytest's: PY_COLORS, then NO_COLOR,
+// then FORCE_COLOR, then the terminal.
+var colorCases = []struct {
+	env            map[string]string
+	pipe, terminal bool
+}{
+	{nil, false, true},
+	{map[string]string{"TERM": "dumb"}, false, false},
+	{map[string]string{"PY_COLORS": "1"}, true, true},
+	{map[string]string{"PY_COLORS": "0"}, false, false},
+	{map[string]string{"PY_COLORS": "yes"}, false, true},
+	{map[string]string{"NO_COLOR": "1"}, false, false},
+	{map[string]string{"FORCE_COLOR": "1"}, true, true},
+	{map[string]string{"NO_COLOR": "1", "FORCE_COLOR": "1"}, false, false},
+	{map[string]string{"PY_COLORS": "1", "NO_COLOR": "1"}, true, true},
+	{map[string]string{"PY_COLORS": "0", "FORCE_COLOR": "1"}, false, false},
+	{map[string]string{"PY_COLORS": "1", "TERM": "dumb"}, true, true},
+	{map[string]string{"NO_COLOR": ""}, false, true},
+}
+
 func TestEnabled(t *testing.T) {
-	for _, tc := range []struct {
-		name     string
-		terminal bool
-		env      map[string]string
-		want     bool
-	}{
-		{"terminal", true, nil, true},
-		{"pipe", false, nil, false},
-		{"dumb terminal", true, map[string]string{"TERM": "dumb"}, false},
-		{"NO_COLOR on a terminal", true, map[string]string{"NO_COLOR": "1"}, false},
-		{"empty NO_COLOR is unset", true, map[string]string{"NO_COLOR": ""}, true},
-		{"FORCE_COLOR on a pipe", false, map[string]string{"FORCE_COLOR": "1"}, true},
-		{"FORCE_COLOR on a dumb terminal", true, map[string]string{"FORCE_COLOR": "1", "TERM": "dumb"}, true},
-		{"empty FORCE_COLOR is unset", false, map[string]string{"FORCE_COLOR": ""}, false},
-		{"NO_COLOR beats FORCE_COLOR", false, map[string]string{"FORCE_COLOR": "1", "NO_COLOR": "1"}, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := Enabled(tc.terminal, func(k string) string { return tc.env[k] }); got != tc.want {
-				t.Errorf("Enabled = %v, want %v", got, tc.want)
-			}
-		})
+	for _, tc := range colorCases {
+		getenv := func(k string) string { return tc.env[k] }
+		if got := Enabled(false, getenv); got != tc.pipe {
+			t.Errorf("%v, a pipe: colour %v, want %v", tc.env, got, tc.pipe)
+		}
+		if got := Enabled(true, getenv); got != tc.terminal {
+			t.Errorf("%v, a terminal: colour %v, want %v", tc.env, got, tc.terminal)
+		}
 	}
 }
 
-func TestIsTerminal(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	defer w.Close()
-	if IsTerminal(w) {
-		t.Error("a pipe is not a terminal")
-	}
-	f, err := os.Create(t.TempDir() + "/out")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if IsTerminal(f) {
-		t.Error("a regular file is not a terminal")
-	}
-}
-
-func TestPaint(t *testing.T) {
-	off, on := Painter{}, Painter{On: true}
-	if got := off.Paint(Red, "x"); got != "x" {
-		t.Errorf("off: %q", got)
-	}
-	if got := on.Paint(Red, "x"); got != "\x1b[31mx\x1b[0m" {
-		t.Errorf("on: %q", got)
-	}
-	diff := "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-old\n+new\n same\n"
-	if got := off.Diff(diff); got != diff {
-		t.Errorf("off diff changed: %q", got)
-	}
-	want := "\x1b[1m--- a/f\x1b[0m\n\x1b[1m+++ b/f\x1b[0m\n\x1b[36m@@ -1 +1 @@\x1b[0m\n\x1b[31m-old\x1b[0m\n\x1b[32m+new\x1b[0m\n same\n"
-	if got := on.Diff(diff); got != want {
-		t.Errorf("on diff:\n%q\nwant\n%q", got, want)
+// TestEnabledAsPytest asks pytest's own terminal writer, for a pipe, in
+// each environment: fixturegen and pytest agree on colour.
+func TestEnabledAsPytest(t *testing.T) {
+	python := testenv.Python(t)
+	for _, tc := range colorCases {
+		cmd := exec.Command(python, "-c", "import sys\nfrom _pytest._io.terminalwriter import should_do_markup\nprint(should_do_markup(sys.stdout))")
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+		for k, v := range tc.env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("python: %v", err)
+		}
+		want := strings.TrimSpace(string(out)) == "True"
+		if got := Enabled(false, func(k string) string { return tc.env[k] }); got != want {
+			t.Errorf("%v, a pipe: fixturegen colour %v, pytest %v", tc.env, got, want)
+		}
 	}
 }

@@ -49,7 +49,11 @@ func Block(spec *schema.Spec, facts *suite.Facts) ([]byte, error) {
 	b.WriteString("\n")
 	settings(&b, spec)
 	members(&b, spec, facts, rel)
-	users(&b, spec, facts, rel)
+	if spec.HasDeadline() {
+		users(&b, spec, facts, rel)
+	} else {
+		shielded(&b, spec)
+	}
 	fmt.Fprintf(&b, "\nRefresh these tables with `fixturegen docs`; `fixturegen check` reports them when they are out of date.\n")
 	b.WriteString(region.DocsEnd)
 	b.WriteString("\n")
@@ -81,20 +85,63 @@ var lateImports = map[string]string{
 	schema.LateImportsFail: "the test errors at teardown, naming the module and its seconds",
 }
 
+// specKey is a spec key as the settings table names it: "[table].key",
+// the table under its pyproject.toml prefix there.
+func specKey(spec *schema.Spec, k string) string {
+	table, name, _ := strings.Cut(k, ".")
+	if p := schema.TablePrefix(spec.File); p != nil {
+		table = strings.Join(p, ".") + "." + table
+	}
+	return code("[" + table + "]." + name)
+}
+
+// pastGrace says what each past_grace value does with a handler held
+// for the whole import grace.
+var pastGrace = map[string]string{
+	schema.PastGraceDeliver: "the handler runs inside the import, which the rollback then undoes",
+	schema.PastGraceWait:    "the handler waits until the import finishes, however long",
+}
+
+// shieldRows are the settings of [shield], for the settings table.
+func shieldRows(spec *schema.Spec) [][4]string {
+	sh := spec.Shield
+	key := func(k string) string { return specKey(spec, k) }
+	var sigs []string
+	for _, s := range sh.Signals {
+		sigs = append(sigs, code(s))
+	}
+	where := "the region in " + code(spec.Paths.Conftest)
+	rollback := "off: an import a handler interrupts anyway stays as Python leaves it"
+	if sh.Rollback {
+		rollback = "on: an import a handler interrupts anyway leaves " + code("sys.modules") + ", so its next import runs whole, and an " + code("InterruptedImportWarning") + " names it"
+	}
+	return [][4]string{
+		{"Import shield", "holds the handlers of " + strings.Join(sigs, ", ") + " that are not fixturegen's (pytest-timeout's signal method, a test's own " + code("signal.signal") + ") while a first import runs, and runs them right after it", where, key("shield.signals")},
+		{"Import grace", seconds(sh.ImportGrace) + ": the longest one import holds a handler back", where, key("shield.import_grace")},
+		{"Past the grace", code(sh.PastGrace) + ": " + pastGrace[sh.PastGrace], where, key("shield.past_grace")},
+		{"Rollback", rollback, where, key("shield.rollback")},
+	}
+}
+
+// seconds says a number of seconds in words: "1 second", "2.5 seconds".
+func seconds(s float64) string {
+	if s == 1 {
+		return "1 second"
+	}
+	return pyquote.Number(s) + " seconds"
+}
+
 func settings(b *bytes.Buffer, spec *schema.Spec) {
+	if !spec.HasDeadline() {
+		fmt.Fprintf(b, "\n### Settings\n\n| Setting | Value | Where it lives | Spec key |\n| --- | --- | --- | --- |\n")
+		for _, r := range shieldRows(spec) {
+			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", r[0], r[1], r[2], r[3])
+		}
+		return
+	}
 	d := spec.Deadline
 	t := timerOf(d.Timer)
-	key := func(k string) string {
-		table, name, _ := strings.Cut(k, ".")
-		if p := schema.TablePrefix(spec.File); p != nil {
-			table = strings.Join(p, ".") + "." + table
-		}
-		return code("[" + table + "]." + name)
-	}
-	seconds := pyquote.Number(d.Seconds) + " seconds"
-	if d.Seconds == 1 {
-		seconds = "1 second"
-	}
+	key := func(k string) string { return specKey(spec, k) }
 	conftest := code(spec.Paths.Conftest)
 	modules := "none yet"
 	if len(spec.Preload.Modules) > 0 {
@@ -106,7 +153,7 @@ func settings(b *bytes.Buffer, spec *schema.Spec) {
 	}
 	fmt.Fprintf(b, "\n### Settings\n\n| Setting | Value | Where it lives | Spec key |\n| --- | --- | --- | --- |\n")
 	rows := [][4]string{
-		{"Deadline", fmt.Sprintf("%s of %s (%s, %s)", seconds, t.Time, code(t.Which), code(t.Signal)),
+		{"Deadline", fmt.Sprintf("%s of %s (%s, %s)", seconds(d.Seconds), t.Time, code(t.Which), code(t.Signal)),
 			fmt.Sprintf("%s fixture in %s", code(d.Fixture), conftest), key("deadline.seconds") + ", " + key("deadline.timer")},
 		{"Deadline failure", code(d.Exception() + ": " + failure(d.Message)), "the alarm handler of " + code(d.Fixture), key("deadline.message")},
 		{"Imports under the alarm", code(d.OnImport) + ": " + onImport[d.OnImport], code(d.Fixture) + " fixture", key("deadline.on_import")},
@@ -116,9 +163,22 @@ func settings(b *bytes.Buffer, spec *schema.Spec) {
 	if spec.Group.Name != "" {
 		rows = append(rows, [4]string{"Worker group", code(spec.Group.Name) + ", with `--dist loadgroup`", "each module's " + code("pytestmark"), key("group.name")})
 	}
+	if spec.Shield.On {
+		rows = append(rows, shieldRows(spec)...)
+	}
 	for _, r := range rows {
 		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", r[0], r[1], r[2], r[3])
 	}
+}
+
+// shielded says which tests a spec that holds only the shield covers:
+// every test below its conftest, whatever timer it runs under.
+func shielded(b *bytes.Buffer, spec *schema.Spec) {
+	dir := strings.TrimSuffix(spec.Paths.Conftest, "conftest.py")
+	if dir == "" {
+		dir = "."
+	}
+	fmt.Fprintf(b, "\n### Tests the shield covers\n\nEvery test below %s, the folder of the conftest that holds the region: a new test module there needs nothing more. `fixturegen probe` lists the first imports a timeout lands in.\n", code(dir))
 }
 
 func members(b *bytes.Buffer, spec *schema.Spec, facts *suite.Facts, rel func(string) string) {

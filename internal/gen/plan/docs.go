@@ -87,6 +87,7 @@ func surveyDocs(spec *schema.Spec, root *write.Root, abs, display string, facts 
 		return nil, err
 	}
 	c.New = out
+	c.keepLineEndings()
 	c.keepDevelopmentVersion()
 	return c, nil
 }

@@ -32,12 +32,14 @@ func TestTemplatesSpellNoCrossingText(t *testing.T) {
 }
 
 // TestGeneratedPythonWritesTheFormats checks the other side: the rendered
-// runtime holds each format as pytext has it.
+// runtime holds each format as pytext has it, for a spec that uses every
+// part of the runtime.
 func TestGeneratedPythonWritesTheFormats(t *testing.T) {
 	spec, err := schema.Load("../../../examples/inbox/fixturegen.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
+	spec.Shield = schema.Shield{On: true, Signals: []string{schema.SignalAlarm}, ImportGrace: 30, PastGrace: schema.PastGraceDeliver, Rollback: true}
 	files, err := Render(spec)
 	if err != nil {
 		t.Fatal(err)

@@ -14,7 +14,6 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/fixturegen/fixturegen/internal/python/region"
-	"github.com/fixturegen/fixturegen/internal/specedit"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -110,7 +109,7 @@ var hostile = []string{
 // h stands only when it has none; the message takes anything, its braces
 // doubled, since it is a format string whose only field is {seconds}.
 func hostileSpec(h string) string {
-	q := specedit.String
+	q := schema.QuoteTOML
 	name := h
 	if strings.IndexFunc(h, unicode.IsControl) >= 0 {
 		name = "plain"
@@ -201,7 +200,10 @@ func checkRendered(spec *schema.Spec, files []File) error {
 	if f, p := schema.ParseMessage(message); p == nil && !f.HasSeconds() {
 		message = f.Text()
 	}
-	want := []string{message, path.Base(spec.File)}
+	want := []string{path.Base(spec.File)}
+	if spec.HasDeadline() {
+		want = append(want, message)
+	}
 	if spec.Paths.ProbeTests != "" {
 		want = append(want, path.Dir(spec.Paths.ProbePlugin))
 		for _, r := range spec.Probe.Record {
@@ -253,7 +255,8 @@ var (
 // templateNames renders a fixed spec in every combination of the settings
 // that switch template branches (timer, on_import, late_imports, with and
 // without probe files, with the per-test timeout's keys, a message that
-// places the seconds and module_seconds, without a group, or with neither)
+// places the seconds and module_seconds, without a group, or with neither,
+// each with and without the import shield)
 // and collects the names the output uses. The spec's own identifiers are
 // chosen so that none of them is a real template name.
 func templateNames() map[string]bool {
@@ -262,9 +265,12 @@ func templateNames() map[string]bool {
 		for _, timer := range []string{"real", "virtual", "prof", "thread", "auto"} {
 			for _, onImport := range []string{"exclude", "defer", "raise"} {
 				for _, late := range []string{"off", "warn", "fail"} {
-					for _, variant := range []int{0, 1, 2, 3} {
-						probe, perTest := variant&1 == 1, variant&2 == 2
+					for variant := range 8 {
+						probe, perTest, shield := variant&1 == 1, variant&2 == 2, variant&4 == 4
 						src := vocabSpec(timer, onImport, late, probe)
+						if shield {
+							src += "[shield]\n"
+						}
 						if perTest {
 							src = strings.Replace(src, "[deadline]\n", "[deadline]\nautouse = true\nseconds_env = \"ZZ_ENV\"\nraises = \"TimeoutError\"\ndump_threads = true\nmessage = \"zz {seconds:g} s\"\n", 1)
 							src = strings.Replace(src, "[group]\nname = \"g\"\n", "", 1)

@@ -15,6 +15,12 @@ type probeView struct {
 	RootDepth    int    // how many folders the probe tests sit below the project folder
 	Record       []schema.Record
 	Cases        []caseView
+	// Timers are the interval timers whose arming the plugin watches:
+	// the deadline's, or without a deadline those of the signals the
+	// shield holds (pytest-timeout's, a test's own). WatchesAlarm is set
+	// when ITIMER_REAL is one of them, which signal.alarm arms too.
+	Timers       []schema.IntervalTimer
+	WatchesAlarm bool
 }
 
 type caseView struct {
@@ -31,7 +37,10 @@ type caseView struct {
 type delay struct{ Name, Value string }
 
 func newProbeView(spec *schema.Spec) probeView {
-	v := probeView{Record: spec.Probe.Record}
+	v := probeView{Record: spec.Probe.Record, Timers: watchedTimers(spec)}
+	for _, t := range v.Timers {
+		v.WatchesAlarm = v.WatchesAlarm || t.Which == schema.IntervalTimers[schema.TimerReal].Which
+	}
 	if p := spec.Paths.ProbePlugin; p != "" {
 		v.PluginModule = strings.TrimSuffix(path.Base(p), ".py")
 		v.PluginDir = path.Dir(p)
@@ -45,6 +54,28 @@ func newProbeView(spec *schema.Spec) probeView {
 		v.Cases = append(v.Cases, newCaseView(c))
 	}
 	return v
+}
+
+// watchedTimers are the interval timers the probe plugin watches: the
+// deadline's (none for the thread timer, which delivers no signal of its
+// own; real's for auto), or for a spec that holds only the shield, those
+// whose signals it holds.
+func watchedTimers(spec *schema.Spec) []schema.IntervalTimer {
+	if spec.HasDeadline() {
+		if t, _ := timerView(spec.Deadline.Timer); t.Which != "" {
+			return []schema.IntervalTimer{t}
+		}
+		return nil
+	}
+	var out []schema.IntervalTimer
+	for _, sig := range spec.Shield.Signals {
+		for _, kind := range []string{schema.TimerReal, schema.TimerVirtual, schema.TimerProf} {
+			if t := schema.IntervalTimers[kind]; t.Signal == sig {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }
 
 func newCaseView(c schema.Case) caseView {

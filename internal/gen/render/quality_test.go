@@ -16,7 +16,8 @@ import (
 // TestGeneratedCodeQuality holds the files generate writes for the example
 // to the bar a careful Python project sets for its own code: `ruff format`
 // leaves them unchanged, `ruff check` with its default rules finds nothing,
-// and they parse under Python 3.9's grammar. The whole files (the runtime,
+// the conftest holding the region passes E501 and `mypy
+// --check-untyped-defs`, and they parse under Python 3.9's grammar. The whole files (the runtime,
 // the probe plugin and the probe tests) also pass `ruff check --select ALL`
 // but for allIgnored, and `mypy --strict`. Besides the example's spec it
 // checks variants that switch on the other template branches (timers,
@@ -58,8 +59,31 @@ func TestGeneratedCodeQuality(t *testing.T) {
 			"raises", `"TimeoutError"`, "dump_threads", "true"),
 		"auto":           setKeys(t, string(spec), "timer", `"auto"`, "seconds_env", `"SUITE_TEST_LIMIT"`),
 		"module-seconds": string(spec) + "\n[deadline.module_seconds]\n\"tests/inbox/test_channel_reconnect.py\" = 3\n\"tests/**/test_*.py\" = 2.5\n",
-		"shield":         string(spec) + "\n[shield]\nsignals = [\"SIGALRM\", \"SIGPROF\"]\npast_grace = \"wait\"\n",
-		"shield-only":    "version = 1\n\n[shield]\nrollback = false\n\n[paths]\nconftest = \"tests/inbox/conftest.py\"\n",
+		// No group, no variables, no shield, nothing to leave to
+		// pytest-timeout: the region binds no pytest_configure, and the
+		// runtime has none. One module_seconds entry.
+		"no-configure-auto": setKeys(t, noGroup, "timer", `"auto"`, "raises", `"Failed"`) +
+			"\n[deadline.module_seconds]\n\"tests/inbox/test_channel_reconnect.py\" = 3\n",
+		"shield":      string(spec) + "\n[shield]\nsignals = [\"SIGALRM\", \"SIGPROF\"]\npast_grace = \"wait\"\n",
+		"shield-only": "version = 1\n\n[shield]\nrollback = false\n\n[paths]\nconftest = \"tests/inbox/conftest.py\"\n",
+		// Long names and paths: the region's lines still fit 88 columns,
+		// laid out as ruff format lays them out.
+		"long-names": strings.NewReplacer(
+			`fixture = "recovery_deadline"`, `fixture = "recovery_loop_deadline_for_the_channel_reconnect_cases"`,
+			`fixture = "toy_sdk"`, `fixture = "the_toy_sdk_preloaded_before_the_alarm_is_armed"`,
+			"[paths]\n", "[paths]\nruntime = \"tests/inbox/support/runtime/_fixturegen_runtime.py\"\n",
+		).Replace(string(spec)) + "\n[deadline.module_seconds]\n\"tests/inbox/test_channel_reconnect.py\" = 3\n",
+		"longer-names": strings.NewReplacer(
+			`fixture = "recovery_deadline"`, `fixture = "recovery_loop_deadline_for_the_channel_reconnect_cases_of_the_inbox"`,
+			`fixture = "toy_sdk"`, `fixture = "the_toy_sdk_preloaded_before_the_alarm_is_armed_in_the_channel_reconnect_cases"`,
+			"seconds = 1\n", "seconds = 0.123456789\n",
+			"[paths]\n", "[paths]\nruntime = \"tests/inbox/support/the/deadline/runtime/of/the/channel/_fixturegen_runtime.py\"\n",
+			`name = "toy-sdk"`, `name = "the-toy-sdk-group-of-the-channel-reconnect-cases-and-the-profile-browser"`,
+			`message = "recovery loop exceeded its deadline"`, `message = "the channel's recovery loop exceeded the deadline its reconnect cases allow"`,
+		).Replace(setKeys(t, string(spec), "timer", `"virtual"`,
+			"seconds_env", `["INBOX_RECONNECT_CASES_DEADLINE_SECONDS", "SUITE_DEADLINE_SECONDS"]`)) +
+			"\n[deadline.module_seconds]\n\"tests/inbox/test_channel_reconnect.py\" = 3\n",
+		"shield-only-group": "version = 1\n\n[shield]\nsignals = [\"SIGPROF\"]\n\n[group]\nname = \"toy-sdk\"\n\n[paths]\nconftest = \"tests/inbox/conftest.py\"\n",
 		"env-list-pytest-timeout": setKeys(t, noGroup, "autouse", "true",
 			"seconds_env", `["PER_TEST_TIMEOUT", "SUITE_TIMEOUT"]`, "defer_to_pytest_timeout", "true", "dump_threads", "true",
 			"raises", `"Failed"`, "seconds_env_invalid", `"fallback"`),
@@ -89,14 +113,19 @@ func TestGeneratedCodeQuality(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		var files, whole []string
+		var files, whole, regions []string
 		for _, c := range changes {
+			if err := os.MkdirAll(filepath.Dir(c.Abs), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			if err := os.WriteFile(c.Abs, c.New, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			files = append(files, c.Path)
 			all = append(all, c.Abs)
-			if !c.Region {
+			if c.Region {
+				regions = append(regions, c.Path)
+			} else {
 				whole = append(whole, c.Path)
 			}
 		}
@@ -123,6 +152,21 @@ func TestGeneratedCodeQuality(t *testing.T) {
 		types.Dir = dir
 		if out, err := types.CombinedOutput(); err != nil {
 			t.Errorf("%s: mypy --strict finds problems in the generated files (%v):\n%s", name, err, out)
+		}
+		// The region sits in the user's conftest, among code held to the
+		// project's settings: the lines fit 88 columns (E501, which ruff's
+		// default rules leave out) and type-check where the project checks
+		// untyped functions' bodies. The modules the conftest imports are
+		// the example's, not fixturegen's: mypy reads them silently.
+		long := exec.Command(ruff, append([]string{"check", "--isolated", "--no-cache", "--output-format", "concise", "--select", "E501"}, regions...)...)
+		long.Dir = dir
+		if out, err := long.CombinedOutput(); err != nil {
+			t.Errorf("%s: the region has lines over 88 columns (%v):\n%s", name, err, out)
+		}
+		untyped := exec.Command(mypy, append([]string{"--check-untyped-defs", "--follow-imports", "silent", "--cache-dir", mypyCache}, regions...)...)
+		untyped.Dir = dir
+		if out, err := untyped.CombinedOutput(); err != nil {
+			t.Errorf("%s: mypy --check-untyped-defs finds problems in the region's conftest (%v):\n%s", name, err, out)
 		}
 	}
 	parse := exec.Command(python, append([]string{"-c", `

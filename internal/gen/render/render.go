@@ -64,6 +64,11 @@ var sources = [...]struct {
 }{
 	{"conftest_region.py.tmpl", &templates.ConftestRegion},
 	{"runtime.py.tmpl", &templates.Runtime},
+	// The parts of the runtime, which runtime.py.tmpl places as the spec
+	// uses them.
+	{"runtime_deadline.py.tmpl", &templates.RuntimeDeadline},
+	{"runtime_loadgroup.py.tmpl", &templates.RuntimeLoadgroup},
+	{"runtime_shield.py.tmpl", &templates.RuntimeShield},
 	{"probe_plugin.py.tmpl", &templates.ProbePlugin},
 	{"probe_tests.py.tmpl", &templates.ProbeTests},
 }
@@ -73,7 +78,7 @@ var sources = [...]struct {
 var tmpl = sync.OnceValue(func() *template.Template {
 	t := template.New("").
 		Option("missingkey=error").
-		Funcs(template.FuncMap{"py": pyquote.String, "num": pyquote.Number})
+		Funcs(template.FuncMap{"py": pyquote.String, "num": pyquote.Number, "assign": assign, "strings": quoteAll, "tuple": tuple})
 	for _, src := range sources {
 		template.Must(t.New(src.name).Parse(*src.text))
 	}
@@ -138,15 +143,17 @@ func ProbePlugin(spec *schema.Spec) ([]byte, error) {
 }
 
 func execute(name string, v view) ([]byte, error) {
-	// The output is about as long as the template: room for the
-	// template's length and a quarter more from the start saves growing
-	// the buffer, and copying what it holds, a dozen times.
+	// The output is at most about as long as the template and the parts
+	// it places: room for their length and a quarter more from the start
+	// saves growing the buffer, and copying what it holds, a dozen times.
 	var buf bytes.Buffer
+	size := 0
 	for _, src := range sources {
-		if src.name == name {
-			buf.Grow(len(*src.text) * 5 / 4)
+		if src.name == name || name == "runtime.py.tmpl" && strings.HasPrefix(src.name, "runtime_") {
+			size += len(*src.text)
 		}
 	}
+	buf.Grow(size * 5 / 4)
 	if err := tmpl().ExecuteTemplate(&buf, name, v); err != nil {
 		return nil, err
 	}
@@ -171,6 +178,13 @@ type view struct {
 	// region then defines no fixture.
 	HasDeadline bool
 	Shield      schema.Shield
+	// Configure is true when the region binds the runtime's
+	// pytest_configure (HasConfigure); ConfigureDoc is the first line of
+	// its docstring, which says what it does for this spec.
+	Configure    bool
+	ConfigureDoc string
+	// Region holds the region's lines that are laid out in Go.
+	Region regionView
 }
 
 type runtimeView struct {
@@ -178,8 +192,10 @@ type runtimeView struct {
 	File   string // its path relative to the project folder
 	Rel    string // its path relative to the conftest's folder
 	// SpecDir is the spec's folder relative to the runtime's: ".", "..",
-	// "../..". deadline.module_seconds' paths start there.
-	SpecDir string
+	// "../..". deadline.module_seconds' paths start there. SpecDirLine is
+	// the runtime's assignment of it.
+	SpecDir     string
+	SpecDirLine string
 }
 
 func newRuntimeView(spec *schema.Spec) runtimeView {
@@ -192,7 +208,7 @@ func newRuntimeView(spec *schema.Spec) runtimeView {
 		}
 	}
 	return runtimeView{Module: pytext.RuntimeModule, File: file, Rel: relPath(path.Dir(spec.Paths.Conftest), file),
-		SpecDir: strings.Join(up, "/")}
+		SpecDir: strings.Join(up, "/"), SpecDirLine: specDirLine(strings.Join(up, "/"))}
 }
 
 // relPath is the slash-separated path of target relative to the folder
@@ -265,6 +281,13 @@ type deadlineView struct {
 	// runtime follows with the seconds and the timer.
 	MessageHasSeconds bool
 	MessageText       string
+	// SignalTimer and ThreadTimer say which timers the runtime may arm:
+	// an interval timer of the signal module (real, virtual, prof, auto),
+	// the watchdog thread (thread, auto). TimerType is the Python type of
+	// the one it arms.
+	SignalTimer bool
+	ThreadTimer bool
+	TimerType   string
 }
 
 // modulePattern is one entry of deadline.module_seconds, for the runtime.
@@ -329,6 +352,15 @@ func modulePatterns(ms []schema.ModuleSeconds) []modulePattern {
 
 func newView(spec *schema.Spec) view {
 	t, clock := timerView(spec.Deadline.Timer)
+	signalTimer := spec.Deadline.Timer != schema.TimerThread
+	threadTimer := spec.Deadline.Timer == schema.TimerThread || spec.Deadline.Timer == schema.TimerAuto
+	timerType := "_SignalTimer"
+	switch {
+	case signalTimer && threadTimer:
+		timerType = "_SignalTimer | _ThreadTimer"
+	case threadTimer:
+		timerType = "_ThreadTimer"
+	}
 	// The loader refuses a message that is not a format string the runtime
 	// can fill; a spec built without it keeps its message as text.
 	message, p := schema.ParseMessage(spec.Deadline.Message)
@@ -356,13 +388,58 @@ func newView(spec *schema.Spec) view {
 			ModulePatterns:       modulePatterns(spec.Deadline.ModuleSeconds),
 			MessageHasSeconds:    message.HasSeconds(),
 			MessageText:          message.Text(),
+			SignalTimer:          signalTimer,
+			ThreadTimer:          threadTimer,
+			TimerType:            timerType,
 		},
-		Preload:     newPreloadView(spec.Preload),
-		Group:       spec.Group.Name,
-		Runtime:     newRuntimeView(spec),
-		Probe:       newProbeView(spec),
-		Text:        crossingText,
-		HasDeadline: spec.HasDeadline(),
-		Shield:      spec.Shield,
+		Preload:      newPreloadView(spec.Preload),
+		Group:        spec.Group.Name,
+		Runtime:      newRuntimeView(spec),
+		Probe:        newProbeView(spec),
+		Text:         crossingText,
+		HasDeadline:  spec.HasDeadline(),
+		Shield:       spec.Shield,
+		Configure:    HasConfigure(spec),
+		ConfigureDoc: configureDoc(spec),
+		Region:       newRegionView(spec, relPath(path.Dir(spec.Paths.Conftest), runtimePath(spec)), seconds, t.Time),
 	}
+}
+
+// configureDoc says what the runtime's pytest_configure does for spec, in
+// the order it does it.
+func configureDoc(spec *schema.Spec) string {
+	var does []string
+	if spec.HasDeadline() {
+		d := spec.Deadline
+		if len(d.SecondsEnv) > 0 {
+			does = append(does, "check the deadline's seconds")
+		}
+		does = append(does, "watch how test functions end")
+		if d.DeferToPytestTimeout {
+			does = append(does, "note pytest-timeout")
+		}
+	}
+	if spec.Shield.On {
+		does = append(does, "turn the import shield on")
+	}
+	if spec.Group.Name != "" {
+		does = append(does, "keep the xdist group on one worker")
+	}
+	if len(does) == 0 {
+		return ""
+	}
+	text := does[len(does)-1]
+	if len(does) > 1 {
+		text = strings.Join(does[:len(does)-1], ", ") + " and " + text
+	}
+	return strings.ToUpper(text[:1]) + text[1:] + "."
+}
+
+// quoteAll quotes each of ss as a Python string, for tuple.
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = pyquote.String(s)
+	}
+	return out
 }

@@ -8,3 +8,7 @@ import "syscall"
 // opens without waiting for a writer, so that reading it cannot hang
 // before it is refused.
 const nonBlock = syscall.O_NONBLOCK
+
+// noFollow makes an open fail on a link: the lock file is never a link
+// that leads elsewhere.
+const noFollow = syscall.O_NOFOLLOW

@@ -84,6 +84,9 @@ func (d *folder) lstat(name string) (fs.FileMode, error) {
 	return info.Mode(), nil
 }
 
+// info is what Lstat says of the entry name.
+func (d *folder) info(name string) (fs.FileInfo, error) { return d.root.Lstat(name) }
+
 // open opens name without blocking on a FIFO. Root's check refused a link
 // in name's place; one put there since is followed only inside the
 // project.

@@ -23,10 +23,10 @@ import (
 func New(path string, content []byte) error {
 	dir, err := openPath(filepath.Dir(path))
 	if err != nil {
-		return err
+		return Explain(path, "create the folder of", err)
 	}
 	defer dir.close()
-	return create(dir, filepath.Base(path), content)
+	return explainAt(path, "create", filepath.Dir(path), create(dir, filepath.Base(path), content))
 }
 
 // create is New for the file name in dir.

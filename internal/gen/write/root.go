@@ -192,7 +192,11 @@ func (r *Root) open(path string, mkdir bool) (*target, *folder, error) {
 	}
 	dir, err := openBelow(r.real, t.dir, t.missing)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", t.display, err)
+		what := "create the folder of"
+		if !mkdir || t.missing == nil {
+			what = "open the folder of"
+		}
+		return nil, nil, explainAt(t.display, what, filepath.Dir(t.display), err)
 	}
 	return t, dir, nil
 }
@@ -226,30 +230,29 @@ func (r *Root) File(path string, content []byte) error {
 		return err
 	}
 	defer dir.close()
-	mode := fs.FileMode(0o644)
-	m, err := dir.lstat(t.name)
+	old, err := dir.info(t.name)
 	switch {
-	case err == nil && m&fs.ModeSymlink != 0:
+	case err == nil && old.Mode()&fs.ModeSymlink != 0:
 		return r.finalLink(t.display, filepath.Join(dir.path(), t.name))
-	case err == nil && !m.IsRegular():
+	case err == nil && !old.Mode().IsRegular():
 		return fmt.Errorf("%s is not a regular file", t.display)
-	case err == nil:
-		mode = m.Perm()
-	case !errors.Is(err, fs.ErrNotExist):
-		return err
+	case errors.Is(err, fs.ErrNotExist):
+		old = nil
+	case err != nil:
+		return Explain(t.display, "write", err)
 	}
-	return replace(dir, t.name, content, mode)
+	return explainAt(t.display, "write", filepath.Dir(t.display), replace(dir, t.name, content, old))
 }
 
 // New is the package's New for a path below the spec's folder, under the
 // rule of Root.
 func (r *Root) New(path string, content []byte) error {
-	_, dir, err := r.open(path, true)
+	t, dir, err := r.open(path, true)
 	if err != nil {
 		return err
 	}
 	defer dir.close()
-	return create(dir, filepath.Base(path), content)
+	return explainAt(t.display, "create", filepath.Dir(t.display), create(dir, filepath.Base(path), content))
 }
 
 // refused explains why the file name in dir did not open: a link put in

@@ -37,29 +37,34 @@ func fail(step string) error {
 
 // File replaces path's content. Callers write only what changed, so an
 // unchanged file keeps its modification time. A new file gets mode 0o644;
-// an existing file keeps its mode. Missing parent folders are created.
+// an existing file keeps its mode, and its owner and group where the
+// system lets this user give them (root may: a file root rewrites for
+// another user stays that user's). Missing parent folders are created.
+// An error of the system comes back as an *OSError that names the path
+// and the fix.
 //
 // File writes where it is told: use it for a path the user typed, and
 // Root.File for a path the spec plans.
 func File(path string, content []byte) error {
-	mode := fs.FileMode(0o644)
+	var old fs.FileInfo
 	if info, err := os.Stat(path); err == nil {
 		if !info.Mode().IsRegular() {
 			return fmt.Errorf("%s is not a regular file", path)
 		}
-		mode = info.Mode().Perm()
+		old = info
 	}
 	dir, err := openPath(filepath.Dir(path))
 	if err != nil {
-		return err
+		return Explain(path, "create the folder of", err)
 	}
 	defer dir.close()
-	return replace(dir, filepath.Base(path), content, mode)
+	return explainAt(path, "write", filepath.Dir(path), replace(dir, filepath.Base(path), content, old))
 }
 
-// replace writes content to the file name in dir with the given mode,
-// through a temporary file in dir renamed over it.
-func replace(dir *folder, name string, content []byte, mode fs.FileMode) error {
+// replace writes content to the file name in dir through a temporary file
+// in dir renamed over it. old is what the file was, to keep its mode and
+// owner; nil for a new file.
+func replace(dir *folder, name string, content []byte, old fs.FileInfo) error {
 	removeStale(dir, name)
 	tmp, tmpName, err := createTemp(dir, name)
 	if err != nil {
@@ -71,6 +76,14 @@ func replace(dir *folder, name string, content []byte, mode fs.FileMode) error {
 	if err := fail("create"); err != nil {
 		tmp.Close()
 		return err
+	}
+	mode := fs.FileMode(0o644)
+	if old != nil {
+		mode = old.Mode().Perm()
+		if err := keepOwner(tmp, old); err != nil {
+			tmp.Close()
+			return err
+		}
 	}
 	if err := finish(tmp, content, mode); err != nil {
 		return err
@@ -101,9 +114,9 @@ func createTemp(dir *folder, target string) (*os.File, string, error) {
 // left behind when it was killed (SIGKILL, a power cut) before it could
 // clean up. Such a file can only exist when that write never reached its
 // rename, so the target still holds its old content and the write that
-// follows replaces it: no one else reads these files. Two generate runs
-// writing the same file at the same moment are not supported; the one
-// whose temporary file is removed fails at its rename and changes nothing.
+// follows replaces it: no one else reads these files. Commands that write
+// a spec's files hold its lock (AcquireLock) while they do, so no other
+// run's write is in progress here.
 func removeStale(dir *folder, name string) {
 	names, err := dir.names()
 	if err != nil {

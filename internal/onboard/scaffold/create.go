@@ -99,7 +99,7 @@ func Create(spec *schema.Spec, target string, probe bool) (*Created, error) {
 	c := &Created{Module: display}
 	if probe {
 		if err := specText.Write(); err != nil {
-			return c, fmt.Errorf("write %s: %w", spec.File, err)
+			return c, err
 		}
 		c.ProbeCase, c.Spec = m.ProbeCase().Test, spec.File
 		c.Wrote, err = plan.WriteChanged(changes)

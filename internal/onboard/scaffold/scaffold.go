@@ -79,6 +79,7 @@ func New(spec *schema.Spec, rel string) (*Module, error) {
 		"Timer":    timers[spec.Deadline.Timer],
 		"Group":    spec.Group.Name,
 		"Modules":  spec.Preload.Modules,
+		"Inline":   inline(spec.Preload.Modules),
 		"Test":     m.Test,
 	})
 	if err != nil {
@@ -86,6 +87,14 @@ func New(spec *schema.Spec, rel string) (*Module, error) {
 	}
 	m.Content = buf.Bytes()
 	return m, nil
+}
+
+// inline reports whether PRELOADED holds one module and fits on one line
+// of ruff format's 88 columns, where ruff format writes it whole: the
+// trailing comma of a one-element tuple does not keep it open, as the
+// comma after each of several modules does.
+func inline(modules []string) bool {
+	return len(modules) == 1 && len("PRELOADED = ("+pyquote.String(modules[0])+",)") <= 88
 }
 
 // ProbeCase is the probe case that runs the module's example test cold and

@@ -2,10 +2,14 @@ package scaffold
 
 import (
 	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
+	"github.com/fixturegen/fixturegen/internal/testenv"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -76,5 +80,49 @@ func TestNewRefuses(t *testing.T) {
 		case want != "" && (!errors.As(err, &se) || !strings.Contains(err.Error(), want)):
 			t.Errorf("New(%s) = %v, want an *Error containing %q", path, err, want)
 		}
+	}
+}
+
+// A scaffolded module is what ruff format writes, whatever the preload
+// holds (nothing, one module, one too long for a line, several), and
+// ruff check finds nothing in it: a user who runs either on the new module
+// sees no change.
+func TestModuleIsRuffClean(t *testing.T) {
+	python := testenv.Python(t)
+	ruff := filepath.Join(filepath.Dir(python), "ruff")
+	if _, err := os.Stat(ruff); err != nil {
+		t.Fatalf("no ruff beside %s (requirements-test.txt pins it): %v", python, err)
+	}
+	dir := t.TempDir()
+	var files []string
+	for name, modules := range map[string][]string{
+		"test_none.py":    nil,
+		"test_one.py":     {"toyredis"},
+		"test_long.py":    {"a_very_long_package_name.with_a_submodule.and_another_one.and_a_last_one"},
+		"test_several.py": {"toyredis", "toysdk.server.stdio"},
+	} {
+		s := spec()
+		s.Preload.Modules = modules
+		// ruff format writes a string that holds a double quote in single
+		// quotes, which pyquote does not; a group name has none.
+		s.Group.Name = "toy-sdk"
+		m, err := New(s, "tests/inbox/"+name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), m.Content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, name)
+	}
+	format := exec.Command(ruff, append([]string{"format", "--isolated", "--no-cache", "--diff"}, files...)...)
+	format.Dir = dir
+	if out, err := format.CombinedOutput(); err != nil {
+		t.Errorf("ruff format would change a scaffolded module (%v):\n%s", err, out)
+	}
+	check := exec.Command(ruff, append([]string{"check", "--isolated", "--no-cache", "--output-format", "concise"}, files...)...)
+	check.Dir = dir
+	if out, err := check.CombinedOutput(); err != nil {
+		t.Errorf("ruff check finds problems in a scaffolded module (%v):\n%s", err, out)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/onboard/discover"
-	"github.com/fixturegen/fixturegen/internal/specedit"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -60,7 +59,7 @@ func For(root string, found *discover.Contract) Values {
 	v.Unread = map[string]string{}
 	if u := found.UnreadKey("raises"); u != nil {
 		v.Unread["raises"] = fmt.Sprintf("# Not read from %s: %s.\n# Until you set it, a fired deadline raises %s.\n# raises = %s",
-			u.At, u.Why, schema.DefaultRaises, specedit.String(schema.DefaultRaises))
+			u.At, u.Why, schema.DefaultRaises, schema.QuoteTOML(schema.DefaultRaises))
 	} else if found.Raises != "" {
 		v.Deadline.Raises = found.Raises
 		v.Origin["raises"] = found.RaisesAt
@@ -70,13 +69,13 @@ func For(root string, found *discover.Contract) Values {
 	switch u := found.UnreadKey("message"); {
 	case u != nil:
 		v.Unread["message"] = fmt.Sprintf("# Not read from %s: %s.\n# Until you set it, the message is %s.\n# message = \"\"",
-			u.At, u.Why, specedit.String(schema.DefaultMessage))
+			u.At, u.Why, schema.QuoteTOML(schema.DefaultMessage))
 	case !fixed && mapped:
 		v.Deadline.Message = before
 		v.Origin["message"] = found.MessageAt + ", without the seconds it ended with: the failure ends with them"
 	case !fixed:
 		v.Unread["message"] = fmt.Sprintf("# Not read as written at %s: it formats the seconds, and this message is\n# fixed text (the failure ends with \"(<seconds> s, <timer>)\"). Until you set\n# it, the message is %s.\n# message = %s",
-			found.MessageAt, specedit.String(schema.DefaultMessage), specedit.String(message))
+			found.MessageAt, schema.QuoteTOML(schema.DefaultMessage), schema.QuoteTOML(message))
 	default:
 		v.Deadline.Message = message
 		v.Origin["message"] = found.MessageAt

@@ -17,7 +17,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
-	"github.com/fixturegen/fixturegen/internal/specedit"
+	"github.com/fixturegen/fixturegen/internal/version"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -29,7 +29,7 @@ var specTemplate string
 var tmpl = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("spec").
 		Option("missingkey=zero").
-		Funcs(template.FuncMap{"toml": specedit.String, "num": pyquote.Number}).
+		Funcs(template.FuncMap{"toml": schema.QuoteTOML, "num": pyquote.Number}).
 		Parse(specTemplate))
 })
 
@@ -104,7 +104,7 @@ func Text(v Values, prefix []string) []byte {
 	}
 	var buf bytes.Buffer
 	err := tmpl().Execute(&buf, map[string]any{
-		"SchemaURL":   schema.URL,
+		"SchemaURL":   schema.URLFor(version.Version()),
 		"Table":       table,
 		"Prefix":      pfx,
 		"From":        v.From,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/onboard/discover"
 	"github.com/fixturegen/fixturegen/internal/python/pytesttimeout"
+	"github.com/fixturegen/fixturegen/internal/version"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -47,7 +48,7 @@ func TestTextLoads(t *testing.T) {
 		for _, prefix := range [][]string{nil, schema.PyprojectTable} {
 			t.Run(name+" "+strings.Join(prefix, "."), func(t *testing.T) {
 				text := Text(v, prefix)
-				if prefix == nil && !strings.HasPrefix(string(text), "#:schema "+schema.URL+"\n") {
+				if prefix == nil && !strings.HasPrefix(string(text), "#:schema "+schema.URLFor(version.Version())+"\n") {
 					t.Errorf("does not start with the #:schema line:\n%s", text)
 				}
 				s, err := schema.ParseTable(text, "spec.toml", "/project", prefix)

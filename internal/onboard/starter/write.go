@@ -87,7 +87,7 @@ func Write(target string, force bool) (*Report, error) {
 		}
 	}
 	if err != nil {
-		return r, fmt.Errorf("write %s: %w", target, err)
+		return r, err // it names the file (write.OSError)
 	}
 	r.Wrote = true
 	return r, nil

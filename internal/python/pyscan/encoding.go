@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/fixturegen/fixturegen/internal/textpos"
 )
 
 // Decode returns src as Python reads it, in UTF-8: UTF-8 unless a coding
@@ -48,16 +50,11 @@ func DecodeASCII(src []byte, ascii bool) ([]byte, *Problem) {
 	if ascii || utf8.Valid(src) {
 		return src, nil
 	}
-	line, col := 1, 1
 	for i := 0; i < len(src); {
 		r, size := utf8.DecodeRune(src[i:])
 		if r == utf8.RuneError && size <= 1 {
+			line, col := textpos.LineCol(src, i)
 			return nil, &Problem{Pos: Pos{line, col}, Msg: fmt.Sprintf("is not valid UTF-8 (byte 0x%02x) and declares no other encoding", src[i])}
-		}
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
 		}
 		i += size
 	}

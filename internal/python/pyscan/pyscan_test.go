@@ -182,9 +182,9 @@ func TestResolve(t *testing.T) {
 
 func TestProblems(t *testing.T) {
 	tests := []struct{ src, want string }{
-		{"x = '''never closed\n\ny = f()\n", "1:5 unterminated triple-quoted string literal"},
-		{"x = 'no end\n", "1:5 unterminated string literal"},
-		{"f(1, 2\n", "2:1 unexpected end of file inside brackets"},
+		{"x = '''never closed\n\ny = f()\n", "1:5 unterminated triple-quoted string literal (detected at line 3)"},
+		{"x = 'no end\n", "1:5 unterminated string literal (detected at line 1)"},
+		{"f(1, 2\n", "1:2 '(' was never closed"},
 		{"x = 1)\n", "1:6 unmatched ')'"},
 		{"if x:\n        a()\n    b()\n", "3:5 unindent does not match any outer indentation level"},
 	}

@@ -22,8 +22,11 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/fixturegen/fixturegen/internal/textpos"
 )
 
 // Kind is the kind of a Token.
@@ -82,7 +85,8 @@ type tok struct {
 const maxSource = math.MaxInt32
 
 // Pos is a position in a source file. Line and Col are 1-based; Col counts
-// characters (not bytes), as editors and CI annotations do.
+// characters (not bytes), as package textpos counts them for every
+// position fixturegen shows.
 type Pos struct {
 	Line, Col int
 }
@@ -99,11 +103,13 @@ type Lexer struct {
 	off       int
 	line      int
 	lineStart int
-	depth     int   // open brackets
-	indents   []int // indentation columns of the open blocks, innermost last
-	dedents   int   // Dedent tokens still to emit
-	bol       bool  // at the beginning of a logical line
-	lineHas   bool  // the current logical line has produced a token
+	depth     int       // open brackets
+	opens     []opened  // the open brackets, innermost last, for the problems that name them
+	openBuf   [8]opened // opens' first array: most code nests fewer brackets
+	indents   []int     // indentation columns of the open blocks, innermost last
+	dedents   int       // Dedent tokens still to emit
+	bol       bool      // at the beginning of a logical line
+	lineHas   bool      // the current logical line has produced a token
 	done      bool
 	// semicolon is set when a ";" is read; the parser clears it at each
 	// logical line, and splits only the lines that hold one.
@@ -132,6 +138,12 @@ type Lexer struct {
 	quiet bool
 }
 
+// opened is an open bracket: the byte, and where it is.
+type opened struct {
+	off, line, lineStart int32
+	ch                   byte
+}
+
 // field is the code of a replacement field of a formatted string: the
 // expression between its "{" and its "!", ":" or "}", at src[off:end],
 // starting on line line, which starts at lineStart.
@@ -150,7 +162,13 @@ func NewLexer(src []byte) *Lexer {
 // reset makes l a new Lexer over src, keeping its indentation stack's
 // array.
 func (l *Lexer) reset(src []byte) {
+	opens := l.opens[:0]
 	*l = Lexer{src: src, line: 1, bol: true, indents: append(l.indents[:0], 0), fields: l.fields[:0]}
+	if cap(opens) > len(l.openBuf) {
+		l.opens = opens // grown by an earlier source: keep it
+	} else {
+		l.opens = l.openBuf[:0]
+	}
 	if len(src) > maxSource {
 		l.src = src[:maxSource]
 		l.Problems = append(l.Problems, Problem{Pos: Pos{1, 1}, Msg: "is larger than 2 GiB; read only up to there"})
@@ -162,26 +180,18 @@ func (l *Lexer) reset(src []byte) {
 
 // Pos returns the position of a token of this lexer's source.
 func (l *Lexer) Pos(t Token) Pos {
-	return Pos{Line: t.Line, Col: runeCount(l.src[t.LineStart:t.Off]) + 1}
-}
-
-// runeCount is utf8.RuneCount, with the ASCII bytes before a line's
-// token, the usual case, counted eight at a time.
-func runeCount(p []byte) int {
-	n := 0
-	for len(p)-n >= 8 && binary.LittleEndian.Uint64(p[n:])&0x8080808080808080 == 0 {
-		n += 8
-	}
-	return n + utf8.RuneCount(p[n:])
+	return l.posAt(t.Off, t.Line, t.LineStart)
 }
 
 // pos is Pos for a tok.
 func (l *Lexer) pos(t *tok) Pos {
-	return Pos{Line: int(t.line), Col: runeCount(l.src[t.lineStart:t.off]) + 1}
+	return l.posAt(int(t.off), int(t.line), int(t.lineStart))
 }
 
+// posAt is the position of the byte at off, on line, which starts at
+// lineStart: the column is textpos's, in characters.
 func (l *Lexer) posAt(off, line, lineStart int) Pos {
-	return Pos{Line: line, Col: runeCount(l.src[lineStart:off]) + 1}
+	return Pos{Line: line, Col: textpos.Col(l.src[lineStart:off], off-lineStart)}
 }
 
 func (l *Lexer) problem(off, line, lineStart int, msg string) {
@@ -371,8 +381,13 @@ var class = func() (t [256]uint8) {
 // tokens that close every open block, then EOF.
 func (l *Lexer) end(t *tok) {
 	if l.depth > 0 {
-		l.problem(l.off, l.line, l.lineStart, "unexpected end of file inside brackets")
+		// Python names the innermost bracket still open, where it is.
+		if n := len(l.opens); n > 0 {
+			o := l.opens[n-1]
+			l.problem(int(o.off), int(o.line), int(o.lineStart), "'"+string(o.ch)+"' was never closed")
+		}
 		l.depth = 0
+		l.opens = l.opens[:0]
 	}
 	l.done = true
 	l.dedents = len(l.indents) - 1
@@ -660,7 +675,7 @@ func (l *Lexer) skipStringBody(formatted bool) {
 			l.off++
 		case c == '\n' || c == '\r':
 			if !triple {
-				l.problem(open, line, ls, "unterminated string literal")
+				l.problem(open, line, ls, "unterminated string literal (detected at line "+strconv.Itoa(l.line)+")")
 				return
 			}
 			l.newline()
@@ -675,10 +690,16 @@ func (l *Lexer) skipStringBody(formatted bool) {
 			l.off++
 		}
 	}
+	// Python counts the line of the source's last character, the line
+	// break that ends the source included.
+	last := l.line
+	if n := len(l.src); n > 0 && (l.src[n-1] == '\n' || l.src[n-1] == '\r') {
+		last--
+	}
 	if triple {
-		l.problem(open, line, ls, "unterminated triple-quoted string literal")
+		l.problem(open, line, ls, "unterminated triple-quoted string literal (detected at line "+strconv.Itoa(last)+")")
 	} else {
-		l.problem(open, line, ls, "unterminated string literal")
+		l.problem(open, line, ls, "unterminated string literal (detected at line "+strconv.Itoa(last)+")")
 	}
 }
 
@@ -811,6 +832,7 @@ func (l *Lexer) op(t *tok) {
 	switch rest[0] {
 	case '(', '[', '{':
 		l.depth++
+		l.opens = append(l.opens, opened{off: int32(start), line: int32(line), lineStart: int32(ls), ch: rest[0]})
 		l.off++
 		l.tok(t, Op, start, line, ls)
 		return
@@ -828,14 +850,13 @@ func (l *Lexer) op(t *tok) {
 	switch rest[0] {
 	case '=':
 		l.assign = l.assign || l.depth == 0
-	case '(', '[', '{':
-		l.depth++
 	case ')', ']', '}':
 		if l.depth == 0 {
 			l.assign = true
 			l.problem(start, line, ls, "unmatched '"+string(rest[0])+"'")
 		} else {
 			l.depth--
+			l.close(rest[0], start, line, ls)
 		}
 	}
 	size := 1
@@ -844,6 +865,31 @@ func (l *Lexer) op(t *tok) {
 	}
 	l.off += max(size, 1)
 	l.tok(t, Op, start, line, ls)
+}
+
+// close pops the bracket that c, at start, closes, and reports a pair
+// that does not match as Python does.
+func (l *Lexer) close(c byte, start, line, ls int) {
+	n := len(l.opens)
+	if n == 0 {
+		return
+	}
+	o := l.opens[n-1]
+	l.opens = l.opens[:n-1]
+	want := byte(')')
+	switch o.ch {
+	case '[':
+		want = ']'
+	case '{':
+		want = '}'
+	}
+	if c != want {
+		msg := "closing parenthesis '" + string(c) + "' does not match opening parenthesis '" + string(o.ch) + "'"
+		if int(o.line) != line {
+			msg += " on line " + strconv.Itoa(int(o.line))
+		}
+		l.problem(start, line, ls, msg)
+	}
 }
 
 // Ids of the words a Name token's kw names: Python's hard keywords, then

@@ -18,11 +18,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
 	"github.com/fixturegen/fixturegen/internal/relpath"
+	"github.com/fixturegen/fixturegen/internal/textpos"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -179,14 +179,14 @@ func (c *Config) ini(src []byte, section string) (bool, error) {
 				head = strings.TrimRight(head[:j], " \t")
 			}
 			if !strings.HasSuffix(head, "]") {
-				return false, &schema.Error{File: relpath.FromWD(c.File), Line: n, Col: runeCol(line, len(head)), Msg: "a section header must end in ]"}
+				return false, &schema.Error{File: relpath.FromWD(c.File), Line: n, Col: textpos.ColString(line, len(head)), Msg: "a section header must end in ]"}
 			}
 			in = head[1:len(head)-1] == section
 			found = found || in
 		case line[0] == ' ' || line[0] == '\t':
 			if key != "" {
 				col := len(line) - len(trimmed)
-				pieces = append(pieces, piece{text: trimmed, line: n, col: runeCol(line, col)})
+				pieces = append(pieces, piece{text: trimmed, line: n, col: textpos.ColString(line, col)})
 			}
 		default:
 			flush()
@@ -207,7 +207,7 @@ func (c *Config) ini(src []byte, section string) (bool, error) {
 			}
 			if value != "" {
 				col := len(line) - len(value)
-				pieces = append(pieces, piece{text: value, line: n, col: runeCol(line, col)})
+				pieces = append(pieces, piece{text: value, line: n, col: textpos.ColString(line, col)})
 			}
 		}
 	}
@@ -222,10 +222,6 @@ func wanted(key string) bool {
 		}
 	}
 	return false
-}
-
-func runeCol(line string, byteOff int) int {
-	return utf8.RuneCountInString(line[:byteOff]) + 1
 }
 
 // toml reads the table at prefix; it reports whether the table exists.
@@ -284,7 +280,7 @@ func (c *Config) tomlString(src []byte, v string, sp schema.Span) []Arg {
 	if sp.End > sp.Start && sp.End <= len(src) {
 		lit := string(src[sp.Start:sp.End])
 		if len(lit) == len(v)+2 && lit[1:len(lit)-1] == v {
-			line, col := lineCol(src, sp.Start+1)
+			line, col := textpos.LineCol(src, sp.Start+1)
 			return shlexSplit([]piece{{text: v, line: line, col: col}})
 		}
 	}
@@ -301,20 +297,8 @@ func (c *Config) arg(src []byte, text string, sp schema.Span) Arg {
 	if sp.Line == 0 {
 		return Arg{Text: text, Line: 1, Col: 1}
 	}
-	line, col := lineCol(src, sp.Start)
+	line, col := textpos.LineCol(src, sp.Start)
 	return Arg{Text: text, Line: line, Col: col}
-}
-
-// lineCol is the 1-based line and character column of byte offset off.
-func lineCol(src []byte, off int) (int, int) {
-	off = min(max(off, 0), len(src))
-	line, start := 1, 0
-	for i := 0; i < off; i++ {
-		if src[i] == '\n' {
-			line, start = line+1, i+1
-		}
-	}
-	return line, utf8.RuneCount(src[start:off]) + 1
 }
 
 // piece is one line's part of an option's value, at a position.
@@ -399,6 +383,16 @@ func shlexSplit(pieces []piece) []Arg {
 		args = append(args, start)
 	}
 	return args
+}
+
+// SplitArgs splits a command line's options as pytest splits
+// PYTEST_ADDOPTS: with the POSIX shell rules of Python's shlex.
+func SplitArgs(text string) []string {
+	var out []string
+	for _, a := range shlexSplit([]piece{{text: text, line: 1, col: 1}}) {
+		out = append(out, a.Text)
+	}
+	return out
 }
 
 // Xdist is what addopts says about pytest-xdist.

@@ -158,3 +158,10 @@ func TestBadFilesAreErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitArgs(t *testing.T) {
+	got := strings.Join(SplitArgs(`--import-mode=importlib  -p 'no:cache provider' "a\"b" c\ d`), "|")
+	if want := `--import-mode=importlib|-p|no:cache provider|a"b|c d`; got != want {
+		t.Errorf("SplitArgs = %s, want %s", got, want)
+	}
+}

@@ -9,8 +9,8 @@ import (
 // FuzzSplice feeds arbitrary conftest contents to Splice and checks the
 // promises generate relies on: a broken file is an *Error at a line the
 // file has; otherwise the result holds exactly one region, that region is
-// the block, every byte outside the old region is kept in place, and a
-// second splice changes nothing.
+// the block (with the line ending the file uses there), every byte outside
+// the old region is kept in place, and a second splice changes nothing.
 //
 //	go test ./internal/python/region -run '^$' -fuzz FuzzSplice -fuzztime 10m
 func FuzzSplice(f *testing.F) {
@@ -55,8 +55,14 @@ func FuzzSplice(f *testing.F) {
 		if err != nil || !after.Found {
 			t.Fatalf("the result has no single region (%v):\n%q", err, out)
 		}
-		if got := out[after.Start:after.End]; !bytes.Equal(got, block) {
-			t.Fatalf("the region is %q, want the block", got)
+		// The block keeps the line ending of the region it replaces, or,
+		// appended, of the file's first line.
+		eol := LineEnding(src)
+		if before.Found {
+			eol = LineEnding(src[before.Start:before.InnerStart])
+		}
+		if got := out[after.Start:after.End]; !bytes.Equal(got, WithLineEnding(block, eol)) {
+			t.Fatalf("the region is %q, want the block with %q line endings", got, eol)
 		}
 		if before.Found {
 			if !bytes.Equal(out[:after.Start], src[:before.Start]) || !bytes.Equal(out[after.End:], src[before.End:]) {

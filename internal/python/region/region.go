@@ -118,6 +118,11 @@ func Block(spec string, content []byte) []byte {
 // Splice returns src with its block replaced by block, or with block
 // appended (set apart by m.Gap) when src has none. The bytes outside the
 // block are unchanged.
+//
+// block's lines end in "\n". They are written with the line ending the
+// block has in src, or, for a block appended, the line ending of src's
+// first line, so a file a Windows checkout gave "\r\n" line ends keeps
+// them in the block too (LineEnding).
 func (m Markers) Splice(src, block []byte) ([]byte, error) {
 	b, err := m.Find(src)
 	if err != nil {
@@ -126,17 +131,46 @@ func (m Markers) Splice(src, block []byte) ([]byte, error) {
 	var out bytes.Buffer
 	if b.Found {
 		out.Write(src[:b.Start])
-		out.Write(block)
+		out.Write(WithLineEnding(block, LineEnding(src[b.Start:b.InnerStart])))
 		out.Write(src[b.End:])
 		return out.Bytes(), nil
 	}
+	eol := LineEnding(src)
 	out.Write(src)
 	if len(src) > 0 {
 		if !bytes.HasSuffix(src, []byte("\n")) {
-			out.WriteByte('\n')
+			out.WriteString(eol)
 		}
-		out.WriteString(m.Gap)
+		out.Write(WithLineEnding([]byte(m.Gap), eol))
 	}
-	out.Write(block)
+	out.Write(WithLineEnding(block, eol))
 	return out.Bytes(), nil
+}
+
+// LineEnding is the line ending of the first line of src that has one:
+// "\r\n" or "\n"; "\n" when src has none.
+func LineEnding(src []byte) string {
+	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// WithLineEnding returns text, whose lines end in "\n", with each line
+// ending written as eol.
+func WithLineEnding(text []byte, eol string) []byte {
+	if eol == "\n" {
+		return text
+	}
+	return bytes.ReplaceAll(text, []byte("\n"), []byte(eol))
+}
+
+// SameButLineEndings reports whether a and b differ at most in writing
+// line endings as "\r\n" or "\n".
+func SameButLineEndings(a, b []byte) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	crlf, lf := []byte("\r\n"), []byte("\n")
+	return bytes.Equal(bytes.ReplaceAll(a, crlf, lf), bytes.ReplaceAll(b, crlf, lf))
 }

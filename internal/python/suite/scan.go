@@ -29,6 +29,10 @@ type Source struct {
 	// HoldsRegion marks the conftest the spec plans the region in,
 	// however the walk reached it.
 	HoldsRegion bool
+	// MarkersBroken marks a conftest holding the region whose markers are
+	// duplicated, nested or unpaired: where the region lies is unknown,
+	// so its definitions cannot be told from the user's.
+	MarkersBroken bool
 	// facts is what the latest index knows of the module.
 	facts *facts
 	// knownCases are the dotted names, as the module's imports give them,
@@ -251,6 +255,8 @@ func (s *scan) keep(p, abs string, mod *pyscan.Module, text []byte) {
 	if abs == s.opts.Conftest || src.Conftest && bytes.Contains(text, []byte(region.Begin)) && sameFile(abs, s.opts.Conftest) {
 		src.HoldsRegion = true
 		src.regionFirst, src.regionLast = region.Lines(text)
+		_, err := region.Find(text)
+		src.MarkersBroken = err != nil
 	}
 	for _, prob := range src.Mod.Problems {
 		if src.HoldsRegion {

@@ -66,6 +66,9 @@ type Options struct {
 type Tree struct {
 	// Sources are the modules read and tokenized, by path.
 	Sources []*Source
+	// Files counts the Python files read (Sources are those the rules
+	// needed to tokenize).
+	Files int
 	// Problems are the troubles the read had: files it could not read or
 	// decode, syntax errors, links it did not follow.
 	Problems []Problem
@@ -146,6 +149,9 @@ func Read(opts Options) (*Tree, error) {
 	}
 	sort.Slice(s.sources, func(i, j int) bool { return s.sources[i].Path < s.sources[j].Path })
 	t := &Tree{Sources: s.sources, Problems: s.problems, Generated: s.generated, Adopt: adoptable(s.sources, &opts), opts: &opts, ix: ix}
+	for range s.files.All() {
+		t.Files++
+	}
 	sort.Strings(t.Generated)
 	return t, nil
 }

@@ -19,12 +19,9 @@ The settings below come from "fixturegen.toml"; change them there and run
 
 from __future__ import annotations
 
-import _thread
-import faulthandler
 import functools
 import importlib.metadata
 import inspect
-import math
 import os
 import signal
 import sys
@@ -36,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Final
 import pytest
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Generator, Iterator
+    from collections.abc import Callable, Iterator
     from types import FrameType, ModuleType
     from typing import TypeAlias
 
@@ -45,69 +42,65 @@ if TYPE_CHECKING:
     )
 
 # pytest leaves the frames of a module that sets __tracebackhide__ out of the
-# tracebacks it shows, so a fired deadline points at the test's own code.
+# tracebacks it shows, so a failure raised here points at the test's own code.
 __tracebackhide__ = True
 
-FIXTURE: Final[str] = "recovery_deadline"
 SPEC: Final[str] = "fixturegen.toml"
+GROUP: Final[str | None] = "toy-sdk"
+# The token that ends the report of an import a handler interrupted.
+# fixturegen triage reads CI logs by it: it is written once, in fixturegen's
+# Go, and rendered here.
+INTERRUPTED_FORMAT: Final = "[fixturegen:import-interrupted module={module}]"
+# The shortest wait handed to a timer: zero would disarm it.
+TICK: Final[float] = 0.001
+
+# signal.signal wraps this function to turn handlers into enums and back,
+# which costs more than the system call; the runtime needs no enums.
+_set_handler: Callable[[int, Handler], Handler] = getattr(
+    signal, "_signal", signal
+).signal
+# The namespace of the import system, whose _find_and_load the runtime wraps.
+_bootstrap = sys.modules.get("importlib._bootstrap")
+_IMPORT_SYSTEM: Final[dict[str, Any]] = {} if _bootstrap is None else vars(_bootstrap)
+
+FIXTURE: Final[str] = "recovery_deadline"
 MODULES_KEY: Final[str] = "[preload].modules"
 SECONDS: Final[float] = 1
-# The environment variables that replace SECONDS, in order: the first one set.
-SECONDS_ENV: Final[tuple[str, ...]] = ()
 TIMER: Final[str] = "real"
 TIMER_TEXT: Final[str] = "real time"
+# The interval timer the deadline arms and the signal it rings with, by their
+# names in the signal module: looked up when a deadline is armed, since a
+# platform may lack them.
+SIGNAL_TIMER: Final = ("ITIMER_REAL", "SIGALRM")
 MESSAGE: Final[str] = "recovery loop exceeded its deadline"
 RAISES: Final[type[Exception]] = AssertionError
-DUMP_THREADS: Final[bool] = False
-DEFER_TO_PYTEST_TIMEOUT: Final[bool] = False
 ON_IMPORT: Final[str] = "exclude"
 LATE_IMPORTS: Final[str] = "warn"
 IMPORT_GRACE: Final[float] = 60
-GROUP: Final[str | None] = "toy-sdk"
 
 # The formats of the messages below. fixturegen triage reads CI logs by
 # them: they are written once, in fixturegen's Go, and rendered here.
 DEADLINE_FORMAT: Final = "{message} ({seconds:g} s, {timer})"
-INTERRUPTED_FORMAT: Final = "[fixturegen:import-interrupted module={module}]"
 GRACE_FORMAT: Final = "importing {module} took longer than import_grace ({grace:g} s)"
 LATE_IMPORT_FORMAT: Final = (
     "{node} imported {modules} for the first time while {fixture} was armed"
 )
 LATE_MODULE_FORMAT: Final = "{module} ({seconds:.2f} s)"
 
-# The longest deadline SECONDS_ENV may set, a day, as for SECONDS in the spec.
-MAX_SECONDS: Final = 86400
-
 # Once the deadline has passed, the timer rings again every REFIRE seconds
 # until the test function returns, so a retry loop that catches the exception
 # still ends, and a deadline that passes before the test function starts fails
 # it as soon as it does.
 REFIRE: Final[float] = 0.05
-# The shortest wait handed to a timer: zero would disarm it.
-TICK: Final[float] = 0.001
 # The functions that call a test function: pytest's, and unittest's for
 # TestCase methods. The deadline raises only below one of them: raising in
 # pytest's own machinery, as it sets up other fixtures or reports, would break
 # the session instead of failing the test.
 TEST_CALLERS: Final = ("pytest_pyfunc_call", "_callTestMethod")
-# Signals the thread timer may use to interrupt the main thread, in order of
-# preference: none of them is sent by a timer, and Python can handle each.
-THREAD_SIGNALS: Final = ("SIGBREAK", "SIGUSR2", "SIGUSR1", "SIGTERM")
-# _thread.interrupt_main takes a signal number from Python 3.10 on.
-INTERRUPT_WITH_SIGNUM: Final = 0x030A0000
 
 # Functions called each time a deadline is armed; the recording probe plugin
 # adds one.
 ARMING_HOOKS: list[Callable[[], object]] = []
-
-# signal.signal wraps this function to turn handlers into enums and back,
-# which costs more than the system call; the deadline needs no enums.
-_set_handler: Callable[[int, Handler], Handler] = getattr(
-    signal, "_signal", signal
-).signal
-# Holds True once pytest_configure has found pytest-timeout loaded, when the
-# spec leaves the timing to it.
-_STAND_ASIDE: list[bool] = []
 # What _CallWatch saw of the latest test function: empty while it has seen
 # none, else [True] when that function ended by an exception.
 _CALL_RAISED: list[bool] = []
@@ -115,108 +108,10 @@ _CALL_RAISED: list[bool] = []
 # since assigning a class attribute would discard what the interpreter has
 # learnt about the class's attributes, for every test.
 _ARMED: list[_Deadline] = []
-# The namespace of the import system, whose _find_and_load the deadline wraps.
-_bootstrap = sys.modules.get("importlib._bootstrap")
-_IMPORT_SYSTEM: Final[dict[str, Any]] = {} if _bootstrap is None else vars(_bootstrap)
-
-
 # The late imports each test reported in this process, by node id. A rerun
 # of the test (pytest-rerunfailures) finds its modules already loaded: it
 # reports them again, so that a rerun never hides a late import.
 _LATE_REPORTS: dict[str, str] = {}
-
-
-class LateImportWarning(UserWarning):
-    """A module was imported for the first time while the deadline was armed.
-
-    To make it an error, add this line to pytest's filterwarnings setting:
-    ``error::_fixturegen_runtime.LateImportWarning``. It applies in
-    the process that runs the test; see ``_XdistWorkerWarnings`` for the
-    pytest-xdist controller.
-    """
-
-
-class DeadlineExceeded(BaseException):
-    """The deadline fired again after the code under test caught its exception.
-
-    It derives from BaseException so that a retry loop's ``except Exception``
-    cannot catch it: the deadline ends the test even then.
-    """
-
-
-def deadline() -> Iterator[None]:
-    """Run one test under the deadline: the body of the recovery_deadline fixture."""
-    limit = seconds()
-    if not limit:
-        yield
-        return
-    if _STAND_ASIDE:
-        yield from _under_pytest_timeout(limit)
-        return
-    timer = _timer()
-    if isinstance(timer, str):
-        pytest.fail(timer, pytrace=False)
-    if threading.get_ident() != threading.main_thread().ident:
-        pytest.fail(
-            f"{FIXTURE} arms a {TIMER_TEXT} timer, and Python delivers its "
-            f"signal only to the main thread, but this test runs in thread "
-            f"{threading.current_thread().name!r}. Run it in the main thread "
-            f"(without a thread-based runner), or drop {FIXTURE} from it.",
-            pytrace=False,
-        )
-    guard = _Deadline(timer, limit)
-    guard.arm()
-    try:
-        yield
-    finally:
-        guard.disarm()
-    guard.check()
-
-
-def _returned() -> bool:
-    """Tell whether the test function just run returned, rather than raised."""
-    if _CALL_RAISED:
-        return not _CALL_RAISED[0]
-    # Without pytest_configure in the region, no _CallWatch runs. pytest
-    # keeps in sys.last_value an Exception that ended the test function,
-    # though not a BaseException such as pytest.fail's.
-    return getattr(sys, "last_value", None) is None
-
-
-def warn(warning: Warning, stacklevel: int = 1) -> None:
-    """Issue warning as its caller would, in a form every pytest process can rebuild.
-
-    The warning filters see it as it is: ``error::_fixturegen_runtime.LateImportWarning``
-    makes a late import an error in the process that runs the test. In a
-    pytest-xdist worker, a warning that passes the filters is issued again
-    as a UserWarning with the same text, its class name first: the worker
-    sends each warning it records to the controller, which rebuilds it by
-    importing the module its class is defined in, and the controller loads
-    no conftest below the folders pytest was given, so it cannot import this
-    module, which such a conftest loads by path.
-    """
-    stacklevel += 1
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
-        warnings.warn(warning, stacklevel=stacklevel)
-        return
-    with warnings.catch_warnings(record=True) as passed:
-        warnings.warn(warning, stacklevel=stacklevel)
-    for seen in passed:
-        text = f"{seen.category.__name__}: {seen.message}"
-        warnings.warn_explicit(
-            UserWarning(text), UserWarning, seen.filename, seen.lineno
-        )
-
-
-def _under_pytest_timeout(limit: float) -> Iterator[None]:
-    """Run one test timed by pytest-timeout alone, the stacks dumped at limit if asked."""
-    if DUMP_THREADS:
-        faulthandler.dump_traceback_later(limit, exit=False)
-    try:
-        yield
-    finally:
-        if DUMP_THREADS:
-            faulthandler.cancel_dump_traceback_later()
 
 
 def loaded_as(path: str | os.PathLike[str]) -> tuple[ModuleType, ModuleType]:
@@ -242,66 +137,125 @@ def loaded_as(path: str | os.PathLike[str]) -> tuple[ModuleType, ModuleType]:
     return sys.modules[__name__], pytest
 
 
-def armed() -> bool:
-    """Tell whether a deadline is armed now."""
-    return bool(_ARMED)
+def warn(
+    warning: Warning, stacklevel: int = 1, where: tuple[str, int] | None = None
+) -> None:
+    """Issue warning as its caller would, in a form every pytest process can rebuild.
 
-
-@functools.cache
-def seconds() -> float:
-    """Return the deadline in seconds; 0 is off.
-
-    That is the value of the first variable of SECONDS_ENV that is set and not
-    empty, or SECONDS when none is.
+    where, a file and a line, names them in place of the caller's. The
+    warning filters see the warning as it is: ``error::_fixturegen_runtime.<class>``
+    makes it an error in the process that runs the test. In a pytest-xdist
+    worker, a warning that passes the filters is issued again as a
+    UserWarning with the same text, its class name first: the worker sends
+    each warning it records to the controller, which rebuilds it by
+    importing the module its class is defined in, and the controller loads
+    no conftest below the folders pytest was given, so it cannot import this
+    module, which such a conftest loads by path.
     """
-    for name in SECONDS_ENV:
-        text = os.environ.get(name, "").strip()
-        if text:
-            return _env_seconds(name, text)
-    return SECONDS
-
-
-def _env_seconds(name: str, text: str) -> float:
-    """Return the seconds an environment variable sets, or stop the session."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0 <= value <= MAX_SECONDS:
-        msg = (
-            f"{name}={text!r} is not a deadline for {FIXTURE}: set it to "
-            f"a number of seconds from 0 (no deadline) to {MAX_SECONDS}, or unset it "
-            f"for the default of {SECONDS:g} s from {SPEC}."
+    stacklevel += 1
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        _warn(warning, stacklevel, where)
+        return
+    with warnings.catch_warnings(record=True) as passed:
+        _warn(warning, stacklevel, where)
+    for seen in passed:
+        text = f"{seen.category.__name__}: {seen.message}"
+        warnings.warn_explicit(
+            UserWarning(text), UserWarning, seen.filename, seen.lineno
         )
-        raise pytest.UsageError(msg)
-    return value
+
+
+def _warn(warning: Warning, stacklevel: int, where: tuple[str, int] | None) -> None:
+    if where is None:
+        warnings.warn(warning, stacklevel=stacklevel + 1)
+    else:
+        warnings.warn_explicit(warning, type(warning), *where)
 
 
 @pytest.hookimpl(specname="pytest_configure")
 def pytest_configure(config: pytest.Config) -> None:
-    """Check the deadline's seconds, note pytest-timeout, keep the xdist group on one worker.
+    """Watch how test functions end and keep the xdist group on one worker.
 
     The conftest region binds it as pytest_fixturegen_configure, and specname
     registers it as pytest_configure: a pytest_configure the conftest
     defines too runs as well.
     """
-    seconds()
-    shield(config)
-    if not config.pluginmanager.has_plugin(_CallWatch.NAME):
-        config.pluginmanager.register(_CallWatch(), _CallWatch.NAME)
-    if DEFER_TO_PYTEST_TIMEOUT and config.pluginmanager.hasplugin("timeout"):
-        _STAND_ASIDE.append(True)
-    if GROUP is None:
-        return
-    if not config.pluginmanager.hasplugin("xdist"):
+    manager = config.pluginmanager
+    if not manager.has_plugin(_CallWatch.NAME):
+        manager.register(_CallWatch(), _CallWatch.NAME)
+    if not manager.hasplugin("xdist"):
         # Modules keep their xdist_group marks without pytest-xdist, which
         # owns the marker, so --strict-markers must know it.
         config.addinivalue_line(
             "markers",
             "xdist_group(name): run every test of the group on one pytest-xdist worker",
         )
-    if not config.pluginmanager.has_plugin(_LoadgroupGuard.NAME):
-        config.pluginmanager.register(_LoadgroupGuard(), _LoadgroupGuard.NAME)
+    if not manager.has_plugin(_LoadgroupGuard.NAME):
+        manager.register(_LoadgroupGuard(), _LoadgroupGuard.NAME)
+
+
+class LateImportWarning(UserWarning):
+    """A module was imported for the first time while the deadline was armed.
+
+    To make it an error, add this line to pytest's filterwarnings setting:
+    ``error::_fixturegen_runtime.LateImportWarning``. It applies in
+    the process that runs the test; see ``warn`` for the pytest-xdist
+    controller.
+    """
+
+
+class DeadlineExceeded(BaseException):
+    """The deadline fired again after the code under test caught its exception.
+
+    It derives from BaseException so that a retry loop's ``except Exception``
+    cannot catch it: the deadline ends the test even then.
+    """
+
+
+def deadline() -> Iterator[None]:
+    """Run one test under the deadline: the body of the recovery_deadline fixture."""
+    limit = seconds()
+    if not limit:
+        yield
+        return
+    timer = _timer()
+    if isinstance(timer, str):
+        pytest.fail(timer, pytrace=False)
+    if threading.get_ident() != threading.main_thread().ident:
+        pytest.fail(
+            f"{FIXTURE} arms a {TIMER_TEXT} timer, and Python delivers its "
+            f"signal only to the main thread, but this test runs in thread "
+            f"{threading.current_thread().name!r}. Run it in the main thread "
+            f"(without a thread-based runner), or drop {FIXTURE} from it.",
+            pytrace=False,
+        )
+    guard = _Deadline(timer, limit)
+    guard.arm()
+    try:
+        yield
+    finally:
+        guard.disarm()
+    guard.check()
+
+
+def _returned() -> bool:
+    """Tell whether the test function just run returned, rather than raised."""
+    if _CALL_RAISED:
+        return not _CALL_RAISED[0]
+    # Before pytest_configure registers _CallWatch, pytest keeps in
+    # sys.last_value an Exception that ended the test function, though not
+    # a BaseException such as pytest.fail's.
+    return getattr(sys, "last_value", None) is None
+
+
+def armed() -> bool:
+    """Tell whether a deadline is armed now."""
+    return bool(_ARMED)
+
+
+def seconds() -> float:
+    """Return the deadline in seconds."""
+    return SECONDS
 
 
 class _CallWatch:
@@ -326,62 +280,6 @@ class _CallWatch:
             raise
 
 
-class _LoadgroupGuard:
-    """Make sure --dist loadgroup sees each xdist_group test's group."""
-
-    NAME: Final = "fixturegen-loadgroup-guard"
-
-    @pytest.hookimpl(trylast=True)
-    def pytest_collection_modifyitems(
-        self, config: pytest.Config, items: list[pytest.Item]
-    ) -> None:
-        """Carry pytest-xdist's group suffix into the node ids pytest reports.
-
-        On each worker, pytest-xdist appends "@<group>" to a grouped test's
-        node id, and the scheduler keeps tests with the same suffix on one
-        worker. pytest 9.2 derives node ids from a structured id, so the
-        suffix xdist writes never reaches the scheduler and the group spreads
-        over workers. This puts the suffix into the structured id where pytest
-        keeps one, and fails the collection where the node id cannot carry it.
-        """
-        if not getattr(config.option, "loadgroup", False):
-            return
-        for item in items:
-            grouped = item.__dict__.get("_nodeid")
-            if grouped is None or item.nodeid == grouped:
-                continue
-            structured = getattr(item, "_id", None)
-            parse = getattr(type(structured), "parse", None)
-            if parse is not None:
-                item._id = parse(grouped)
-            if item.nodeid != grouped:
-                # A worker's exceptions do not reach the terminal; a failed
-                # collection report does, and it stops the session.
-                report = pytest.CollectReport(
-                    "", "failed", self.void_group(item, grouped), []
-                )
-                config.hook.pytest_collectreport(report=report)
-                items.clear()
-                return
-
-    @staticmethod
-    def void_group(item: pytest.Item, grouped: str) -> str:
-        """Explain why --dist loadgroup cannot keep this pytest's groups together."""
-        versions = []
-        for name in ("pytest", "pytest-xdist"):
-            try:
-                versions.append(f"{name} {importlib.metadata.version(name)}")
-            except importlib.metadata.PackageNotFoundError:
-                versions.append(f"{name} (version unknown)")
-        return (
-            f"--dist loadgroup would not keep the xdist_group tests on one worker "
-            f"under {' and '.join(versions)}: {item.nodeid!r} should be scheduled "
-            f"as {grouped!r}, but this pytest does not let pytest-xdist change "
-            f"node ids. Pin pytest below 9.2 or upgrade pytest-xdist to a release "
-            f"that supports this pytest."
-        )
-
-
 class _SignalTimer:
     """An interval timer of the signal module, which rings with a signal."""
 
@@ -402,75 +300,13 @@ class _SignalTimer:
         return True
 
 
-class _ThreadTimer:
-    """A watchdog thread that rings by interrupting the main thread.
-
-    It measures real time and delivers the deadline with
-    ``_thread.interrupt_main(signum)``, which runs the main thread's handler
-    for that signal at its next Python instruction. One watchdog serves the
-    whole process; it sleeps while no deadline is armed.
-    """
-
-    def __init__(self, signum: int) -> None:
-        self.signum = signum
-        self.wake = threading.Condition()
-        self.due: float | None = None
-        self.tripped = False
-        self.thread: threading.Thread | None = None
-
-    def start(self, wait: float, _interval: float = 0.0) -> None:
-        """Ring after wait seconds; 0 stops the timer. It has no interval."""
-        with self.wake:
-            self.due = time.monotonic() + wait if wait > 0 else None
-            self.wake.notify()
-        if self.thread is None:
-            self.thread = threading.Thread(
-                target=self._watch, name="fixturegen-deadline", daemon=True
-            )
-            self.thread.start()
-
-    def left(self) -> tuple[float, float]:
-        """Return (0, 0): this timer is never running when a deadline is armed."""
-        return 0.0, 0.0
-
-    def rang(self) -> bool:
-        """Tell whether the watchdog sent the signal being handled."""
-        tripped, self.tripped = self.tripped, False
-        return tripped
-
-    def _watch(self) -> None:
-        with self.wake:
-            while True:
-                left = None if self.due is None else self.due - time.monotonic()
-                if left is None or left > 0:
-                    self.wake.wait(left)
-                    continue
-                self.due = None
-                self.tripped = True
-                _thread.interrupt_main(signal.Signals(self.signum))
-
-
 @functools.cache
-def _timer() -> _SignalTimer | _ThreadTimer | str:
+def _timer() -> _SignalTimer | str:
     """Return the timer TIMER names on this platform, or why there is none."""
-    kind = TIMER
-    if kind == "auto":
-        kind = "real" if hasattr(signal, "setitimer") else "thread"
-    if kind == "thread":
-        if sys.hexversion < INTERRUPT_WITH_SIGNUM:
-            return _unavailable("needs Python 3.10 or later")
-        for name in THREAD_SIGNALS:
-            if hasattr(signal, name):
-                return _ThreadTimer(getattr(signal, name))
-        return _unavailable(f"needs one of the signals {', '.join(THREAD_SIGNALS)}")
-    which, signum = {
-        "real": ("ITIMER_REAL", "SIGALRM"),
-        "virtual": ("ITIMER_VIRTUAL", "SIGVTALRM"),
-        "prof": ("ITIMER_PROF", "SIGPROF"),
-    }[kind]
-    if not all(hasattr(signal, name) for name in ("setitimer", which, signum)):
-        return _unavailable(f"needs signal.setitimer, {which} and {signum}")
-    return _SignalTimer(getattr(signal, which), getattr(signal, signum))
+    which, signum = SIGNAL_TIMER
+    if all(hasattr(signal, name) for name in ("setitimer", which, signum)):
+        return _SignalTimer(getattr(signal, which), getattr(signal, signum))
+    return _unavailable(f"needs signal.setitimer, {which} and {signum}")
 
 
 def _unavailable(need: str) -> str:
@@ -485,17 +321,6 @@ def _unavailable(need: str) -> str:
         f"timer {need}. To fix it, {fix} under [deadline] in {SPEC} and run "
         f"`fixturegen generate`."
     )
-
-
-def _dump_threads() -> None:
-    """Write every thread's stack to stderr, where pytest captures it."""
-    try:
-        faulthandler.dump_traceback(sys.stderr, all_threads=True)
-    except (AttributeError, ValueError, OSError):
-        # pytest's sys capture puts an object without a file descriptor in
-        # sys.stderr; the process's own stderr has one.
-        if sys.__stderr__ is not None:
-            faulthandler.dump_traceback(sys.__stderr__, all_threads=True)
 
 
 def _message(seconds: float) -> str:
@@ -525,7 +350,7 @@ class _Deadline:
     watcher: Callable[..., ModuleType] | None = None
     main = 0
 
-    def __init__(self, timer: _SignalTimer | _ThreadTimer, limit: float) -> None:
+    def __init__(self, timer: _SignalTimer, limit: float) -> None:
         self.timer = timer
         self.clock = time.monotonic
         self.seconds = limit
@@ -698,9 +523,7 @@ class _Deadline:
             signal.signal(signum, signal.SIG_DFL)
             signal.raise_signal(signum)
         elif callable(self.previous):
-            # The shield holds it while a first import runs, as it holds
-            # the handler when no deadline is armed.
-            _SHIELD.run(self.previous, signum, frame)
+            self.previous(signum, frame)
 
     def _in_test(self, frame: FrameType | None) -> bool:
         """Tell whether the test function is running (is on frame's stack)."""
@@ -725,8 +548,6 @@ class _Deadline:
                 f"`except Exception` does not catch"
             )
         else:
-            if DUMP_THREADS:
-                _dump_threads()
             error = RAISES(message)
         self.raised.append(error)
         self._rearm()
@@ -817,296 +638,57 @@ class _Deadline:
                 self._rearm()
 
 
-# The import shield: other timers' handlers wait for a first import to end.
-#
-# A handler of a timer's signal that is not fixturegen's own (pytest-timeout's
-# signal method, a test's own signal.signal handler) raises wherever the main
-# thread is, a module's first import included, and Python then keeps the
-# submodules that import had loaded without the attributes their parents
-# should have. While a first import runs in the main thread, the shield puts
-# its own handler in place of such a handler; a signal that arrives is held
-# and its handler runs right after the import, so it still fails the test,
-# with its own message, and the module is whole. An import that a handler
-# interrupts anyway (past the grace, or a handler the shield did not hold) is
-# rolled back: the modules it loaded leave sys.modules, so the next import
-# of them runs whole.
+class _LoadgroupGuard:
+    """Make sure --dist loadgroup sees each xdist_group test's group."""
 
-SHIELD: Final[bool] = False
-SHIELD_SIGNALS: Final[tuple[str, ...]] = ()
-SHIELD_GRACE: Final[float] = 0
-PAST_GRACE: Final[str] = ""
-ROLLBACK: Final[bool] = False
+    NAME: Final = "fixturegen-loadgroup-guard"
 
-# signal.getsignal turns the handler into an enum, trying and failing for
-# a function, which costs more than the rest of holding it; the shield
-# needs no enum.
-_get_handler: Callable[[int], Handler] = getattr(signal, "_signal", signal).getsignal
-_monotonic: Final = time.monotonic
-
-# The interval timer that rings with each signal the shield can hold, by the
-# names of both in the signal module.
-TIMER_OF_SIGNAL: Final = {
-    "SIGALRM": "ITIMER_REAL",
-    "SIGVTALRM": "ITIMER_VIRTUAL",
-    "SIGPROF": "ITIMER_PROF",
-}
-
-
-class InterruptedImportWarning(UserWarning):
-    """A signal's handler raised inside a module's first import.
-
-    The shield rolled the import back, so the next import of its modules is
-    whole; the warning names the test and the modules. To make it an error,
-    add ``error::_fixturegen_runtime.InterruptedImportWarning`` to pytest's
-    filterwarnings setting.
-    """
-
-
-class _Shield:
-    """Hold other handlers of the timer signals while a first import runs.
-
-    One shield serves the process: ``install`` wraps the import system's entry
-    point for modules not yet loaded, and the wrapper stays in place; it costs
-    one call per first import, and nothing on an import of a loaded module.
-    """
-
-    # Who set the timer, for messages: pytest-timeout's hooks say so.
-    owner = "a handler of the timer's signal"
-
-    def __init__(self, signums: tuple[int, ...]) -> None:
-        self.signums = signums
-        self.main = threading.get_ident()
-        self.find_and_load: Callable[..., ModuleType] | None = None
-        self.depth = 0
-        self.start = 0.0
-        # The handlers set aside for the running import, by signal.
-        self.held: dict[int, Callable[[int, FrameType | None], object]] = {}
-        # The signals that rang during the running import, with their handlers.
-        self.pending: dict[int, Callable[[int, FrameType | None], object]] = {}
-        # Timers the shield set to ring when the grace runs out.
-        self.rearmed: list[int] = []
-        # A handler ran inside the running import, past the grace.
-        self.delivered = ""
-        # The modules the running import loaded, in the order they finished.
-        self.loaded: list[str] = []
-        # Kept modules (extensions) whose parent an import rolled back: the
-        # parent's next import gets the attribute the import system sets.
-        self.orphans: dict[str, list[str]] = {}
-        # The handler put in place of those held, made once.
-        self.holder = self._on_signal
-
-    def install(self) -> None:
-        """Put the wrapper in place, once per process."""
-        if self.find_and_load is not None:
-            return
-        self.find_and_load = _IMPORT_SYSTEM.get("_find_and_load")
-        if self.find_and_load is not None:
-            _IMPORT_SYSTEM["_find_and_load"] = self._find_and_load
-
-    def run(
-        self,
-        handler: Callable[[int, FrameType | None], object],
-        signum: int,
-        frame: FrameType | None,
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(
+        self, config: pytest.Config, items: list[pytest.Item]
     ) -> None:
-        """Run a handler now, or after the first import in progress.
+        """Carry pytest-xdist's group suffix into the node ids pytest reports.
 
-        The deadline hands the handler it replaced here, so a timer running
-        before the deadline was armed waits for an import as well.
+        On each worker, pytest-xdist appends "@<group>" to a grouped test's
+        node id, and the scheduler keeps tests with the same suffix on one
+        worker. pytest 9.2 derives node ids from a structured id, so the
+        suffix xdist writes never reaches the scheduler and the group spreads
+        over workers. This puts the suffix into the structured id where pytest
+        keeps one, and fails the collection where the node id cannot carry it.
         """
-        if not self.depth or threading.get_ident() != self.main:
-            handler(signum, frame)
+        if not getattr(config.option, "loadgroup", False):
             return
-        waited = _monotonic() - self.start
-        if PAST_GRACE == "deliver" and waited >= SHIELD_GRACE:
-            self.delivered = (
-                f"{self.owner} rang {waited:.2f} s into the import, past the "
-                f"import grace ({SHIELD_GRACE:g} s), and ran inside it"
-            )
-            handler(signum, frame)
-            return
-        self.pending[signum] = handler
-        if PAST_GRACE == "deliver":
-            self._ring_at_grace(signum, waited)
+        for item in items:
+            grouped = item.__dict__.get("_nodeid")
+            if grouped is None or item.nodeid == grouped:
+                continue
+            structured = getattr(item, "_id", None)
+            parse = getattr(type(structured), "parse", None)
+            if parse is not None:
+                item._id = parse(grouped)
+            if item.nodeid != grouped:
+                # A worker's exceptions do not reach the terminal; a failed
+                # collection report does, and it stops the session.
+                report = pytest.CollectReport(
+                    "", "failed", self.void_group(item, grouped), []
+                )
+                config.hook.pytest_collectreport(report=report)
+                items.clear()
+                return
 
-    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
-        """Hold the signal for the handler set aside, as that handler."""
-        handler = self.held.get(signum)
-        if handler is not None:
-            self.run(handler, signum, frame)
-
-    def _ring_at_grace(self, signum: int, waited: float) -> None:
-        """Ring again when the grace runs out, unless the timer rings anyway."""
-        timer = TIMER_OF_SIGNAL.get(signal.Signals(signum).name, "")
-        which = getattr(signal, timer, None)
-        if which is None or signal.getitimer(which)[0] > 0:
-            return
-        signal.setitimer(which, max(SHIELD_GRACE - waited, TICK))
-        self.rearmed.append(which)
-
-    def _hold(self) -> None:
-        """Set aside every handler of the shielded signals that is not ours."""
-        for signum in self.signums:
-            handler = _get_handler(signum)
-            if callable(handler) and not isinstance(
-                getattr(handler, "__self__", None), (_Shield, _Deadline)
-            ):
-                self.held[signum] = handler
-                _set_handler(signum, self.holder)
-
-    def _release(self) -> None:
-        """Give the held handlers their place back, unless the import took it."""
-        for signum, handler in self.held.items():
-            if _get_handler(signum) == self.holder:
-                _set_handler(signum, handler)
-        self.held.clear()
-        for which in self.rearmed:
-            signal.setitimer(which, 0)
-        self.rearmed.clear()
-
-    def _find_and_load(self, name: str, *args: object, **kwargs: object) -> ModuleType:
-        """Run the import system's entry point, as the wrapper put in its place."""
-        original = self.find_and_load or _IMPORT_SYSTEM["_find_and_load"]
-        if name in sys.modules or threading.get_ident() != self.main:
-            return original(name, *args, **kwargs)
-        if self.depth:
-            self.depth += 1
+    @staticmethod
+    def void_group(item: pytest.Item, grouped: str) -> str:
+        """Explain why --dist loadgroup cannot keep this pytest's groups together."""
+        versions = []
+        for name in ("pytest", "pytest-xdist"):
             try:
-                module = original(name, *args, **kwargs)
-            finally:
-                self.depth -= 1
-        else:
-            # The outermost first import: the handlers are held for it.
-            self._hold()
-            self.depth, self.start, self.loaded = 1, _monotonic(), []
-            try:
-                module = original(name, *args, **kwargs)
-            except ImportError:
-                # An import that fails on its own (a missing optional
-                # dependency) keeps what Python leaves: code expects that.
-                self._end()
-                raise
-            except BaseException as error:
-                if ROLLBACK:
-                    _roll_back(self, name, error)
-                self._end()
-                raise
-            self.depth = 0
-        self.loaded.append(name)
-        if self.orphans:
-            self._adopt(name)
-        if not self.depth:
-            self._end()
-        return module
-
-    def _adopt(self, name: str) -> None:
-        """Give a module loaded again the kept children a rollback left."""
-        children = self.orphans.pop(name, ())
-        parent = sys.modules.get(name)
-        for child in children:
-            module = sys.modules.get(child)
-            attr = child.rpartition(".")[2]
-            if module is not None and parent is not None and not hasattr(parent, attr):
-                setattr(parent, attr, module)
-
-    def _end(self) -> None:
-        """End the import: release the handlers, then run what rang meanwhile."""
-        self.depth = 0
-        self.delivered = ""
-        if self.held or self.rearmed:
-            self._release()
-        if not self.pending:
-            return
-        pending, self.pending = self.pending, {}
-        frame = inspect.currentframe()
-        for signum, handler in pending.items():
-            handler(signum, frame)
-
-
-def _reloadable(module: ModuleType) -> bool:
-    """Tell whether a module can be imported again in this process.
-
-    Python source and bytecode can; an extension module or a built-in may
-    refuse a second initialisation (single-phase init keeps a copy of the
-    first, numpy refuses outright), so those stay loaded.
-    """
-    spec = getattr(module, "__spec__", None)
-    if spec is None:
-        return False
-    if spec.origin is None or spec.origin == "namespace":
-        return spec.submodule_search_locations is not None
-    return str(spec.origin).endswith((".py", ".pyc"))
-
-
-def _roll_back(shield: _Shield, name: str, error: BaseException) -> None:
-    """Undo a first import a handler interrupted, and warn about it."""
-    removed, kept = [], []
-    for child in reversed(shield.loaded):
-        module = sys.modules.get(child)
-        parent_name, _, attr = child.rpartition(".")
-        if module is None:
-            continue
-        if not _reloadable(module):
-            shield.orphans.setdefault(parent_name, []).append(child)
-            kept.append(child)
-            continue
-        del sys.modules[child]
-        parent = sys.modules.get(parent_name)
-        if parent is not None and getattr(parent, attr, None) is module:
-            delattr(parent, attr)
-        removed.append(child)
-    current = os.environ.get("PYTEST_CURRENT_TEST", "")
-    nodeid = current.rpartition(" ")[0] or "a test"
-    how = shield.delivered or f"{type(error).__name__} was raised inside it"
-    undone = ", ".join(reversed(removed)) or "nothing it had finished"
-    if kept:
-        undone += f"; kept, as extension modules: {', '.join(reversed(kept))}"
-    message = (
-        f"{nodeid}: the first import of {name} was interrupted ({how}); "
-        f"it was rolled back, so the next import runs whole (removed from "
-        f"sys.modules: {undone}) " + INTERRUPTED_FORMAT.format(module=name)
-    )
-    warn(InterruptedImportWarning(message), stacklevel=3)
-
-
-class _PytestTimeout:
-    """Name pytest-timeout as the owner of the timer, through its own hooks."""
-
-    NAME: Final = "fixturegen-shield-pytest-timeout"
-
-    @pytest.hookimpl(wrapper=True, optionalhook=True)
-    def pytest_timeout_set_timer(
-        self, item: pytest.Item, settings: object
-    ) -> Generator[None, object, object]:
-        """Note pytest-timeout's timeout for the messages of the shield."""
-        timeout = getattr(settings, "timeout", "?")
-        _SHIELD.owner = f"pytest-timeout's {timeout} s timeout for {item.nodeid}"
-        return (yield)
-
-    @pytest.hookimpl(wrapper=True, optionalhook=True)
-    def pytest_timeout_cancel_timer(
-        self, item: pytest.Item
-    ) -> Generator[None, object, object]:
-        """Forget pytest-timeout's timer once it is cancelled."""
-        del item
-        _SHIELD.owner = _Shield.owner
-        return (yield)
-
-
-def _shield_signals() -> tuple[int, ...]:
-    """Return the numbers of the signals to shield that this platform has."""
-    names = [name for name in SHIELD_SIGNALS if hasattr(signal, name)]
-    return tuple(getattr(signal, name) for name in names)
-
-
-_SHIELD: Final = _Shield(_shield_signals())
-
-
-def shield(config: pytest.Config) -> None:
-    """Turn the import shield on for this process, from pytest_configure."""
-    if not SHIELD:
-        return
-    _SHIELD.install()
-    manager = config.pluginmanager
-    if manager.hasplugin("timeout") and not manager.has_plugin(_PytestTimeout.NAME):
-        manager.register(_PytestTimeout(), _PytestTimeout.NAME)
+                versions.append(f"{name} {importlib.metadata.version(name)}")
+            except importlib.metadata.PackageNotFoundError:
+                versions.append(f"{name} (version unknown)")
+        return (
+            f"--dist loadgroup would not keep the xdist_group tests on one worker "
+            f"under {' and '.join(versions)}: {item.nodeid!r} should be scheduled "
+            f"as {grouped!r}, but this pytest does not let pytest-xdist change "
+            f"node ids. Pin pytest below 9.2 or upgrade pytest-xdist to a release "
+            f"that supports this pytest."
+        )

@@ -4,7 +4,7 @@
 Loaded into an inner pytest run with ``-p alarm_probe``. Each time the
 deadline is armed, it records which of the modules below are loaded: the
 runtime tells it of each arming, whatever the timer, and any other code
-that arms the ITIMER_REAL timer is noted too. When the session ends it
+that arms the timer is noted too. When the session ends it
 prints one JSON line:
 ``{"code": <pytest exit code>, "armed": [{<key>: <bool>, ...}, ...]}``.
 
@@ -17,9 +17,10 @@ Environment:
   the alarm was armed.
 - ``FIXTUREGEN_PROBE_IMPORTS=1``: the report gains ``"imports"``, each such import
   with its test node id and cold seconds, ``"failed"``, each first import attempt
-  under the alarm that raised (a missing module is no late import), and
-  ``"armed_nodes"``, the test node id of each arming (``fixturegen probe`` reads
-  them).
+  under the alarm that raised, with what it raised and whether a timer's signal
+  handler raised it (a missing module is no late import; one a timer ended is),
+  and ``"armed_nodes"``, the test node id of each arming (``fixturegen probe``
+  reads them).
 """
 
 from __future__ import annotations
@@ -32,9 +33,11 @@ import threading
 import time
 from typing import TYPE_CHECKING, Final
 
+import pytest
+
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from types import ModuleType
+    from collections.abc import Callable, Generator
+    from types import CodeType, ModuleType
 
 # (JSON key, module, attribute or None): at each arming, the key is true when
 # the module is loaded and, if an attribute is named, has it.
@@ -45,9 +48,11 @@ RECORD: Final[tuple[tuple[str, str, str | None], ...]] = (
 )
 # The module name the conftest region loads the deadline runtime under.
 RUNTIME: Final[str] = "_fixturegen_runtime"
-# The timer's names, looked up when used: a platform may lack them.
-WHICH: Final[str] = "ITIMER_REAL"
-SIGNUM: Final[str] = "SIGALRM"
+# The timers watched, as (signal.ITIMER_* name, signal.SIG* name), looked up
+# when used: a platform may lack them.
+TIMERS: Final[tuple[tuple[str, str], ...]] = (("ITIMER_REAL", "SIGALRM"),)
+# The longest exception message a failed import's record keeps.
+MESSAGE_LIMIT: Final[int] = 1000
 
 
 def _seconds(name: str) -> float:
@@ -61,17 +66,54 @@ def _seconds(name: str) -> float:
 
 
 def _runtime_armed() -> bool:
-    """Tell whether the generated deadline is armed now."""
-    runtime = sys.modules.get(RUNTIME)
-    return runtime is not None and bool(runtime.armed())
+    """Tell whether the generated deadline is armed now.
+
+    The runtime is in ``sys.modules`` while its own imports run, before it
+    defines ``armed``: it is not armed then.
+    """
+    armed = getattr(sys.modules.get(RUNTIME), "armed", None)
+    return armed is not None and bool(armed())
 
 
 def _timer_running() -> bool:
-    """Tell whether the timer runs, armed by the deadline or by other code."""
+    """Tell whether a watched timer runs, armed by the deadline or by other code."""
     if _runtime_armed():
         return True
-    which = getattr(signal, WHICH, None)
-    return which is not None and signal.getitimer(which)[0] > 0
+    return any(
+        signal.getitimer(getattr(signal, which))[0] > 0
+        for which, _ in TIMERS
+        if hasattr(signal, which)
+    )
+
+
+def _raised_by_handler(error: BaseException) -> str | None:
+    """Name the watched signal whose handler raised error, or None.
+
+    A timer's handler raises inside whatever code runs when its signal
+    arrives: the handler's frame is in the traceback, whatever it raised.
+    """
+    codes: dict[CodeType, str] = {}
+    for _, name in TIMERS:
+        signum = getattr(signal, name, None)
+        handler = signal.getsignal(signum) if signum is not None else None
+        code = getattr(getattr(handler, "__func__", handler), "__code__", None)
+        if code is not None:
+            codes[code] = name
+    trace = error.__traceback__
+    while trace is not None:
+        if trace.tb_frame.f_code in codes:
+            return codes[trace.tb_frame.f_code]
+        trace = trace.tb_next
+    return None
+
+
+def _text(error: BaseException) -> str:
+    """Return what str() gives for error, cut to MESSAGE_LIMIT characters."""
+    try:
+        text = str(error)
+    except Exception:  # noqa: BLE001 - a broken __str__ must not end the run
+        text = repr(type(error))
+    return text[:MESSAGE_LIMIT]
 
 
 class _Probe:
@@ -122,9 +164,12 @@ class _Probe:
         An alarm is armed when the timer goes from idle to running. A deadline
         that re-arms itself from its own handler, in the same test, is the same
         alarm and is not recorded again; the generated deadline is recorded by
-        its own arming.
+        its own arming, and the import shield's ringing a held handler at the
+        end of its grace is no new alarm.
         """
         if seconds <= 0 or _timer_running():
+            return
+        if getattr(handler, "__module__", None) == RUNTIME:
             return
         self.record(handler)
 
@@ -147,8 +192,9 @@ class _Probe:
 
         Only an outermost import of a module never loaded before in this
         process counts. It is late when it succeeds and leaves the module in
-        ``sys.modules``; an attempt that raises (a missing optional module,
-        a ``mock.patch`` target's prefix) is noted apart, as failed.
+        ``sys.modules``, or when a timer's handler ended it; any other attempt
+        that raises (a missing optional module, a ``mock.patch`` target's
+        prefix) is noted apart, as failed, with what it raised.
         """
         if threading.current_thread() is not self.main:
             return original(name, *args, **kwargs)
@@ -170,7 +216,7 @@ class _Probe:
             module = original(name, *args, **kwargs)
         except BaseException as exc:
             if first:
-                self.note_failed(name, exc)
+                self.note_failed(name, exc, time.perf_counter() - start)
             raise
         finally:
             self.depth -= 1
@@ -181,10 +227,24 @@ class _Probe:
             self.imports.append({"node": self.node, "module": name, "seconds": took})
         return module
 
-    def note_failed(self, name: str, exc: BaseException) -> None:
-        """Note a first import attempt under the alarm that raised."""
+    def note_failed(self, name: str, exc: BaseException, took: float) -> None:
+        """Note a first import attempt under the alarm that raised.
+
+        ``fixturegen probe`` tells by what it raised whether a timer ended
+        it; one a watched timer's handler raised is late here too.
+        """
+        handler = _raised_by_handler(exc)
+        if handler is not None:
+            self.late.append(name)
         self.failed.append(
-            {"node": self.node, "module": name, "error": type(exc).__name__}
+            {
+                "node": self.node,
+                "module": name,
+                "error": type(exc).__name__,
+                "message": _text(exc),
+                "seconds": round(took, 3),
+                "handler": handler,
+            }
         )
 
 
@@ -202,8 +262,9 @@ def _install(probe: _Probe) -> None:
     if setitimer is not None:
 
         def probed_setitimer(which: int, seconds: float, *args: float) -> object:
-            if which == getattr(signal, WHICH):
-                probe.on_arm(seconds, signal.getsignal(getattr(signal, SIGNUM)))
+            for name, signum in TIMERS:
+                if which == getattr(signal, name, None):
+                    probe.on_arm(seconds, signal.getsignal(getattr(signal, signum)))
             return setitimer(which, seconds, *args)
 
         vars(signal)["setitimer"] = probed_setitimer
@@ -211,7 +272,7 @@ def _install(probe: _Probe) -> None:
     if alarm is not None:
 
         def probed_alarm(seconds: int) -> object:
-            probe.on_arm(seconds, signal.getsignal(getattr(signal, SIGNUM)))
+            probe.on_arm(seconds, signal.getsignal(signal.SIGALRM))
             return alarm(seconds)
 
         vars(signal)["alarm"] = probed_alarm
@@ -226,6 +287,17 @@ def _install(probe: _Probe) -> None:
 
 _probe = _Probe()
 _install(_probe)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    """Note the test before any plugin arms a timer for it.
+
+    pytest-timeout arms its timer around the whole protocol, before
+    ``pytest_runtest_logstart``: its arming belongs to this test.
+    """
+    _probe.node = item.nodeid
+    return (yield)
 
 
 def pytest_runtest_logstart(nodeid: str) -> None:

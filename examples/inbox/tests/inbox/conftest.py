@@ -23,16 +23,14 @@ def _fixturegen_load():
 
     name, modules = "_fixturegen_runtime", _fixturegen_sys.modules
     path = _FixturegenPath(__file__).parent / "_fixturegen_runtime.py"
-    if name not in modules:
-        spec = _fixturegen_util.spec_from_file_location(name, path)
+    spec = _fixturegen_util.spec_from_file_location(name, path)
+    if name not in modules and spec and spec.loader:
         modules[name] = _fixturegen_util.module_from_spec(spec)
         spec.loader.exec_module(modules[name])
     return modules[name].loaded_as(path)
 
 
 _fixturegen, _fixturegen_pytest = _fixturegen_load()
-# The runtime's pytest_configure, bound under a name of its own so that a
-# pytest_configure of yours in this file runs too.
 pytest_fixturegen_configure = _fixturegen.pytest_configure
 
 
@@ -45,8 +43,6 @@ def toy_sdk():
     import toysdk.server.stdio
     import toysdk.shared.message  # noqa: F401
     # isort: on
-
-    yield
 
 
 @_fixturegen_pytest.fixture
