@@ -6,12 +6,14 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/fixturegen/fixturegen/internal/cli/completion"
 	"github.com/fixturegen/fixturegen/internal/onboard/starter"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
 func init() {
 	var force bool
+	var python string
 	commands = append(commands, &command{
 		name:    "init",
 		summary: "write a spec: from a hand-written contract, or a starter",
@@ -69,6 +71,8 @@ Examples:
   fixturegen --spec pyproject.toml init`,
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVar(&force, "force", false, "replace an existing spec file")
+			fs.StringVar(&python, "python", "", "the `PYTHON` interpreter that runs the fixtures (default: the project's .venv/bin/python if present, else python3)")
+			completion.Files(fs, "python")
 		},
 		run: func(c *context, args []string) error {
 			if len(args) > 0 {
@@ -78,7 +82,7 @@ Examples:
 			if c.spec != "" {
 				target = filepath.Clean(c.spec)
 			}
-			report, err := starter.Write(target, force)
+			report, err := starter.Write(target, force, python)
 			if report != nil {
 				report.Text(c.stdout)
 			}
