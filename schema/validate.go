@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"strings"
@@ -406,7 +407,31 @@ func (c *checker) message(n *node, v any) (string, bool) {
 		c.errorf(n, "%s must not contain a NUL character", n.key)
 		return "", false
 	}
+	if _, p := ParseMessage(s); p != nil {
+		line, col := c.posIn(n, p.Offset)
+		c.errs = append(c.errs, &Error{File: c.file, Line: line, Col: col, Msg: n.key + " " + p.Msg})
+		return "", false
+	}
 	return s, true
+}
+
+// posIn is the position of the byte at offset off of the string value of
+// n, when the file writes that string on one line without escapes (a
+// literal string, or a basic one without a backslash), so that it is the
+// same text; otherwise the position of n.
+func (c *checker) posIn(n *node, off int) (int, int) {
+	sp, ok := c.spans[n.key]
+	if !ok || sp.Start < 0 || sp.End > len(c.src) || sp.End-sp.Start < 2 {
+		return c.pos(n)
+	}
+	raw := c.src[sp.Start:sp.End]
+	quote := raw[0]
+	plain := (quote == '\'' || quote == '"' && bytes.IndexByte(raw, '\\') < 0) &&
+		!bytes.HasPrefix(raw, []byte{quote, quote, quote}) && off < len(raw)-2
+	if !plain {
+		return c.pos(n)
+	}
+	return lineColOf(c.src, sp.Start+1+off)
 }
 
 // fixtureName reads a fixture name: a Python identifier that pytest and the

@@ -139,6 +139,7 @@ var scriptSeconds = map[string]float64{
 	"generate_per_test_timeout":           18.5,
 	"platform_no_sigalrm":                 15.8,
 	"probe_tests":                         14.9,
+	"generate_message_seconds":            14.2,
 	"triage_roundtrip":                    14.7,
 	"triage_green_slow":                   13.8,
 	"probe_cli":                           9.4,

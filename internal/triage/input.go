@@ -100,10 +100,7 @@ func Read(r io.Reader, path, label string, m *Matcher) (*Source, error) {
 // (one per path) or, without labels, by DefaultLabel, with spec's
 // deadline message among the clues.
 func ReadFiles(paths, labels []string, spec Spec) ([]*Source, error) {
-	m := &Matcher{}
-	if spec.DeadlineMessage != "" {
-		m.Deadline = []byte(spec.DeadlineMessage)
-	}
+	m := NewMatcher(spec.DeadlineMessage)
 	var sources []*Source
 	for i, path := range paths {
 		label := DefaultLabel(path)

@@ -8,13 +8,92 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
+	"github.com/fixturegen/fixturegen/schema"
 )
 
 // Matcher finds clues in lines of failure text.
 type Matcher struct {
 	// Deadline is the start of the deadline's failure message (the spec's
-	// deadline.message), or "" when unknown.
+	// deadline.message, when it has no {seconds} field), or "" when
+	// unknown.
 	Deadline []byte
+	// filled reads a deadline.message that places the seconds itself: its
+	// literal text quoted, the field a number (the first one captured).
+	// needle is its longest literal part, which every such failure holds.
+	filled *regexp.Regexp
+	needle []byte
+	// percent is true when the captured field writes the seconds as a
+	// percentage.
+	percent bool
+}
+
+// NewMatcher returns a Matcher for the failures of a spec's
+// deadline.message ("" when there is no spec). A message that places the
+// seconds itself ("Test exceeded {seconds:g} seconds") is read as its
+// failure says it, the seconds as whatever number its format wrote; one
+// that does not is the start of a failure that ends "(<seconds> s, <timer>)".
+func NewMatcher(message string) *Matcher {
+	m := &Matcher{}
+	f, p := schema.ParseMessage(message)
+	switch {
+	case message == "":
+	case p != nil || !f.HasSeconds():
+		// A message the loader refused reaches here only from a caller
+		// that skipped it: read as text, as before fields existed.
+		text := message
+		if p == nil {
+			text = f.Text()
+		}
+		m.Deadline = []byte(text)
+	default:
+		var b strings.Builder
+		captured := false
+		for _, part := range f {
+			if part.Literal != "" {
+				b.WriteString(regexp.QuoteMeta(part.Literal))
+				if len(part.Literal) > len(m.needle) {
+					m.needle = []byte(part.Literal)
+				}
+				continue
+			}
+			if !captured {
+				m.percent = strings.HasSuffix(part.Spec, "%")
+			}
+			b.WriteString(numberPattern(part.Spec, !captured))
+			captured = true
+		}
+		m.filled = regexp.MustCompile(b.String())
+	}
+	return m
+}
+
+// numberPattern matches a number as the format spec writes it (Python's
+// format-spec mini-language): padded with its fill, signed, its digits
+// grouped, with a fraction, an exponent or a percent sign. capture makes
+// its digits a group.
+func numberPattern(spec string, capture bool) string {
+	fill := " "
+	if rs := []rune(spec); len(rs) >= 2 && strings.ContainsRune("<>=^", rs[1]) {
+		fill = string(rs[0])
+	}
+	pad := "(?:" + regexp.QuoteMeta(fill) + ")*"
+	digits := `\d[\d,_]*(?:\.\d*)?(?:[eE][-+]?\d+)?`
+	if capture {
+		digits = "(" + digits + ")"
+	}
+	return pad + `[-+ ]?` + pad + digits + `%?` + pad
+}
+
+// seconds reads the seconds a filled message's number says.
+func (m *Matcher) seconds(number []byte) float64 {
+	v, err := strconv.ParseFloat(strings.NewReplacer(",", "", "_", "").Replace(string(number)), 64)
+	if err != nil {
+		return 0
+	}
+	if m.percent {
+		v /= 100
+	}
+	return v
 }
 
 // The generated runtime's own messages are read by patterns built from the
@@ -101,7 +180,13 @@ func (m *Matcher) Match(line []byte, clues []Clue) []Clue {
 			clues = append(clues, Clue{Kind: HalfImport, Module: string(sm[1]), Text: text()})
 		}
 	}
+	var filled [][]byte
+	if m.filled != nil && bytes.Contains(line, m.needle) {
+		filled = m.filled.FindSubmatch(line)
+	}
 	switch {
+	case filled != nil:
+		clues = append(clues, Clue{Kind: DeadlineFailure, Text: text(), Seconds: m.seconds(filled[1])})
 	case len(m.Deadline) > 0 && bytes.Contains(line, m.Deadline):
 		c := Clue{Kind: DeadlineFailure, Text: text()}
 		if sm := reGenerated().FindSubmatch(line); sm != nil {

@@ -108,7 +108,7 @@ func settings(b *bytes.Buffer, spec *schema.Spec) {
 	rows := [][4]string{
 		{"Deadline", fmt.Sprintf("%s of %s (%s, %s)", seconds, t.Time, code(t.Which), code(t.Signal)),
 			fmt.Sprintf("%s fixture in %s", code(d.Fixture), conftest), key("deadline.seconds") + ", " + key("deadline.timer")},
-		{"Deadline failure", code(d.Exception() + ": " + d.Message), "the alarm handler of " + code(d.Fixture), key("deadline.message")},
+		{"Deadline failure", code(d.Exception() + ": " + failure(d.Message)), "the alarm handler of " + code(d.Fixture), key("deadline.message")},
 		{"Imports under the alarm", code(d.OnImport) + ": " + onImport[d.OnImport], code(d.Fixture) + " fixture", key("deadline.on_import")},
 		{"Late imports", code(d.LateImports) + ": " + lateImports[d.LateImports], code(d.Fixture) + " fixture", key("deadline.late_imports")},
 		{"Preload", modules, fmt.Sprintf("%s fixture, the first parameter of %s", code(spec.Preload.Fixture), code(d.Fixture)), key("preload.modules")},
@@ -254,4 +254,14 @@ func cell(s string) string {
 		return r
 	}, s)
 	return strings.ReplaceAll(s, "|", `\|`)
+}
+
+// failure is what a fired deadline's failure says, from deadline.message:
+// the message, its seconds named where it places them.
+func failure(message string) string {
+	f, p := schema.ParseMessage(message)
+	if p != nil {
+		return message
+	}
+	return f.With("<seconds>")
 }

@@ -107,7 +107,8 @@ var hostile = []string{
 
 // hostileSpec is the example's shape with h in every free-text value. The
 // loader refuses control characters in names, paths and node ids, so there
-// h stands only when it has none; the message takes anything.
+// h stands only when it has none; the message takes anything, its braces
+// doubled, since it is a format string whose only field is {seconds}.
 func hostileSpec(h string) string {
 	q := specedit.String
 	name := h
@@ -141,7 +142,7 @@ test = "test_probe"
 node = %s
 planted_delay = { module = "toyredis", seconds = 1.5 }
 armed_delay = 2
-`, q(h), q(name), q(safePath(h)+"/conftest.py"), q(safePath(h)+"/test_probe.py"), q(name), q("tests/test_x.py::test_a["+name+"]"))
+`, q(strings.NewReplacer("{", "{{", "}", "}}").Replace(h)), q(name), q(safePath(h)+"/conftest.py"), q(safePath(h)+"/test_probe.py"), q(name), q("tests/test_x.py::test_a["+name+"]"))
 }
 
 // safePath keeps the characters of h that a relative path may hold.
@@ -194,7 +195,13 @@ func checkRendered(spec *schema.Spec, files []File) error {
 			literals[tok.Value] = true
 		}
 	}
-	want := []string{spec.Deadline.Message, path.Base(spec.File)}
+	// A message that places the seconds reaches the runtime as the format
+	// string it is; one that does not, as its text, its doubled braces undone.
+	message := spec.Deadline.Message
+	if f, p := schema.ParseMessage(message); p == nil && !f.HasSeconds() {
+		message = f.Text()
+	}
+	want := []string{message, path.Base(spec.File)}
 	if spec.Paths.ProbeTests != "" {
 		want = append(want, path.Dir(spec.Paths.ProbePlugin))
 		for _, r := range spec.Probe.Record {
@@ -245,9 +252,10 @@ var (
 
 // templateNames renders a fixed spec in every combination of the settings
 // that switch template branches (timer, on_import, late_imports, with and
-// without probe files, with the per-test timeout's keys and without a group
-// or with neither) and collects the names the output uses. The spec's
-// own identifiers are chosen so that none of them is a real template name.
+// without probe files, with the per-test timeout's keys, a message that
+// places the seconds and module_seconds, without a group, or with neither)
+// and collects the names the output uses. The spec's own identifiers are
+// chosen so that none of them is a real template name.
 func templateNames() map[string]bool {
 	vocabOnce.Do(func() {
 		vocab = map[string]bool{}
@@ -258,8 +266,9 @@ func templateNames() map[string]bool {
 						probe, perTest := variant&1 == 1, variant&2 == 2
 						src := vocabSpec(timer, onImport, late, probe)
 						if perTest {
-							src = strings.Replace(src, "[deadline]\n", "[deadline]\nautouse = true\nseconds_env = \"ZZ_ENV\"\nraises = \"TimeoutError\"\ndump_threads = true\n", 1)
+							src = strings.Replace(src, "[deadline]\n", "[deadline]\nautouse = true\nseconds_env = \"ZZ_ENV\"\nraises = \"TimeoutError\"\ndump_threads = true\nmessage = \"zz {seconds:g} s\"\n", 1)
 							src = strings.Replace(src, "[group]\nname = \"g\"\n", "", 1)
+							src = strings.Replace(src, "[preload]\n", "[deadline.module_seconds]\n\"test_zz.py\" = 3\n[preload]\n", 1)
 						}
 						spec, err := schema.Parse([]byte(src), "fixturegen.toml", "/project")
 						if err != nil {

@@ -258,6 +258,13 @@ type deadlineView struct {
 	// ModulePatterns is deadline.module_seconds, each path or glob as the
 	// regular expression the runtime matches a test module's path with.
 	ModulePatterns []modulePattern
+	// MessageHasSeconds is true when deadline.message places the seconds
+	// itself ({seconds}): the runtime then fills it with str.format, and
+	// the failure is that text alone. MessageText is the message as text,
+	// its doubled braces undone, for a message without the field, which the
+	// runtime follows with the seconds and the timer.
+	MessageHasSeconds bool
+	MessageText       string
 }
 
 // modulePattern is one entry of deadline.module_seconds, for the runtime.
@@ -322,6 +329,12 @@ func modulePatterns(ms []schema.ModuleSeconds) []modulePattern {
 
 func newView(spec *schema.Spec) view {
 	t, clock := timerView(spec.Deadline.Timer)
+	// The loader refuses a message that is not a format string the runtime
+	// can fill; a spec built without it keeps its message as text.
+	message, p := schema.ParseMessage(spec.Deadline.Message)
+	if p != nil {
+		message = schema.MessageFormat{{Literal: spec.Deadline.Message}}
+	}
 	seconds := pyquote.Number(spec.Deadline.Seconds) + " seconds"
 	if spec.Deadline.Seconds == 1 {
 		seconds = "1 second"
@@ -341,6 +354,8 @@ func newView(spec *schema.Spec) view {
 			RaisesFailed:         spec.Deadline.Exception() == schema.RaisesFailed,
 			FallBackOnInvalidEnv: spec.Deadline.SecondsEnvInvalid == schema.SecondsEnvFallback && len(spec.Deadline.SecondsEnv) > 0,
 			ModulePatterns:       modulePatterns(spec.Deadline.ModuleSeconds),
+			MessageHasSeconds:    message.HasSeconds(),
+			MessageText:          message.Text(),
 		},
 		Preload:     newPreloadView(spec.Preload),
 		Group:       spec.Group.Name,

@@ -498,6 +498,11 @@ def _dump_threads() -> None:
             faulthandler.dump_traceback(sys.__stderr__, all_threads=True)
 
 
+def _message(seconds: float) -> str:
+    """Return the failure's message for a deadline of seconds."""
+    return DEADLINE_FORMAT.format(message=MESSAGE, seconds=seconds, timer=TIMER_TEXT)
+
+
 class _Deadline:
     """One armed deadline: its timer, its signal handler and the imports it saw."""
 
@@ -569,8 +574,8 @@ class _Deadline:
             and _returned()
         ):
             pytest.fail(
-                f"{MESSAGE}: the deadline fired, but the code under test caught "
-                f"its {RAISES.__name__} and returned. Let {RAISES.__name__} "
+                f"{self.raised[0]}: the deadline fired, but the code under test "
+                f"caught its {RAISES.__name__} and returned. Let {RAISES.__name__} "
                 f"propagate out of retry loops.",
                 pytrace=False,
             )
@@ -587,13 +592,10 @@ class _Deadline:
 
     def _outside_message(self) -> str:
         """Say that the deadline passed while the test function was not running."""
-        message = DEADLINE_FORMAT.format(
-            message=MESSAGE, seconds=self.seconds, timer=TIMER_TEXT
-        )
         return (
-            f"{message}; it passed outside the test function, in the setup or "
-            f"teardown of a fixture set up after {FIXTURE}, which the deadline "
-            f"does not interrupt"
+            f"{_message(self.seconds)}; it passed outside the test function, "
+            f"in the setup or teardown of a fixture set up after {FIXTURE}, "
+            f"which the deadline does not interrupt"
         )
 
     def _late_report(self) -> str | None:
@@ -710,10 +712,7 @@ class _Deadline:
 
     def _fire(self) -> None:
         detail, self.detail = self.detail, ""
-        message = DEADLINE_FORMAT.format(
-            message=MESSAGE, seconds=self._armed_seconds(), timer=TIMER_TEXT
-        )
-        message += detail
+        message = _message(self._armed_seconds()) + detail
         if self.depth:
             # A fixed token for tools that read CI logs: this failure left
             # the named module's import unfinished.
