@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/fixturegen/fixturegen/schema"
 )
 
 // The spec's message, written so that the generated failure says exactly
@@ -139,37 +141,27 @@ func escapeBraces(s string) string {
 
 // FormatMessage returns what Python's message.format(seconds=S) gives,
 // S as the generated deadline passes it (an int when whole, else a float),
-// for the messages SecondsMessage writes: literal text with doubled
-// braces, and fields naming seconds with one of formatSpecs. It reports
-// false for any other field.
+// for a message whose fields use one of formatSpecs; it reports false for
+// any other.
 func FormatMessage(message string, seconds float64) (string, bool) {
+	parts, problem := schema.ParseMessage(message)
+	if problem != nil {
+		return "", false
+	}
 	var b strings.Builder
-	for i := 0; i < len(message); i++ {
-		switch c := message[i]; {
-		case strings.HasPrefix(message[i:], "{{"), strings.HasPrefix(message[i:], "}}"):
-			b.WriteByte(c)
-			i++
-		case c == '{':
-			end := strings.IndexByte(message[i:], '}')
-			if end < 0 {
-				return "", false
-			}
-			field := message[i+1 : i+end]
-			spec, ok := strings.CutPrefix(field, "seconds")
-			if !ok {
-				return "", false
+	for _, p := range parts {
+		if p.Field {
+			spec := ""
+			if p.Spec != "" {
+				spec = ":" + p.Spec
 			}
 			shown := formatSeconds(seconds, spec)
 			if shown == "" {
 				return "", false
 			}
 			b.WriteString(shown)
-			i += end
-		case c == '}':
-			return "", false
-		default:
-			b.WriteByte(c)
 		}
+		b.WriteString(p.Literal)
 	}
 	return b.String(), true
 }
@@ -178,7 +170,7 @@ func FormatMessage(message string, seconds float64) (string, bool) {
 // an int when seconds are whole, else a float; "" for a spec it does not
 // know.
 func formatSeconds(seconds float64, spec string) string {
-	whole := seconds == math.Trunc(seconds) && math.Abs(seconds) < 1e15
+	whole := seconds == math.Trunc(seconds) && math.Abs(seconds) < 1e18
 	switch {
 	case spec == "" && whole:
 		return strconv.FormatInt(int64(seconds), 10)
