@@ -135,6 +135,7 @@ var scriptSeconds = map[string]float64{
 	"adopt_timeout_interval_faulthandler": 22.8,
 	"probe_fix":                           20.7,
 	"adopt_timeout_pytest_fail_fallback":  20.3,
+	"adopt_timeout_observed_shapes":       19.0,
 	"shield_pytest_timeout":               19.9,
 	"generate_per_test_timeout":           18.5,
 	"platform_no_sigalrm":                 15.8,
