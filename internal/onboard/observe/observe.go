@@ -259,9 +259,12 @@ func Sessions(root, python string, watch []string, runs []Run) ([]*Result, error
 func session(root, python, dir, name string, watch []string, run Run) (*Result, error) {
 	report := filepath.Join(dir, "report-"+name+".json")
 	config := filepath.Join(dir, "config-"+name+".json")
-	items := run.Items
-	if items == nil {
-		items = []Item{}
+	items := []Item{}
+	for _, it := range run.Items {
+		if it.Env == nil {
+			it.Env = map[string]*string{}
+		}
+		items = append(items, it)
 	}
 	data, err := json.Marshal(map[string]any{"root": root, "out": report, "watch_env": orEmpty(watch), "items": items})
 	if err != nil {

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import atexit
 import faulthandler
+import importlib
 import itertools
 import json
 import math
@@ -30,11 +31,13 @@ import signal
 import sys
 import time
 import types
-from collections.abc import Callable, Generator
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Generator
 
 _CONFIG: dict[str, Any] = json.loads(
     Path(os.environ["FIXTUREGEN_OBSERVE"]).read_text(encoding="utf-8")
@@ -89,11 +92,15 @@ def _column(frame: types.FrameType) -> int:
     return int(pos[2]) + 1
 
 
+# How many of the project's frames an event keeps.
+_MAX_FRAMES = 12
+
+
 def _frames(start: types.FrameType | None) -> list[dict[str, Any]]:
     """Return the project's frames from start outward, innermost first."""
     out: list[dict[str, Any]] = []
     frame = start
-    while frame is not None and len(out) < 12:
+    while frame is not None and len(out) < _MAX_FRAMES:
         code = frame.f_code
         if _in_project(code.co_filename):
             out.append(
@@ -145,7 +152,9 @@ def _alarm(seconds: int) -> int:
     return math.ceil(_arm(signal.ITIMER_REAL, seconds, 0)[0])
 
 
-def _setitimer(which: int, seconds: float, interval: float = 0.0) -> tuple[float, float]:
+def _setitimer(
+    which: int, seconds: float, interval: float = 0.0
+) -> tuple[float, float]:
     _record("setitimer", which=which, seconds=seconds, interval=interval)
     return _arm(which, seconds, interval)
 
@@ -184,11 +193,15 @@ def _reset_timers(folder: Path) -> None:
     """
     _armed.clear()
     for sig, handler in _initial.items():
-        mine = [h for s, file, h in _installs if s == sig and folder in Path(file).parents]
+        mine = [
+            h for s, file, h in _installs if s == sig and folder in Path(file).parents
+        ]
         _real_signal(sig, mine[-1] if mine else handler)
 
 
-def _dump_later(timeout: float, repeat: bool = False, file: Any = None, exit: bool = False) -> None:  # noqa: A002, ARG001, FBT001, FBT002
+def _dump_later(
+    timeout: float, repeat: bool = False, file: Any = None, exit: bool = False
+) -> None:
     _record("dump_traceback_later", seconds=timeout, exit=exit)
 
 
@@ -203,16 +216,18 @@ signal.signal = _signal
 faulthandler.dump_traceback_later = _dump_later
 faulthandler.cancel_dump_traceback_later = _cancel_dump_later
 
-_real_getitem = os._Environ.__getitem__  # noqa: SLF001
+_real_getitem = os._Environ.__getitem__
 
 
 def _getitem(self: Any, key: Any) -> Any:
     if self is os.environ and key in _WATCH and not _now.get("quiet"):
-        _out["env_reads"].append({"name": key, "item": _now["item"], "phase": _now["phase"]})
+        _out["env_reads"].append(
+            {"name": key, "item": _now["item"], "phase": _now["phase"]}
+        )
     return _real_getitem(self, key)
 
 
-setattr(os._Environ, "__getitem__", _getitem)  # noqa: B010, SLF001
+os._Environ.__getitem__ = _getitem  # type: ignore[method-assign]
 
 
 def _describe(handler: Any) -> dict[str, Any]:
@@ -223,7 +238,7 @@ def _describe(handler: Any) -> dict[str, Any]:
     if isinstance(handler, types.MethodType):
         kind, target = "method", handler.__func__
     elif not isinstance(handler, types.FunctionType) and callable(handler):
-        call = getattr(type(handler), "__call__", None)  # noqa: B004
+        call = type(handler).__call__
         if isinstance(call, types.FunctionType):
             kind, target = "object", call
         else:
@@ -237,7 +252,9 @@ def _describe(handler: Any) -> dict[str, Any]:
     return {
         "kind": kind,
         "name": name,
-        "file": os.path.relpath(code.co_filename, _ROOT) if _in_project(code.co_filename) else "",
+        "file": os.path.relpath(code.co_filename, _ROOT)
+        if _in_project(code.co_filename)
+        else "",
         "line": code.co_firstlineno,
         "function": code.co_name,
     }
@@ -251,8 +268,8 @@ class _Exited(BaseException):
         self.code = code
 
 
-def _exit(code: int) -> NoReturn:
-    raise _Exited(code)
+def _exit(status: int) -> NoReturn:
+    raise _Exited(status)
 
 
 def _ring(which: int) -> dict[str, Any]:
@@ -264,8 +281,10 @@ def _ring(which: int) -> dict[str, Any]:
     if not callable(handler):
         return out
 
-    def dump(file: Any = None, all_threads: bool = True) -> None:  # noqa: ARG001, FBT001, FBT002
-        out["dumps"].append({"all_threads": all_threads, "frames": _frames(sys._getframe(1))})
+    def dump(file: Any = None, all_threads: bool = True) -> None:
+        out["dumps"].append(
+            {"all_threads": all_threads, "frames": _frames(sys._getframe(1))}
+        )
 
     real_dump, real_exit = faulthandler.dump_traceback, os._exit
     faulthandler.dump_traceback = dump
@@ -288,12 +307,12 @@ def _call(handler: Callable[..., Any], signum: int) -> dict[str, Any]:
         handler(signum, sys._getframe())
     except _Exited as exited:
         return {"kind": "exit", "code": exited.code}
-    except BaseException as exc:  # noqa: BLE001
+    except BaseException as exc:  # noqa: BLE001 - whatever the handler raises is what init learns
         kind = type(exc)
-        message = exc.msg if isinstance(getattr(exc, "msg", None), str) else str(exc)
+        msg = getattr(exc, "msg", None)
+        message = msg if isinstance(msg, str) else str(exc)
         outcome = next(
-            (name for name, func in _OUTCOMES.items() if isinstance(exc, func.Exception)),
-            "",
+            (name for name, cls in _OUTCOMES.items() if isinstance(exc, cls)), ""
         )
         return {
             "kind": "raised",
@@ -309,7 +328,12 @@ def _call(handler: Callable[..., Any], signum: int) -> dict[str, Any]:
 
 
 # pytest's outcomes, whose exceptions a handler may raise by calling them.
-_OUTCOMES = {"fail": pytest.fail, "skip": pytest.skip, "xfail": pytest.xfail, "exit": pytest.exit}
+_OUTCOMES: dict[str, type[BaseException]] = {
+    "fail": pytest.fail.Exception,
+    "skip": pytest.skip.Exception,
+    "xfail": pytest.xfail.Exception,
+    "exit": pytest.exit.Exception,
+}
 
 
 def _tb_frames(tb: types.TracebackType | None) -> list[dict[str, Any]]:
@@ -338,7 +362,7 @@ def _tb_frames(tb: types.TracebackType | None) -> list[dict[str, Any]]:
 
 
 def _body() -> None:
-    """The throwaway test: note the timers, then ring each one armed."""
+    """Note the timers armed when the test runs, then ring each one."""
     item = _out["items"][_now["item"]]
     item["armed"] = {str(w): _remaining(w)[0] for w in _SIGNALS if _remaining(w)[0] > 0}
     item["rings"] = {str(w): _ring(w) for w in _SIGNALS if _remaining(w)[0] > 0}
@@ -357,10 +381,9 @@ def _timeout_settings() -> dict[str, Any] | None:
         return None
     node = _now.get("node")
     try:
-        import pytest_timeout  # noqa: PLC0415
-
-        settings = pytest_timeout._get_item_settings(node)  # noqa: SLF001
-    except Exception:  # noqa: BLE001
+        module = importlib.import_module("pytest_timeout")
+        settings = module._get_item_settings(node)
+    except Exception:  # noqa: BLE001 - an older pytest-timeout without the helper
         return {"loaded": True}
     return {"loaded": True, "timeout": settings.timeout, "method": settings.method}
 
@@ -388,6 +411,7 @@ class _Probes(pytest.Module):
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    """Note that pytest got as far as configuring the plugin."""
     _out["configured"] = True
     _now["config"] = config
 
@@ -397,12 +421,17 @@ def pytest_ignore_collect(collection_path: Path) -> bool | None:
     """Collect nothing but the folders that hold the throwaway tests."""
     if collection_path.name == "conftest.py" and collection_path.parent in _DIRS:
         return None
-    if collection_path.is_dir() and any(collection_path in (d, *d.parents) for d in _DIRS):
+    if collection_path.is_dir() and any(
+        collection_path in (d, *d.parents) for d in _DIRS
+    ):
         return None
     return True
 
 
-def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+def pytest_collect_file(
+    file_path: Path, parent: pytest.Collector
+) -> pytest.Collector | None:
+    """Add the throwaway tests of a folder that holds some, beside its conftest."""
     if file_path.name == "conftest.py" and file_path.parent in _DIRS:
         # Named after the conftest, a file that exists: pytest finds the
         # conftests whose hooks a test runs by the folder of its file.
@@ -411,13 +440,19 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Keep only the throwaway tests, in the configuration's order."""
     order = {"fixturegen_" + item["id"]: i for i, item in enumerate(_ITEMS)}
-    items[:] = sorted((i for i in items if i.name in order), key=lambda i: order[i.name])
+    items[:] = sorted(
+        (i for i in items if i.name in order), key=lambda i: order[i.name]
+    )
 
 
 def pytest_collectreport(report: pytest.CollectReport) -> None:
+    """Note a folder that did not collect, such as a conftest that does not import."""
     if report.failed:
-        _out["collect_errors"].append({"node": report.nodeid, "error": str(report.longrepr)[-4000:]})
+        _out["collect_errors"].append(
+            {"node": report.nodeid, "error": str(report.longrepr)[-4000:]}
+        )
 
 
 def _set_env(env: dict[str, str | None]) -> dict[str, str | None]:
@@ -444,6 +479,7 @@ def _item_config(item: pytest.Item) -> dict[str, Any] | None:
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    """Set the test's environment, and note what its setup did."""
     conf = _item_config(item)
     if conf is None:
         return (yield)
@@ -471,6 +507,7 @@ def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    """Note the call phase, where a hook wrapper may arm a timer too."""
     if _item_config(item) is not None:
         _now["phase"] = "call"
     return (yield)
@@ -478,6 +515,7 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+    """Put the environment back after the test."""
     conf = _item_config(item)
     if conf is None:
         return (yield)
@@ -490,7 +528,10 @@ def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_fixture_setup(fixturedef: pytest.FixtureDef[Any]) -> Generator[None, Any, Any]:
+def pytest_fixture_setup(
+    fixturedef: pytest.FixtureDef[Any],
+) -> Generator[None, Any, Any]:
+    """Note which fixture is being set up, for the calls it makes."""
     _now["fixtures"].append(fixturedef.argname)
     try:
         return (yield)
@@ -508,7 +549,7 @@ class _Tracer:
     def __init__(self) -> None:
         self.handled: list[dict[str, Any]] = []
 
-    def __call__(self, frame: types.FrameType, event: str, arg: Any) -> Any:  # noqa: ARG002
+    def __call__(self, frame: types.FrameType, event: str, arg: Any) -> Any:
         if event != "call" or not _in_project(frame.f_code.co_filename):
             return None
         caught = {"raised": False, "handled": False}
@@ -519,9 +560,17 @@ class _Tracer:
             elif event == "line" and caught["raised"]:
                 caught["handled"] = True
             elif event == "return" and caught["handled"]:
-                value = arg if isinstance(arg, (int, float)) and not isinstance(arg, bool) else None
+                value = (
+                    arg
+                    if isinstance(arg, (int, float)) and not isinstance(arg, bool)
+                    else None
+                )
                 self.handled.append(
-                    {"file": os.path.relpath(frame.f_code.co_filename, _ROOT), "line": frame.f_lineno, "value": value}
+                    {
+                        "file": os.path.relpath(frame.f_code.co_filename, _ROOT),
+                        "line": frame.f_lineno,
+                        "value": value,
+                    }
                 )
             return local
 
