@@ -23,8 +23,10 @@ type conftest struct {
 	// through a function of the conftest they call: the ones that keep
 	// it armed while the test runs first, each in source order.
 	cands []*cand
-	// hooks are the per-test hooks that arm a timer.
-	hooks []string
+	// hooks are the per-test hooks that arm a timer; hookItem is the
+	// throwaway test, requesting no fixture, that runs them.
+	hooks    []string
+	hookItem string
 	// env are the environment variables the conftest's code reads, by
 	// name, with where the first read of each is.
 	env   []string
@@ -182,18 +184,6 @@ func (c *Contract) readAutouse(cf *conftest, def int) {
 			}
 		}
 	}
-}
-
-// autouse reports whether the fixture def is autouse.
-func autouse(m *pyscan.Module, def int) bool {
-	for _, dec := range m.Defs[def].Decorators {
-		if dec.Call >= 0 && slices.ContainsFunc(m.Calls[dec.Call].Args, func(a pyscan.Arg) bool {
-			return a.Keyword == "autouse" && a.Kind == pyscan.ArgName && a.Value == "True"
-		}) {
-			return true
-		}
-	}
-	return false
 }
 
 // readGuard finds a hasattr(signal, "SIGALRM") test (or one for

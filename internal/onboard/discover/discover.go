@@ -23,6 +23,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -366,23 +367,22 @@ func (l *learner) strays(cf *conftest) []Stray {
 		st := &out[i]
 		for _, cd := range cf.cands {
 			if cd.name == st.CalledBy {
-				st.Ran = l.ran(l.look(cd.base, cd.name, ""), cd.name)
+				st.Ran = l.ran(cf, l.look(cd.base, cd.name, ""), cd.name)
 			}
 		}
-		for j, cfo := range l.cfs {
-			if cfo == cf && contains(cf.hooks, st.In) {
-				st.Ran = l.ran(l.look(fmt.Sprintf("h%d", j), "", st.In), st.In)
-			}
+		if slices.Contains(cf.hooks, st.In) {
+			st.Ran = l.ran(cf, l.look(cf.hookItem, "", st.In), st.In)
 		}
 	}
 	return out
 }
 
 // ran says what one run of a fixture's setup (or a hook) showed.
-func (l *learner) ran(s seen, name string) string {
+func (l *learner) ran(cf *conftest, s seen, name string) string {
 	switch {
 	case !s.ran:
-		return ""
+		_, why := failedAt(cf, s)
+		return "init could not run it: " + why
 	case s.err != nil:
 		return fmt.Sprintf("its setup failed when init ran it (%s)", errorText(s.err))
 	case s.spans:

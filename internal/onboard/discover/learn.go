@@ -2,9 +2,9 @@ package discover
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -101,7 +101,7 @@ func run(root, python string, cfs []*conftest) (*learner, error) {
 	var items, timeoutItems []observe.Item
 	for i, cf := range cfs {
 		for _, name := range cf.env {
-			if !contains(watch, name) {
+			if !slices.Contains(watch, name) {
 				watch = append(watch, name)
 			}
 		}
@@ -125,7 +125,8 @@ func run(root, python string, cfs []*conftest) (*learner, error) {
 			}
 		}
 		if len(cf.hooks) > 0 {
-			add(fmt.Sprintf("h%d", i), "", nil)
+			cf.hookItem = fmt.Sprintf("h%d", i)
+			add(cf.hookItem, "", nil)
 		}
 		// The variations after every plain run: a variable a session
 		// fixture reads keeps the value of its first read.
@@ -154,26 +155,23 @@ func run(root, python string, cfs []*conftest) (*learner, error) {
 	}
 	// The settings a single session cannot show: a variable read at
 	// import, or by a fixture wider than a test, keeps its first value.
-	byKey := map[string]*observe.Run{}
-	var keys []string
+	var more []observe.Run
+	runOf := map[string]int{} // by the setting's key
 	for _, it := range items {
 		v, ok := l.vars[it.ID]
 		if !ok || l.inSession(first, it.ID, v) {
 			continue
 		}
-		k := v.key()
-		if byKey[k] == nil {
-			byKey[k] = &observe.Run{Env: v.set}
-			keys = append(keys, k)
+		i, ok := runOf[v.key()]
+		if !ok {
+			i, runOf[v.key()] = len(more), len(more)
+			more = append(more, observe.Run{Env: v.set})
 		}
-		byKey[k].Items = append(byKey[k].Items, observe.Item{ID: it.ID, Dir: it.Dir, Fixture: it.Fixture, Env: map[string]*string{}, Trace: it.Trace})
+		it.Env = nil // the session's environment holds the setting
+		more[i].Items = append(more[i].Items, it)
 	}
-	if len(keys) == 0 {
+	if len(more) == 0 {
 		return l, nil
-	}
-	var more []observe.Run
-	for _, k := range keys {
-		more = append(more, *byKey[k])
 	}
 	again, err := observe.Sessions(root, python, watch, more)
 	if err != nil {
@@ -318,7 +316,7 @@ func (l *learner) callAt(f observe.Frame) *pyscan.Call {
 func (l *learner) argAt(f observe.Frame, i int, keywords ...string) string {
 	if c := l.callAt(f); c != nil {
 		for k, a := range c.Args {
-			if a.Keyword == "" && k == i || a.Keyword != "" && contains(keywords, a.Keyword) {
+			if a.Keyword == "" && k == i || a.Keyword != "" && slices.Contains(keywords, a.Keyword) {
 				return at(f.File, a.Pos)
 			}
 		}
@@ -433,7 +431,7 @@ func (l *learner) learnSeconds(cf *conftest, cd *cand) secondsOf {
 	}
 	for _, id := range cd.vars {
 		v := l.vars[id]
-		if !contains(out.env, v.name) || v.kind == "set" {
+		if !slices.Contains(out.env, v.name) || v.kind == "set" {
 			continue
 		}
 		s := l.look(id, cd.name, "")
@@ -458,7 +456,7 @@ func (l *learner) order(cd *cand, env []string, values map[string]float64) []str
 		winner := ""
 		for _, id := range cd.vars {
 			v := l.vars[id]
-			if v.kind != "set" || v.name != "" || len(v.set) != len(left) || !setOf(v.set, left) {
+			if v.kind != "set" || v.name != "" || !setOf(v.set, left) {
 				continue
 			}
 			if s := l.look(id, cd.name, ""); s.spans {
@@ -473,7 +471,7 @@ func (l *learner) order(cd *cand, env []string, values map[string]float64) []str
 			break // no run shows it (more variables than init tries)
 		}
 		out = append(out, winner)
-		left = remove(left, winner)
+		left = slices.DeleteFunc(left, func(name string) bool { return name == winner })
 	}
 	return append(out, left...)
 }
@@ -567,7 +565,7 @@ func (c *Contract) learnTimer(l *learner, cf *conftest, sec secondsOf) {
 		c.SecondsEnvAt = cf.envAt[sec.env[0]]
 		c.SecondsFallbackAt = sec.fallbackAt
 	}
-	if contains(sec.env, "PYTEST_TIMEOUT") {
+	if slices.Contains(sec.env, "PYTEST_TIMEOUT") {
 		c.Notes = append(c.Notes, fmt.Sprintf("%s: PYTEST_TIMEOUT is pytest-timeout's variable too: where it is set and pytest-timeout is loaded, pytest-timeout arms its own timer beside the generated deadline, where the hand-written handler replaced pytest-timeout's; read another variable, or set defer_to_pytest_timeout = true", c.SecondsEnvAt))
 	}
 	c.Notes = append(c.Notes, sec.notes...)
@@ -649,7 +647,7 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 		c.Raises, c.RaisesAt = schema.RaisesAssertionError, where
 	default:
 		raised := o.Type
-		if contains(pytext.Raises, o.Type) {
+		if slices.Contains(pytext.Raises, o.Type) {
 			raised += " (" + o.Module + "." + o.Type + ", not the builtin)"
 		}
 		c.unread("raises", where, fmt.Sprintf("the handler raises %s; the generated deadline raises %s or %s", raised,
@@ -731,33 +729,12 @@ func (c *Contract) unreadHandler(where, why string) {
 	c.unread("message", where, why)
 }
 
+// setOf reports whether set holds exactly names.
 func setOf(set map[string]string, names []string) bool {
 	for _, n := range names {
 		if _, ok := set[n]; !ok {
 			return false
 		}
 	}
-	return true
+	return len(set) == len(names)
 }
-
-func remove(list []string, s string) []string {
-	var out []string
-	for _, x := range list {
-		if x != s {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// sameSeconds reports whether two seconds are one number.
-func sameSeconds(a, b float64) bool { return math.Abs(a-b) < 1e-9 }

@@ -24,6 +24,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -328,7 +329,7 @@ func sessionEnv(environ []string, pluginDir, config string, watch []string, set 
 	for _, kv := range environ {
 		name, value, _ := strings.Cut(kv, "=")
 		switch {
-		case name == "PYTEST_ADDOPTS" || strings.HasPrefix(name, "PYTEST_XDIST") || contains(watch, name):
+		case name == "PYTEST_ADDOPTS" || strings.HasPrefix(name, "PYTEST_XDIST") || slices.Contains(watch, name):
 			continue
 		case name == "PYTHONPATH":
 			if value != "" {
@@ -342,15 +343,6 @@ func sessionEnv(environ []string, pluginDir, config string, watch []string, set 
 		env = append(env, name+"="+value)
 	}
 	return append(env, "PYTHONPATH="+pythonPath, "FIXTUREGEN_OBSERVE="+config, "PYTHONDONTWRITEBYTECODE=1")
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func orEmpty(s []string) []string {

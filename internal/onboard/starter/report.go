@@ -80,7 +80,10 @@ func (r *Report) found(w io.Writer) {
 				fmt.Fprintf(w, "  %s: %s in %s, which fixture %s calls: %s, so the spec has no deadline to read; %s\n", st.At, st.Arms, st.In, st.CalledBy, st.Ran, byHand)
 			default:
 				where := "at module level"
-				if st.In != "" {
+				switch {
+				case st.CalledBy != "":
+					where = fmt.Sprintf("in %s, which fixture %s calls", st.In, st.CalledBy)
+				case st.In != "":
 					where = "in " + st.In + ", which no fixture calls"
 				}
 				fmt.Fprintf(w, "  %s: %s %s: init learns a deadline only from a fixture that arms the timer, so the spec leaves this one out; %s\n", st.At, st.Arms, where, byHand)
