@@ -121,8 +121,8 @@ func (c *checker) requiredVersion(root *node, doc map[string]any, s *Spec) bool 
 		return true
 	}
 	c.errs = nil
-	c.errorf(n, "%s = %q excludes this fixturegen, %s; install a version it allows (pip install 'fixturegen%s'), or change %s",
-		n.key, text, running, strings.ReplaceAll(text, " ", ""), n.key)
+	c.errorf(n, "%s = %q excludes this fixturegen, %s; install a version it allows (pip install '%s%s'), or change %s",
+		n.key, text, running, version.Distribution, strings.ReplaceAll(text, " ", ""), n.key)
 	return false
 }
 

@@ -423,8 +423,8 @@ func TestRequiredVersion(t *testing.T) {
 	}{
 		{">=0.4", "0.4.0", "", ""},
 		{">=0.4, <0.6", "0.5.2", "", ""},
-		{"~=0.4", "1.0.0", `spec.toml:2:1: required_version = "~=0.4" excludes this fixturegen, 1.0.0; install a version it allows (pip install 'fixturegen~=0.4'), or change required_version`, ""},
-		{">= 0.5", "0.4.0", `spec.toml:2:1: required_version = ">= 0.5" excludes this fixturegen, 0.4.0; install a version it allows (pip install 'fixturegen>=0.5'), or change required_version`, ""},
+		{"~=0.4", "1.0.0", `spec.toml:2:1: required_version = "~=0.4" excludes this fixturegen, 1.0.0; install a version it allows (pip install 'fixturegen-cli~=0.4'), or change required_version`, ""},
+		{">= 0.5", "0.4.0", `spec.toml:2:1: required_version = ">= 0.5" excludes this fixturegen, 0.4.0; install a version it allows (pip install 'fixturegen-cli>=0.5'), or change required_version`, ""},
 		{">=99", "dev", "", `spec.toml: required_version = ">=99" not checked: this is a development build of fixturegen, which satisfies every requirement`},
 	} {
 		runningVersion = func() string { return tt.running }

@@ -11,11 +11,12 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// The repository's root holds two files that other tools run: the
-// pre-commit hooks (.pre-commit-hooks.yaml) and the GitHub Action
-// (action.yml). These tests hold them to the keys those tools accept and to
-// fixturegen's own commands and flags, so a renamed flag or a typo in a key
-// fails here rather than in a user's CI.
+// The repository holds files that other tools run: the pre-commit hooks
+// (pre-commit/.pre-commit-hooks.yaml, published as the hooks' repository,
+// and the root's .pre-commit-hooks.yaml, which says where they moved) and
+// the GitHub Action (action.yml). These tests hold them to the keys those
+// tools accept and to fixturegen's own commands and flags, so a renamed
+// flag or a typo in a key fails here rather than in a user's CI.
 
 // decodeStrict parses YAML into v, refusing keys v does not declare.
 func decodeStrict(t *testing.T, path string, v any) {
@@ -59,7 +60,7 @@ type preCommitHook struct {
 
 func TestPreCommitHooks(t *testing.T) {
 	var hooks []preCommitHook
-	decodeStrict(t, "../../.pre-commit-hooks.yaml", &hooks)
+	decodeStrict(t, "../../pre-commit/.pre-commit-hooks.yaml", &hooks)
 	var ids []string
 	// identify's tags for the files fixturegen reads.
 	knownTypes := []string{"python", "toml", "ini", "pyi", "text", "file"}
@@ -68,8 +69,8 @@ func TestPreCommitHooks(t *testing.T) {
 		if h.Name == "" || h.Description == "" {
 			t.Errorf("hook %s lacks a name or a description", h.ID)
 		}
-		if h.Language != "golang" {
-			t.Errorf("hook %s: language %q; pre-commit builds fixturegen from this repository only with golang", h.ID, h.Language)
+		if h.Language != "python" {
+			t.Errorf("hook %s: language %q; pre-commit installs fixturegen's wheel only with python", h.ID, h.Language)
 		}
 		if h.PassFilenames == nil || *h.PassFilenames {
 			t.Errorf("hook %s passes file names; fixturegen's commands take none", h.ID)
@@ -91,6 +92,19 @@ func TestPreCommitHooks(t *testing.T) {
 	}
 	if want := []string{"fixturegen-check", "fixturegen-generate"}; !slices.Equal(ids, want) {
 		t.Errorf("hooks %v, want %v", ids, want)
+	}
+
+	var moved []preCommitHook
+	decodeStrict(t, "../../.pre-commit-hooks.yaml", &moved)
+	var movedIDs []string
+	for _, h := range moved {
+		movedIDs = append(movedIDs, h.ID)
+		if h.Language != "fail" || !h.AlwaysRun || h.Name == "" || h.Description == "" {
+			t.Errorf("the root's hook %s: language %q, always_run %v; want fail, always, with a name and a description", h.ID, h.Language, h.AlwaysRun)
+		}
+	}
+	if !slices.Equal(movedIDs, ids) {
+		t.Errorf("the root's hooks %v, want the hooks' repository's %v", movedIDs, ids)
 	}
 }
 

@@ -1,7 +1,9 @@
 // Package dist builds fixturegen's release files: for each platform a
-// static, version-stamped binary, packed into a wheel (so pip, pipx and uv
-// install it without Go) and into a .tar.gz or .zip archive, plus a
-// SHA256SUMS file over all of them. scripts/wheels runs it.
+// static, version-stamped binary, packed into a wheel of the distribution
+// fixturegen-cli (so pip, pipx and uv install it without Go) and into a
+// .tar.gz or .zip archive, a SHA256SUMS file over all of them, and the
+// pre-commit hooks' repository pinned to the release. scripts/wheels runs
+// it.
 package dist
 
 import (
@@ -15,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -122,7 +125,7 @@ const repository = "https://github.com/fixturegen/fixturegen"
 
 func (r Release) metadata(readme []byte) wheel.Metadata {
 	return wheel.Metadata{
-		Name:     "fixturegen",
+		Name:     version.Distribution,
 		Version:  r.Version,
 		Summary:  "Generate and check the pytest fixtures that keep a SIGALRM deadline from interrupting a module's first import",
 		License:  "MIT",
@@ -243,6 +246,81 @@ func writeZip(buf *bytes.Buffer, dir string, files []archived) error {
 	return z.Close()
 }
 
+// PreCommitDir is the folder of the repository root that holds the
+// pre-commit hooks' repository, and the folder of r.Out it is written to.
+const PreCommitDir = "pre-commit"
+
+// preCommitStamps are the places where the hooks' repository names a
+// fixturegen version, VERSION standing for the release's. A place that is
+// not found is an error, so the published hooks cannot pin another
+// release than their tag names.
+var preCommitStamps = []struct {
+	file    string
+	pattern func() *regexp.Regexp
+	replace string
+	once    bool // exactly one match, not one or more
+}{
+	{"pyproject.toml", lazyregexp.New(`(?m)^version = "[^"]*"$`), `version = "VERSION"`, true},
+	{"pyproject.toml", lazyregexp.New(`"` + regexp.QuoteMeta(version.Distribution) + `==[^"]*"`), `"` + version.Distribution + `==VERSION"`, true},
+	{"README.md", lazyregexp.New(`rev: v\S+`), `rev: vVERSION`, false},
+	{"README.md", lazyregexp.New(regexp.QuoteMeta(version.Distribution) + `==[0-9][0-9A-Za-z.]*`), version.Distribution + `==VERSION`, false},
+}
+
+// PreCommit writes the pre-commit hooks' repository for the release into
+// r.Out/pre-commit and returns that folder: the files of the repository's
+// pre-commit folder, with the release's version stamped where they name
+// one, and the LICENSE. pre-commit reads hooks from a repository's root,
+// so the folder is published as a repository of its own
+// (fixturegen-pre-commit) and tagged vVERSION; its pyproject.toml makes
+// pre-commit's pip install fixturegen-cli==VERSION, the wheel, and no Go.
+func (r Release) PreCommit() (string, error) {
+	src := filepath.Join(r.Root, PreCommitDir)
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return "", err
+	}
+	files := map[string][]byte{}
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			return "", fmt.Errorf("%s: %s is not a regular file; the hooks' repository holds only files", src, e.Name())
+		}
+		if files[e.Name()], err = os.ReadFile(filepath.Join(src, e.Name())); err != nil {
+			return "", err
+		}
+	}
+	for _, st := range preCommitStamps {
+		content, ok := files[st.file]
+		if !ok {
+			return "", fmt.Errorf("%s lacks %s", src, st.file)
+		}
+		n := len(st.pattern().FindAllIndex(content, -1))
+		want := "one or more"
+		if st.once {
+			want = "exactly one"
+		}
+		if n == 0 || st.once && n > 1 {
+			return "", fmt.Errorf("%s: %d matches of %s, where the release stamps its version; want %s",
+				filepath.Join(src, st.file), n, st.pattern(), want)
+		}
+		files[st.file] = st.pattern().ReplaceAllLiteral(content, []byte(strings.ReplaceAll(st.replace, "VERSION", r.Version)))
+	}
+	if files["LICENSE"], err = os.ReadFile(filepath.Join(r.Root, "LICENSE")); err != nil {
+		return "", err
+	}
+	out := filepath.Join(r.Out, PreCommitDir)
+	// A file the hooks' repository no longer holds must not linger from
+	// an earlier build into the published copy.
+	if err := os.RemoveAll(out); err != nil {
+		return "", err
+	}
+	for name, content := range files {
+		if err := write.File(filepath.Join(out, name), content); err != nil {
+			return "", err
+		}
+	}
+	return out, nil
+}
+
 // Checksums writes SHA256SUMS into r.Out: one "HASH  NAME" line per file,
 // sorted by name, as sha256sum -c reads them.
 func (r Release) Checksums(paths []string) (string, error) {
@@ -259,8 +337,8 @@ func (r Release) Checksums(paths []string) (string, error) {
 	return path, write.File(path, []byte(strings.Join(lines, "\n")+"\n"))
 }
 
-// All builds every target's binary, wheel and archive, then SHA256SUMS,
-// and returns the paths written. Binaries are built in a temporary folder
+// All builds every target's binary, wheel and archive, then SHA256SUMS and
+// the pre-commit hooks' repository, and returns the paths written. Binaries are built in a temporary folder
 // and left out of r.Out.
 func (r Release) All(ctx context.Context, targets []Target, progress func(string)) ([]string, error) {
 	if err := r.Check(); err != nil {
@@ -297,5 +375,10 @@ func (r Release) All(ctx context.Context, targets []Target, progress func(string
 		return nil, err
 	}
 	progress(filepath.Base(sums))
-	return append(written, sums), nil
+	hooks, err := r.PreCommit()
+	if err != nil {
+		return nil, err
+	}
+	progress(PreCommitDir + "/")
+	return append(written, sums, hooks), nil
 }

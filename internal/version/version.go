@@ -19,6 +19,12 @@ import (
 	"github.com/fixturegen/fixturegen/internal/lazyregexp"
 )
 
+// Distribution is the name of the Python distribution whose wheels carry
+// fixturegen, as pip, pipx and uv install it: "fixturegen" on the package
+// index is an unrelated, older project. The command it installs is still
+// fixturegen.
+const Distribution = "fixturegen-cli"
+
 // Dev is the version of a development build, as printed and as recorded
 // in the files it writes.
 const Dev = "dev"

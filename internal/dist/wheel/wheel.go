@@ -28,7 +28,7 @@ import (
 
 // Metadata is the core metadata written to METADATA.
 type Metadata struct {
-	Name    string // the distribution name, such as "fixturegen"
+	Name    string // the distribution name, such as "fixturegen-cli"
 	Version string // a normalized PEP 440 version, such as "0.4.0"
 	Summary string // one line
 	// License is an SPDX license expression, such as "MIT".
@@ -66,7 +66,8 @@ var validName = lazyregexp.New(`^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$`)
 
 var validPlatform = lazyregexp.New(`^[a-z0-9_]+(\.[a-z0-9_]+)*$`)
 
-// Filename is the wheel's file name: NAME-VERSION-py3-none-PLATFORM.whl.
+// Filename is the wheel's file name: NAME-VERSION-py3-none-PLATFORM.whl,
+// with NAME escaped (fixturegen_cli).
 func (w *Wheel) Filename() string {
 	return fmt.Sprintf("%s-%s-py3-none-%s.whl", escapedName(w.Metadata.Name), w.Metadata.Version, w.Platform)
 }

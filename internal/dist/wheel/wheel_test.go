@@ -14,7 +14,7 @@ import (
 func sample() *Wheel {
 	return &Wheel{
 		Metadata: Metadata{
-			Name: "fixturegen", Version: "0.4.0", Summary: "one line", License: "MIT",
+			Name: "fixturegen-cli", Version: "0.4.0", Summary: "one line", License: "MIT",
 			Keywords: []string{"pytest", "sigalrm"}, Classifiers: []string{"Framework :: Pytest"},
 			URLs:        [][2]string{{"Repository", "https://example.invalid/fixturegen"}},
 			Description: "# fixturegen\n\nText.\n",
@@ -54,7 +54,7 @@ func read(t *testing.T, z *zip.Reader, name string) string {
 
 func TestLayout(t *testing.T) {
 	w := sample()
-	if got, want := w.Filename(), "fixturegen-0.4.0-py3-none-manylinux_2_17_x86_64.musllinux_1_2_x86_64.whl"; got != want {
+	if got, want := w.Filename(), "fixturegen_cli-0.4.0-py3-none-manylinux_2_17_x86_64.musllinux_1_2_x86_64.whl"; got != want {
 		t.Errorf("Filename() = %s, want %s", got, want)
 	}
 	_, z := build(t, w)
@@ -63,11 +63,11 @@ func TestLayout(t *testing.T) {
 		names = append(names, f.Name)
 	}
 	want := []string{
-		"fixturegen-0.4.0.data/scripts/fixturegen",
-		"fixturegen-0.4.0.dist-info/licenses/LICENSE",
-		"fixturegen-0.4.0.dist-info/METADATA",
-		"fixturegen-0.4.0.dist-info/WHEEL",
-		"fixturegen-0.4.0.dist-info/RECORD",
+		"fixturegen_cli-0.4.0.data/scripts/fixturegen",
+		"fixturegen_cli-0.4.0.dist-info/licenses/LICENSE",
+		"fixturegen_cli-0.4.0.dist-info/METADATA",
+		"fixturegen_cli-0.4.0.dist-info/WHEEL",
+		"fixturegen_cli-0.4.0.dist-info/RECORD",
 	}
 	if strings.Join(names, "\n") != strings.Join(want, "\n") {
 		t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
@@ -78,11 +78,11 @@ func TestLayout(t *testing.T) {
 	if mode := z.File[2].Mode(); mode.Perm() != 0o644 {
 		t.Errorf("METADATA's mode is %v, want 0644", mode)
 	}
-	if got, want := read(t, z, "fixturegen-0.4.0.dist-info/WHEEL"), "Wheel-Version: 1.0\nGenerator: fixturegen internal/dist/wheel\nRoot-Is-Purelib: false\nTag: py3-none-manylinux_2_17_x86_64\nTag: py3-none-musllinux_1_2_x86_64\n"; got != want {
+	if got, want := read(t, z, "fixturegen_cli-0.4.0.dist-info/WHEEL"), "Wheel-Version: 1.0\nGenerator: fixturegen internal/dist/wheel\nRoot-Is-Purelib: false\nTag: py3-none-manylinux_2_17_x86_64\nTag: py3-none-musllinux_1_2_x86_64\n"; got != want {
 		t.Errorf("WHEEL:\n%s\nwant:\n%s", got, want)
 	}
 	wantMeta := `Metadata-Version: 2.4
-Name: fixturegen
+Name: fixturegen-cli
 Version: 0.4.0
 Summary: one line
 Keywords: pytest,sigalrm
@@ -96,7 +96,7 @@ Description-Content-Type: text/markdown; charset=UTF-8; variant=GFM
 
 Text.
 `
-	if got := read(t, z, "fixturegen-0.4.0.dist-info/METADATA"); got != wantMeta {
+	if got := read(t, z, "fixturegen_cli-0.4.0.dist-info/METADATA"); got != wantMeta {
 		t.Errorf("METADATA:\n%s\nwant:\n%s", got, wantMeta)
 	}
 }
@@ -106,13 +106,13 @@ Text.
 // size, and RECORD itself without either.
 func TestRecord(t *testing.T) {
 	_, z := build(t, sample())
-	record := read(t, z, "fixturegen-0.4.0.dist-info/RECORD")
+	record := read(t, z, "fixturegen_cli-0.4.0.dist-info/RECORD")
 	lines := strings.Split(strings.TrimSuffix(record, "\n"), "\n")
 	if len(lines) != len(z.File) {
 		t.Fatalf("RECORD has %d lines for %d entries:\n%s", len(lines), len(z.File), record)
 	}
 	for i, f := range z.File {
-		if f.Name == "fixturegen-0.4.0.dist-info/RECORD" {
+		if f.Name == "fixturegen_cli-0.4.0.dist-info/RECORD" {
 			if lines[i] != f.Name+",," {
 				t.Errorf("RECORD's own line is %q", lines[i])
 			}
