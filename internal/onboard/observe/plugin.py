@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 _CONFIG: dict[str, Any] = json.loads(
     Path(os.environ["FIXTUREGEN_OBSERVE"]).read_text(encoding="utf-8")
 )
-_ROOT = Path(_CONFIG["root"])
+_ROOT = Path(_CONFIG["root"]).resolve()
 _WATCH: frozenset[str] = frozenset(_CONFIG["watch_env"])
 _ITEMS: list[dict[str, Any]] = _CONFIG["items"]
 _DIRS = frozenset(_ROOT / item["dir"] for item in _ITEMS)
