@@ -313,6 +313,9 @@ func session(root, python, dir, name string, watch []string, run Run) (*Result, 
 	} else if exit == nil {
 		return nil, fmt.Errorf("%s ran pytest, which wrote no report; its output:\n%s", python, output.String())
 	}
+	if !r.Configured && strings.Contains(output.String(), "No module named pytest") {
+		return nil, fmt.Errorf("%s has no pytest: name the Python that runs the project's tests with --python", python)
+	}
 	if r.Items == nil {
 		r.Items = map[string]*ItemResult{}
 	}
