@@ -436,7 +436,7 @@ func TestRequiredVersion(t *testing.T) {
 		// A spec that needs a newer fixturegen may use keys this one does
 		// not know; the version is reported alone.
 		src := edit(t, []string{"version = 1", "version = 1\nrequired_version = '" + tt.required + "'", "seconds = 5", "seconds = 5\nfuture_key = 1"}, "")
-		s, err := Parse([]byte(src), "spec.toml", "/project")
+		_, err := Parse([]byte(src), "spec.toml", "/project")
 		if tt.wantErr != "" {
 			if err == nil || err.Error() != tt.wantErr {
 				t.Errorf("%s under %s: error %v, want %s", tt.required, tt.running, err, tt.wantErr)
@@ -448,7 +448,7 @@ func TestRequiredVersion(t *testing.T) {
 			continue
 		}
 		src = edit(t, []string{"version = 1", "version = 1\nrequired_version = '" + tt.required + "'"}, "")
-		s, err = Parse([]byte(src), "spec.toml", "/project")
+		s, err := Parse([]byte(src), "spec.toml", "/project")
 		if err != nil {
 			t.Fatalf("%s under %s: %v", tt.required, tt.running, err)
 		}

@@ -12,12 +12,6 @@
 // the tokenizer, not the word search, must tell that they are clean. The
 // content is pseudo-random from a fixed seed, so every run gets the same
 // tree.
-//
-// time runs each command (split on spaces, no shell) RUNS times after one
-// warm-up run, alternating them so that a noisy machine slows both alike,
-// and prints each command's median wall time, the ratio of the first to the
-// second, and the first command's peak resident memory, read from the
-// child's resource usage (what /usr/bin/time -v reports).
 package main
 
 import (

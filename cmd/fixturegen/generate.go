@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -148,6 +149,9 @@ Examples:
 					fmt.Fprintf(out, "  %s:%d: %s is no longer used in this file (only what was replaced used it); remove it unless another module imports it from here\n", ch.Display, l.Line, l.Name)
 				}
 				if ch.Region {
+					if err := c.keptHandlers(out, spec, ch); err != nil {
+						return err
+					}
 					if err := c.unneededRearms(out, spec); err != nil {
 						return err
 					}
@@ -209,6 +213,37 @@ func anyChanged(changes []*plan.Change) bool {
 		}
 	}
 	return false
+}
+
+// keptHandlers names the handlers of a timer's signal that the adopted
+// conftest still installs for the whole process, and why they stay: code
+// that arms the timer with no handler of its own relies on them.
+func (c *context) keptHandlers(out io.Writer, spec *schema.Spec, ch *plan.Change) error {
+	kept := adopt.KeptHandlers(ch.New)
+	if len(kept) == 0 {
+		return nil
+	}
+	reliers, err := discover.ArmsWithoutHandler(spec.Dir, path.Dir(spec.Paths.Conftest))
+	if err != nil {
+		return err
+	}
+	why := "code that arms the timer outside the generated deadline may rely on it; remove it only if none does"
+	if len(reliers) > 0 {
+		shown := reliers
+		if len(shown) > 3 {
+			shown = append(shown[:3:3], fmt.Sprintf("%d more", len(reliers)-3))
+		}
+		why = "these arm the timer with no handler of their own and rely on it: " + strings.Join(shown, ", ")
+	}
+	for _, k := range kept {
+		when := "at import"
+		if k.InConfigure {
+			when = "in pytest_configure"
+		}
+		fmt.Fprintf(out, "  %s:%d: kept the alarm handler %s, which this line installs %s for every alarm of the process: the generated deadline installs its own only while a test runs, and %s\n",
+			ch.Display, k.Line, k.Handler, when, why)
+	}
+	return nil
 }
 
 // unneededRearms names the test modules' fixtures that arm the timer again

@@ -6,12 +6,14 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/fixturegen/fixturegen/internal/cli/completion"
 	"github.com/fixturegen/fixturegen/internal/onboard/starter"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
 func init() {
 	var force bool
+	var python string
 	commands = append(commands, &command{
 		name:    "init",
 		summary: "write a spec: from a hand-written contract, or a starter",
@@ -20,26 +22,39 @@ Writes fixturegen.toml (or the file named by --spec) in the working
 directory and prints what it found.
 
 When a conftest.py below the working directory holds a hand-written
-contract (a fixture that arms signal.setitimer or signal.alarm in its own
-body, perhaps taking a fixture that imports modules, perhaps autouse; a
-zero delay, as in signal.alarm(0), disarms and does not count), init reads it
-without running Python:
-  - the deadline fixture's name, autouse, seconds (a number, or
-    environment variables with a default, tried in order: seconds_env,
-    also through a helper function of the conftest), timer (auto behind a
-    hasattr(signal, "SIGALRM") guard), what its alarm handler does (the
-    exception it raises, its message, a faulthandler dump; a handler
-    installed at module level too), and a pluginmanager.hasplugin("timeout")
-    branch (defer_to_pytest_timeout) become [deadline],
+contract (a fixture that arms signal.setitimer or signal.alarm, in its body
+or through a function of the conftest it calls, perhaps taking a fixture
+that imports modules, perhaps autouse; a zero delay, as in signal.alarm(0),
+disarms and does not count), init finds it by reading the conftests, then
+learns what it does by running it: one pytest session, with the project's
+Python (--python), runs each such fixture's setup and teardown once in a
+throwaway test of the fixture's folder, as pytest would, and nothing else.
+No test of the project runs and nothing is written into the project; the
+timers are recorded, never armed, and the test calls the handler the
+fixture installed as the alarm would. A variable the conftest reads
+(os.environ, os.getenv) gets further runs, each with it set to a number, to
+0 and to no number: in the same session when the fixture reads it, in a
+session of its own when the conftest reads it once at import. A conftest
+that asks whether pytest-timeout is loaded gets a session with it loaded.
+From those runs:
+  - the deadline fixture's name, autouse, seconds, timer (auto behind a
+    hasattr(signal, "SIGALRM") guard, which no run here can show), the
+    variables that set the seconds and which one wins (seconds_env), what
+    a variable that holds no number does (seconds_env_invalid), what its
+    handler raises and says, word for word (a message that states the
+    seconds gets a {seconds} field with the format that gives the same
+    text), a faulthandler dump, and whether it leaves the timing to
+    pytest-timeout (defer_to_pytest_timeout) become [deadline],
   - the preload fixture's name and imports become [preload],
   - the xdist_group name that the test modules using them carry becomes
     [group] (an autouse deadline without one gets no [group]),
   - that conftest becomes [paths].conftest, and a probe plugin found beside
     it is noted.
-Each value gets a comment naming the line it came from, and what init could
-not read as a literal is listed for you to check. init invents no value:
-seconds it cannot read stop it with exit status 2 at their line; a message
-or exception it cannot read is left commented out in the spec, with why.
+Each value gets a comment naming the line it came from, and what the runs
+could not show is listed for you to check. init invents no value: seconds
+no run shows (the fixture's setup fails, a variable without a default)
+stop it with exit status 2 at their line; a message or exception the
+generated deadline cannot give is left commented out in the spec, with why.
 init then prints the one command that replaces the hand-written fixtures
 with the generated region, fixturegen generate --adopt, which keeps
 everything else in the conftest.
@@ -61,8 +76,9 @@ tests/pytest.ini). Without a hand-written contract, the spec holds only
 runs collect: run fixturegen generate next.
 
 Otherwise init writes a commented starter spec with defaults, and names
-each timer a conftest arms outside a fixture's body (in a helper, with the
-fixture that calls it), which it does not read.
+each timer a conftest arms that is no deadline (in a helper no fixture
+calls, in a hook, in a fixture that armed nothing when it ran), with what
+running it showed. A project without such a fixture runs no Python.
 
 init never replaces an existing spec: it stops with exit status 2, unless
 --force is given. Nor does it write a second spec below one that already
@@ -77,10 +93,13 @@ With --spec pyproject.toml, the spec is appended to pyproject.toml as
 
 Examples:
   fixturegen init
+  fixturegen init --python .venv/bin/python
   fixturegen init --force
   fixturegen --spec pyproject.toml init`,
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVar(&force, "force", false, "replace an existing spec file")
+			fs.StringVar(&python, "python", "", "the `PYTHON` interpreter that runs the fixtures (default: the project's .venv/bin/python if present, else python3)")
+			completion.Files(fs, "python")
 		},
 		run: func(c *context, args []string) error {
 			if len(args) > 0 {
@@ -92,7 +111,7 @@ Examples:
 			} else if err := specAbove(); err != nil {
 				return err
 			}
-			report, err := starter.Write(target, force)
+			report, err := starter.Write(target, force, python)
 			if report != nil {
 				report.Text(c.stdout)
 			}

@@ -139,6 +139,7 @@ var scriptSeconds = map[string]float64{
 	"probe_fix":                           20.7,
 	"shield_warnings":                     21.7,
 	"adopt_timeout_pytest_fail_fallback":  20.3,
+	"adopt_timeout_observed_shapes":       19.0,
 	"generate_per_test_timeout":           18.5,
 	"init_timeout_config":                 18.0,
 	"generate_red_raise":                  17.1,

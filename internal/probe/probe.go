@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/fixturegen/fixturegen/internal/gen/render"
+	"github.com/fixturegen/fixturegen/internal/python/venv"
 	"github.com/fixturegen/fixturegen/internal/timerexc"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -184,11 +185,7 @@ func Broken(before, after *Report) []string {
 // DefaultPython is the interpreter used when none is named: the project's
 // .venv if it has one, else python3 from PATH.
 func DefaultPython(spec *schema.Spec) string {
-	venv := filepath.Join(spec.Dir, ".venv", "bin", "python")
-	if _, err := os.Stat(venv); err == nil {
-		return venv
-	}
-	return "python3"
+	return venv.Python(spec.Dir)
 }
 
 // Options are how a caller follows and stops a probe run.

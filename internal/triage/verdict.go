@@ -310,7 +310,6 @@ func (j *judge) slowLoops(attempts []*Attempt) []Verdict {
 		passed             bool
 		evidence           []Evidence
 		duration           float64
-		order              int
 	}
 	// Only tests that failed on their deadline somewhere are candidates.
 	candidate := map[string]bool{}

@@ -1,10 +1,8 @@
 package write
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -128,12 +126,6 @@ func lockHolder(path string) string {
 	return "pid " + strconv.Itoa(pid)
 }
 
-// holderPid is the process id the lock file at path names, or 0.
-func holderPid(path string) int {
-	pid, _ := strconv.Atoi(strings.TrimPrefix(lockHolder(path), "pid "))
-	return pid
-}
-
 // stamp writes this process's id into the lock file f, for the message of
 // a command that waits for it.
 func stamp(f *os.File) error {
@@ -165,6 +157,3 @@ func lockedFile(f *os.File, path string) bool {
 	}
 	return os.SameFile(a, b)
 }
-
-// isMissing reports whether err says a file or folder does not exist.
-func isMissing(err error) bool { return errors.Is(err, fs.ErrNotExist) }

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -55,3 +57,9 @@ func running(pid int) bool {
 
 // flockable: the system lets go of the lock when its holder ends.
 const flockable = false
+
+// holderPid is the process id the lock file at path names, or 0.
+func holderPid(path string) int {
+	pid, _ := strconv.Atoi(strings.TrimPrefix(lockHolder(path), "pid "))
+	return pid
+}

@@ -10,7 +10,8 @@ import (
 
 // Leftover is a module-level name of the conftest that only the removed
 // fixtures used: an import, a constant such as the seconds read from the
-// environment, or a helper function such as the one that computes them.
+// environment, or a helper function or class such as the one that computes
+// them or handles the alarm.
 // Adoption keeps it, as it keeps every line it did not replace; the user
 // decides whether something else needs it.
 type Leftover struct {
@@ -44,8 +45,10 @@ func Leftovers(old, new []byte) []Leftover {
 		}
 	}
 	for i, d := range m.Defs {
-		// A fixture or a hook is used by pytest, by its name alone.
-		if d.Parent < 0 && d.Kind == pyscan.Function && !m.IsFixture(i) && !strings.HasPrefix(d.Name, "pytest_") {
+		// A fixture or a hook is used by pytest, by its name alone. A class
+		// (a handler with __call__) is a helper like a function.
+		helper := d.Kind == pyscan.Function && !m.IsFixture(i) && !strings.HasPrefix(d.Name, "pytest_") || d.Kind == pyscan.Class
+		if d.Parent < 0 && helper {
 			add(d.Name, d.Pos.Line)
 		}
 	}

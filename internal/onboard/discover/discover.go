@@ -1,7 +1,11 @@
 // Package discover finds a hand-written preload/deadline contract in a
-// project by reading its Python statically (with pyscan; no Python runs),
-// so that fixturegen init can write the spec that generates the same
-// contract.
+// project, so that fixturegen init can write the spec that generates the
+// same contract. It finds the candidates statically (with pyscan): the
+// conftests' fixtures and per-test hooks that arm a timer, in their body
+// or through a function they call. What they do (the seconds they arm,
+// the variables that change them, the handler and what it raises and
+// says) it learns by running each once with the project's Python, under
+// package observe's recording plugin.
 //
 // The contract it looks for is the one the reference describes: a pytest
 // fixture in a conftest.py that arms an interval timer (signal.setitimer or
@@ -25,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
+	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
@@ -79,8 +84,9 @@ type Contract struct {
 	// that calls pytest.fail); "" when not read.
 	Raises   string
 	RaisesAt string
-	// Message is the failure's message, with literal braces doubled and
-	// SecondsPlaceholder where it formats the seconds; "" when not read.
+	// Message is the spec's message: the failure's text, with literal
+	// braces doubled and a {seconds} field where it states the seconds
+	// (SecondsMessage); "" when not learned.
 	Message string
 	// MessageAt is the path:line:col of the message; "" without one.
 	MessageAt string
@@ -111,10 +117,33 @@ type Contract struct {
 	// Notes are things the user should check, each starting with the
 	// path:line:col it is about.
 	Notes []string
-	// Unread are the [deadline] keys whose values could not be read.
+	// Unread are the [deadline] keys whose values the runs did not show.
 	Unread []Unread
+}
 
-	seconds seconds // what the seconds expression says, for the message
+// Unread is a spec key whose value init could not learn from the
+// hand-written code. init never puts an invented value in its place.
+type Unread struct {
+	Key string // the key in [deadline]: "seconds", "message", "raises"
+	At  string // path:line:col of the code that holds the value
+	Why string // what is there instead of a value
+}
+
+func (c *Contract) unread(key, where, why string) {
+	c.Unread = append(c.Unread, Unread{Key: key, At: where, Why: why})
+}
+
+// UnreadKey returns what init could not learn for key, or nil.
+func (c *Contract) UnreadKey(key string) *Unread {
+	if c == nil {
+		return nil
+	}
+	for i := range c.Unread {
+		if c.Unread[i].Key == key {
+			return &c.Unread[i]
+		}
+	}
+	return nil
 }
 
 // Fixture is a fixture definition.
@@ -167,6 +196,9 @@ type Stray struct {
 	// Bounds is set when In is a fixture that arms the timer only to
 	// bound its own setup (suite.OwnSetup): no deadline to read.
 	Bounds bool
+	// Ran says what running CalledBy's setup (or the hook) showed; ""
+	// when init did not run it.
+	Ran string
 	// HandedBy is the fixture that hands its tests In, a function nested
 	// in it that arms the timer (suite.HandedOut); "" for none.
 	HandedBy string
@@ -177,14 +209,15 @@ type Stray struct {
 // reads the files pytest reaches, walked as check walks them
 // (suite.Files): the folders norecursedirs names (by default hidden ones,
 // virtual environments, build output) and what testpaths leaves out hold
-// nothing pytest runs.
-func Find(root string) (*Contract, []Stray, error) {
+// nothing pytest runs. It runs the candidates it finds with python, in
+// pytest sessions started in root; a project without one runs nothing.
+func Find(root, python string) (*Contract, []Stray, error) {
 	files, err := pytestFiles(root)
 	if err != nil {
 		return nil, nil, err
 	}
 	var strays []Stray
-	var found []*Contract
+	var cfs []*conftest
 	for _, rel := range files {
 		if path.Base(rel) != "conftest.py" {
 			continue
@@ -193,27 +226,42 @@ func Find(root string) (*Contract, []Stray, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		c, more := fromConftest(root, rel, src)
-		if c == nil {
-			strays = append(strays, more...)
+		if cf := scanConftest(rel, src); cf != nil {
+			cfs = append(cfs, cf)
 			continue
 		}
-		found = append(found, c)
+		m := pyscan.Scan(src)
+		strays = append(strays, strayCalls(m, rel, fixtures(m))...)
 	}
-	if len(found) == 0 {
+	if len(cfs) == 0 {
 		return nil, strays, nil
+	}
+	l, err := run(root, python, cfs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("running the hand-written fixtures: %w", err)
 	}
 	// The conftest nearest the root covers the most tests: the others
 	// below it that bear its deadline's name override it for theirs.
-	c := found[0]
-	for _, other := range found[1:] {
-		if depth(other.Conftest) < depth(c.Conftest) {
-			c = other
+	sort.SliceStable(cfs, func(i, j int) bool { return depth(cfs[i].file) < depth(cfs[j].file) })
+	var c *Contract
+	var top *conftest
+	for _, cf := range cfs {
+		if c = l.contract(cf); c != nil {
+			top = cf
+			break
 		}
 	}
-	for _, other := range found {
-		if other != c && other.Deadline.Name == c.Deadline.Name && below(other.Conftest, path.Dir(c.Conftest)) {
-			c.Overrides = append(c.Overrides, override(other))
+	if c == nil {
+		for _, cf := range cfs {
+			strays = append(strays, l.strays(cf)...)
+		}
+		return nil, strays, nil
+	}
+	for _, cf := range cfs {
+		if cf != top && below(cf.file, path.Dir(top.file)) {
+			if o, ok := l.override(cf, c.Deadline.Name); ok {
+				c.Overrides = append(c.Overrides, o)
+			}
 		}
 	}
 	if err := c.findGroup(root, files); err != nil {
@@ -228,23 +276,133 @@ func Find(root string) (*Contract, []Stray, error) {
 	return c, nil, nil
 }
 
+// contract returns the contract whose deadline is the first candidate of
+// cf that the runs show to keep a timer armed while the test runs (or
+// that arms one in its own body, when its setup failed), or nil.
+func (l *learner) contract(cf *conftest) *Contract {
+	m := cf.s.m
+	for _, cd := range cf.cands {
+		sec := l.learnSeconds(cf, cd)
+		if !sec.armed && !(cd.own && (sec.base.err != nil || !sec.base.ran)) {
+			continue
+		}
+		def := cd.def
+		c := &Contract{Conftest: cf.file, Deadline: fixture(m, cf.file, def), Timer: schema.TimerReal}
+		if m.Defs[def].Pos.Col > len("def ")+1 {
+			// Defined under an if or a try at module level: generate
+			// --adopt takes out only definitions at module level.
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: %s is defined inside a block (an if or a try); move it to module level before running fixturegen generate --adopt, which replaces only module-level fixtures", c.Deadline.At, cd.name))
+		}
+		c.readAutouse(cf, def)
+		c.learnTimer(l, cf, sec)
+		c.readGuard(cf, def)
+		c.learnHandler(l, sec)
+		c.learnDefer(l, cf, cd)
+		c.readPreload(m, cf.file, cf.fx, def)
+		if arm := sec.base.arm; arm != nil && arm.Frames[0].File == cf.file {
+			c.readEarlyYield(cf.s, def, arm.Frames[0].Line)
+		}
+		c.readCatchAroundYield(cf.s, def)
+		for _, other := range cf.cands {
+			if other != cd && l.learnSeconds(cf, other).armed {
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: fixture %s arms the timer too; init reads only %s, and generate --adopt replaces only it", at(cf.file, m.Defs[other.def].Pos), other.name, cd.name))
+			}
+		}
+		for name, def := range cf.fx {
+			switch suite.FixtureTimer(m, def) {
+			case suite.OwnSetup:
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: fixture %s arms the timer to bound its own setup and disarms it before any test runs; generate --adopt leaves it as it is, and check reports its alarm (own-timer)", at(cf.file, m.Defs[def].Pos), name))
+			case suite.HandedOut:
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: fixture %s hands its tests a function that arms the timer, with seconds they choose; generate --adopt leaves it as it is, and check reports its alarm (own-timer)", at(cf.file, m.Defs[def].Pos), name))
+			}
+		}
+		sort.SliceStable(c.Notes, func(i, j int) bool { return notePos(c.Notes[i]) < notePos(c.Notes[j]) })
+		return c
+	}
+	return nil
+}
+
+// notePos orders notes by the line they are about.
+func notePos(note string) int {
+	parts := strings.SplitN(note, ":", 3)
+	if len(parts) < 3 {
+		return 0
+	}
+	n, _ := strconv.Atoi(parts[1])
+	return n
+}
+
+// override reads the deadline fixture name of cf, a conftest below the
+// contract's, which pytest runs in place of the contract's for the tests
+// below cf's folder.
+func (l *learner) override(cf *conftest, name string) (Override, bool) {
+	for _, cd := range cf.cands {
+		if cd.name != name {
+			continue
+		}
+		sec := l.learnSeconds(cf, cd)
+		o := Override{Conftest: cf.file, Pattern: path.Dir(cf.file) + "/**", At: fixture(cf.s.m, cf.file, cd.def).At}
+		if sec.ok {
+			o.Seconds = sec.value
+			o.SecondsEnv = sec.env
+		}
+		switch arm := sec.base.arm; {
+		case arm != nil && arm.Call == "setitimer":
+			o.SecondsAt = l.argAt(arm.Frames[0], 1, "seconds")
+		case arm != nil:
+			o.SecondsAt = l.argAt(arm.Frames[0], 0, "seconds")
+		default:
+			o.SecondsAt, _ = failedAt(cf, sec.base)
+		}
+		return o, true
+	}
+	return Override{}, false
+}
+
+// strays returns cf's timer calls outside its candidates, each with what
+// running the fixture that calls it (or the hook that holds it) showed.
+func (l *learner) strays(cf *conftest) []Stray {
+	out := append([]Stray{}, cf.strays...)
+	for i := range out {
+		st := &out[i]
+		for _, cd := range cf.cands {
+			if cd.name == st.CalledBy {
+				st.Ran = l.ran(cf, l.look(cd.base, cd.name, ""), cd.name)
+			}
+		}
+		if slices.Contains(cf.hooks, st.In) {
+			st.Ran = l.ran(cf, l.look(cf.hookItem, "", st.In), st.In)
+		}
+	}
+	return out
+}
+
+// ran says what one run of a fixture's setup (or a hook) showed.
+func (l *learner) ran(cf *conftest, s seen, name string) string {
+	switch {
+	case !s.ran:
+		_, why := failedAt(cf, s)
+		return "init could not run it: " + why
+	case s.err != nil:
+		return fmt.Sprintf("its setup failed when init ran it (%s)", errorText(s.err))
+	case s.spans:
+		said := ""
+		if len(l.sample(s)) > 0 {
+			o := s.ring.Outcomes[0]
+			said = fmt.Sprintf(", and its handler raised %s: %s", o.Type, o.Message)
+		}
+		return fmt.Sprintf("it armed %s s when init ran it for a test%s", pyquote.Number(s.arm.Seconds), said)
+	case armsAndDisarms(s.item, name):
+		return "it armed a timer and disarmed it before the test ran, when init ran it"
+	}
+	return "it armed no timer when init ran it for a test of its folder (a mark or an argument of each test may set it)"
+}
+
+// dirOf is the folder of a slash-separated path.
+func dirOf(rel string) string { return path.Dir(rel) }
+
 // depth counts the folders above a slash-separated path.
 func depth(rel string) int { return strings.Count(rel, "/") }
-
-// override reads the overriding deadline fixture c found.
-func override(c *Contract) Override {
-	o := Override{
-		Conftest: c.Conftest, Pattern: path.Dir(c.Conftest) + "/**", At: c.Deadline.At,
-		Seconds: c.Seconds, SecondsAt: c.SecondsAt,
-	}
-	if len(c.SecondsEnv) > 0 {
-		o.SecondsEnv = c.SecondsEnv
-	}
-	if o.SecondsAt == "" {
-		o.SecondsAt = c.TimerAt
-	}
-	return o
-}
 
 func at(file string, p pyscan.Pos) string {
 	return fmt.Sprintf("%s:%d:%d", file, p.Line, p.Col)
@@ -277,191 +435,6 @@ func nestedIn(m *pyscan.Module, scope, top int) int {
 		scope = m.Defs[scope].Parent
 	}
 	return scope
-}
-
-// fromConftest returns the contract whose deadline fixture conftest src
-// defines, or nil and the stray timer calls of src. file is relative to
-// root, below which the modules it imports from are read; root "" reads
-// none.
-func fromConftest(root, file string, src []byte) (*Contract, []Stray) {
-	s := newSource(file, src)
-	s.root, s.modules = root, map[string]*source{}
-	m := s.m
-	fx := fixtures(m)
-	names := make([]string, 0, len(fx))
-	for name := range fx {
-		names = append(names, name)
-	}
-	// Source order, so the first deadline fixture in the file wins: the
-	// first that keeps its alarm armed while the test runs, or else the
-	// first that arms one at all.
-	sort.Slice(names, func(i, j int) bool { return fx[names[i]] < fx[names[j]] })
-	spans := map[int]bool{}
-	for _, def := range fx {
-		spans[def] = suite.SpansTest(m, def)
-	}
-	sort.SliceStable(names, func(i, j int) bool { return spans[fx[names[i]]] && !spans[fx[names[j]]] })
-	for _, name := range names {
-		def := fx[name]
-		if use := suite.FixtureTimer(m, def); use == suite.OwnSetup || use == suite.HandedOut {
-			continue // a loader's alarm, or one the tests arm, is no deadline
-		}
-		for _, call := range m.Calls {
-			if !m.Inside(call.Scope, def) {
-				continue
-			}
-			callee, ok := armingCall(m, call)
-			if !ok {
-				continue
-			}
-			c := &Contract{Conftest: file, Deadline: fixture(m, file, def), Timer: schema.TimerReal}
-			if m.Defs[def].Pos.Col > len("def ")+1 {
-				// Defined under an if or a try at module level: generate
-				// --adopt takes out only definitions at module level.
-				c.Notes = append(c.Notes, fmt.Sprintf("%s: %s is defined inside a block (an if or a try); move it to module level before running fixturegen generate --adopt, which replaces only module-level fixtures", c.Deadline.At, name))
-			}
-			c.readAutouse(s, def)
-			c.readTimer(s, call, callee)
-			c.readGuard(s, def)
-			c.readHandler(s, def)
-			c.readDefer(s, def)
-			c.readPreload(m, file, fx, def)
-			c.secondsInMessage()
-			c.readEarlyYield(s, def, call)
-			c.readCatchAroundYield(s, def)
-			for _, other := range names {
-				if other == name {
-					continue
-				}
-				switch suite.FixtureTimer(m, fx[other]) {
-				case suite.OwnSetup:
-					c.Notes = append(c.Notes, fmt.Sprintf("%s: fixture %s arms the timer to bound its own setup and disarms it before any test runs; generate --adopt leaves it as it is, and check reports its alarm (own-timer)", at(file, m.Defs[fx[other]].Pos), other))
-				case suite.HandedOut:
-					c.Notes = append(c.Notes, fmt.Sprintf("%s: fixture %s hands its tests a function that arms the timer, with seconds they choose; generate --adopt leaves it as it is, and check reports its alarm (own-timer)", at(file, m.Defs[fx[other]].Pos), other))
-				case suite.Deadline:
-					c.Notes = append(c.Notes, fmt.Sprintf("%s: fixture %s arms the timer too; init reads only %s, and generate --adopt replaces only it", at(file, m.Defs[fx[other]].Pos), other, name))
-				}
-			}
-			return c, nil
-		}
-	}
-	return nil, strays(m, file, fx)
-}
-
-// readEarlyYield notes a yield in the fixture def before the call that
-// arms the timer, under an if that reads the test's marks, as "if
-// request.node.get_closest_marker("no_timeout"): yield; return" writes an
-// opt-out: the tests that take that path ran without a deadline, and the
-// generated one covers every test it reaches. An early yield under any
-// other test (the seconds are 0) is the deadline turned off, which the
-// spec keeps.
-func (c *Contract) readEarlyYield(s *source, def int, arming pyscan.Call) {
-	marks := false // the latest if of the fixture's body reads a test's marks
-	for _, l := range s.lines {
-		if l.toks[0].Line >= arming.Pos.Line {
-			return
-		}
-		if !s.m.Inside(l.scope, def) {
-			continue
-		}
-		switch text(l.toks[0]) {
-		case "if", "elif":
-			marks = slices.ContainsFunc(l.toks, func(t pyscan.Token) bool {
-				return t.Kind == pyscan.Name && markReaders[text(t)]
-			})
-		case "yield":
-			if marks {
-				c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture yields here, before it arms the timer, for the tests a mark opts out: they ran without a deadline, and the generated deadline covers every test it reaches; give them more seconds ([deadline.module_seconds]), or keep them from requesting it", s.at(l.toks[0])))
-				return
-			}
-		}
-	}
-}
-
-// readCatchAroundYield notes an except clause of the fixture def, around
-// its yield, that catches the exception the handler raises: pytest never
-// raises a test's exception at a fixture's yield, so the clause never ran
-// (a pytest.fail there with a message of its own never failed a test),
-// and the failure the tests saw is the handler's, which the spec keeps.
-func (c *Contract) readCatchAroundYield(s *source, def int) {
-	if c.Raises != "TimeoutError" && c.Raises != "AssertionError" {
-		return
-	}
-	yieldCol := 0 // the column of the yield statement, once it is found
-	for _, l := range s.lines {
-		if !s.m.Inside(l.scope, def) {
-			continue
-		}
-		first, col := text(l.toks[0]), s.pos(l.toks[0]).Col
-		switch {
-		case yieldCol == 0 && l.scope == def && first == "yield":
-			yieldCol = col
-		case yieldCol == 0 || col >= yieldCol:
-			// Before the yield, or beside it in the body of its try.
-		case first != "except":
-			return // the yield's try, if any, has no except clause
-		case slices.ContainsFunc(l.toks[1:], func(t pyscan.Token) bool { return t.Kind == pyscan.Name && text(t) == c.Raises }):
-			c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture catches %s around its yield, but pytest never raises a test's exception there, so this clause never ran; the failure the tests saw is the handler's, which the spec keeps", s.at(l.toks[0]), c.Raises))
-			return
-		}
-	}
-}
-
-// markReaders are the names through which a fixture reads a test's marks.
-var markReaders = map[string]bool{"get_closest_marker": true, "iter_markers": true, "keywords": true}
-
-// armingCall reports whether call arms a timer, signal.setitimer or
-// signal.alarm, as check reads it: a zero delay (signal.alarm(0) in a
-// teardown, or in a fixture that only asserts the alarm is off) disarms
-// it.
-func armingCall(m *pyscan.Module, call pyscan.Call) (string, bool) {
-	callee, arms := suite.ArmsTimer(m, call)
-	return callee, arms && (callee == "signal.setitimer" || callee == "signal.alarm")
-}
-
-// strays returns the calls of m that arm a timer outside every fixture in
-// fx, with the module-level function that holds each and a fixture that
-// calls that function.
-func strays(m *pyscan.Module, file string, fx map[string]int) []Stray {
-	var out []Stray
-	for _, call := range m.Calls {
-		callee, ok := armingCall(m, call)
-		if !ok {
-			continue
-		}
-		st := Stray{At: at(file, call.Pos), Arms: callee}
-		if top := topLevel(m, call.Scope); top >= 0 {
-			st.In = m.Defs[top].Name
-			st.CalledBy = fixtureCalling(m, fx, st.In)
-			if def, ok := fx[st.In]; ok && def == top {
-				switch suite.FixtureTimer(m, top) {
-				case suite.OwnSetup:
-					st.Bounds = true
-				case suite.HandedOut:
-					st.In, st.HandedBy = m.Defs[nestedIn(m, call.Scope, top)].Name, st.In
-				}
-			}
-		}
-		out = append(out, st)
-	}
-	return out
-}
-
-// fixtureCalling returns the first fixture of fx, in source order, that
-// calls the module-level function name, or "".
-func fixtureCalling(m *pyscan.Module, fx map[string]int, name string) string {
-	first, firstDef := "", -1
-	for _, call := range m.Calls {
-		if call.Callee != name {
-			continue
-		}
-		for fixture, def := range fx {
-			if m.Inside(call.Scope, def) && (firstDef < 0 || def < firstDef) {
-				first, firstDef = fixture, def
-			}
-		}
-	}
-	return first
 }
 
 func fixture(m *pyscan.Module, file string, def int) Fixture {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
 
 // Rearm is a fixture of a test module that arms the timer again for that
@@ -131,4 +132,43 @@ func numberArg(call pyscan.Call, i int) (float64, bool) {
 	}
 	f, err := strconv.ParseFloat(strings.ReplaceAll(call.Args[i].Value, "_", ""), 64)
 	return f, err == nil
+}
+
+// ArmsWithoutHandler returns where the test modules below dir (relative
+// to root, "." for all) arm a timer in a module that installs no handler
+// of its own: code that relies on a handler the suite installs for the
+// whole process, at path:line:col.
+func ArmsWithoutHandler(root, dir string) ([]string, error) {
+	files, err := pytestFiles(root)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, rel := range files {
+		if !isTestFile(rel) || !below(rel, dir) {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil, err
+		}
+		if !hasName(src, "alarm") && !hasName(src, "setitimer") {
+			continue
+		}
+		m := pyscan.Scan(src)
+		var arms []string
+		own := false
+		for _, call := range m.Calls {
+			if what, ok := suite.ArmsTimer(m, call); ok && strings.HasPrefix(what, "signal.signal") {
+				own = true
+			}
+			if _, ok := armingCall(m, call); ok {
+				arms = append(arms, at(rel, call.Pos))
+			}
+		}
+		if !own {
+			out = append(out, arms...)
+		}
+	}
+	return out, nil
 }

@@ -46,7 +46,7 @@ func TestFindWalksAsPytest(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := testenv.WriteTree(t, tc.files)
-			c, _, err := Find(root)
+			c, _, err := Find(root, testenv.Python(t))
 			if err != nil {
 				t.Fatal(err)
 			}

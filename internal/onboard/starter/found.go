@@ -64,20 +64,11 @@ func For(root string, found *discover.Contract) Values {
 		v.Deadline.Raises = found.Raises
 		v.Origin["raises"] = found.RaisesAt
 	}
-	message, fixed := discover.LiteralMessage(found.Message)
-	before, mapped := discover.MessageBeforeSeconds(found.Message)
-	switch u := found.UnreadKey("message"); {
-	case u != nil:
+	if u := found.UnreadKey("message"); u != nil {
 		v.Unread["message"] = fmt.Sprintf("# Not read from %s: %s.\n# Until you set it, the message is %s.\n# message = \"\"",
 			u.At, u.Why, schema.QuoteTOML(schema.DefaultMessage))
-	case !fixed && mapped:
-		v.Deadline.Message = before
-		v.Origin["message"] = found.MessageAt + ", without the seconds it ended with: the failure ends with them"
-	case !fixed:
-		v.Unread["message"] = fmt.Sprintf("# Not read as written at %s: it formats the seconds, and this message is\n# fixed text (the failure ends with \"(<seconds> s, <timer>)\"). Until you set\n# it, the message is %s.\n# message = %s",
-			found.MessageAt, schema.QuoteTOML(schema.DefaultMessage), schema.QuoteTOML(message))
-	default:
-		v.Deadline.Message = message
+	} else if found.Message != "" {
+		v.Deadline.Message = found.Message
 		v.Origin["message"] = found.MessageAt
 	}
 	if found.Preload != nil {

@@ -113,16 +113,26 @@ func (r *Report) found(w io.Writer) {
 				fmt.Fprintf(w, "  %s: %s in %s, which fixture %s hands to its tests: they arm the timer with seconds they choose, so the spec has no deadline to read; check reports the call (own-timer)\n", st.At, st.Arms, st.In, st.HandedBy)
 				continue
 			}
-			where := "at module level"
+			const byHand = "adopt it by hand (docs/migrating.md#a-deadline-armed-in-a-helper-or-a-hook)"
 			switch {
 			case suite.IsTestHook(st.In):
-				where = fmt.Sprintf("in hook %s, which pytest runs for every test below the conftest's folder", st.In)
-			case st.CalledBy != "":
-				where = fmt.Sprintf("in %s, which fixture %s calls", st.In, st.CalledBy)
-			case st.In != "":
-				where = "in " + st.In + ", which no fixture calls"
+				ran := ""
+				if st.Ran != "" {
+					ran = " (" + st.Ran + ")"
+				}
+				fmt.Fprintf(w, "  %s: %s in hook %s, which pytest runs for every test below the conftest's folder: init adopts a deadline only from a fixture, so the spec leaves this one out%s; %s\n", st.At, st.Arms, st.In, ran, byHand)
+			case st.CalledBy != "" && st.Ran != "":
+				fmt.Fprintf(w, "  %s: %s in %s, which fixture %s calls: %s, so the spec has no deadline to read; %s\n", st.At, st.Arms, st.In, st.CalledBy, st.Ran, byHand)
+			default:
+				where := "at module level"
+				switch {
+				case st.CalledBy != "":
+					where = fmt.Sprintf("in %s, which fixture %s calls", st.In, st.CalledBy)
+				case st.In != "":
+					where = "in " + st.In + ", which no fixture calls"
+				}
+				fmt.Fprintf(w, "  %s: %s %s: init learns a deadline only from a fixture that arms the timer, so the spec leaves this one out; %s\n", st.At, st.Arms, where, byHand)
 			}
-			fmt.Fprintf(w, "  %s: %s %s: init reads a deadline only from a fixture that arms the timer in its own body, so the spec leaves this one out; adopt it by hand (docs/migrating.md#a-deadline-armed-in-a-helper-or-a-hook)\n", st.At, st.Arms, where)
 		}
 		return
 	}
@@ -144,11 +154,8 @@ func (r *Report) found(w io.Writer) {
 		parts = append(parts, "raises "+found.Raises)
 	}
 	message := "message not read"
-	if text, fixed := discover.LiteralMessage(found.Message); found.Message != "" {
-		message = "message " + pyquote.String(text)
-		if !fixed {
-			message += " (it states the seconds)"
-		}
+	if found.Message != "" {
+		message = "message " + pyquote.String(found.Message)
 	}
 	parts = append(parts, message)
 	fmt.Fprintf(w, "  %s: %s %s: %s\n", found.Deadline.At, kind, found.Deadline.Name, strings.Join(parts, ", "))
@@ -254,14 +261,6 @@ func (r *Report) found(w io.Writer) {
 			i++
 		}
 		notes = append(notes, fmt.Sprintf("%s: %s; %s", u.At, u.Why, left))
-	}
-	if before, ok := discover.MessageBeforeSeconds(found.Message); ok {
-		text, _ := discover.LiteralMessage(found.Message)
-		notes = append(notes, fmt.Sprintf("%s: the message ends with the seconds (%s); the spec's message is %s, and the generated failure ends with \"(<seconds> s, <timer>)\"",
-			found.MessageAt, pyquote.String(text), pyquote.String(before)))
-	} else if text, fixed := discover.LiteralMessage(found.Message); found.Message != "" && !fixed {
-		notes = append(notes, fmt.Sprintf("%s: the message formats the seconds (%s), and [deadline].message is fixed text, ended by \"(<seconds> s, <timer>)\"; it is left commented out in the spec, so the default applies until you set it",
-			found.MessageAt, pyquote.String(text)))
 	}
 	if found.Interval != "" {
 		notes = append(notes, fmt.Sprintf("%s: the alarm repeats; the generated deadline fires once, and again every 0.05 s only while the code under test swallows it", found.Interval))

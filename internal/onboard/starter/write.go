@@ -9,6 +9,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/gen/write"
 	"github.com/fixturegen/fixturegen/internal/onboard/discover"
+	"github.com/fixturegen/fixturegen/internal/python/venv"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -24,7 +25,7 @@ import (
 // The report says what was found, and is returned as soon as the project
 // has been read, with the error of a write that then fails, so the user
 // sees what init found either way.
-func Write(target string, force bool) (*Report, error) {
+func Write(target string, force bool, python string) (*Report, error) {
 	prefix := schema.TablePrefix(target)
 	// The spec is written in its folder, never through a link in its
 	// place.
@@ -42,14 +43,17 @@ func Write(target string, force bool) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	found, strays, err := discover.Find(dir)
+	if python == "" {
+		python = venv.Python(dir)
+	}
+	found, strays, err := discover.Find(dir, python)
 	if err != nil {
 		return nil, fmt.Errorf("reading the project: %w", err)
 	}
 	if u := found.UnreadKey("seconds"); u != nil {
 		// Every spec needs its seconds, and init invents no deadline.
 		return nil, &schema.Error{File: u.At, Msg: fmt.Sprintf(
-			"init cannot read the deadline's seconds here: %s; it invents no value, so nothing was written: write them as a number, or as os.environ.get(NAME, \"N\"), or write %s by hand with [deadline].seconds",
+			"init cannot read the deadline's seconds here: %s; it invents no value, so nothing was written: give them a default, or write %s by hand with [deadline].seconds",
 			u.Why, target)}
 	}
 	timeouts, err := FindTimeouts(dir, os.Getenv)

@@ -88,8 +88,6 @@ func (f *facts) reset() {
 type index struct {
 	opts      *Options
 	conftests map[string]*Source // by absolute folder
-	// pats are python_functions and python_classes.
-	pats *testPatterns
 }
 
 // testPatterns are python_functions and python_classes, read once from the

@@ -258,15 +258,17 @@ func (s *scan) keep(p, abs string, mod *pyscan.Module, text []byte) {
 		_, err := region.Find(text)
 		src.MarkersBroken = err != nil
 	}
-	for _, prob := range src.Mod.Problems {
+	// The first syntax problem alone is reported: the ones after it are
+	// most often its echoes.
+	if len(src.Mod.Problems) > 0 {
+		prob := src.Mod.Problems[0]
 		if src.HoldsRegion {
 			// pytest imports this conftest for every test below it: a
 			// syntax error there stops the whole session.
 			s.report(true, p, prob.Pos.Line, prob.Pos.Col, ProblemSyntax, prob.Msg+"; pytest cannot import this conftest, which holds fixturegen's region", "fix the syntax error (python -m py_compile "+p+" shows it)")
-			break
+		} else {
+			s.warn(p, prob.Pos.Line, prob.Pos.Col, ProblemSyntax, prob.Msg+"; the rules may miss code after it", "fix the syntax error (python -m py_compile "+p+" shows it)")
 		}
-		s.warn(p, prob.Pos.Line, prob.Pos.Col, ProblemSyntax, prob.Msg+"; the rules may miss code after it", "fix the syntax error (python -m py_compile "+p+" shows it)")
-		break
 	}
 	s.followBases(src)
 	s.mu.Lock()

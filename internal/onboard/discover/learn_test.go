@@ -1,9 +1,14 @@
 package discover
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
 // shape is what TestDeadlineShapes compares: the [deadline] values a
@@ -41,13 +46,14 @@ func shapeOf(c *Contract) shape {
 }
 
 // The autouse per-test timeouts found in public conftests, and the ways
-// their values are written.
+// their values are written: what init learns by running each once.
 func TestDeadlineShapes(t *testing.T) {
 	tests := []struct {
 		name string
 		src  string
 		want shape
 		note string // one of the notes, when set
+		none bool   // no deadline: the fixture keeps no timer armed
 	}{{
 		name: "setitimer, seconds from the environment, TimeoutError from a module-level handler",
 		src: `import os
@@ -75,8 +81,9 @@ def _per_test_timeout():
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
 `,
+		// LIMIT is a float: the message said "4.0".
 		want: shape{Autouse: true, Seconds: 4, SecondsEnv: "SUITE_TEST_LIMIT", Timer: "real", Handler: "_on_timeout",
-			Raises: "TimeoutError", Message: "test exceeded {seconds} s"},
+			Raises: "TimeoutError", Message: "test exceeded {seconds:.1f} s"},
 	}, {
 		name: "seconds from a local helper over two variables, with a ValueError fallback",
 		src: `import os
@@ -132,8 +139,8 @@ def per_test_timeout():
     yield
     signal.setitimer(signal.ITIMER_REAL, 0)
 `,
-		want: shape{Autouse: true, SecondsEnv: "", Timer: "real", Handler: "nested handler", Raises: "TimeoutError", Message: "slow",
-			Unread: []string{"seconds: the helper _limit() returns different seconds on different paths ($LIMIT or 5 and 30)"}},
+		want: shape{Autouse: true, Seconds: 5, SecondsEnv: "LIMIT", Timer: "real", Handler: "nested handler", Raises: "TimeoutError", Message: "slow"},
+		note: `with $LIMIT="soon" (no number) the fixture arms 30 s`,
 	}, {
 		name: "signal.alarm with an int default, a nested handler raising AssertionError",
 		src: `import os
@@ -211,7 +218,7 @@ def _deadline():
     signal.setitimer(signal.ITIMER_REAL, 0)
 `,
 		want: shape{Autouse: true, Seconds: 3, SecondsEnv: "LIMIT", Timer: "real", Guarded: true, Interval: true, Handler: "nested boom",
-			Raises: "TimeoutError", Message: "over {seconds}s (raise LIMIT)", DumpThreads: true},
+			Raises: "TimeoutError", Message: "over {seconds:.1f}s (raise LIMIT)", DumpThreads: true},
 	}, {
 		name: "fixed seconds in a local name, an annotated module constant for the message",
 		src: `import signal
@@ -235,7 +242,7 @@ def deadline():
 `,
 		want: shape{Seconds: 7, Timer: "real", Handler: "nested handler", Raises: "TimeoutError", Message: "deadline"},
 	}, {
-		name: "values init cannot read are named, never invented",
+		name: "a conftest that does not import: nothing is invented",
 		src: `import os
 import signal
 
@@ -251,10 +258,8 @@ def timeout():
     yield
     signal.alarm(0)
 `,
-		want: shape{Autouse: true, SecondsEnv: "TEST_TIMEOUT", Timer: "real", Unread: []string{
-			"seconds: os.environ[\"TEST_TIMEOUT\"] has no default",
-			"raises: the handler on_alarm is not defined in this conftest",
-			"message: the handler on_alarm is not defined in this conftest",
+		want: shape{Autouse: true, Timer: "real", Unread: []string{
+			"seconds: pytest could not run the fixture: ModuleNotFoundError: No module named 'helpers'",
 		}},
 	}, {
 		name: "a computed deadline, a custom exception, a message naming the test",
@@ -280,11 +285,13 @@ def timeout(request):
     yield
     signal.setitimer(signal.ITIMER_REAL, 0)
 `,
-		want: shape{Autouse: true, Timer: "real", Handler: "nested handler", Unread: []string{
-			"seconds: the seconds are computed (float(os.environ.get(\"T\", \"1\")) * 2)",
+		// The seconds are what the fixture arms; $T changes them, but
+		// not to its value, which no seconds_env says.
+		want: shape{Autouse: true, Seconds: 2, Timer: "real", Handler: "nested handler", Unread: []string{
 			"raises: the handler raises Timeout; the generated deadline raises AssertionError, TimeoutError or Failed",
-			"message: the message formats {request.node.nodeid}, which is not the deadline's seconds",
+			"message: the message names the test, which a spec's message cannot",
 		}},
+		note: "$T changes the seconds, but not to its value (311 gives 622 s)",
 	}, {
 		name: "a bare raise, a default of 0",
 		src: `import os
@@ -304,7 +311,7 @@ def timeout():
     signal.alarm(0)
 `,
 		want: shape{Autouse: true, SecondsEnv: "T", Timer: "real", Handler: "nested handler", Raises: "TimeoutError", Unread: []string{
-			"seconds: the seconds are 0, not more than 0",
+			"seconds: without $T the fixture arms no timer, so its default turns the deadline off",
 			"message: the exception is raised without a message",
 		}},
 	}, {
@@ -322,7 +329,7 @@ def deadline():
     yield
     signal.alarm(0)
 `,
-		want: shape{Autouse: true, Seconds: 5, Timer: "real", Raises: "Failed", Message: "hung"},
+		want: shape{Autouse: true, Seconds: 5, Timer: "real", Handler: "nested <lambda>", Raises: "Failed", Message: "hung"},
 		note: "conftest.py:9:57: the handler calls pytest.fail with its traceback",
 	}, {
 		name: "an alarm cleared before it is armed",
@@ -365,24 +372,6 @@ def timeout():
 			"raises: the handler calls pytest.skip, so a test that runs out of time ends skipped, where the generated deadline fails it",
 			"message: the handler calls pytest.skip, so a test that runs out of time ends skipped, where the generated deadline fails it",
 		}},
-	}, {
-		name: "an async fixture of pytest-asyncio's",
-		src: `import signal
-
-import pytest_asyncio
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def deadline():
-    def handler(signum, frame):
-        raise TimeoutError("slow")
-
-    signal.signal(signal.SIGALRM, handler)
-    signal.alarm(5)
-    yield
-    signal.alarm(0)
-`,
-		want: shape{Autouse: true, Seconds: 5, Timer: "real", Handler: "nested handler", Raises: "TimeoutError", Message: "slow"},
 	}, {
 		name: "a handler built by a factory of the conftest",
 		src: `import signal
@@ -469,10 +458,9 @@ def deadline():
     yield
     _arm(0)
 `,
-		want: shape{Autouse: true, Timer: "real", Unread: []string{
-			"seconds: the seconds come from seconds, which the calls of _arm() give different values",
-			"raises: no raise statement or pytest.fail call found in the handler",
-			"message: no raise statement or pytest.fail call found in the handler",
+		want: shape{Autouse: true, Seconds: 2, Timer: "real", Unread: []string{
+			"raises: no handler of SIGALRM is installed when the test runs, so the alarm ends the process",
+			"message: no handler of SIGALRM is installed when the test runs, so the alarm ends the process",
 		}},
 	}, {
 		name: "a loader that bounds its own setup with the alarm, before the deadline",
@@ -594,11 +582,8 @@ def timeout():
 
     yield timeout_function
 `,
-		want: shape{Timer: "real", Unread: []string{
-			"seconds: the seconds come from seconds, a parameter of timeout_function(), which nothing in this conftest calls: the tests choose them",
-			"raises: no raise statement or pytest.fail call found in the handler",
-			"message: no raise statement or pytest.fail call found in the handler",
-		}},
+		// It arms no timer when it runs: its tests arm one.
+		none: true,
 	}, {
 		name: "an except clause around the yield that catches the handler's exception",
 		src: `import signal
@@ -650,8 +635,8 @@ def hang_guard():
     signal.alarm(0)
 `,
 		want: shape{Autouse: true, Seconds: 2, Timer: "real", Handler: "_hard_timeout", DumpThreads: true, Unread: []string{
-			"raises: the handler calls os._exit, so a test that runs out of time ends its process at once (a pytest-xdist worker, or the session), where the generated deadline fails it",
-			"message: the handler calls os._exit, so a test that runs out of time ends its process at once (a pytest-xdist worker, or the session), where the generated deadline fails it",
+			"raises: the handler calls os._exit(3), so a test that runs out of time ends its process at once (a pytest-xdist worker, or the session), where the generated deadline fails it",
+			"message: the handler calls os._exit(3), so a test that runs out of time ends its process at once (a pytest-xdist worker, or the session), where the generated deadline fails it",
 		}},
 	}, {
 		name: "a TimeoutError class of the conftest's own, and a session scope",
@@ -676,7 +661,7 @@ def session_deadline():
     signal.alarm(0)
 `,
 		want: shape{Autouse: true, Seconds: 600, Timer: "real", Handler: "_on_alarm", Message: "the session took too long", Unread: []string{
-			"raises: the handler raises TimeoutError (the conftest's own TimeoutError); the generated deadline raises AssertionError, TimeoutError or Failed",
+			"raises: the handler raises TimeoutError (conftest.TimeoutError, not the builtin); the generated deadline raises AssertionError, TimeoutError or Failed",
 		}},
 		note: `conftest.py:14:23: the fixture has scope="session", so its alarm bounds each session as a whole`,
 	}, {
@@ -742,9 +727,37 @@ if hasattr(signal, "SIGALRM"):
 		want: shape{Autouse: true, Seconds: 3, Timer: "real", Guarded: true, Handler: "nested handler", Raises: "TimeoutError", Message: "slow"},
 		note: "conftest.py:8:9: timeout is defined inside a block (an if or a try); move it to module level",
 	}}
-	for _, tt := range tests {
+	python := testenv.Python(t)
+	root := t.TempDir()
+	var cfs []*conftest
+	for i, tt := range tests {
+		dir := filepath.Join(root, fmt.Sprintf("s%02d", i))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "conftest.py"), []byte(tt.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cf := scanConftest(fmt.Sprintf("s%02d/conftest.py", i), []byte(tt.src))
+		if cf == nil {
+			t.Fatalf("%s: no candidate found", tt.name)
+		}
+		cfs = append(cfs, cf)
+	}
+	// One run for them all, as init runs every conftest's candidates.
+	l, err := run(root, python, cfs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, _ := fromConftest("", "conftest.py", []byte(tt.src))
+			c := l.contract(cfs[i])
+			if tt.none {
+				if c != nil {
+					t.Errorf("found a deadline %+v", shapeOf(c))
+				}
+				return
+			}
 			if c == nil {
 				t.Fatal("no deadline fixture found")
 			}
@@ -757,174 +770,8 @@ if hasattr(signal, "SIGALRM"):
 				t.Errorf("an opt-out noted:\n%s", notes)
 			}
 			if got := shapeOf(c); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("got\n%+v\nwant\n%+v\nnotes:\n%s", got, tt.want, strings.Join(c.Notes, "\n"))
+				t.Errorf("got\n%#v\nwant\n%#v\nnotes:\n%s", got, tt.want, strings.Join(c.Notes, "\n"))
 			}
 		})
-	}
-}
-
-// Messages formatted the older ways, with % or .format, are read as the
-// f-strings that say the same.
-func TestFormattedMessages(t *testing.T) {
-	const conftest = `import signal
-
-import pytest
-
-LIMIT = 3
-NAME = "x"
-
-
-def _on_timeout(signum, frame):
-    raise TimeoutError(MESSAGE)
-
-
-@pytest.fixture(autouse=True)
-def deadline():
-    signal.signal(signal.SIGALRM, _on_timeout)
-    signal.alarm(LIMIT)
-    yield
-    signal.alarm(0)
-`
-	tests := []struct{ expr, message, unread string }{
-		{`"timed out after %s s" % LIMIT`, "timed out after {seconds} s", ""},
-		{`"timed out after %d seconds" % (LIMIT,)`, "timed out after {seconds} seconds", ""},
-		{`'100%% over: %r' % LIMIT`, "100% over: {seconds}", ""},
-		{`"{a}: %i" % LIMIT`, "{{a}}: {seconds}", ""},
-		{`"over {} s".format(LIMIT)`, "over {seconds} s", ""},
-		{`"over {0} s, {0!s}".format(LIMIT)`, "over {seconds} s, {seconds}", ""},
-		{`"over {n} s".format(n=LIMIT)`, "over {seconds} s", ""},
-		{`"{{literal}} {}".format(LIMIT)`, "{{literal}} {seconds}", ""},
-		{`"%s: %s" % (NAME, LIMIT)`, "", "the message formats {NAME}, which is not the deadline's seconds"},
-		{`"over %.1f s" % LIMIT`, "over {seconds} s", ""},
-		{`"over %(n)s s" % {"n": LIMIT}`, "", `the message is computed ("over %(n)s s" % {"n": LIMIT})`},
-		{`"over %x s" % (LIMIT,)`, "", "the message formats with %x, which init does not read"},
-		{`f"over {LIMIT:.0f} s"`, "over {seconds} s", ""},
-		{`f"over {LIMIT=}"`, "", "the message formats the seconds as {LIMIT=}"},
-		{`"%s and %s" % LIMIT`, "", "the message has more % fields than arguments"},
-		{`"over {n} s".format(LIMIT)`, "", "the message formats {n}, which no argument of .format names"},
-		{`"over {} s".format(LIMIT * 2)`, "", `the message is computed ("over {} s".format(LIMIT * 2))`},
-		{`f"over {LIMIT}" % NAME`, "", `the message is computed (f"over {LIMIT}" % NAME)`},
-	}
-	for _, tt := range tests {
-		c, _ := fromConftest("", "conftest.py", []byte(strings.Replace(conftest, "MESSAGE", tt.expr, 1)))
-		if c == nil {
-			t.Fatalf("%s: no contract", tt.expr)
-		}
-		unread := ""
-		if u := c.UnreadKey("message"); u != nil {
-			unread = u.Why
-		}
-		if c.Message != tt.message || unread != tt.unread {
-			t.Errorf("%s: message %q, unread %q; want %q, %q", tt.expr, c.Message, unread, tt.message, tt.unread)
-		}
-	}
-}
-
-// Fixed seconds written as arithmetic over numbers and the names bound to
-// them are read as their value; arithmetic over a variable is not.
-func TestArithmeticSeconds(t *testing.T) {
-	const conftest = `import os
-import signal
-
-import pytest
-
-TIMEOUT_MS = 1500
-MINUTE = 60
-_DEFAULT = "2.0"
-
-
-@pytest.fixture(autouse=True)
-def deadline():
-    signal.setitimer(signal.ITIMER_REAL, SECONDS)
-    yield
-    signal.setitimer(signal.ITIMER_REAL, 0)
-`
-	tests := []struct {
-		expr    string
-		seconds float64
-		unread  string
-	}{
-		{"TIMEOUT_MS / 1000", 1.5, ""},
-		{"2 * MINUTE", 120, ""},
-		{"(1 + 2) * 2", 6, ""},
-		{"1 + 2 * 2", 5, ""},
-		{"10 - 2 - 3", 5, ""},
-		{"MINUTE / 2 / 3", 10, ""},
-		{"TIMEOUT_MS // 1000", 1, ""},
-		{"MINUTE // 7 * 2", 16, ""},
-		{"-1 + 3", 2, ""},
-		{`float(os.environ.get("T", _DEFAULT))`, 2, ""},
-		{`float(os.environ.get("T", os.getenv("U", _DEFAULT)))`, 2, ""},
-		{"TIMEOUT_MS / 0", 0, "the seconds are computed (TIMEOUT_MS / 0)"},
-		{`int(os.getenv("T", 2)) * 2`, 0, `the seconds are computed (int(os.getenv("T", 2)) * 2)`},
-		{"max(1, 2) + 1", 0, "the seconds are computed (max(1, 2) + 1)"},
-	}
-	for _, tt := range tests {
-		c, _ := fromConftest("", "conftest.py", []byte(strings.Replace(conftest, "SECONDS", tt.expr, 1)))
-		if c == nil {
-			t.Fatalf("%s: no contract", tt.expr)
-		}
-		unread := ""
-		if u := c.UnreadKey("seconds"); u != nil {
-			unread = u.Why
-		}
-		if c.Seconds != tt.seconds || unread != tt.unread {
-			t.Errorf("%s: %v s, unread %q; want %v s, %q", tt.expr, c.Seconds, unread, tt.seconds, tt.unread)
-		}
-	}
-}
-
-func TestMessageBeforeSeconds(t *testing.T) {
-	for msg, want := range map[string]string{
-		"test exceeded {seconds} s":         "test exceeded",
-		"timed out after {seconds}s":        "timed out",
-		"Test took longer than {seconds} s": "Test took longer",
-		"Test exceeded {seconds} seconds":   "Test exceeded",
-		"per-test limit: {seconds} seconds": "per-test limit",
-		"over {seconds}":                    "over",
-		"{seconds} s passed":                "",
-		"over {seconds} s, see {{stderr}}":  "",
-		"took {seconds} of {seconds} s":     "",
-		"no seconds here":                   "",
-		"{seconds}":                         "",
-	} {
-		got, ok := MessageBeforeSeconds(msg)
-		if got != want || ok != (want != "") {
-			t.Errorf("MessageBeforeSeconds(%q) = %q, %v; want %q", msg, got, ok, want)
-		}
-	}
-}
-
-// TestSecondsInMessage checks that a literal message stating the armed
-// seconds is read as one that formats them, and that any other number is
-// left as the user wrote it.
-func TestSecondsInMessage(t *testing.T) {
-	for _, tc := range []struct {
-		seconds float64
-		message string
-		want    string
-		spec    string // MessageBeforeSeconds of want, "" when it maps nothing
-	}{
-		{10, "Test exceeded 10 seconds", "Test exceeded {seconds} seconds", "Test exceeded"},
-		{5, "timed out after 5s", "timed out after {seconds}s", "timed out"},
-		{5, "timed out after 5 s", "timed out after {seconds} s", "timed out"},
-		{1.5, "deadline of 1.5 s passed", "deadline of 1.5 s passed", ""},
-		{10, "Test exceeded 110 seconds", "Test exceeded 110 seconds", ""},
-		{10, "10 workers timed out", "10 workers timed out", ""},
-		{2, "test exceeded 2.0 s", "test exceeded {seconds} s", "test exceeded"},
-		{1.5, "timed out after 1.50s", "timed out after {seconds}s", "timed out"},
-		{2, "test exceeded 2.05 s", "test exceeded 2.05 s", ""},
-		{2, "try 2.0 of 3 timed out after 2 s", "try 2.0 of 3 timed out after {seconds} s", "try 2.0 of 3 timed out"},
-		{2, "v1.2 timed out", "v1.2 timed out", ""},
-		{10, "", "", ""},
-	} {
-		c := &Contract{Seconds: tc.seconds, Message: tc.message}
-		c.secondsInMessage()
-		if c.Message != tc.want {
-			t.Errorf("%v s, %q: message %q, want %q", tc.seconds, tc.message, c.Message, tc.want)
-		}
-		if got, _ := MessageBeforeSeconds(c.Message); got != tc.spec {
-			t.Errorf("%v s, %q: spec message %q, want %q", tc.seconds, tc.message, got, tc.spec)
-		}
 	}
 }
