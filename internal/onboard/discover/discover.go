@@ -86,7 +86,7 @@ type Contract struct {
 	RaisesAt string
 	// Message is the spec's message: the failure's text, with literal
 	// braces doubled and a {seconds} field where it states the seconds
-	// (SecondsMessage); "" when not learned.
+	// (secondsMessage); "" when not learned.
 	Message string
 	// MessageAt is the path:line:col of the message; "" without one.
 	MessageAt string
@@ -387,7 +387,7 @@ func (l *learner) ran(cf *conftest, s seen, name string) string {
 		return fmt.Sprintf("its setup failed when init ran it (%s)", errorText(s.err))
 	case s.spans:
 		said := ""
-		if len(l.sample(s)) > 0 {
+		if len(sample(s)) > 0 {
 			o := s.ring.Outcomes[0]
 			said = fmt.Sprintf(", and its handler raised %s: %s", o.Type, o.Message)
 		}

@@ -380,7 +380,7 @@ type secondsOf struct {
 	// fallbackAt is where the default is given again for a variable
 	// that holds no number; "" when such a variable is an error.
 	fallbackAt string
-	samples    []Sample // the handler's message at each number of seconds
+	samples    []*observe.Ring // the handler's message at each number of seconds
 }
 
 // learnSeconds reads the candidate's seconds from its runs.
@@ -390,7 +390,7 @@ func (l *learner) learnSeconds(cf *conftest, cd *cand) secondsOf {
 	out.base = base
 	if base.spans {
 		out.armed, out.ok, out.value = true, true, base.arm.Seconds
-		out.samples = append(out.samples, l.sample(base)...)
+		out.samples = append(out.samples, sample(base)...)
 	}
 	values := map[string]float64{}
 	for _, id := range cd.vars {
@@ -405,7 +405,7 @@ func (l *learner) learnSeconds(cf *conftest, cd *cand) secondsOf {
 		case s.arm.Seconds == want:
 			out.env = append(out.env, v.name)
 			values[v.name] = want
-			out.samples = append(out.samples, l.sample(s)...)
+			out.samples = append(out.samples, sample(s)...)
 			if !out.armed {
 				out.armed, out.base = true, s
 			}
@@ -487,12 +487,13 @@ func (l *learner) fallbackAt(s seen, value float64) string {
 	return s.arm.Frames[0].At()
 }
 
-// sample returns the handler's message at the seconds it was armed for.
-func (l *learner) sample(s seen) []Sample {
-	if s.ring == nil || len(s.ring.Outcomes) == 0 || s.ring.Outcomes[0].Kind != "raised" {
+// sample returns the ring whose handler raised a message, at the seconds
+// the timer was armed for.
+func sample(s seen) []*observe.Ring {
+	if s.ring == nil || s.ring.Templates == nil {
 		return nil
 	}
-	return []Sample{{Seconds: s.arm.Seconds, Text: s.ring.Outcomes[0].Message}}
+	return []*observe.Ring{s.ring}
 }
 
 // failedAt says where and why a run showed nothing of a fixture's setup:
@@ -664,7 +665,7 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 	case strings.Contains(o.Message, "fixturegen_c"):
 		c.unread("message", msgAt, "the message names the test, which a spec's message cannot")
 	default:
-		msg, changes := SecondsMessage(sec.samples)
+		msg, changes := secondsMessage(sec.samples)
 		if changes {
 			c.unread("message", msgAt, fmt.Sprintf("the message changes with the seconds in a way no {seconds} field says (%s at %s s)", pyquote.String(o.Message), pyquote.Number(s.arm.Seconds)))
 			return

@@ -157,6 +157,19 @@ type Ring struct {
 	Handler  *Handler  `json:"handler"`
 	Dumps    []Dump    `json:"dumps"`
 	Outcomes []Outcome `json:"outcomes"` // one per call; it is called twice unless it returns
+	// Seconds is what the timer was armed for, and Templates the spec
+	// messages that give the first outcome's message at those seconds,
+	// when it raised: Python's own str.format tried each format spec of a
+	// {seconds} field against the text (see _templates in plugin.py).
+	Seconds   float64    `json:"seconds"`
+	Templates *Templates `json:"templates"`
+}
+
+// Templates are spec messages, simplest first, the message as raised
+// last. Unit keeps only those whose fields a unit of seconds follows.
+type Templates struct {
+	Any  []string `json:"any"`
+	Unit []string `json:"unit"`
 }
 
 // Dump is a faulthandler.dump_traceback call of the handler.
