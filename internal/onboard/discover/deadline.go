@@ -2,6 +2,7 @@ package discover
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -56,10 +57,9 @@ const maxDepth = 4
 
 // scanConftest returns the candidates of the conftest file (relative to
 // the root) with source src, or nil when it has none.
-func scanConftest(file string, src []byte) *conftest {
-	s := newSource(file, src)
-	m := s.m
-	cf := &conftest{file: file, dir: dirOf(file), s: s, fx: fixtures(m), envAt: map[string]string{}}
+func scanConftest(file string, src []byte, m *pyscan.Module) *conftest {
+	s := newSource(file, src, m)
+	cf := &conftest{file: file, dir: path.Dir(file), s: s, fx: m.Fixtures(), envAt: map[string]string{}}
 	names := make([]string, 0, len(cf.fx))
 	for name := range cf.fx {
 		names = append(names, name)
@@ -111,7 +111,7 @@ func armingFunctions(m *pyscan.Module) map[int]bool {
 	out := map[int]bool{}
 	for _, call := range m.Calls {
 		if _, ok := armingCall(m, call); ok && call.Scope >= 0 {
-			out[topLevel(m, call.Scope)] = true
+			out[m.Under(call.Scope, -1)] = true
 		}
 	}
 	for range maxDepth {
@@ -144,24 +144,20 @@ func callsArming(m *pyscan.Module, def int, arming map[int]bool) bool {
 // literals given to os.environ[...], os.environ.get, os.getenv and
 // their kin: the variables whose values init sets in its further runs.
 func (cf *conftest) readEnv() {
-	toks := cf.s.tokens()
-	for i, t := range toks {
-		if t.Kind != pyscan.String || i < 2 {
+	lx := pyscan.NewLexer(cf.s.src)
+	var last [4]string // the texts of the latest tokens, newest first
+	for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
+		b := last // the tokens before t
+		last = [4]string{text(t), b[0], b[1], b[2]}
+		reads := b[0] == "[" && b[1] == "environ" ||
+			b[0] == "(" && (b[1] == "getenv" || b[2] == "." && b[3] == "environ" && (b[1] == "get" || b[1] == "setdefault" || b[1] == "pop"))
+		if t.Kind != pyscan.String || !reads {
 			continue
 		}
-		prev, before := text(toks[i-1]), text(toks[i-2])
-		reads := prev == "[" && before == "environ" ||
-			prev == "(" && (before == "getenv" || i >= 4 && text(toks[i-3]) == "." && text(toks[i-4]) == "environ" &&
-				(before == "get" || before == "setdefault" || before == "pop"))
-		if !reads {
-			continue
+		if name, ok := pyscan.StringValue(text(t)); ok && name != "" && cf.envAt[name] == "" {
+			cf.env = append(cf.env, name)
+			cf.envAt[name] = at(cf.file, lx.Pos(t))
 		}
-		name, ok := pyscan.StringValue(text(t))
-		if !ok || name == "" || cf.envAt[name] != "" {
-			continue
-		}
-		cf.env = append(cf.env, name)
-		cf.envAt[name] = cf.s.at(t)
 	}
 }
 
@@ -169,20 +165,13 @@ func (cf *conftest) readEnv() {
 // wider than a test.
 func (c *Contract) readAutouse(cf *conftest, def int) {
 	m := cf.s.m
-	for _, dec := range m.Defs[def].Decorators {
-		if dec.Call < 0 {
-			continue
-		}
-		for _, a := range m.Calls[dec.Call].Args {
-			if a.Keyword == "autouse" && a.Kind == pyscan.ArgName && a.Value == "True" {
-				c.Autouse, c.AutouseAt = true, at(cf.file, a.Pos)
-			}
-			if a.Keyword == "scope" && a.Kind == pyscan.ArgString && a.Value != "function" {
-				// One alarm for a whole session, package, module or class:
-				// a budget, which the generated per-test deadline is not.
-				c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture has scope=%q, so its alarm bounds each %s as a whole, where the generated deadline bounds each test: adopting it changes what the seconds bound", at(cf.file, a.Pos), a.Value, a.Value))
-			}
-		}
+	if a, _ := m.FixtureArg(def, "autouse"); a.Kind == pyscan.ArgName && a.Value == "True" {
+		c.Autouse, c.AutouseAt = true, at(cf.file, a.Pos)
+	}
+	if a, _ := m.FixtureArg(def, "scope"); a.Kind == pyscan.ArgString && a.Value != "function" {
+		// One alarm for a whole session, package, module or class: a
+		// budget, which the generated per-test deadline is not.
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture has scope=%q, so its alarm bounds each %s as a whole, where the generated deadline bounds each test: adopting it changes what the seconds bound", at(cf.file, a.Pos), a.Value, a.Value))
 	}
 }
 
@@ -290,7 +279,7 @@ func strayCalls(m *pyscan.Module, file string, fx map[string]int) []Stray {
 			continue
 		}
 		st := Stray{At: at(file, call.Pos), Arms: callee}
-		if top := topLevel(m, call.Scope); top >= 0 {
+		if top := m.Under(call.Scope, -1); top >= 0 {
 			st.In = m.Defs[top].Name
 			st.CalledBy = fixtureCalling(m, fx, st.In)
 			if def, ok := fx[st.In]; ok && def == top {
@@ -298,7 +287,7 @@ func strayCalls(m *pyscan.Module, file string, fx map[string]int) []Stray {
 				case suite.OwnSetup:
 					st.Bounds = true
 				case suite.HandedOut:
-					st.In, st.HandedBy = m.Defs[nestedIn(m, call.Scope, top)].Name, st.In
+					st.In, st.HandedBy = m.Defs[m.Under(call.Scope, top)].Name, st.In
 				}
 			}
 		}

@@ -212,37 +212,37 @@ type Stray struct {
 // nothing pytest runs. It runs the candidates it finds with python, in
 // pytest sessions started in root; a project without one runs nothing.
 func Find(root, python string) (*Contract, []Stray, error) {
-	files, err := pytestFiles(root)
+	t, err := readTree(root)
 	if err != nil {
 		return nil, nil, err
 	}
 	var strays []Stray
 	var cfs []*conftest
-	for _, rel := range files {
+	for _, rel := range t.files {
 		if path.Base(rel) != "conftest.py" {
 			continue
 		}
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		src, err := t.read(rel)
 		if err != nil {
 			return nil, nil, err
 		}
-		if cf := scanConftest(rel, src); cf != nil {
+		m, _ := t.module(rel)
+		if cf := scanConftest(rel, src, m); cf != nil {
 			cfs = append(cfs, cf)
 			continue
 		}
-		m := pyscan.Scan(src)
-		strays = append(strays, strayCalls(m, rel, fixtures(m))...)
+		strays = append(strays, strayCalls(m, rel, m.Fixtures())...)
 	}
 	if len(cfs) == 0 {
 		return nil, strays, nil
 	}
-	l, err := run(root, python, cfs)
+	l, err := run(t, python, cfs)
 	if err != nil {
 		return nil, nil, fmt.Errorf("running the hand-written fixtures: %w", err)
 	}
 	// The conftest nearest the root covers the most tests: the others
 	// below it that bear its deadline's name override it for theirs.
-	sort.SliceStable(cfs, func(i, j int) bool { return depth(cfs[i].file) < depth(cfs[j].file) })
+	sort.SliceStable(cfs, func(i, j int) bool { return strings.Count(cfs[i].file, "/") < strings.Count(cfs[j].file, "/") })
 	var c *Contract
 	var top *conftest
 	for _, cf := range cfs {
@@ -258,19 +258,19 @@ func Find(root, python string) (*Contract, []Stray, error) {
 		return nil, strays, nil
 	}
 	for _, cf := range cfs {
-		if cf != top && below(cf.file, path.Dir(top.file)) {
+		if cf != top && below(cf.file, top.dir) {
 			if o, ok := l.override(cf, c.Deadline.Name); ok {
 				c.Overrides = append(c.Overrides, o)
 			}
 		}
 	}
-	if err := c.findGroup(root, files); err != nil {
+	if err := c.findGroup(t); err != nil {
 		return nil, nil, err
 	}
-	if err := c.findProbe(root, files); err != nil {
+	if err := c.findProbe(t); err != nil {
 		return nil, nil, err
 	}
-	if c.Rearms, err = findRearms(root, path.Dir(c.Conftest), files); err != nil {
+	if c.Rearms, err = t.rearms(top.dir); err != nil {
 		return nil, nil, err
 	}
 	return c, nil, nil
@@ -398,43 +398,8 @@ func (l *learner) ran(cf *conftest, s seen, name string) string {
 	return "it armed no timer when init ran it for a test of its folder (a mark or an argument of each test may set it)"
 }
 
-// dirOf is the folder of a slash-separated path.
-func dirOf(rel string) string { return path.Dir(rel) }
-
-// depth counts the folders above a slash-separated path.
-func depth(rel string) int { return strings.Count(rel, "/") }
-
 func at(file string, p pyscan.Pos) string {
 	return fmt.Sprintf("%s:%d:%d", file, p.Line, p.Col)
-}
-
-// fixtures returns the module-level fixture definitions of m by name.
-func fixtures(m *pyscan.Module) map[string]int {
-	out := map[string]int{}
-	for i, d := range m.Defs {
-		if d.Parent < 0 && m.IsFixture(i) {
-			out[m.FixtureName(i)] = i
-		}
-	}
-	return out
-}
-
-// topLevel returns the module-level definition that holds scope, or -1
-// for module level itself.
-func topLevel(m *pyscan.Module, scope int) int {
-	for scope >= 0 && m.Defs[scope].Parent >= 0 {
-		scope = m.Defs[scope].Parent
-	}
-	return scope
-}
-
-// nestedIn returns the def whose body directly under def top holds scope,
-// which lies inside a function nested in top.
-func nestedIn(m *pyscan.Module, scope, top int) int {
-	for m.Defs[scope].Parent != top {
-		scope = m.Defs[scope].Parent
-	}
-	return scope
 }
 
 func fixture(m *pyscan.Module, file string, def int) Fixture {
@@ -486,21 +451,17 @@ func (c *Contract) readPreload(m *pyscan.Module, file string, fx map[string]int,
 
 // findGroup reads the xdist_group marks of the test modules that use the
 // fixtures: the ones below the conftest's folder, which its fixtures reach.
-func (c *Contract) findGroup(root string, files []string) error {
+func (c *Contract) findGroup(t *tree) error {
 	names := map[string]bool{c.Deadline.Name: true}
 	if c.Preload != nil {
 		names[c.Preload.Name] = true
 	}
 	count := map[string]int{}
-	for _, rel := range files {
-		if !isTestFile(rel) || !below(rel, path.Dir(c.Conftest)) {
-			continue
-		}
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	for _, rel := range t.tests(path.Dir(c.Conftest)) {
+		m, err := t.module(rel)
 		if err != nil {
 			return err
 		}
-		m := pyscan.Scan(src)
 		if !usesAny(m, names) {
 			continue
 		}
@@ -567,33 +528,29 @@ func below(rel, dir string) bool {
 // that is not a test module, defines a pytest hook and names setitimer (to
 // wrap it); and for the test modules that name the plugin's module in a
 // string, as pytest -p takes it.
-func (c *Contract) findProbe(root string, files []string) error {
-	for _, rel := range files {
+func (c *Contract) findProbe(t *tree) error {
+	for _, rel := range t.files {
 		// The generated deadline runtime defines a hook and names
 		// setitimer too, but it is no probe.
 		if isTestFile(rel) || path.Base(rel) == "conftest.py" || path.Base(rel) == schema.RuntimeFile || !below(rel, path.Dir(c.Conftest)) {
 			continue
 		}
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		src, err := t.read(rel)
 		if err != nil {
 			return err
 		}
-		m := pyscan.Scan(src)
-		if !hasHook(m) || !hasName(src, "setitimer") {
+		if m, _ := t.module(rel); !hasHook(m) || !hasToken(src, pyscan.Name, "setitimer") {
 			continue
 		}
 		p := &Probe{Plugin: rel, Generated: bytes.HasPrefix(src, []byte(pytext.GeneratedHeader))}
 		stem := strings.TrimSuffix(path.Base(rel), ".py")
-		for _, t := range files {
-			if !isTestFile(t) {
-				continue
-			}
-			tsrc, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(t)))
+		for _, test := range t.tests(".") {
+			tsrc, err := t.read(test)
 			if err != nil {
 				return err
 			}
-			if hasString(tsrc, stem) {
-				p.Tests = append(p.Tests, t)
+			if hasToken(tsrc, pyscan.String, strconv.Quote(stem)) || hasToken(tsrc, pyscan.String, "'"+stem+"'") {
+				p.Tests = append(p.Tests, test)
 			}
 		}
 		c.Probe = p
@@ -611,34 +568,71 @@ func hasHook(m *pyscan.Module) bool {
 	return false
 }
 
-// hasName reports whether src uses name as code, not in a string or comment.
-func hasName(src []byte, name string) bool {
+// hasToken reports whether src holds a token of kind with text: a name
+// used as code, not in a string or comment, or a string literal as
+// written.
+func hasToken(src []byte, kind pyscan.Kind, text string) bool {
 	lx := pyscan.NewLexer(src)
 	for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
-		if t.Kind == pyscan.Name && string(t.Text) == name {
+		if t.Kind == kind && string(t.Text) == text {
 			return true
 		}
 	}
 	return false
 }
 
-// hasString reports whether src holds the plain string literal s.
-func hasString(src []byte, s string) bool {
-	lx := pyscan.NewLexer(src)
-	for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
-		if t.Kind == pyscan.String && (string(t.Text) == strconv.Quote(s) || string(t.Text) == "'"+s+"'") {
-			return true
-		}
-	}
-	return false
+// tree is the project's files that pytest reaches, walked as check walks
+// them (suite.Files), each read and scanned once, when first needed.
+type tree struct {
+	root  string
+	files []string // slash-separated, relative to root, in path order
+	src   map[string][]byte
+	mods  map[string]*pyscan.Module
 }
 
-// pytestFiles lists the files below root that pytest reaches, under the
-// project's pytest configuration, as check walks them (suite.Files).
-func pytestFiles(root string) ([]string, error) {
+func readTree(root string) (*tree, error) {
 	cfg, err := pytestcfg.Find(root)
 	if err != nil {
 		return nil, err
 	}
-	return suite.Files(root, cfg)
+	files, err := suite.Files(root, cfg)
+	return &tree{root: root, files: files, src: map[string][]byte{}, mods: map[string]*pyscan.Module{}}, err
+}
+
+// read returns the text of file, relative to the root.
+func (t *tree) read(file string) ([]byte, error) {
+	src, ok := t.src[file]
+	if !ok {
+		var err error
+		if src, err = os.ReadFile(filepath.Join(t.root, filepath.FromSlash(file))); err != nil {
+			return nil, err
+		}
+		t.src[file] = src
+	}
+	return src, nil
+}
+
+// module returns file scanned.
+func (t *tree) module(file string) (*pyscan.Module, error) {
+	m, ok := t.mods[file]
+	if !ok {
+		src, err := t.read(file)
+		if err != nil {
+			return nil, err
+		}
+		m = pyscan.Scan(src)
+		t.mods[file] = m
+	}
+	return m, nil
+}
+
+// tests returns the test modules below dir ("." for all).
+func (t *tree) tests(dir string) []string {
+	var out []string
+	for _, rel := range t.files {
+		if isTestFile(rel) && below(rel, dir) {
+			out = append(out, rel)
+		}
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
@@ -283,7 +284,7 @@ def timeout():
 
     return timeout_function
 `
-	cf := scanConftest("conftest.py", []byte(src))
+	cf := scanConftest("conftest.py", []byte(src), pyscan.Scan([]byte(src)))
 	if cf == nil {
 		t.Fatal("no candidate")
 	}

@@ -2,8 +2,6 @@ package discover
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -82,21 +80,20 @@ func (v variation) key() string {
 
 // learner runs the candidates and holds what they did.
 type learner struct {
-	root string
-	cfs  []*conftest
+	t   *tree
+	cfs []*conftest
 	// results holds, by throwaway test, the session that ran it.
 	results map[string]*observe.Result
 	// timeout holds the session with pytest-timeout loaded, nil without.
 	timeout *observe.Result
 	vars    map[string]variation // by throwaway test
-	mods    map[string]*pyscan.Module
 }
 
 // run runs every candidate of cfs: a first session, with pytest-timeout's
 // session beside it when a conftest asks for it, then a session for each
 // setting of a variable that a conftest reads only once.
-func run(root, python string, cfs []*conftest) (*learner, error) {
-	l := &learner{root: root, cfs: cfs, results: map[string]*observe.Result{}, vars: map[string]variation{}, mods: map[string]*pyscan.Module{}}
+func run(t *tree, python string, cfs []*conftest) (*learner, error) {
+	l := &learner{t: t, cfs: cfs, results: map[string]*observe.Result{}, vars: map[string]variation{}}
 	var watch []string
 	var items, timeoutItems []observe.Item
 	for i, cf := range cfs {
@@ -142,7 +139,7 @@ func run(root, python string, cfs []*conftest) (*learner, error) {
 	if len(timeoutItems) > 0 {
 		runs = append(runs, observe.Run{Items: timeoutItems, Timeout: true})
 	}
-	results, err := observe.Sessions(root, python, watch, runs)
+	results, err := observe.Sessions(t.root, python, watch, runs)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +170,7 @@ func run(root, python string, cfs []*conftest) (*learner, error) {
 	if len(more) == 0 {
 		return l, nil
 	}
-	again, err := observe.Sessions(root, python, watch, more)
+	again, err := observe.Sessions(t.root, python, watch, more)
 	if err != nil {
 		return nil, err
 	}
@@ -277,24 +274,11 @@ func armsAndDisarms(it *observe.ItemResult, fixture string) bool {
 // timers are the spec's names of the timers, by setitimer's which.
 var timers = map[int]string{0: schema.TimerReal, 1: schema.TimerVirtual, 2: schema.TimerProf}
 
-// module returns the scanned file (relative to the root), or nil.
-func (l *learner) module(file string) *pyscan.Module {
-	if m, ok := l.mods[file]; ok {
-		return m
-	}
-	var m *pyscan.Module
-	if src, err := os.ReadFile(filepath.Join(l.root, filepath.FromSlash(file))); err == nil {
-		m = pyscan.Scan(src)
-	}
-	l.mods[file] = m
-	return m
-}
-
 // callAt returns the call whose callee starts at the frame's position, or
 // the first call after it on its line (a raise statement's frame stands
 // at the raise).
 func (l *learner) callAt(f observe.Frame) *pyscan.Call {
-	m := l.module(f.File)
+	m, _ := l.t.module(f.File)
 	if m == nil {
 		return nil
 	}
@@ -335,8 +319,7 @@ func (l *learner) callPos(f observe.Frame) string {
 // returnedAt returns where a return statement at line of file gives its
 // value.
 func (l *learner) returnedAt(file string, line int) string {
-	src, err := os.ReadFile(filepath.Join(l.root, filepath.FromSlash(file)))
-	if err == nil {
+	if src, err := l.t.read(file); err == nil {
 		lx := pyscan.NewLexer(src)
 		for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
 			if t.Line == line && text(t) == "return" {
@@ -351,7 +334,7 @@ func (l *learner) returnedAt(file string, line int) string {
 
 // defAt returns where the handler's def names it.
 func (l *learner) defAt(h *observe.Handler) string {
-	if m := l.module(h.File); m != nil {
+	if m, _ := l.t.module(h.File); m != nil {
 		for _, d := range m.Defs {
 			if d.Name != h.Function && !(h.Kind == "object" && d.Kind == pyscan.Class && strings.HasSuffix(h.Name, d.Name)) {
 				continue

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/testenv"
 )
 
@@ -738,14 +739,18 @@ if hasattr(signal, "SIGALRM"):
 		if err := os.WriteFile(filepath.Join(dir, "conftest.py"), []byte(tt.src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cf := scanConftest(fmt.Sprintf("s%02d/conftest.py", i), []byte(tt.src))
+		cf := scanConftest(fmt.Sprintf("s%02d/conftest.py", i), []byte(tt.src), pyscan.Scan([]byte(tt.src)))
 		if cf == nil {
 			t.Fatalf("%s: no candidate found", tt.name)
 		}
 		cfs = append(cfs, cf)
 	}
 	// One run for them all, as init runs every conftest's candidates.
-	l, err := run(root, python, cfs)
+	tree, err := readTree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := run(tree, python, cfs)
 	if err != nil {
 		t.Fatal(err)
 	}

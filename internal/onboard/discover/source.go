@@ -6,8 +6,7 @@ import (
 
 // source is a conftest read twice: pyscan's facts (definitions, calls,
 // imports) and its logical lines, for the notes on a fixture's shape (an
-// early yield, an except clause around the yield) and the names of the
-// environment variables it reads.
+// early yield, an except clause around the yield).
 type source struct {
 	file  string
 	src   []byte
@@ -25,8 +24,8 @@ type line struct {
 	scope int
 }
 
-func newSource(file string, src []byte) *source {
-	s := &source{file: file, src: src, m: pyscan.Scan(src), lx: pyscan.NewLexer(src)}
+func newSource(file string, src []byte, m *pyscan.Module) *source {
+	s := &source{file: file, src: src, m: m, lx: pyscan.NewLexer(src)}
 	defAt := map[int]int{} // line of a def's name → its index
 	for i, d := range s.m.Defs {
 		defAt[d.Pos.Line] = i
@@ -86,12 +85,3 @@ func text(t pyscan.Token) string { return string(t.Text) }
 func (s *source) pos(t pyscan.Token) pyscan.Pos { return s.lx.Pos(t) }
 
 func (s *source) at(t pyscan.Token) string { return at(s.file, s.pos(t)) }
-
-// tokens returns every token of the conftest's code, in order.
-func (s *source) tokens() []pyscan.Token {
-	var out []pyscan.Token
-	for _, l := range s.lines {
-		out = append(out, l.toks...)
-	}
-	return out
-}
