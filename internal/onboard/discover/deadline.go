@@ -9,6 +9,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/schema"
 )
 
 // The candidates of one conftest, found statically: what init runs. What
@@ -166,7 +167,7 @@ func (cf *conftest) readEnv() {
 func (c *Contract) readAutouse(cf *conftest, def int) {
 	m := cf.s.m
 	if a, _ := m.FixtureArg(def, "autouse"); a.Kind == pyscan.ArgName && a.Value == "True" {
-		c.Autouse, c.AutouseAt = true, at(cf.file, a.Pos)
+		c.Spec.Autouse, c.Origin["autouse"] = true, at(cf.file, a.Pos)
 	}
 	if a, _ := m.FixtureArg(def, "scope"); a.Kind == pyscan.ArgString && a.Value != "function" {
 		// One alarm for a whole session, package, module or class: a
@@ -176,11 +177,14 @@ func (c *Contract) readAutouse(cf *conftest, def int) {
 }
 
 // readGuard finds a hasattr(signal, "SIGALRM") test (or one for
-// "setitimer" or "alarm") in the deadline fixture or at module level: the
-// hand-written deadline runs only where the signal exists, which no run
-// on this machine can show.
+// "setitimer" or "alarm") in the deadline fixture or at module level: a
+// real timer that the hand-written deadline arms only where the signal
+// exists, which no run on this machine can show, is timer = "auto".
 func (c *Contract) readGuard(cf *conftest, def int) {
 	m := cf.s.m
+	if c.Spec.Timer != schema.TimerReal {
+		return
+	}
 	for _, call := range m.Calls {
 		if call.Callee != "hasattr" || len(call.Args) != 2 || !(call.Scope < 0 || m.Inside(call.Scope, def)) {
 			continue
@@ -191,7 +195,7 @@ func (c *Contract) readGuard(cf *conftest, def int) {
 		}
 		switch attr.Value {
 		case "SIGALRM", "setitimer", "alarm":
-			c.Guard = at(cf.file, call.Pos)
+			c.Spec.Timer, c.Origin["timer"] = schema.TimerAuto, at(cf.file, call.Pos)
 			return
 		}
 	}
@@ -233,7 +237,7 @@ func (c *Contract) readEarlyYield(s *source, def, arming int) {
 // (a pytest.fail there with a message of its own never failed a test),
 // and the failure the tests saw is the handler's, which the spec keeps.
 func (c *Contract) readCatchAroundYield(s *source, def int) {
-	if c.Raises != "TimeoutError" && c.Raises != "AssertionError" {
+	if c.Spec.Raises != schema.RaisesTimeoutError && c.Spec.Raises != schema.RaisesAssertionError {
 		return
 	}
 	yieldCol := 0 // the column of the yield statement, once it is found
@@ -249,8 +253,8 @@ func (c *Contract) readCatchAroundYield(s *source, def int) {
 			// Before the yield, or beside it in the body of its try.
 		case first != "except":
 			return // the yield's try, if any, has no except clause
-		case slices.ContainsFunc(l.toks[1:], func(t pyscan.Token) bool { return t.Kind == pyscan.Name && text(t) == c.Raises }):
-			c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture catches %s around its yield, but pytest never raises a test's exception there, so this clause never ran; the failure the tests saw is the handler's, which the spec keeps", s.at(l.toks[0]), c.Raises))
+		case slices.ContainsFunc(l.toks[1:], func(t pyscan.Token) bool { return t.Kind == pyscan.Name && text(t) == c.Spec.Raises }):
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture catches %s around its yield, but pytest never raises a test's exception there, so this clause never ran; the failure the tests saw is the handler's, which the spec keeps", s.at(l.toks[0]), c.Spec.Raises))
 			return
 		}
 	}

@@ -43,31 +43,22 @@ type Contract struct {
 	Deadline Fixture
 	Preload  *Fixture // nil when the deadline fixture takes no preload fixture
 
-	// Autouse is true when the deadline fixture is autouse: every test
-	// below the conftest runs under its alarm.
-	Autouse   bool
-	AutouseAt string
-
-	// Seconds is the deadline, or the default of SecondsEnv; 0 when it
-	// could not be read (see Unread).
-	Seconds   float64
-	SecondsAt string
-	// SecondsEnv is the environment variables the seconds are read from,
-	// the first one set winning; nil when they are fixed.
-	SecondsEnv   []string
-	SecondsEnvAt string
-	// SecondsFallbackAt is the path:line:col of a helper's return of the
-	// default when a variable of SecondsEnv holds no number (its
-	// "except ValueError: return 5"); "" without one.
-	SecondsFallbackAt string
-	Timer             string // schema.TimerReal, TimerVirtual or TimerProf
-	TimerAt           string // path:line:col of the call that arms the alarm
+	// Spec is the [deadline] the runs showed, and Origin, by the key
+	// each value is written under ("deadline" for the fixture), the
+	// path:line:col of the code it came from. Seconds is the default of
+	// SecondsEnv (the variables that set them, the first one set
+	// winning), 0 when unread (see Unread). Timer is auto for the real
+	// timer behind a hasattr(signal, "SIGALRM") guard: the hand-written
+	// deadline runs only where the signal exists, which no run here can
+	// show. Raises is schema.RaisesFailed for a handler that calls
+	// pytest.fail. Message is the failure's text, its literal braces
+	// doubled and a {seconds} field where it states the seconds
+	// (secondsMessage). Raises and Message are "" when not learned.
+	Spec   schema.Deadline
+	Origin map[string]string
 	// Interval is the path:line:col of a repeat interval given to
 	// setitimer, or "".
 	Interval string
-	// Guard is the path:line:col of a hasattr(signal, "SIGALRM") test: the
-	// hand-written deadline runs only where the signal exists.
-	Guard string
 
 	// Handler is the function the fixture installs for the timer's signal,
 	// when it is defined in the conftest; HandlerNested tells one defined
@@ -80,24 +71,6 @@ type Contract struct {
 	// process, when the fixture installs none itself; "" otherwise.
 	HandlerInstalledAt string
 	HandlerInConfigure bool
-	// Raises is one of pytext.Raises (schema.RaisesFailed for a handler
-	// that calls pytest.fail); "" when not read.
-	Raises   string
-	RaisesAt string
-	// Message is the spec's message: the failure's text, with literal
-	// braces doubled and a {seconds} field where it states the seconds
-	// (secondsMessage); "" when not learned.
-	Message string
-	// MessageAt is the path:line:col of the message; "" without one.
-	MessageAt string
-	// DumpThreads is true when the handler dumps every thread's stack
-	// with faulthandler first.
-	DumpThreads bool
-	DumpAt      string
-	// DefersAt is the path:line:col of a pluginmanager.hasplugin("timeout")
-	// test in the fixture, which leaves the timing to pytest-timeout when
-	// that plugin is loaded; "" without one.
-	DefersAt string
 
 	Modules []string
 
@@ -150,8 +123,6 @@ func (c *Contract) UnreadKey(key string) *Unread {
 type Fixture struct {
 	Name string
 	At   string // path:line:col of its name
-	// Line is the 1-based line of the first decorator.
-	Line int
 }
 
 // Override is a deadline fixture in a conftest below the contract's that
@@ -287,7 +258,8 @@ func (l *learner) contract(cf *conftest) *Contract {
 			continue
 		}
 		def := cd.def
-		c := &Contract{Conftest: cf.file, Deadline: fixture(m, cf.file, def), Timer: schema.TimerReal}
+		c := &Contract{Conftest: cf.file, Deadline: fixture(m, cf.file, def), Spec: schema.Deadline{Fixture: cd.name, Timer: schema.TimerReal}}
+		c.Origin = map[string]string{"deadline": c.Deadline.At}
 		if m.Defs[def].Pos.Col > len("def ")+1 {
 			// Defined under an if or a try at module level: generate
 			// --adopt takes out only definitions at module level.
@@ -295,8 +267,8 @@ func (l *learner) contract(cf *conftest) *Contract {
 		}
 		c.readAutouse(cf, def)
 		c.learnTimer(l, cf, sec)
-		c.readGuard(cf, def)
 		c.learnHandler(l, sec)
+		c.readGuard(cf, def)
 		c.learnDefer(l, cf, cd)
 		c.readPreload(m, cf.file, cf.fx, def)
 		if arm := sec.base.arm; arm != nil && arm.Frames[0].File == cf.file {
@@ -346,12 +318,9 @@ func (l *learner) override(cf *conftest, name string) (Override, bool) {
 			o.Seconds = sec.value
 			o.SecondsEnv = sec.env
 		}
-		switch arm := sec.base.arm; {
-		case arm != nil && arm.Call == "setitimer":
-			o.SecondsAt = l.argAt(arm.Frames[0], 1, "seconds")
-		case arm != nil:
-			o.SecondsAt = l.argAt(arm.Frames[0], 0, "seconds")
-		default:
+		if sec.base.arm != nil {
+			o.SecondsAt = l.secondsAt(sec.base.arm)
+		} else {
 			o.SecondsAt, _ = failedAt(cf, sec.base)
 		}
 		return o, true
@@ -403,12 +372,7 @@ func at(file string, p pyscan.Pos) string {
 }
 
 func fixture(m *pyscan.Module, file string, def int) Fixture {
-	d := m.Defs[def]
-	line := d.Pos.Line
-	for _, dec := range d.Decorators {
-		line = min(line, dec.Pos.Line)
-	}
-	return Fixture{Name: m.FixtureName(def), At: at(file, d.Pos), Line: line}
+	return Fixture{Name: m.FixtureName(def), At: at(file, m.Defs[def].Pos)}
 }
 
 // readPreload finds the fixture among the deadline fixture's parameters

@@ -522,6 +522,14 @@ func errorText(e *observe.Error) string {
 	return e.Type + ": " + e.Message
 }
 
+// secondsAt returns where the call that armed the timer gives its seconds.
+func (l *learner) secondsAt(arm *observe.Event) string {
+	if arm.Call == "setitimer" {
+		return l.argAt(arm.Frames[0], 1, "seconds")
+	}
+	return l.argAt(arm.Frames[0], 0, "seconds")
+}
+
 // learnTimer fills the deadline's timer, seconds and variables.
 func (c *Contract) learnTimer(l *learner, cf *conftest, sec secondsOf) {
 	arm := sec.base.arm
@@ -531,32 +539,29 @@ func (c *Contract) learnTimer(l *learner, cf *conftest, sec secondsOf) {
 		return
 	}
 	call := arm.Frames[0]
-	c.TimerAt = l.callPos(call)
-	c.Timer = timers[arm.Which]
-	if arm.Call == "setitimer" {
-		c.SecondsAt = l.argAt(call, 1, "seconds")
-		if arm.Interval > 0 {
-			c.Interval = l.argAt(call, 2, "interval")
-		}
-	} else {
-		c.SecondsAt = l.argAt(call, 0, "seconds")
+	c.Spec.Timer = timers[arm.Which]
+	c.Origin["timer"], c.Origin["seconds"] = l.callPos(call), l.secondsAt(arm)
+	if arm.Interval > 0 {
+		c.Interval = l.argAt(call, 2, "interval")
 	}
 	if sec.ok {
-		c.Seconds = sec.value
+		c.Spec.Seconds = sec.value
 	}
-	c.SecondsEnv = sec.env
+	c.Spec.SecondsEnv = sec.env
 	if len(sec.env) > 0 {
-		c.SecondsEnvAt = cf.envAt[sec.env[0]]
-		c.SecondsFallbackAt = sec.fallbackAt
+		c.Origin["seconds_env"] = cf.envAt[sec.env[0]]
+		if sec.fallbackAt != "" {
+			c.Spec.SecondsEnvInvalid, c.Origin["seconds_env_invalid"] = schema.SecondsEnvFallback, sec.fallbackAt
+		}
 	}
 	if slices.Contains(sec.env, "PYTEST_TIMEOUT") {
-		c.Notes = append(c.Notes, fmt.Sprintf("%s: PYTEST_TIMEOUT is pytest-timeout's variable too: where it is set and pytest-timeout is loaded, pytest-timeout arms its own timer beside the generated deadline, where the hand-written handler replaced pytest-timeout's; read another variable, or set defer_to_pytest_timeout = true", c.SecondsEnvAt))
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: PYTEST_TIMEOUT is pytest-timeout's variable too: where it is set and pytest-timeout is loaded, pytest-timeout arms its own timer beside the generated deadline, where the hand-written handler replaced pytest-timeout's; read another variable, or set defer_to_pytest_timeout = true", c.Origin["seconds_env"]))
 	}
 	c.Notes = append(c.Notes, sec.notes...)
 	if sec.unread != nil {
 		c.Unread = append(c.Unread, *sec.unread)
 	} else if !sec.ok {
-		c.unread("seconds", c.SecondsAt, "the fixture armed no timer when init ran it without its variables")
+		c.unread("seconds", c.Origin["seconds"], "the fixture armed no timer when init ran it without its variables")
 	}
 }
 
@@ -570,17 +575,17 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 	sig := signalNames[s.ring.Signal]
 	switch {
 	case h == nil || h.Kind == "default":
-		c.unreadHandler(c.TimerAt, fmt.Sprintf("no handler of %s is installed when the test runs, so the alarm ends the process", sig))
+		c.unreadHandler(c.Origin["timer"], fmt.Sprintf("no handler of %s is installed when the test runs, so the alarm ends the process", sig))
 		return
 	case h.Kind == "ignore":
-		c.unreadHandler(c.TimerAt, fmt.Sprintf("%s is ignored when the test runs, so the alarm does nothing", sig))
+		c.unreadHandler(c.Origin["timer"], fmt.Sprintf("%s is ignored when the test runs, so the alarm does nothing", sig))
 		return
 	case h.File == "" || h.Kind == "other":
-		c.unreadHandler(c.TimerAt, fmt.Sprintf("the handler of %s, %s, is not the project's code", sig, h.Name))
+		c.unreadHandler(c.Origin["timer"], fmt.Sprintf("the handler of %s, %s, is not the project's code", sig, h.Name))
 		return
 	}
 	handlerAt := l.defAt(h)
-	c.Handler = &Fixture{Name: shortName(h.Name), At: handlerAt, Line: h.Line}
+	c.Handler = &Fixture{Name: shortName(h.Name), At: handlerAt}
 	c.HandlerNested = strings.Contains(h.Name, "<locals>") || h.Function == "<lambda>"
 	if ev := installedAtImport(s, h); ev != nil {
 		c.HandlerInstalledAt = l.callPos(ev.Frames[0])
@@ -593,7 +598,7 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 			where = l.callPos(d.Frames[0])
 		}
 		if d.AllThreads {
-			c.DumpThreads, c.DumpAt = true, where
+			c.Spec.DumpThreads, c.Origin["dump_threads"] = true, where
 		} else {
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: the handler dumps only the current thread's stack; dump_threads = true dumps every thread's", where))
 		}
@@ -618,7 +623,7 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 	}
 	switch kind := o.Module + "." + o.Type; {
 	case o.Outcome == "fail":
-		c.Raises, c.RaisesAt = schema.RaisesFailed, where
+		c.Spec.Raises, c.Origin["raises"] = schema.RaisesFailed, where
 		if o.Pytrace != nil && *o.Pytrace {
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: the handler calls pytest.fail with its traceback; the generated deadline raises the same Failed without one (pytrace=False), its message alone", where))
 		}
@@ -626,9 +631,9 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 		c.unreadHandler(where, fmt.Sprintf("the handler calls pytest.%s, so a test that runs out of time ends %s, where the generated deadline fails it", o.Outcome, endsBy[o.Outcome]))
 		return
 	case kind == "builtins.TimeoutError":
-		c.Raises, c.RaisesAt = schema.RaisesTimeoutError, where
+		c.Spec.Raises, c.Origin["raises"] = schema.RaisesTimeoutError, where
 	case kind == "builtins.AssertionError":
-		c.Raises, c.RaisesAt = schema.RaisesAssertionError, where
+		c.Spec.Raises, c.Origin["raises"] = schema.RaisesAssertionError, where
 	default:
 		raised := o.Type
 		if slices.Contains(pytext.Raises, o.Type) {
@@ -653,7 +658,7 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 			c.unread("message", msgAt, fmt.Sprintf("the message changes with the seconds in a way no {seconds} field says (%s at %s s)", pyquote.String(o.Message), pyquote.Number(s.arm.Seconds)))
 			return
 		}
-		c.Message, c.MessageAt = msg, msgAt
+		c.Spec.Message, c.Origin["message"] = msg, msgAt
 	}
 }
 
@@ -704,7 +709,7 @@ func (c *Contract) learnDefer(l *learner, cf *conftest, cd *cand) {
 		return
 	}
 	if !s.spans {
-		c.DefersAt = cf.defersAt
+		c.Spec.DeferToPytestTimeout, c.Origin["defer_to_pytest_timeout"] = true, cf.defersAt
 	}
 }
 

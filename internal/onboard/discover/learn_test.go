@@ -10,6 +10,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/testenv"
+	"github.com/fixturegen/fixturegen/schema"
 )
 
 // shape is what TestDeadlineShapes compares: the [deadline] values a
@@ -30,9 +31,12 @@ type shape struct {
 
 func shapeOf(c *Contract) shape {
 	sh := shape{
-		Autouse: c.Autouse, Seconds: c.Seconds, SecondsEnv: strings.Join(c.SecondsEnv, ","), Timer: c.Timer,
-		Guarded: c.Guard != "", Interval: c.Interval != "", Raises: c.Raises, Message: c.Message,
-		DumpThreads: c.DumpThreads,
+		Autouse: c.Spec.Autouse, Seconds: c.Spec.Seconds, SecondsEnv: strings.Join(c.Spec.SecondsEnv, ","), Timer: c.Spec.Timer,
+		Interval: c.Interval != "", Raises: c.Spec.Raises, Message: c.Spec.Message, DumpThreads: c.Spec.DumpThreads,
+	}
+	if sh.Timer == schema.TimerAuto {
+		// Only the real timer behind a guard is auto.
+		sh.Timer, sh.Guarded = schema.TimerReal, true
 	}
 	if c.Handler != nil {
 		sh.Handler = c.Handler.Name
