@@ -211,20 +211,20 @@ func (c *Contract) readGuard(cf *conftest, def int) {
 func (c *Contract) readEarlyYield(s *source, def, arming int) {
 	marks := false // the latest if of the fixture's body reads a test's marks
 	for _, l := range s.lines {
-		if l.toks[0].Line >= arming {
+		if l.Toks[0].Line >= arming {
 			return
 		}
 		if !s.m.Inside(l.scope, def) {
 			continue
 		}
-		switch text(l.toks[0]) {
+		switch text(l.Toks[0]) {
 		case "if", "elif":
-			marks = slices.ContainsFunc(l.toks, func(t pyscan.Token) bool {
+			marks = slices.ContainsFunc(l.Toks, func(t pyscan.Token) bool {
 				return t.Kind == pyscan.Name && markReaders[text(t)]
 			})
 		case "yield":
 			if marks {
-				c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture yields here, before it arms the timer, for the tests a mark opts out: they ran without a deadline, and the generated deadline covers every test it reaches; give them more seconds ([deadline.module_seconds]), or keep them from requesting it", s.at(l.toks[0])))
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture yields here, before it arms the timer, for the tests a mark opts out: they ran without a deadline, and the generated deadline covers every test it reaches; give them more seconds ([deadline.module_seconds]), or keep them from requesting it", s.at(l.Toks[0])))
 				return
 			}
 		}
@@ -245,7 +245,7 @@ func (c *Contract) readCatchAroundYield(s *source, def int) {
 		if !s.m.Inside(l.scope, def) {
 			continue
 		}
-		first, col := text(l.toks[0]), s.pos(l.toks[0]).Col
+		first, col := text(l.Toks[0]), s.pos(l.Toks[0]).Col
 		switch {
 		case yieldCol == 0 && l.scope == def && first == "yield":
 			yieldCol = col
@@ -253,8 +253,8 @@ func (c *Contract) readCatchAroundYield(s *source, def int) {
 			// Before the yield, or beside it in the body of its try.
 		case first != "except":
 			return // the yield's try, if any, has no except clause
-		case slices.ContainsFunc(l.toks[1:], func(t pyscan.Token) bool { return t.Kind == pyscan.Name && text(t) == c.Spec.Raises }):
-			c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture catches %s around its yield, but pytest never raises a test's exception there, so this clause never ran; the failure the tests saw is the handler's, which the spec keeps", s.at(l.toks[0]), c.Spec.Raises))
+		case slices.ContainsFunc(l.Toks[1:], func(t pyscan.Token) bool { return t.Kind == pyscan.Name && text(t) == c.Spec.Raises }):
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture catches %s around its yield, but pytest never raises a test's exception there, so this clause never ran; the failure the tests saw is the handler's, which the spec keeps", s.at(l.Toks[0]), c.Spec.Raises))
 			return
 		}
 	}
