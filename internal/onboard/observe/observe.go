@@ -29,6 +29,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fixturegen/fixturegen/internal/python/venv"
 )
 
 // pluginModule is the name the plugin is loaded under (pytest -p).
@@ -336,29 +338,14 @@ func session(root, python, dir, name string, watch []string, run Run) (*Result, 
 	return r, nil
 }
 
-// sessionEnv is the inner run's environment: the caller's, without the
-// options meant for the outer run and without the watched variables but
-// those the run sets, with the plugin's folder on PYTHONPATH.
+// sessionEnv is the inner run's environment (venv.Env), without the
+// watched variables but those the run sets.
 func sessionEnv(environ []string, pluginDir, config string, watch []string, set map[string]string) []string {
-	var env []string
-	pythonPath := pluginDir
-	for _, kv := range environ {
-		name, value, _ := strings.Cut(kv, "=")
-		switch {
-		case name == "PYTEST_ADDOPTS" || strings.HasPrefix(name, "PYTEST_XDIST") || slices.Contains(watch, name):
-			continue
-		case name == "PYTHONPATH":
-			if value != "" {
-				pythonPath += string(os.PathListSeparator) + value
-			}
-			continue
-		}
-		env = append(env, kv)
-	}
+	env := venv.Env(environ, pluginDir, func(name string) bool { return slices.Contains(watch, name) })
 	for name, value := range set {
 		env = append(env, name+"="+value)
 	}
-	return append(env, "PYTHONPATH="+pythonPath, "FIXTUREGEN_OBSERVE="+config, "PYTHONDONTWRITEBYTECODE=1")
+	return append(env, "FIXTUREGEN_OBSERVE="+config, "PYTHONDONTWRITEBYTECODE=1")
 }
 
 func orEmpty(s []string) []string {
