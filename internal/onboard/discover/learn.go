@@ -80,8 +80,7 @@ func (v variation) key() string {
 
 // learner runs the candidates and holds what they did.
 type learner struct {
-	t   *tree
-	cfs []*conftest
+	t *tree
 	// results holds, by throwaway test, the session that ran it.
 	results map[string]*observe.Result
 	// timeout holds the session with pytest-timeout loaded, nil without.
@@ -93,7 +92,7 @@ type learner struct {
 // session beside it when a conftest asks for it, then a session for each
 // setting of a variable that a conftest reads only once.
 func run(t *tree, python string, cfs []*conftest) (*learner, error) {
-	l := &learner{t: t, cfs: cfs, results: map[string]*observe.Result{}, vars: map[string]variation{}}
+	l := &learner{t: t, results: map[string]*observe.Result{}, vars: map[string]variation{}}
 	var watch []string
 	var items, timeoutItems []observe.Item
 	for i, cf := range cfs {
