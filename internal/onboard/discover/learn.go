@@ -117,7 +117,7 @@ func run(t *tree, python string, cfs []*conftest) (*learner, error) {
 			cd.base = fmt.Sprintf("c%d_%d", i, j)
 			add(cd.base, cd.name, nil)
 			if cf.defersAt != "" {
-				timeoutItems = append(timeoutItems, observe.Item{ID: cd.base, Dir: cf.dir, Fixture: cd.name, Env: map[string]*string{}})
+				timeoutItems = append(timeoutItems, observe.Item{ID: cd.base, Dir: cf.dir, Fixture: cd.name})
 			}
 		}
 		if len(cf.hooks) > 0 {

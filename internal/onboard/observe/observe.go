@@ -275,14 +275,7 @@ func Sessions(root, python string, watch []string, runs []Run) ([]*Result, error
 func session(root, python, dir, name string, watch []string, run Run) (*Result, error) {
 	report := filepath.Join(dir, "report-"+name+".json")
 	config := filepath.Join(dir, "config-"+name+".json")
-	items := []Item{}
-	for _, it := range run.Items {
-		if it.Env == nil {
-			it.Env = map[string]*string{}
-		}
-		items = append(items, it)
-	}
-	data, err := json.Marshal(map[string]any{"root": root, "out": report, "watch_env": orEmpty(watch), "items": items})
+	data, err := json.Marshal(map[string]any{"root": root, "out": report, "watch_env": watch, "items": run.Items})
 	if err != nil {
 		return nil, err
 	}
@@ -293,9 +286,9 @@ func session(root, python, dir, name string, watch []string, run Run) (*Result, 
 	// imports a conftest below it while it collects, where one that fails
 	// to import is an error of its folder alone, not of the session.
 	var args []string
-	if len(items) > 0 {
-		top := items[0].Dir
-		for _, it := range items[1:] {
+	if len(run.Items) > 0 {
+		top := run.Items[0].Dir
+		for _, it := range run.Items[1:] {
 			for top != "." && it.Dir != top && !strings.HasPrefix(it.Dir, top+"/") {
 				top = path.Dir(top)
 			}
@@ -346,11 +339,4 @@ func sessionEnv(environ []string, pluginDir, config string, watch []string, set 
 		env = append(env, name+"="+value)
 	}
 	return append(env, "FIXTUREGEN_OBSERVE="+config, "PYTHONDONTWRITEBYTECODE=1")
-}
-
-func orEmpty(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

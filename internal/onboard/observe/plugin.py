@@ -46,8 +46,9 @@ _CONFIG: dict[str, Any] = json.loads(
     Path(os.environ["FIXTUREGEN_OBSERVE"]).read_text(encoding="utf-8")
 )
 _ROOT = Path(_CONFIG["root"]).resolve()
-_WATCH: frozenset[str] = frozenset(_CONFIG["watch_env"])
-_ITEMS: list[dict[str, Any]] = _CONFIG["items"]
+# Go writes a list or a map it never filled as null.
+_WATCH: frozenset[str] = frozenset(_CONFIG["watch_env"] or ())
+_ITEMS: list[dict[str, Any]] = _CONFIG["items"] or []
 _DIRS = frozenset(_ROOT / item["dir"] for item in _ITEMS)
 _HERE = str(Path(__file__).resolve().parent)
 
@@ -546,9 +547,10 @@ def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
     conf = _item_config(item)
     if conf is None:
         return (yield)
-    _out["items"][conf["id"]] = {"events": [], "env": conf["env"]}
+    env = conf["env"] or {}
+    _out["items"][conf["id"]] = {"events": [], "env": env}
     _reset_timers(_ROOT / conf["dir"])
-    _now["saved"] = _set_env(conf["env"])
+    _now["saved"] = _set_env(env)
     _now.update(item=conf["id"], phase="setup", node=item)
     tracer = _Tracer() if conf.get("trace") else None
     if tracer is not None:
