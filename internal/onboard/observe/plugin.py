@@ -333,7 +333,7 @@ def _templates(message: str, seconds: float) -> dict[str, list[str]]:
     nothing of a number that merely equals the seconds. The text as it is
     comes last: it gives itself at any seconds.
     """
-    value = int(seconds) if seconds == int(seconds) else seconds
+    value = int(seconds) if seconds.is_integer() else seconds
     out: dict[str, list[str]] = {"any": [], "unit": []}
     for spec in _FORMAT_SPECS:
         shown = format(value, spec)
