@@ -424,28 +424,13 @@ func pytestLines(text string) []string {
 	return out
 }
 
-// probeEnv is the inner run's environment: the caller's, without the
-// options meant for the outer run, with the plugin's folder on PYTHONPATH
-// and the plugin asked for its detailed report. PYTEST_TIMEOUT stays with
-// timeout, for a run under pytest-timeout.
+// probeEnv is the inner run's environment (venv.Env), with the plugin
+// asked for its detailed report. PYTEST_TIMEOUT stays with timeout, for a
+// run under pytest-timeout.
 func probeEnv(environ []string, pluginDir string, timeout bool) []string {
-	var env []string
-	pythonPath := pluginDir
-	for _, kv := range environ {
-		name, value, _ := strings.Cut(kv, "=")
-		switch {
-		case name == "PYTEST_ADDOPTS" || (name == "PYTEST_TIMEOUT" && !timeout) || strings.HasPrefix(name, "PYTEST_XDIST"),
-			name == "PLANTED_DELAY" || name == "PLANTED_DELAY_MODULE" || name == "ARMED_DELAY":
-			continue
-		case name == "PYTHONPATH":
-			if value != "" {
-				pythonPath += string(os.PathListSeparator) + value
-			}
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env, "PYTHONPATH="+pythonPath, "FIXTUREGEN_PROBE_IMPORTS=1")
+	return append(venv.Env(environ, pluginDir, func(name string) bool {
+		return name == "PYTEST_TIMEOUT" && !timeout || name == "PLANTED_DELAY" || name == "PLANTED_DELAY_MODULE" || name == "ARMED_DELAY"
+	}), "FIXTUREGEN_PROBE_IMPORTS=1")
 }
 
 // parse reads the plugin's JSON line from the inner run's output; names

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fixturegen/fixturegen/internal/python/venv"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -195,18 +196,12 @@ func Run(spec *schema.Spec, python string, args []string) (*View, error) {
 	return v, nil
 }
 
-// env is the run's environment: the caller's, without the options meant
-// for a whole test run.
+// env is the run's environment (venv.Env), without the variables of an
+// outer collection.
 func env(environ []string) []string {
-	var out []string
-	for _, kv := range environ {
-		name, _, _ := strings.Cut(kv, "=")
-		if name == "PYTEST_ADDOPTS" || strings.HasPrefix(name, "PYTEST_XDIST") || strings.HasPrefix(name, "FIXTUREGEN_COLLECT") || name == "PYTHONDONTWRITEBYTECODE" {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
+	return venv.Env(environ, "", func(name string) bool {
+		return strings.HasPrefix(name, "FIXTUREGEN_COLLECT") || name == "PYTHONDONTWRITEBYTECODE"
+	})
 }
 
 // Start starts Run and returns a function that waits for its result, so

@@ -149,68 +149,44 @@ type extent struct {
 }
 
 // topLevel returns the extent of every module-level def and async def, by
-// the line of its name. It walks pyscan's tokens: a def ends with the last
-// logical line before the next statement at module level (or the end of
-// the file), whether its body is indented or on its header line.
+// the line of its name. A def ends with the last logical line before the
+// next statement at module level (or the end of the file), whether its
+// body is indented or on its header line.
 func topLevel(src []byte) map[int]extent {
 	out := map[int]extent{}
-	lx := pyscan.NewLexer(src)
-	level := 0
-	decoStart, decoLine := -1, 0
-	var open *extent // the def being read, if any
-	nameLine := 0
-	atLineStart := true
-	var last pyscan.Token // the latest Newline
-	closeOpen := func() {
-		if open != nil {
-			open.end = min(last.Off+len(last.Text), len(src))
-			open.lastLine = last.Line
-			out[nameLine] = *open
-			open = nil
+	lines := pyscan.NewLexer(src).Lines()
+	deco := -1 // the first of the decorator lines just read
+	for i, l := range lines {
+		if l.Level > 0 {
+			continue
 		}
+		switch first := string(l.Toks[0].Text); {
+		case first == "@":
+			if deco < 0 {
+				deco = i
+			}
+			continue
+		case first == "def" || first == "async":
+			start, last := i, i
+			if deco >= 0 {
+				start = deco
+			}
+			for last+1 < len(lines) && lines[last+1].Level > 0 {
+				last++
+			}
+			n := 1 // the name's token
+			if first == "async" {
+				n = 2
+			}
+			if n >= len(l.Toks) {
+				break // a header without a name
+			}
+			end := lines[last].End
+			out[l.Toks[n].Line] = extent{start: lines[start].Toks[0].LineStart, firstLine: lines[start].Toks[0].Line,
+				end: min(end.Off+len(end.Text), len(src)), lastLine: end.Line}
+		}
+		deco = -1
 	}
-	for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
-		switch t.Kind {
-		case pyscan.Indent:
-			level++
-			continue
-		case pyscan.Dedent:
-			level--
-			continue
-		case pyscan.Newline:
-			last, atLineStart = t, true
-			continue
-		}
-		if !atLineStart {
-			continue
-		}
-		atLineStart = false
-		if level != 0 {
-			continue
-		}
-		closeOpen()
-		text := string(t.Text)
-		switch {
-		case t.Kind == pyscan.Op && text == "@":
-			if decoStart < 0 {
-				decoStart, decoLine = t.LineStart, t.Line
-			}
-		case t.Kind == pyscan.Name && (text == "def" || text == "async"):
-			open = &extent{start: t.LineStart, firstLine: t.Line}
-			if decoStart >= 0 {
-				open.start, open.firstLine = decoStart, decoLine
-			}
-			decoStart = -1
-			name := lx.Next()
-			if text == "async" {
-				name = lx.Next()
-			}
-			nameLine = name.Line
-		default:
-			decoStart = -1
-		}
-	}
-	closeOpen()
 	return out
 }
 

@@ -25,7 +25,7 @@ func KeptHandlers(src []byte) []Kept {
 	m := pyscan.Scan(src)
 	var out []Kept
 	for _, c := range m.Calls {
-		configure := c.Scope >= 0 && topDef(m, c.Scope).Name == "pytest_configure"
+		configure := c.Scope >= 0 && m.Defs[m.Under(c.Scope, -1)].Name == "pytest_configure"
 		if c.Scope >= 0 && !configure || len(c.Args) < 2 {
 			continue
 		}
@@ -39,12 +39,4 @@ func KeptHandlers(src []byte) []Kept {
 		out = append(out, Kept{Handler: h, Line: c.Pos.Line, InConfigure: configure})
 	}
 	return out
-}
-
-// topDef returns the module-level definition that holds scope.
-func topDef(m *pyscan.Module, scope int) pyscan.Def {
-	for m.Defs[scope].Parent >= 0 {
-		scope = m.Defs[scope].Parent
-	}
-	return m.Defs[scope]
 }

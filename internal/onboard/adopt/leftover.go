@@ -75,21 +75,16 @@ func uses(src []byte) map[string]int {
 	}
 	count := map[string]int{}
 	lx := pyscan.NewLexer(src)
-	var prev pyscan.Token
-	statement := false // the logical line is an import statement
-	for t := lx.Next(); t.Kind != pyscan.EOF; prev, t = t, lx.Next() {
-		if t.Kind == pyscan.Newline {
-			statement = false
+	for _, l := range lx.Lines() {
+		if first := string(l.Toks[0].Text); first == "import" || first == "from" {
 			continue
 		}
-		if prev.Kind == pyscan.Newline || prev.Kind == pyscan.Indent || prev.Kind == pyscan.Dedent || prev.Text == nil {
-			statement = t.Kind == pyscan.Name && (string(t.Text) == "import" || string(t.Text) == "from")
+		for i, t := range l.Toks {
+			if t.Kind != pyscan.Name || inRegion(t.Off) || binding[lx.Pos(t)] || i > 0 && string(l.Toks[i-1].Text) == "." {
+				continue
+			}
+			count[string(t.Text)]++
 		}
-		if t.Kind != pyscan.Name || statement || inRegion(t.Off) || binding[lx.Pos(t)] ||
-			prev.Kind == pyscan.Op && string(prev.Text) == "." {
-			continue
-		}
-		count[string(t.Text)]++
 	}
 	return count
 }

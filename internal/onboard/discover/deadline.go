@@ -2,12 +2,14 @@ package discover
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/schema"
 )
 
 // The candidates of one conftest, found statically: what init runs. What
@@ -56,10 +58,9 @@ const maxDepth = 4
 
 // scanConftest returns the candidates of the conftest file (relative to
 // the root) with source src, or nil when it has none.
-func scanConftest(file string, src []byte) *conftest {
-	s := newSource(file, src)
-	m := s.m
-	cf := &conftest{file: file, dir: dirOf(file), s: s, fx: fixtures(m), envAt: map[string]string{}}
+func scanConftest(file string, src []byte, m *pyscan.Module) *conftest {
+	s := newSource(file, src, m)
+	cf := &conftest{file: file, dir: path.Dir(file), s: s, fx: m.Fixtures(), envAt: map[string]string{}}
 	names := make([]string, 0, len(cf.fx))
 	for name := range cf.fx {
 		names = append(names, name)
@@ -111,7 +112,7 @@ func armingFunctions(m *pyscan.Module) map[int]bool {
 	out := map[int]bool{}
 	for _, call := range m.Calls {
 		if _, ok := armingCall(m, call); ok && call.Scope >= 0 {
-			out[topLevel(m, call.Scope)] = true
+			out[m.Under(call.Scope, -1)] = true
 		}
 	}
 	for range maxDepth {
@@ -144,24 +145,20 @@ func callsArming(m *pyscan.Module, def int, arming map[int]bool) bool {
 // literals given to os.environ[...], os.environ.get, os.getenv and
 // their kin: the variables whose values init sets in its further runs.
 func (cf *conftest) readEnv() {
-	toks := cf.s.tokens()
-	for i, t := range toks {
-		if t.Kind != pyscan.String || i < 2 {
+	lx := pyscan.NewLexer(cf.s.src)
+	var last [4]string // the texts of the latest tokens, newest first
+	for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
+		b := last // the tokens before t
+		last = [4]string{text(t), b[0], b[1], b[2]}
+		reads := b[0] == "[" && b[1] == "environ" ||
+			b[0] == "(" && (b[1] == "getenv" || b[2] == "." && b[3] == "environ" && (b[1] == "get" || b[1] == "setdefault" || b[1] == "pop"))
+		if t.Kind != pyscan.String || !reads {
 			continue
 		}
-		prev, before := text(toks[i-1]), text(toks[i-2])
-		reads := prev == "[" && before == "environ" ||
-			prev == "(" && (before == "getenv" || i >= 4 && text(toks[i-3]) == "." && text(toks[i-4]) == "environ" &&
-				(before == "get" || before == "setdefault" || before == "pop"))
-		if !reads {
-			continue
+		if name, ok := pyscan.StringValue(text(t)); ok && name != "" && cf.envAt[name] == "" {
+			cf.env = append(cf.env, name)
+			cf.envAt[name] = at(cf.file, lx.Pos(t))
 		}
-		name, ok := pyscan.StringValue(text(t))
-		if !ok || name == "" || cf.envAt[name] != "" {
-			continue
-		}
-		cf.env = append(cf.env, name)
-		cf.envAt[name] = cf.s.at(t)
 	}
 }
 
@@ -169,29 +166,25 @@ func (cf *conftest) readEnv() {
 // wider than a test.
 func (c *Contract) readAutouse(cf *conftest, def int) {
 	m := cf.s.m
-	for _, dec := range m.Defs[def].Decorators {
-		if dec.Call < 0 {
-			continue
-		}
-		for _, a := range m.Calls[dec.Call].Args {
-			if a.Keyword == "autouse" && a.Kind == pyscan.ArgName && a.Value == "True" {
-				c.Autouse, c.AutouseAt = true, at(cf.file, a.Pos)
-			}
-			if a.Keyword == "scope" && a.Kind == pyscan.ArgString && a.Value != "function" {
-				// One alarm for a whole session, package, module or class:
-				// a budget, which the generated per-test deadline is not.
-				c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture has scope=%q, so its alarm bounds each %s as a whole, where the generated deadline bounds each test: adopting it changes what the seconds bound", at(cf.file, a.Pos), a.Value, a.Value))
-			}
-		}
+	if a, _ := m.FixtureArg(def, "autouse"); a.Kind == pyscan.ArgName && a.Value == "True" {
+		c.Spec.Autouse, c.Origin["autouse"] = true, at(cf.file, a.Pos)
+	}
+	if a, _ := m.FixtureArg(def, "scope"); a.Kind == pyscan.ArgString && a.Value != "function" {
+		// One alarm for a whole session, package, module or class: a
+		// budget, which the generated per-test deadline is not.
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture has scope=%q, so its alarm bounds each %s as a whole, where the generated deadline bounds each test: adopting it changes what the seconds bound", at(cf.file, a.Pos), a.Value, a.Value))
 	}
 }
 
 // readGuard finds a hasattr(signal, "SIGALRM") test (or one for
-// "setitimer" or "alarm") in the deadline fixture or at module level: the
-// hand-written deadline runs only where the signal exists, which no run
-// on this machine can show.
+// "setitimer" or "alarm") in the deadline fixture or at module level: a
+// real timer that the hand-written deadline arms only where the signal
+// exists, which no run on this machine can show, is timer = "auto".
 func (c *Contract) readGuard(cf *conftest, def int) {
 	m := cf.s.m
+	if c.Spec.Timer != schema.TimerReal {
+		return
+	}
 	for _, call := range m.Calls {
 		if call.Callee != "hasattr" || len(call.Args) != 2 || !(call.Scope < 0 || m.Inside(call.Scope, def)) {
 			continue
@@ -202,7 +195,7 @@ func (c *Contract) readGuard(cf *conftest, def int) {
 		}
 		switch attr.Value {
 		case "SIGALRM", "setitimer", "alarm":
-			c.Guard = at(cf.file, call.Pos)
+			c.Spec.Timer, c.Origin["timer"] = schema.TimerAuto, at(cf.file, call.Pos)
 			return
 		}
 	}
@@ -218,20 +211,20 @@ func (c *Contract) readGuard(cf *conftest, def int) {
 func (c *Contract) readEarlyYield(s *source, def, arming int) {
 	marks := false // the latest if of the fixture's body reads a test's marks
 	for _, l := range s.lines {
-		if l.toks[0].Line >= arming {
+		if l.Toks[0].Line >= arming {
 			return
 		}
 		if !s.m.Inside(l.scope, def) {
 			continue
 		}
-		switch text(l.toks[0]) {
+		switch text(l.Toks[0]) {
 		case "if", "elif":
-			marks = slices.ContainsFunc(l.toks, func(t pyscan.Token) bool {
+			marks = slices.ContainsFunc(l.Toks, func(t pyscan.Token) bool {
 				return t.Kind == pyscan.Name && markReaders[text(t)]
 			})
 		case "yield":
 			if marks {
-				c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture yields here, before it arms the timer, for the tests a mark opts out: they ran without a deadline, and the generated deadline covers every test it reaches; give them more seconds ([deadline.module_seconds]), or keep them from requesting it", s.at(l.toks[0])))
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture yields here, before it arms the timer, for the tests a mark opts out: they ran without a deadline, and the generated deadline covers every test it reaches; give them more seconds ([deadline.module_seconds]), or keep them from requesting it", s.at(l.Toks[0])))
 				return
 			}
 		}
@@ -244,7 +237,7 @@ func (c *Contract) readEarlyYield(s *source, def, arming int) {
 // (a pytest.fail there with a message of its own never failed a test),
 // and the failure the tests saw is the handler's, which the spec keeps.
 func (c *Contract) readCatchAroundYield(s *source, def int) {
-	if c.Raises != "TimeoutError" && c.Raises != "AssertionError" {
+	if c.Spec.Raises != schema.RaisesTimeoutError && c.Spec.Raises != schema.RaisesAssertionError {
 		return
 	}
 	yieldCol := 0 // the column of the yield statement, once it is found
@@ -252,7 +245,7 @@ func (c *Contract) readCatchAroundYield(s *source, def int) {
 		if !s.m.Inside(l.scope, def) {
 			continue
 		}
-		first, col := text(l.toks[0]), s.pos(l.toks[0]).Col
+		first, col := text(l.Toks[0]), s.pos(l.Toks[0]).Col
 		switch {
 		case yieldCol == 0 && l.scope == def && first == "yield":
 			yieldCol = col
@@ -260,8 +253,8 @@ func (c *Contract) readCatchAroundYield(s *source, def int) {
 			// Before the yield, or beside it in the body of its try.
 		case first != "except":
 			return // the yield's try, if any, has no except clause
-		case slices.ContainsFunc(l.toks[1:], func(t pyscan.Token) bool { return t.Kind == pyscan.Name && text(t) == c.Raises }):
-			c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture catches %s around its yield, but pytest never raises a test's exception there, so this clause never ran; the failure the tests saw is the handler's, which the spec keeps", s.at(l.toks[0]), c.Raises))
+		case slices.ContainsFunc(l.Toks[1:], func(t pyscan.Token) bool { return t.Kind == pyscan.Name && text(t) == c.Spec.Raises }):
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture catches %s around its yield, but pytest never raises a test's exception there, so this clause never ran; the failure the tests saw is the handler's, which the spec keeps", s.at(l.Toks[0]), c.Spec.Raises))
 			return
 		}
 	}
@@ -290,7 +283,7 @@ func strayCalls(m *pyscan.Module, file string, fx map[string]int) []Stray {
 			continue
 		}
 		st := Stray{At: at(file, call.Pos), Arms: callee}
-		if top := topLevel(m, call.Scope); top >= 0 {
+		if top := m.Under(call.Scope, -1); top >= 0 {
 			st.In = m.Defs[top].Name
 			st.CalledBy = fixtureCalling(m, fx, st.In)
 			if def, ok := fx[st.In]; ok && def == top {
@@ -298,7 +291,7 @@ func strayCalls(m *pyscan.Module, file string, fx map[string]int) []Stray {
 				case suite.OwnSetup:
 					st.Bounds = true
 				case suite.HandedOut:
-					st.In, st.HandedBy = m.Defs[nestedIn(m, call.Scope, top)].Name, st.In
+					st.In, st.HandedBy = m.Defs[m.Under(call.Scope, top)].Name, st.In
 				}
 			}
 		}

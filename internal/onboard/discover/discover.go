@@ -43,31 +43,22 @@ type Contract struct {
 	Deadline Fixture
 	Preload  *Fixture // nil when the deadline fixture takes no preload fixture
 
-	// Autouse is true when the deadline fixture is autouse: every test
-	// below the conftest runs under its alarm.
-	Autouse   bool
-	AutouseAt string
-
-	// Seconds is the deadline, or the default of SecondsEnv; 0 when it
-	// could not be read (see Unread).
-	Seconds   float64
-	SecondsAt string
-	// SecondsEnv is the environment variables the seconds are read from,
-	// the first one set winning; nil when they are fixed.
-	SecondsEnv   []string
-	SecondsEnvAt string
-	// SecondsFallbackAt is the path:line:col of a helper's return of the
-	// default when a variable of SecondsEnv holds no number (its
-	// "except ValueError: return 5"); "" without one.
-	SecondsFallbackAt string
-	Timer             string // schema.TimerReal, TimerVirtual or TimerProf
-	TimerAt           string // path:line:col of the call that arms the alarm
+	// Spec is the [deadline] the runs showed, and Origin, by the key
+	// each value is written under ("deadline" for the fixture), the
+	// path:line:col of the code it came from. Seconds is the default of
+	// SecondsEnv (the variables that set them, the first one set
+	// winning), 0 when unread (see Unread). Timer is auto for the real
+	// timer behind a hasattr(signal, "SIGALRM") guard: the hand-written
+	// deadline runs only where the signal exists, which no run here can
+	// show. Raises is schema.RaisesFailed for a handler that calls
+	// pytest.fail. Message is the failure's text, its literal braces
+	// doubled and a {seconds} field where it states the seconds
+	// (secondsMessage). Raises and Message are "" when not learned.
+	Spec   schema.Deadline
+	Origin map[string]string
 	// Interval is the path:line:col of a repeat interval given to
 	// setitimer, or "".
 	Interval string
-	// Guard is the path:line:col of a hasattr(signal, "SIGALRM") test: the
-	// hand-written deadline runs only where the signal exists.
-	Guard string
 
 	// Handler is the function the fixture installs for the timer's signal,
 	// when it is defined in the conftest; HandlerNested tells one defined
@@ -80,24 +71,6 @@ type Contract struct {
 	// process, when the fixture installs none itself; "" otherwise.
 	HandlerInstalledAt string
 	HandlerInConfigure bool
-	// Raises is one of pytext.Raises (schema.RaisesFailed for a handler
-	// that calls pytest.fail); "" when not read.
-	Raises   string
-	RaisesAt string
-	// Message is the spec's message: the failure's text, with literal
-	// braces doubled and a {seconds} field where it states the seconds
-	// (SecondsMessage); "" when not learned.
-	Message string
-	// MessageAt is the path:line:col of the message; "" without one.
-	MessageAt string
-	// DumpThreads is true when the handler dumps every thread's stack
-	// with faulthandler first.
-	DumpThreads bool
-	DumpAt      string
-	// DefersAt is the path:line:col of a pluginmanager.hasplugin("timeout")
-	// test in the fixture, which leaves the timing to pytest-timeout when
-	// that plugin is loaded; "" without one.
-	DefersAt string
 
 	Modules []string
 
@@ -150,8 +123,6 @@ func (c *Contract) UnreadKey(key string) *Unread {
 type Fixture struct {
 	Name string
 	At   string // path:line:col of its name
-	// Line is the 1-based line of the first decorator.
-	Line int
 }
 
 // Override is a deadline fixture in a conftest below the contract's that
@@ -212,37 +183,37 @@ type Stray struct {
 // nothing pytest runs. It runs the candidates it finds with python, in
 // pytest sessions started in root; a project without one runs nothing.
 func Find(root, python string) (*Contract, []Stray, error) {
-	files, err := pytestFiles(root)
+	t, err := readTree(root)
 	if err != nil {
 		return nil, nil, err
 	}
 	var strays []Stray
 	var cfs []*conftest
-	for _, rel := range files {
+	for _, rel := range t.files {
 		if path.Base(rel) != "conftest.py" {
 			continue
 		}
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		src, err := t.read(rel)
 		if err != nil {
 			return nil, nil, err
 		}
-		if cf := scanConftest(rel, src); cf != nil {
+		m, _ := t.module(rel)
+		if cf := scanConftest(rel, src, m); cf != nil {
 			cfs = append(cfs, cf)
 			continue
 		}
-		m := pyscan.Scan(src)
-		strays = append(strays, strayCalls(m, rel, fixtures(m))...)
+		strays = append(strays, strayCalls(m, rel, m.Fixtures())...)
 	}
 	if len(cfs) == 0 {
 		return nil, strays, nil
 	}
-	l, err := run(root, python, cfs)
+	l, err := run(t, python, cfs)
 	if err != nil {
 		return nil, nil, fmt.Errorf("running the hand-written fixtures: %w", err)
 	}
 	// The conftest nearest the root covers the most tests: the others
 	// below it that bear its deadline's name override it for theirs.
-	sort.SliceStable(cfs, func(i, j int) bool { return depth(cfs[i].file) < depth(cfs[j].file) })
+	sort.SliceStable(cfs, func(i, j int) bool { return strings.Count(cfs[i].file, "/") < strings.Count(cfs[j].file, "/") })
 	var c *Contract
 	var top *conftest
 	for _, cf := range cfs {
@@ -258,19 +229,19 @@ func Find(root, python string) (*Contract, []Stray, error) {
 		return nil, strays, nil
 	}
 	for _, cf := range cfs {
-		if cf != top && below(cf.file, path.Dir(top.file)) {
+		if cf != top && below(cf.file, top.dir) {
 			if o, ok := l.override(cf, c.Deadline.Name); ok {
 				c.Overrides = append(c.Overrides, o)
 			}
 		}
 	}
-	if err := c.findGroup(root, files); err != nil {
+	if err := c.findGroup(t); err != nil {
 		return nil, nil, err
 	}
-	if err := c.findProbe(root, files); err != nil {
+	if err := c.findProbe(t); err != nil {
 		return nil, nil, err
 	}
-	if c.Rearms, err = findRearms(root, path.Dir(c.Conftest), files); err != nil {
+	if c.Rearms, err = t.rearms(top.dir); err != nil {
 		return nil, nil, err
 	}
 	return c, nil, nil
@@ -287,7 +258,8 @@ func (l *learner) contract(cf *conftest) *Contract {
 			continue
 		}
 		def := cd.def
-		c := &Contract{Conftest: cf.file, Deadline: fixture(m, cf.file, def), Timer: schema.TimerReal}
+		c := &Contract{Conftest: cf.file, Deadline: fixture(m, cf.file, def), Spec: schema.Deadline{Fixture: cd.name, Timer: schema.TimerReal}}
+		c.Origin = map[string]string{"deadline": c.Deadline.At}
 		if m.Defs[def].Pos.Col > len("def ")+1 {
 			// Defined under an if or a try at module level: generate
 			// --adopt takes out only definitions at module level.
@@ -295,8 +267,8 @@ func (l *learner) contract(cf *conftest) *Contract {
 		}
 		c.readAutouse(cf, def)
 		c.learnTimer(l, cf, sec)
-		c.readGuard(cf, def)
 		c.learnHandler(l, sec)
+		c.readGuard(cf, def)
 		c.learnDefer(l, cf, cd)
 		c.readPreload(m, cf.file, cf.fx, def)
 		if arm := sec.base.arm; arm != nil && arm.Frames[0].File == cf.file {
@@ -346,12 +318,9 @@ func (l *learner) override(cf *conftest, name string) (Override, bool) {
 			o.Seconds = sec.value
 			o.SecondsEnv = sec.env
 		}
-		switch arm := sec.base.arm; {
-		case arm != nil && arm.Call == "setitimer":
-			o.SecondsAt = l.argAt(arm.Frames[0], 1, "seconds")
-		case arm != nil:
-			o.SecondsAt = l.argAt(arm.Frames[0], 0, "seconds")
-		default:
+		if sec.base.arm != nil {
+			o.SecondsAt = l.secondsAt(sec.base.arm)
+		} else {
 			o.SecondsAt, _ = failedAt(cf, sec.base)
 		}
 		return o, true
@@ -387,7 +356,7 @@ func (l *learner) ran(cf *conftest, s seen, name string) string {
 		return fmt.Sprintf("its setup failed when init ran it (%s)", errorText(s.err))
 	case s.spans:
 		said := ""
-		if len(l.sample(s)) > 0 {
+		if len(sample(s)) > 0 {
 			o := s.ring.Outcomes[0]
 			said = fmt.Sprintf(", and its handler raised %s: %s", o.Type, o.Message)
 		}
@@ -398,52 +367,12 @@ func (l *learner) ran(cf *conftest, s seen, name string) string {
 	return "it armed no timer when init ran it for a test of its folder (a mark or an argument of each test may set it)"
 }
 
-// dirOf is the folder of a slash-separated path.
-func dirOf(rel string) string { return path.Dir(rel) }
-
-// depth counts the folders above a slash-separated path.
-func depth(rel string) int { return strings.Count(rel, "/") }
-
 func at(file string, p pyscan.Pos) string {
 	return fmt.Sprintf("%s:%d:%d", file, p.Line, p.Col)
 }
 
-// fixtures returns the module-level fixture definitions of m by name.
-func fixtures(m *pyscan.Module) map[string]int {
-	out := map[string]int{}
-	for i, d := range m.Defs {
-		if d.Parent < 0 && m.IsFixture(i) {
-			out[m.FixtureName(i)] = i
-		}
-	}
-	return out
-}
-
-// topLevel returns the module-level definition that holds scope, or -1
-// for module level itself.
-func topLevel(m *pyscan.Module, scope int) int {
-	for scope >= 0 && m.Defs[scope].Parent >= 0 {
-		scope = m.Defs[scope].Parent
-	}
-	return scope
-}
-
-// nestedIn returns the def whose body directly under def top holds scope,
-// which lies inside a function nested in top.
-func nestedIn(m *pyscan.Module, scope, top int) int {
-	for m.Defs[scope].Parent != top {
-		scope = m.Defs[scope].Parent
-	}
-	return scope
-}
-
 func fixture(m *pyscan.Module, file string, def int) Fixture {
-	d := m.Defs[def]
-	line := d.Pos.Line
-	for _, dec := range d.Decorators {
-		line = min(line, dec.Pos.Line)
-	}
-	return Fixture{Name: m.FixtureName(def), At: at(file, d.Pos), Line: line}
+	return Fixture{Name: m.FixtureName(def), At: at(file, m.Defs[def].Pos)}
 }
 
 // readPreload finds the fixture among the deadline fixture's parameters
@@ -486,21 +415,17 @@ func (c *Contract) readPreload(m *pyscan.Module, file string, fx map[string]int,
 
 // findGroup reads the xdist_group marks of the test modules that use the
 // fixtures: the ones below the conftest's folder, which its fixtures reach.
-func (c *Contract) findGroup(root string, files []string) error {
+func (c *Contract) findGroup(t *tree) error {
 	names := map[string]bool{c.Deadline.Name: true}
 	if c.Preload != nil {
 		names[c.Preload.Name] = true
 	}
 	count := map[string]int{}
-	for _, rel := range files {
-		if !isTestFile(rel) || !below(rel, path.Dir(c.Conftest)) {
-			continue
-		}
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	for _, rel := range t.tests(path.Dir(c.Conftest)) {
+		m, err := t.module(rel)
 		if err != nil {
 			return err
 		}
-		m := pyscan.Scan(src)
 		if !usesAny(m, names) {
 			continue
 		}
@@ -567,33 +492,29 @@ func below(rel, dir string) bool {
 // that is not a test module, defines a pytest hook and names setitimer (to
 // wrap it); and for the test modules that name the plugin's module in a
 // string, as pytest -p takes it.
-func (c *Contract) findProbe(root string, files []string) error {
-	for _, rel := range files {
+func (c *Contract) findProbe(t *tree) error {
+	for _, rel := range t.files {
 		// The generated deadline runtime defines a hook and names
 		// setitimer too, but it is no probe.
 		if isTestFile(rel) || path.Base(rel) == "conftest.py" || path.Base(rel) == schema.RuntimeFile || !below(rel, path.Dir(c.Conftest)) {
 			continue
 		}
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		src, err := t.read(rel)
 		if err != nil {
 			return err
 		}
-		m := pyscan.Scan(src)
-		if !hasHook(m) || !hasName(src, "setitimer") {
+		if m, _ := t.module(rel); !hasHook(m) || !hasToken(src, pyscan.Name, "setitimer") {
 			continue
 		}
 		p := &Probe{Plugin: rel, Generated: bytes.HasPrefix(src, []byte(pytext.GeneratedHeader))}
 		stem := strings.TrimSuffix(path.Base(rel), ".py")
-		for _, t := range files {
-			if !isTestFile(t) {
-				continue
-			}
-			tsrc, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(t)))
+		for _, test := range t.tests(".") {
+			tsrc, err := t.read(test)
 			if err != nil {
 				return err
 			}
-			if hasString(tsrc, stem) {
-				p.Tests = append(p.Tests, t)
+			if hasToken(tsrc, pyscan.String, strconv.Quote(stem)) || hasToken(tsrc, pyscan.String, "'"+stem+"'") {
+				p.Tests = append(p.Tests, test)
 			}
 		}
 		c.Probe = p
@@ -611,34 +532,71 @@ func hasHook(m *pyscan.Module) bool {
 	return false
 }
 
-// hasName reports whether src uses name as code, not in a string or comment.
-func hasName(src []byte, name string) bool {
+// hasToken reports whether src holds a token of kind with text: a name
+// used as code, not in a string or comment, or a string literal as
+// written.
+func hasToken(src []byte, kind pyscan.Kind, text string) bool {
 	lx := pyscan.NewLexer(src)
 	for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
-		if t.Kind == pyscan.Name && string(t.Text) == name {
+		if t.Kind == kind && string(t.Text) == text {
 			return true
 		}
 	}
 	return false
 }
 
-// hasString reports whether src holds the plain string literal s.
-func hasString(src []byte, s string) bool {
-	lx := pyscan.NewLexer(src)
-	for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
-		if t.Kind == pyscan.String && (string(t.Text) == strconv.Quote(s) || string(t.Text) == "'"+s+"'") {
-			return true
-		}
-	}
-	return false
+// tree is the project's files that pytest reaches, walked as check walks
+// them (suite.Files), each read and scanned once, when first needed.
+type tree struct {
+	root  string
+	files []string // slash-separated, relative to root, in path order
+	src   map[string][]byte
+	mods  map[string]*pyscan.Module
 }
 
-// pytestFiles lists the files below root that pytest reaches, under the
-// project's pytest configuration, as check walks them (suite.Files).
-func pytestFiles(root string) ([]string, error) {
+func readTree(root string) (*tree, error) {
 	cfg, err := pytestcfg.Find(root)
 	if err != nil {
 		return nil, err
 	}
-	return suite.Files(root, cfg)
+	files, err := suite.Files(root, cfg)
+	return &tree{root: root, files: files, src: map[string][]byte{}, mods: map[string]*pyscan.Module{}}, err
+}
+
+// read returns the text of file, relative to the root.
+func (t *tree) read(file string) ([]byte, error) {
+	src, ok := t.src[file]
+	if !ok {
+		var err error
+		if src, err = os.ReadFile(filepath.Join(t.root, filepath.FromSlash(file))); err != nil {
+			return nil, err
+		}
+		t.src[file] = src
+	}
+	return src, nil
+}
+
+// module returns file scanned.
+func (t *tree) module(file string) (*pyscan.Module, error) {
+	m, ok := t.mods[file]
+	if !ok {
+		src, err := t.read(file)
+		if err != nil {
+			return nil, err
+		}
+		m = pyscan.Scan(src)
+		t.mods[file] = m
+	}
+	return m, nil
+}
+
+// tests returns the test modules below dir ("." for all).
+func (t *tree) tests(dir string) []string {
+	var out []string
+	for _, rel := range t.files {
+		if isTestFile(rel) && below(rel, dir) {
+			out = append(out, rel)
+		}
+	}
+	return out
 }

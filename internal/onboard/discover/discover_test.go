@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/testenv"
+	"github.com/fixturegen/fixturegen/schema"
 )
 
 // handwritten is a conftest shaped like the reference's: a preload fixture
@@ -103,19 +105,19 @@ func TestFind(t *testing.T) {
 		t.Fatal("no contract found")
 	}
 	want := &Contract{
-		Conftest:      "tests/inbox/conftest.py",
-		Deadline:      Fixture{"recovery_deadline", "tests/inbox/conftest.py:25:5", 24},
-		Preload:       &Fixture{"toy_sdk", "tests/inbox/conftest.py:15:5", 14},
-		Seconds:       1,
-		SecondsAt:     "tests/inbox/conftest.py:30:42",
-		Timer:         "real",
-		TimerAt:       "tests/inbox/conftest.py:30:5",
-		Handler:       &Fixture{"on_alarm", "tests/inbox/conftest.py:26:9", 26},
+		Conftest: "tests/inbox/conftest.py",
+		Deadline: Fixture{"recovery_deadline", "tests/inbox/conftest.py:25:5"},
+		Preload:  &Fixture{"toy_sdk", "tests/inbox/conftest.py:15:5"},
+		Spec:     schema.Deadline{Fixture: "recovery_deadline", Seconds: 1, Timer: "real", Raises: "AssertionError", Message: "recovery loop exceeded its deadline"},
+		Origin: map[string]string{
+			"deadline": "tests/inbox/conftest.py:25:5",
+			"seconds":  "tests/inbox/conftest.py:30:42",
+			"timer":    "tests/inbox/conftest.py:30:5",
+			"raises":   "tests/inbox/conftest.py:27:15",
+			"message":  "tests/inbox/conftest.py:27:30",
+		},
+		Handler:       &Fixture{"on_alarm", "tests/inbox/conftest.py:26:9"},
 		HandlerNested: true,
-		Raises:        "AssertionError",
-		RaisesAt:      "tests/inbox/conftest.py:27:15",
-		Message:       "recovery loop exceeded its deadline",
-		MessageAt:     "tests/inbox/conftest.py:27:30",
 		Modules:       []string{"toyredis", "toysdk.server.lowlevel", "toysdk.server.stdio", "toysdk.shared.message"},
 		Group:         "toy-sdk",
 		GroupUses: []Use{
@@ -168,8 +170,8 @@ func TestFindOverrides(t *testing.T) {
 	if err != nil || c == nil {
 		t.Fatalf("Find = %+v, %v", c, err)
 	}
-	if c.Conftest != "tests/conftest.py" || c.Seconds != 2 {
-		t.Errorf("contract in %s with %v s; want tests/conftest.py with 2 s", c.Conftest, c.Seconds)
+	if c.Conftest != "tests/conftest.py" || c.Spec.Seconds != 2 {
+		t.Errorf("contract in %s with %v s; want tests/conftest.py with 2 s", c.Conftest, c.Spec.Seconds)
 	}
 	want := []Override{
 		{Conftest: "tests/a_slow/conftest.py", Pattern: "tests/a_slow/**", At: "tests/a_slow/conftest.py:8:5", Seconds: 6, SecondsAt: "tests/a_slow/conftest.py:9:18"},
@@ -215,8 +217,8 @@ func TestFindImportedSeconds(t *testing.T) {
 			if u := c.UnreadKey("seconds"); u != nil {
 				unset = u.Why
 			}
-			if c.Seconds != tt.want || !strings.HasPrefix(unset, tt.unset) || (unset == "") != (tt.unset == "") {
-				t.Errorf("%v s, unread %q; want %v s, %q", c.Seconds, unset, tt.want, tt.unset)
+			if c.Spec.Seconds != tt.want || !strings.HasPrefix(unset, tt.unset) || (unset == "") != (tt.unset == "") {
+				t.Errorf("%v s, unread %q; want %v s, %q", c.Spec.Seconds, unset, tt.want, tt.unset)
 			}
 		})
 	}
@@ -283,7 +285,7 @@ def timeout():
 
     return timeout_function
 `
-	cf := scanConftest("conftest.py", []byte(src))
+	cf := scanConftest("conftest.py", []byte(src), pyscan.Scan([]byte(src)))
 	if cf == nil {
 		t.Fatal("no candidate")
 	}

@@ -2,8 +2,6 @@ package discover
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -82,21 +80,19 @@ func (v variation) key() string {
 
 // learner runs the candidates and holds what they did.
 type learner struct {
-	root string
-	cfs  []*conftest
+	t *tree
 	// results holds, by throwaway test, the session that ran it.
 	results map[string]*observe.Result
 	// timeout holds the session with pytest-timeout loaded, nil without.
 	timeout *observe.Result
 	vars    map[string]variation // by throwaway test
-	mods    map[string]*pyscan.Module
 }
 
 // run runs every candidate of cfs: a first session, with pytest-timeout's
 // session beside it when a conftest asks for it, then a session for each
 // setting of a variable that a conftest reads only once.
-func run(root, python string, cfs []*conftest) (*learner, error) {
-	l := &learner{root: root, cfs: cfs, results: map[string]*observe.Result{}, vars: map[string]variation{}, mods: map[string]*pyscan.Module{}}
+func run(t *tree, python string, cfs []*conftest) (*learner, error) {
+	l := &learner{t: t, results: map[string]*observe.Result{}, vars: map[string]variation{}}
 	var watch []string
 	var items, timeoutItems []observe.Item
 	for i, cf := range cfs {
@@ -121,7 +117,7 @@ func run(root, python string, cfs []*conftest) (*learner, error) {
 			cd.base = fmt.Sprintf("c%d_%d", i, j)
 			add(cd.base, cd.name, nil)
 			if cf.defersAt != "" {
-				timeoutItems = append(timeoutItems, observe.Item{ID: cd.base, Dir: cf.dir, Fixture: cd.name, Env: map[string]*string{}})
+				timeoutItems = append(timeoutItems, observe.Item{ID: cd.base, Dir: cf.dir, Fixture: cd.name})
 			}
 		}
 		if len(cf.hooks) > 0 {
@@ -142,7 +138,7 @@ func run(root, python string, cfs []*conftest) (*learner, error) {
 	if len(timeoutItems) > 0 {
 		runs = append(runs, observe.Run{Items: timeoutItems, Timeout: true})
 	}
-	results, err := observe.Sessions(root, python, watch, runs)
+	results, err := observe.Sessions(t.root, python, watch, runs)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +169,7 @@ func run(root, python string, cfs []*conftest) (*learner, error) {
 	if len(more) == 0 {
 		return l, nil
 	}
-	again, err := observe.Sessions(root, python, watch, more)
+	again, err := observe.Sessions(t.root, python, watch, more)
 	if err != nil {
 		return nil, err
 	}
@@ -277,24 +273,11 @@ func armsAndDisarms(it *observe.ItemResult, fixture string) bool {
 // timers are the spec's names of the timers, by setitimer's which.
 var timers = map[int]string{0: schema.TimerReal, 1: schema.TimerVirtual, 2: schema.TimerProf}
 
-// module returns the scanned file (relative to the root), or nil.
-func (l *learner) module(file string) *pyscan.Module {
-	if m, ok := l.mods[file]; ok {
-		return m
-	}
-	var m *pyscan.Module
-	if src, err := os.ReadFile(filepath.Join(l.root, filepath.FromSlash(file))); err == nil {
-		m = pyscan.Scan(src)
-	}
-	l.mods[file] = m
-	return m
-}
-
 // callAt returns the call whose callee starts at the frame's position, or
 // the first call after it on its line (a raise statement's frame stands
 // at the raise).
 func (l *learner) callAt(f observe.Frame) *pyscan.Call {
-	m := l.module(f.File)
+	m, _ := l.t.module(f.File)
 	if m == nil {
 		return nil
 	}
@@ -335,8 +318,7 @@ func (l *learner) callPos(f observe.Frame) string {
 // returnedAt returns where a return statement at line of file gives its
 // value.
 func (l *learner) returnedAt(file string, line int) string {
-	src, err := os.ReadFile(filepath.Join(l.root, filepath.FromSlash(file)))
-	if err == nil {
+	if src, err := l.t.read(file); err == nil {
 		lx := pyscan.NewLexer(src)
 		for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
 			if t.Line == line && text(t) == "return" {
@@ -351,7 +333,7 @@ func (l *learner) returnedAt(file string, line int) string {
 
 // defAt returns where the handler's def names it.
 func (l *learner) defAt(h *observe.Handler) string {
-	if m := l.module(h.File); m != nil {
+	if m, _ := l.t.module(h.File); m != nil {
 		for _, d := range m.Defs {
 			if d.Name != h.Function && !(h.Kind == "object" && d.Kind == pyscan.Class && strings.HasSuffix(h.Name, d.Name)) {
 				continue
@@ -380,7 +362,7 @@ type secondsOf struct {
 	// fallbackAt is where the default is given again for a variable
 	// that holds no number; "" when such a variable is an error.
 	fallbackAt string
-	samples    []Sample // the handler's message at each number of seconds
+	samples    []*observe.Ring // the handler's message at each number of seconds
 }
 
 // learnSeconds reads the candidate's seconds from its runs.
@@ -390,7 +372,7 @@ func (l *learner) learnSeconds(cf *conftest, cd *cand) secondsOf {
 	out.base = base
 	if base.spans {
 		out.armed, out.ok, out.value = true, true, base.arm.Seconds
-		out.samples = append(out.samples, l.sample(base)...)
+		out.samples = append(out.samples, sample(base)...)
 	}
 	values := map[string]float64{}
 	for _, id := range cd.vars {
@@ -405,7 +387,7 @@ func (l *learner) learnSeconds(cf *conftest, cd *cand) secondsOf {
 		case s.arm.Seconds == want:
 			out.env = append(out.env, v.name)
 			values[v.name] = want
-			out.samples = append(out.samples, l.sample(s)...)
+			out.samples = append(out.samples, sample(s)...)
 			if !out.armed {
 				out.armed, out.base = true, s
 			}
@@ -487,12 +469,13 @@ func (l *learner) fallbackAt(s seen, value float64) string {
 	return s.arm.Frames[0].At()
 }
 
-// sample returns the handler's message at the seconds it was armed for.
-func (l *learner) sample(s seen) []Sample {
-	if s.ring == nil || len(s.ring.Outcomes) == 0 || s.ring.Outcomes[0].Kind != "raised" {
+// sample returns the ring whose handler raised a message, at the seconds
+// the timer was armed for.
+func sample(s seen) []*observe.Ring {
+	if s.ring == nil || s.ring.Templates == nil {
 		return nil
 	}
-	return []Sample{{Seconds: s.arm.Seconds, Text: s.ring.Outcomes[0].Message}}
+	return []*observe.Ring{s.ring}
 }
 
 // failedAt says where and why a run showed nothing of a fixture's setup:
@@ -538,6 +521,14 @@ func errorText(e *observe.Error) string {
 	return e.Type + ": " + e.Message
 }
 
+// secondsAt returns where the call that armed the timer gives its seconds.
+func (l *learner) secondsAt(arm *observe.Event) string {
+	if arm.Call == "setitimer" {
+		return l.argAt(arm.Frames[0], 1, "seconds")
+	}
+	return l.argAt(arm.Frames[0], 0, "seconds")
+}
+
 // learnTimer fills the deadline's timer, seconds and variables.
 func (c *Contract) learnTimer(l *learner, cf *conftest, sec secondsOf) {
 	arm := sec.base.arm
@@ -547,32 +538,29 @@ func (c *Contract) learnTimer(l *learner, cf *conftest, sec secondsOf) {
 		return
 	}
 	call := arm.Frames[0]
-	c.TimerAt = l.callPos(call)
-	c.Timer = timers[arm.Which]
-	if arm.Call == "setitimer" {
-		c.SecondsAt = l.argAt(call, 1, "seconds")
-		if arm.Interval > 0 {
-			c.Interval = l.argAt(call, 2, "interval")
-		}
-	} else {
-		c.SecondsAt = l.argAt(call, 0, "seconds")
+	c.Spec.Timer = timers[arm.Which]
+	c.Origin["timer"], c.Origin["seconds"] = l.callPos(call), l.secondsAt(arm)
+	if arm.Interval > 0 {
+		c.Interval = l.argAt(call, 2, "interval")
 	}
 	if sec.ok {
-		c.Seconds = sec.value
+		c.Spec.Seconds = sec.value
 	}
-	c.SecondsEnv = sec.env
+	c.Spec.SecondsEnv = sec.env
 	if len(sec.env) > 0 {
-		c.SecondsEnvAt = cf.envAt[sec.env[0]]
-		c.SecondsFallbackAt = sec.fallbackAt
+		c.Origin["seconds_env"] = cf.envAt[sec.env[0]]
+		if sec.fallbackAt != "" {
+			c.Spec.SecondsEnvInvalid, c.Origin["seconds_env_invalid"] = schema.SecondsEnvFallback, sec.fallbackAt
+		}
 	}
 	if slices.Contains(sec.env, "PYTEST_TIMEOUT") {
-		c.Notes = append(c.Notes, fmt.Sprintf("%s: PYTEST_TIMEOUT is pytest-timeout's variable too: where it is set and pytest-timeout is loaded, pytest-timeout arms its own timer beside the generated deadline, where the hand-written handler replaced pytest-timeout's; read another variable, or set defer_to_pytest_timeout = true", c.SecondsEnvAt))
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: PYTEST_TIMEOUT is pytest-timeout's variable too: where it is set and pytest-timeout is loaded, pytest-timeout arms its own timer beside the generated deadline, where the hand-written handler replaced pytest-timeout's; read another variable, or set defer_to_pytest_timeout = true", c.Origin["seconds_env"]))
 	}
 	c.Notes = append(c.Notes, sec.notes...)
 	if sec.unread != nil {
 		c.Unread = append(c.Unread, *sec.unread)
 	} else if !sec.ok {
-		c.unread("seconds", c.SecondsAt, "the fixture armed no timer when init ran it without its variables")
+		c.unread("seconds", c.Origin["seconds"], "the fixture armed no timer when init ran it without its variables")
 	}
 }
 
@@ -586,17 +574,17 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 	sig := signalNames[s.ring.Signal]
 	switch {
 	case h == nil || h.Kind == "default":
-		c.unreadHandler(c.TimerAt, fmt.Sprintf("no handler of %s is installed when the test runs, so the alarm ends the process", sig))
+		c.unreadHandler(c.Origin["timer"], fmt.Sprintf("no handler of %s is installed when the test runs, so the alarm ends the process", sig))
 		return
 	case h.Kind == "ignore":
-		c.unreadHandler(c.TimerAt, fmt.Sprintf("%s is ignored when the test runs, so the alarm does nothing", sig))
+		c.unreadHandler(c.Origin["timer"], fmt.Sprintf("%s is ignored when the test runs, so the alarm does nothing", sig))
 		return
 	case h.File == "" || h.Kind == "other":
-		c.unreadHandler(c.TimerAt, fmt.Sprintf("the handler of %s, %s, is not the project's code", sig, h.Name))
+		c.unreadHandler(c.Origin["timer"], fmt.Sprintf("the handler of %s, %s, is not the project's code", sig, h.Name))
 		return
 	}
 	handlerAt := l.defAt(h)
-	c.Handler = &Fixture{Name: shortName(h.Name), At: handlerAt, Line: h.Line}
+	c.Handler = &Fixture{Name: shortName(h.Name), At: handlerAt}
 	c.HandlerNested = strings.Contains(h.Name, "<locals>") || h.Function == "<lambda>"
 	if ev := installedAtImport(s, h); ev != nil {
 		c.HandlerInstalledAt = l.callPos(ev.Frames[0])
@@ -609,7 +597,7 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 			where = l.callPos(d.Frames[0])
 		}
 		if d.AllThreads {
-			c.DumpThreads, c.DumpAt = true, where
+			c.Spec.DumpThreads, c.Origin["dump_threads"] = true, where
 		} else {
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: the handler dumps only the current thread's stack; dump_threads = true dumps every thread's", where))
 		}
@@ -634,7 +622,7 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 	}
 	switch kind := o.Module + "." + o.Type; {
 	case o.Outcome == "fail":
-		c.Raises, c.RaisesAt = schema.RaisesFailed, where
+		c.Spec.Raises, c.Origin["raises"] = schema.RaisesFailed, where
 		if o.Pytrace != nil && *o.Pytrace {
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: the handler calls pytest.fail with its traceback; the generated deadline raises the same Failed without one (pytrace=False), its message alone", where))
 		}
@@ -642,9 +630,9 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 		c.unreadHandler(where, fmt.Sprintf("the handler calls pytest.%s, so a test that runs out of time ends %s, where the generated deadline fails it", o.Outcome, endsBy[o.Outcome]))
 		return
 	case kind == "builtins.TimeoutError":
-		c.Raises, c.RaisesAt = schema.RaisesTimeoutError, where
+		c.Spec.Raises, c.Origin["raises"] = schema.RaisesTimeoutError, where
 	case kind == "builtins.AssertionError":
-		c.Raises, c.RaisesAt = schema.RaisesAssertionError, where
+		c.Spec.Raises, c.Origin["raises"] = schema.RaisesAssertionError, where
 	default:
 		raised := o.Type
 		if slices.Contains(pytext.Raises, o.Type) {
@@ -664,12 +652,12 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 	case strings.Contains(o.Message, "fixturegen_c"):
 		c.unread("message", msgAt, "the message names the test, which a spec's message cannot")
 	default:
-		msg, changes := SecondsMessage(sec.samples)
+		msg, changes := secondsMessage(sec.samples)
 		if changes {
 			c.unread("message", msgAt, fmt.Sprintf("the message changes with the seconds in a way no {seconds} field says (%s at %s s)", pyquote.String(o.Message), pyquote.Number(s.arm.Seconds)))
 			return
 		}
-		c.Message, c.MessageAt = msg, msgAt
+		c.Spec.Message, c.Origin["message"] = msg, msgAt
 	}
 }
 
@@ -720,7 +708,7 @@ func (c *Contract) learnDefer(l *learner, cf *conftest, cd *cand) {
 		return
 	}
 	if !s.spans {
-		c.DefersAt = cf.defersAt
+		c.Spec.DeferToPytestTimeout, c.Origin["defer_to_pytest_timeout"] = true, cf.defersAt
 	}
 }
 

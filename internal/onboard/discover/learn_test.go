@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/testenv"
+	"github.com/fixturegen/fixturegen/schema"
 )
 
 // shape is what TestDeadlineShapes compares: the [deadline] values a
@@ -29,9 +31,12 @@ type shape struct {
 
 func shapeOf(c *Contract) shape {
 	sh := shape{
-		Autouse: c.Autouse, Seconds: c.Seconds, SecondsEnv: strings.Join(c.SecondsEnv, ","), Timer: c.Timer,
-		Guarded: c.Guard != "", Interval: c.Interval != "", Raises: c.Raises, Message: c.Message,
-		DumpThreads: c.DumpThreads,
+		Autouse: c.Spec.Autouse, Seconds: c.Spec.Seconds, SecondsEnv: strings.Join(c.Spec.SecondsEnv, ","), Timer: c.Spec.Timer,
+		Interval: c.Interval != "", Raises: c.Spec.Raises, Message: c.Spec.Message, DumpThreads: c.Spec.DumpThreads,
+	}
+	if sh.Timer == schema.TimerAuto {
+		// Only the real timer behind a guard is auto.
+		sh.Timer, sh.Guarded = schema.TimerReal, true
 	}
 	if c.Handler != nil {
 		sh.Handler = c.Handler.Name
@@ -738,14 +743,18 @@ if hasattr(signal, "SIGALRM"):
 		if err := os.WriteFile(filepath.Join(dir, "conftest.py"), []byte(tt.src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cf := scanConftest(fmt.Sprintf("s%02d/conftest.py", i), []byte(tt.src))
+		cf := scanConftest(fmt.Sprintf("s%02d/conftest.py", i), []byte(tt.src), pyscan.Scan([]byte(tt.src)))
 		if cf == nil {
 			t.Fatalf("%s: no candidate found", tt.name)
 		}
 		cfs = append(cfs, cf)
 	}
 	// One run for them all, as init runs every conftest's candidates.
-	l, err := run(root, python, cfs)
+	tree, err := readTree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := run(tree, python, cfs)
 	if err != nil {
 		t.Fatal(err)
 	}

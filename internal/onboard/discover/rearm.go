@@ -1,8 +1,9 @@
 package discover
 
 import (
-	"os"
-	"path/filepath"
+	"bytes"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,32 +32,36 @@ type Rearm struct {
 // (relative to root, "." for all), in path order. A fixture that installs
 // a handler of its own is not one: it is a deadline of its own.
 func FindRearms(root, dir string) ([]Rearm, error) {
-	files, err := pytestFiles(root)
+	t, err := readTree(root)
 	if err != nil {
 		return nil, err
 	}
-	return findRearms(root, dir, files)
+	return t.rearms(dir)
 }
 
-func findRearms(root, dir string, files []string) ([]Rearm, error) {
+func (t *tree) rearms(dir string) ([]Rearm, error) {
 	var out []Rearm
-	for _, rel := range files {
-		if !isTestFile(rel) || !below(rel, dir) {
-			continue
-		}
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-		if err != nil {
-			return nil, err
-		}
-		if !hasName(src, "alarm") && !hasName(src, "setitimer") {
-			continue
-		}
-		out = append(out, rearms(rel, pyscan.Scan(src))...)
-	}
-	return out, nil
+	err := t.timed(dir, func(rel string, m *pyscan.Module) { out = append(out, rearms(rel, m)...) })
+	return out, err
 }
 
-// rearms reads the re-arming fixtures of one test module.
+// timed calls fn with each test module below dir that names a timer, the
+// only ones that can arm one.
+func (t *tree) timed(dir string, fn func(rel string, m *pyscan.Module)) error {
+	for _, rel := range t.tests(dir) {
+		src, err := t.read(rel)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(src, []byte("alarm")) || bytes.Contains(src, []byte("setitimer")) {
+			m, _ := t.module(rel)
+			fn(rel, m)
+		}
+	}
+	return nil
+}
+
+// rearms reads the re-arming fixtures of one test module, in source order.
 func rearms(rel string, m *pyscan.Module) []Rearm {
 	moduleWide := map[string]bool{}
 	for _, call := range m.Calls {
@@ -70,55 +75,35 @@ func rearms(rel string, m *pyscan.Module) []Rearm {
 		}
 	}
 	var out []Rearm
-	var defs []int
-	for name, def := range fixtures(m) {
-		r := Rearm{Module: rel, Fixture: name, At: at(rel, m.Defs[def].Pos), WholeModule: moduleWide[name]}
+	for _, def := range slices.Sorted(maps.Values(m.Fixtures())) {
+		name := m.FixtureName(def)
+		autouse, _ := m.FixtureArg(def, "autouse")
+		r := Rearm{Module: rel, Fixture: name, At: at(rel, m.Defs[def].Pos), WholeModule: moduleWide[name] || autouse.Value == "True"}
 		own, arms := false, false
 		for _, call := range m.Calls {
 			if call.Scope < 0 || !m.Inside(call.Scope, def) {
 				continue
 			}
+			seconds := 0 // the argument that holds them
 			switch m.Resolve(call.Callee) {
 			case "signal.signal":
 				own = true
-			case "signal.alarm":
-				if n, ok := numberArg(call, 0); ok && n > 0 && !arms {
-					arms, r.Seconds, r.SecondsAt = true, n, at(rel, call.Pos)
-				} else if !ok && !arms {
-					arms, r.SecondsAt = true, at(rel, call.Pos)
-				}
+				continue
 			case "signal.setitimer":
 				if len(call.Args) == 0 || call.Args[0].Kind != pyscan.ArgName || m.Resolve(call.Args[0].Value) != "signal.ITIMER_REAL" {
 					continue
 				}
-				if n, ok := numberArg(call, 1); ok && n > 0 && !arms {
-					arms, r.Seconds, r.SecondsAt = true, n, at(rel, call.Pos)
-				} else if !ok && !arms {
-					arms, r.SecondsAt = true, at(rel, call.Pos)
-				}
-			}
-		}
-		if !arms || own {
-			continue
-		}
-		for _, dec := range m.Defs[def].Decorators {
-			if dec.Call < 0 {
+				seconds = 1
+			case "signal.alarm":
+			default:
 				continue
 			}
-			for _, a := range m.Calls[dec.Call].Args {
-				if a.Keyword == "autouse" && a.Kind == pyscan.ArgName && a.Value == "True" {
-					r.WholeModule = true
-				}
+			if n, ok := numberArg(call, seconds); !arms && (!ok || n > 0) {
+				arms, r.Seconds, r.SecondsAt = true, n, at(rel, call.Pos)
 			}
 		}
-		out = append(out, r)
-		defs = append(defs, def)
-	}
-	// fixtures is a map; the report has the source's order.
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && defs[j] < defs[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-			defs[j], defs[j-1] = defs[j-1], defs[j]
+		if arms && !own {
+			out = append(out, r)
 		}
 	}
 	return out
@@ -139,23 +124,12 @@ func numberArg(call pyscan.Call, i int) (float64, bool) {
 // of its own: code that relies on a handler the suite installs for the
 // whole process, at path:line:col.
 func ArmsWithoutHandler(root, dir string) ([]string, error) {
-	files, err := pytestFiles(root)
+	t, err := readTree(root)
 	if err != nil {
 		return nil, err
 	}
 	var out []string
-	for _, rel := range files {
-		if !isTestFile(rel) || !below(rel, dir) {
-			continue
-		}
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-		if err != nil {
-			return nil, err
-		}
-		if !hasName(src, "alarm") && !hasName(src, "setitimer") {
-			continue
-		}
-		m := pyscan.Scan(src)
+	err = t.timed(dir, func(rel string, m *pyscan.Module) {
 		var arms []string
 		own := false
 		for _, call := range m.Calls {
@@ -169,6 +143,6 @@ func ArmsWithoutHandler(root, dir string) ([]string, error) {
 		if !own {
 			out = append(out, arms...)
 		}
-	}
-	return out, nil
+	})
+	return out, err
 }

@@ -6,8 +6,7 @@ import (
 
 // source is a conftest read twice: pyscan's facts (definitions, calls,
 // imports) and its logical lines, for the notes on a fixture's shape (an
-// early yield, an except clause around the yield) and the names of the
-// environment variables it reads.
+// early yield, an except clause around the yield).
 type source struct {
 	file  string
 	src   []byte
@@ -16,69 +15,39 @@ type source struct {
 	lines []line
 }
 
-// line is one logical line of code.
+// line is one logical line of code, with scope, the index in m.Defs of
+// the innermost def or class whose body holds it, or -1 at module level.
+// A def's own header line belongs to the scope around it.
 type line struct {
-	toks []pyscan.Token
-	// scope is the index in m.Defs of the innermost def or class whose
-	// body holds the line, or -1 at module level. A def's own header line
-	// belongs to the scope around it.
+	pyscan.Line
 	scope int
 }
 
-func newSource(file string, src []byte) *source {
-	s := &source{file: file, src: src, m: pyscan.Scan(src), lx: pyscan.NewLexer(src)}
-	defAt := map[int]int{} // line of a def's name → its index
-	for i, d := range s.m.Defs {
-		defAt[d.Pos.Line] = i
+func newSource(file string, src []byte, m *pyscan.Module) *source {
+	s := &source{file: file, src: src, m: m, lx: pyscan.NewLexer(src)}
+	defAt := map[pyscan.Pos]int{} // a def's name → its index
+	for i, d := range m.Defs {
+		defAt[d.Pos] = i
 	}
 	type open struct{ level, def int }
 	var stack []open
-	level := 0
-	var cur []pyscan.Token
-	for t := s.lx.Next(); ; t = s.lx.Next() {
-		switch t.Kind {
-		case pyscan.Indent:
-			level++
-			continue
-		case pyscan.Dedent:
-			level--
-			continue
-		case pyscan.Newline, pyscan.EOF:
-			if len(cur) > 0 {
-				for len(stack) > 0 && stack[len(stack)-1].level >= level {
-					stack = stack[:len(stack)-1]
-				}
-				scope := -1
-				if len(stack) > 0 {
-					scope = stack[len(stack)-1].def
-				}
-				s.lines = append(s.lines, line{toks: cur, scope: scope})
-				if name := defName(cur); name != nil {
-					if i, ok := defAt[name.Line]; ok && s.m.Defs[i].Name == string(name.Text) {
-						stack = append(stack, open{level, i})
-					}
-				}
-			}
-			cur = nil
-			if t.Kind == pyscan.EOF {
-				return s
-			}
-			continue
+	for _, l := range s.lx.Lines() {
+		for len(stack) > 0 && stack[len(stack)-1].level >= l.Level {
+			stack = stack[:len(stack)-1]
 		}
-		cur = append(cur, t)
+		scope := -1
+		if len(stack) > 0 {
+			scope = stack[len(stack)-1].def
+		}
+		s.lines = append(s.lines, line{l, scope})
+		for _, t := range l.Toks[:min(len(l.Toks), 3)] { // [async] def NAME, class NAME
+			if i, ok := defAt[s.lx.Pos(t)]; ok {
+				stack = append(stack, open{l.Level, i})
+				break
+			}
+		}
 	}
-}
-
-// defName returns the name token of a def, async def or class header.
-func defName(toks []pyscan.Token) *pyscan.Token {
-	i := 0
-	if i < len(toks) && text(toks[i]) == "async" {
-		i++
-	}
-	if i+1 < len(toks) && (text(toks[i]) == "def" || text(toks[i]) == "class") && toks[i+1].Kind == pyscan.Name {
-		return &toks[i+1]
-	}
-	return nil
+	return s
 }
 
 func text(t pyscan.Token) string { return string(t.Text) }
@@ -86,12 +55,3 @@ func text(t pyscan.Token) string { return string(t.Text) }
 func (s *source) pos(t pyscan.Token) pyscan.Pos { return s.lx.Pos(t) }
 
 func (s *source) at(t pyscan.Token) string { return at(s.file, s.pos(t)) }
-
-// tokens returns every token of the conftest's code, in order.
-func (s *source) tokens() []pyscan.Token {
-	var out []pyscan.Token
-	for _, l := range s.lines {
-		out = append(out, l.toks...)
-	}
-	return out
-}

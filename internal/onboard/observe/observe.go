@@ -29,6 +29,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fixturegen/fixturegen/internal/python/venv"
 )
 
 // pluginModule is the name the plugin is loaded under (pytest -p).
@@ -157,6 +159,19 @@ type Ring struct {
 	Handler  *Handler  `json:"handler"`
 	Dumps    []Dump    `json:"dumps"`
 	Outcomes []Outcome `json:"outcomes"` // one per call; it is called twice unless it returns
+	// Seconds is what the timer was armed for, and Templates the spec
+	// messages that give the first outcome's message at those seconds,
+	// when it raised: Python's own str.format tried each format spec of a
+	// {seconds} field against the text (see _templates in plugin.py).
+	Seconds   float64    `json:"seconds"`
+	Templates *Templates `json:"templates"`
+}
+
+// Templates are spec messages, simplest first, the message as raised
+// last. Unit keeps only those whose fields a unit of seconds follows.
+type Templates struct {
+	Any  []string `json:"any"`
+	Unit []string `json:"unit"`
 }
 
 // Dump is a faulthandler.dump_traceback call of the handler.
@@ -260,14 +275,7 @@ func Sessions(root, python string, watch []string, runs []Run) ([]*Result, error
 func session(root, python, dir, name string, watch []string, run Run) (*Result, error) {
 	report := filepath.Join(dir, "report-"+name+".json")
 	config := filepath.Join(dir, "config-"+name+".json")
-	items := []Item{}
-	for _, it := range run.Items {
-		if it.Env == nil {
-			it.Env = map[string]*string{}
-		}
-		items = append(items, it)
-	}
-	data, err := json.Marshal(map[string]any{"root": root, "out": report, "watch_env": orEmpty(watch), "items": items})
+	data, err := json.Marshal(map[string]any{"root": root, "out": report, "watch_env": watch, "items": run.Items})
 	if err != nil {
 		return nil, err
 	}
@@ -278,9 +286,9 @@ func session(root, python, dir, name string, watch []string, run Run) (*Result, 
 	// imports a conftest below it while it collects, where one that fails
 	// to import is an error of its folder alone, not of the session.
 	var args []string
-	if len(items) > 0 {
-		top := items[0].Dir
-		for _, it := range items[1:] {
+	if len(run.Items) > 0 {
+		top := run.Items[0].Dir
+		for _, it := range run.Items[1:] {
 			for top != "." && it.Dir != top && !strings.HasPrefix(it.Dir, top+"/") {
 				top = path.Dir(top)
 			}
@@ -323,34 +331,12 @@ func session(root, python, dir, name string, watch []string, run Run) (*Result, 
 	return r, nil
 }
 
-// sessionEnv is the inner run's environment: the caller's, without the
-// options meant for the outer run and without the watched variables but
-// those the run sets, with the plugin's folder on PYTHONPATH.
+// sessionEnv is the inner run's environment (venv.Env), without the
+// watched variables but those the run sets.
 func sessionEnv(environ []string, pluginDir, config string, watch []string, set map[string]string) []string {
-	var env []string
-	pythonPath := pluginDir
-	for _, kv := range environ {
-		name, value, _ := strings.Cut(kv, "=")
-		switch {
-		case name == "PYTEST_ADDOPTS" || strings.HasPrefix(name, "PYTEST_XDIST") || slices.Contains(watch, name):
-			continue
-		case name == "PYTHONPATH":
-			if value != "" {
-				pythonPath += string(os.PathListSeparator) + value
-			}
-			continue
-		}
-		env = append(env, kv)
-	}
+	env := venv.Env(environ, pluginDir, func(name string) bool { return slices.Contains(watch, name) })
 	for name, value := range set {
 		env = append(env, name+"="+value)
 	}
-	return append(env, "PYTHONPATH="+pythonPath, "FIXTUREGEN_OBSERVE="+config, "PYTHONDONTWRITEBYTECODE=1")
-}
-
-func orEmpty(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
+	return append(env, "FIXTUREGEN_OBSERVE="+config, "PYTHONDONTWRITEBYTECODE=1")
 }

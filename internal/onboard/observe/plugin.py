@@ -12,7 +12,9 @@ run), and writes one JSON document with what happened:
   emulated, never armed, so that nothing fires while the session runs;
 - in each test's body, the handler installed for each timer's signal, and
   what it does when it is called as the signal would call it: the exception
-  it raises and its message, a thread dump, ``os._exit``, or nothing;
+  it raises and its message (with the spec messages whose ``{seconds}``
+  field gives that text at the seconds armed), a thread dump, ``os._exit``,
+  or nothing;
 - the reads of the environment variables the configuration watches, and
   the environment each test ran its setup under;
 - each test's setup error, with the project's frame that raised it.
@@ -27,6 +29,7 @@ import itertools
 import json
 import math
 import os
+import re
 import signal
 import sys
 import time
@@ -43,8 +46,9 @@ _CONFIG: dict[str, Any] = json.loads(
     Path(os.environ["FIXTUREGEN_OBSERVE"]).read_text(encoding="utf-8")
 )
 _ROOT = Path(_CONFIG["root"]).resolve()
-_WATCH: frozenset[str] = frozenset(_CONFIG["watch_env"])
-_ITEMS: list[dict[str, Any]] = _CONFIG["items"]
+# Go writes a list or a map it never filled as null.
+_WATCH: frozenset[str] = frozenset(_CONFIG["watch_env"] or ())
+_ITEMS: list[dict[str, Any]] = _CONFIG["items"] or []
 _DIRS = frozenset(_ROOT / item["dir"] for item in _ITEMS)
 _HERE = str(Path(__file__).resolve().parent)
 
@@ -299,7 +303,67 @@ def _ring(which: int) -> dict[str, Any]:
                 break
     finally:
         faulthandler.dump_traceback, os._exit = real_dump, real_exit
+    first = out["outcomes"][0]
+    seconds = _armed.get(which, (0.0, 0.0, 0.0))[1]
+    if first["kind"] == "raised" and seconds > 0:
+        out["seconds"] = seconds
+        out["templates"] = _templates(first["message"], seconds)
     return out
+
+
+# The format specs a message's {seconds} field is tried with, simplest first.
+_FORMAT_SPECS = ("", "g", ".1f", ".2f", ".3f", ".0f")
+
+# What follows a number that states seconds: a unit, or only punctuation.
+_UNIT = re.compile(
+    r"[ \t\n\f\r]*(s|sec|secs|second|seconds)\b|[ \t\n\f\r.,;:!)\]]*\Z", re.ASCII
+)
+
+
+def _templates(message: str, seconds: float) -> dict[str, list[str]]:
+    """Return the spec messages that give message at these seconds.
+
+    A spec message is the text with its braces doubled and a {seconds}
+    field where it states the seconds, with a format spec that str.format
+    turns into the same text, S passed as the generated deadline passes it
+    (an int when whole). For each format spec in turn, the field stands at
+    every place the seconds stand as a number of their own at once, then at
+    each alone; under "unit" only at the places a unit of seconds (or
+    nothing but punctuation) follows, since one message alone proves
+    nothing of a number that merely equals the seconds. The text as it is
+    comes last: it gives itself at any seconds.
+    """
+    value = int(seconds) if seconds.is_integer() else seconds
+    out: dict[str, list[str]] = {"any": [], "unit": []}
+    for spec in _FORMAT_SPECS:
+        shown = format(value, spec)
+        number = re.compile(
+            rf"(?<![A-Za-z0-9_.])(?={re.escape(shown)}(?![0-9]|\.[0-9]))"
+        )
+        places = [m.start() for m in number.finditer(message)]
+        units = [p for p in places if _UNIT.match(message, p + len(shown))]
+        for key, found in (("any", places), ("unit", units)):
+            tries = [found, *([p] for p in found)] if len(found) > 1 else [found]
+            for at in filter(None, tries):
+                text = _place(message, at, len(shown), spec)
+                if text.format(seconds=value) == message:
+                    out[key].append(text)
+    for templates in out.values():
+        templates.append(_braces(message))
+    return out
+
+
+def _place(message: str, places: list[int], width: int, spec: str) -> str:
+    """Put a {seconds} field over the width characters at each of places."""
+    field = "{seconds" + (":" + spec if spec else "") + "}"
+    cuts = [0, *(c for p in places for c in (p, p + width)), len(message)]
+    return field.join(
+        _braces(message[a:b]) for a, b in zip(cuts[::2], cuts[1::2], strict=True)
+    )
+
+
+def _braces(text: str) -> str:
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 def _call(handler: Callable[..., Any], signum: int) -> dict[str, Any]:
@@ -483,9 +547,10 @@ def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
     conf = _item_config(item)
     if conf is None:
         return (yield)
-    _out["items"][conf["id"]] = {"events": [], "env": conf["env"]}
+    env = conf["env"] or {}
+    _out["items"][conf["id"]] = {"events": [], "env": env}
     _reset_timers(_ROOT / conf["dir"])
-    _now["saved"] = _set_env(conf["env"])
+    _now["saved"] = _set_env(env)
     _now.update(item=conf["id"], phase="setup", node=item)
     tracer = _Tracer() if conf.get("trace") else None
     if tracer is not None:

@@ -2,6 +2,7 @@ package starter
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,52 +25,19 @@ func For(root string, found *discover.Contract) Values {
 	v := Defaults(dir)
 	v.From = found.Conftest
 	v.Paths.Conftest = found.Conftest
-	v.Origin = map[string]string{"deadline": found.Deadline.At}
-	v.Deadline.Fixture = found.Deadline.Name
-	v.Deadline.Timer = found.Timer
-	v.Origin["timer"] = found.TimerAt
-	if guardedReal(found) {
-		// The hand-written deadline runs only where SIGALRM exists; auto
-		// keeps it there and adds a watchdog thread elsewhere.
-		v.Deadline.Timer = schema.TimerAuto
-		v.Origin["timer"] = found.Guard
-	}
-	v.Deadline.Seconds = found.Seconds
-	v.Origin["seconds"] = found.SecondsAt
-	if len(found.SecondsEnv) > 0 {
-		v.Deadline.SecondsEnv = found.SecondsEnv
-		v.Origin["seconds_env"] = found.SecondsEnvAt
-		if found.SecondsFallbackAt != "" {
-			v.Deadline.SecondsEnvInvalid = schema.SecondsEnvFallback
-			v.Origin["seconds_env_invalid"] = found.SecondsFallbackAt
-		}
-	}
-	if found.Autouse {
-		v.Deadline.Autouse = true
-		v.Origin["autouse"] = found.AutouseAt
-	}
-	if found.DumpThreads {
-		v.Deadline.DumpThreads = true
-		v.Origin["dump_threads"] = found.DumpAt
-	}
-	if found.DefersAt != "" {
-		v.Deadline.DeferToPytestTimeout = true
-		v.Origin["defer_to_pytest_timeout"] = found.DefersAt
-	}
+	v.Origin = maps.Clone(found.Origin)
+	v.Deadline = found.Spec
 	v.Unread = map[string]string{}
 	if u := found.UnreadKey("raises"); u != nil {
 		v.Unread["raises"] = fmt.Sprintf("# Not read from %s: %s.\n# Until you set it, a fired deadline raises %s.\n# raises = %s",
 			u.At, u.Why, schema.DefaultRaises, schema.QuoteTOML(schema.DefaultRaises))
-	} else if found.Raises != "" {
-		v.Deadline.Raises = found.Raises
-		v.Origin["raises"] = found.RaisesAt
 	}
 	if u := found.UnreadKey("message"); u != nil {
 		v.Unread["message"] = fmt.Sprintf("# Not read from %s: %s.\n# Until you set it, the message is %s.\n# message = \"\"",
 			u.At, u.Why, schema.QuoteTOML(schema.DefaultMessage))
-	} else if found.Message != "" {
-		v.Deadline.Message = found.Message
-		v.Origin["message"] = found.MessageAt
+	}
+	if v.Deadline.Message == "" {
+		v.Deadline.Message = schema.DefaultMessage
 	}
 	if found.Preload != nil {
 		v.Preload = schema.Preload{Fixture: found.Preload.Name, Modules: found.Modules}
@@ -79,7 +47,7 @@ func For(root string, found *discover.Contract) Values {
 	case found.Group != "":
 		v.Group = found.Group
 		v.Origin["group"] = found.GroupUses[0].At
-	case found.Autouse:
+	case found.Spec.Autouse:
 		// Every test below the conftest uses an autouse deadline; a group
 		// would put the whole suite on one worker.
 		v.Group = ""
@@ -120,11 +88,4 @@ func For(root string, found *discover.Contract) Values {
 		}
 	}
 	return v
-}
-
-// guardedReal reports whether the hand-written deadline uses the real
-// timer behind a hasattr(signal, "SIGALRM") guard, which the spec says as
-// timer = "auto".
-func guardedReal(found *discover.Contract) bool {
-	return found.Guard != "" && found.Timer == schema.TimerReal
 }

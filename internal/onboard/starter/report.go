@@ -137,40 +137,40 @@ func (r *Report) found(w io.Writer) {
 		return
 	}
 	fmt.Fprintf(w, "found a hand-written contract in %s:\n", found.Conftest)
+	d, origin := found.Spec, found.Origin
 	kind := "deadline fixture"
-	if found.Autouse {
+	if d.Autouse {
 		kind = "autouse deadline fixture"
 	}
-	seconds := pyquote.Number(found.Seconds) + " s"
-	if len(found.SecondsEnv) > 0 {
-		seconds += ", or $" + strings.Join(found.SecondsEnv, ", else $") + " when set"
+	seconds := pyquote.Number(d.Seconds) + " s"
+	if len(d.SecondsEnv) > 0 {
+		seconds += ", or $" + strings.Join(d.SecondsEnv, ", else $") + " when set"
 	}
-	timer := found.Timer
-	if guardedReal(found) {
-		timer = schema.TimerAuto
-	}
-	parts := []string{seconds, timer + " timer"}
-	if found.Raises != "" && found.Raises != schema.DefaultRaises && found.UnreadKey("raises") == nil {
-		parts = append(parts, "raises "+found.Raises)
+	parts := []string{seconds, d.Timer + " timer"}
+	if d.Raises != "" && d.Raises != schema.DefaultRaises {
+		parts = append(parts, "raises "+d.Raises)
 	}
 	message := "message not read"
-	if found.Message != "" {
-		message = "message " + pyquote.String(found.Message)
+	if d.Message != "" {
+		message = "message " + pyquote.String(d.Message)
 	}
 	parts = append(parts, message)
 	fmt.Fprintf(w, "  %s: %s %s: %s\n", found.Deadline.At, kind, found.Deadline.Name, strings.Join(parts, ", "))
-	if guardedReal(found) {
-		fmt.Fprintf(w, "  %s: runs only where SIGALRM exists; the spec says timer = \"auto\" (a watchdog thread elsewhere)\n", found.Guard)
-	}
-	if found.SecondsFallbackAt != "" {
-		fmt.Fprintf(w, "  %s: falls back to %s s when $%s holds no number (seconds_env_invalid = \"fallback\": the generated deadline does too, and warns once naming the variable and its value)\n",
-			found.SecondsFallbackAt, pyquote.Number(found.Seconds), strings.Join(found.SecondsEnv, " or $"))
-	}
-	if found.DumpThreads {
-		fmt.Fprintf(w, "  %s: dumps every thread's stack when it fires (dump_threads = true)\n", found.DumpAt)
-	}
-	if found.DefersAt != "" {
-		fmt.Fprintf(w, "  %s: leaves the timing to pytest-timeout when that plugin is loaded (defer_to_pytest_timeout = true)\n", found.DefersAt)
+	// The values a line of their own explains, at the code they came from.
+	for _, v := range []struct {
+		key  string
+		set  bool
+		what string
+	}{
+		{"timer", d.Timer == schema.TimerAuto, `runs only where SIGALRM exists; the spec says timer = "auto" (a watchdog thread elsewhere)`},
+		{"seconds_env_invalid", d.SecondsEnvInvalid == schema.SecondsEnvFallback, fmt.Sprintf(`falls back to %s s when $%s holds no number (seconds_env_invalid = "fallback": the generated deadline does too, and warns once naming the variable and its value)`,
+			pyquote.Number(d.Seconds), strings.Join(d.SecondsEnv, " or $"))},
+		{"dump_threads", d.DumpThreads, "dumps every thread's stack when it fires (dump_threads = true)"},
+		{"defer_to_pytest_timeout", d.DeferToPytestTimeout, "leaves the timing to pytest-timeout when that plugin is loaded (defer_to_pytest_timeout = true)"},
+	} {
+		if v.set {
+			fmt.Fprintf(w, "  %s: %s\n", origin[v.key], v.what)
+		}
 	}
 	if h := found.Handler; h != nil && found.HandlerInstalledAt != "" {
 		when := "at import"

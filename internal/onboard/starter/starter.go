@@ -93,39 +93,33 @@ func Defaults(testDir string) Values {
 // own); a pyproject's tables get no #:schema line, since the comment would
 // claim the whole file.
 func Text(v Values, prefix []string) []byte {
-	origin := map[string]string{}
-	for k, at := range v.Origin {
-		origin[k] = "\n# Found at " + at + "."
-	}
+	found := func(at string) string { return "\n# Found at " + at + "." }
 	table := strings.Join(prefix, ".")
-	pfx := ""
+	data := struct {
+		Values
+		SchemaURL, Table, Prefix, DefaultRaises, RaisesChoice string
+		// Origin holds, by key, the comment line that says where its
+		// value was found; ModuleSeconds the module_seconds entries with
+		// theirs.
+		Origin        map[string]string
+		ModuleSeconds []moduleLine
+	}{Values: v, SchemaURL: schema.URLFor(version.Version()), Table: table, DefaultRaises: schema.DefaultRaises,
+		RaisesChoice: strings.Join(pytext.Raises, " | "), Origin: map[string]string{}}
 	if table != "" {
-		pfx = table + "."
+		data.Prefix = table + "."
+	}
+	for k, at := range v.Origin {
+		data.Origin[k] = found(at)
+	}
+	for i, m := range v.Deadline.ModuleSeconds {
+		l := moduleLine{Pattern: m.Pattern, Seconds: m.Seconds}
+		if i < len(v.ModuleOrigin) {
+			l.Origin = found(v.ModuleOrigin[i])
+		}
+		data.ModuleSeconds = append(data.ModuleSeconds, l)
 	}
 	var buf bytes.Buffer
-	err := tmpl().Execute(&buf, map[string]any{
-		"SchemaURL":   schema.URLFor(version.Version()),
-		"Table":       table,
-		"Prefix":      pfx,
-		"From":        v.From,
-		"Origin":      origin,
-		"Unread":      v.Unread,
-		"Deadline":    v.Deadline,
-		"Preload":     v.Preload,
-		"Group":       v.Group,
-		"Paths":       v.Paths,
-		"HandProbe":   v.HandProbe,
-		"ProbePlugin": v.ProbePlugin,
-		"ProbeTests":  v.ProbeTests,
-		"Shield":      v.Shield,
-		"ShieldOnly":  v.ShieldOnly,
-		"Timeout":     v.Timeout,
-
-		"DefaultRaises": schema.DefaultRaises,
-		"ModuleSeconds": moduleLines(v),
-		"RaisesChoice":  strings.Join(pytext.Raises, " | "),
-	})
-	if err != nil {
+	if err := tmpl().Execute(&buf, data); err != nil {
 		// The template and its data are fixed by this package; a failure
 		// is a bug in it, not a problem with the user's project.
 		panic("starter: " + err.Error())
@@ -138,16 +132,4 @@ type moduleLine struct {
 	Pattern string
 	Seconds float64
 	Origin  string // "\n# Found at ..." or ""
-}
-
-func moduleLines(v Values) []moduleLine {
-	var out []moduleLine
-	for i, m := range v.Deadline.ModuleSeconds {
-		l := moduleLine{Pattern: m.Pattern, Seconds: m.Seconds}
-		if i < len(v.ModuleOrigin) {
-			l.Origin = "\n# Found at " + v.ModuleOrigin[i] + "."
-		}
-		out = append(out, l)
-	}
-	return out
 }

@@ -153,7 +153,7 @@ func TestReportJoinsOneReason(t *testing.T) {
 	found := &discover.Contract{
 		Conftest: "tests/conftest.py",
 		Deadline: discover.Fixture{Name: "deadline", At: "tests/conftest.py:9:5"},
-		Seconds:  2,
+		Spec:     schema.Deadline{Seconds: 2},
 		Unread: []discover.Unread{
 			{Key: "raises", At: "tests/conftest.py:7:9", Why: why},
 			{Key: "message", At: "tests/conftest.py:7:9", Why: why},

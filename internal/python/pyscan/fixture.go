@@ -20,14 +20,36 @@ func (m *Module) IsFixture(i int) bool {
 // string its decorator's name= argument gives, as in
 // @pytest.fixture(name="deadline"), or else the function's own name.
 func (m *Module) FixtureName(i int) string {
+	if a, ok := m.FixtureArg(i, "name"); ok && a.Kind == ArgString {
+		return a.Value
+	}
+	return m.Defs[i].Name
+}
+
+// FixtureArg returns the keyword argument of the fixture Defs[i]'s
+// decorator, as autouse=True in @pytest.fixture(autouse=True).
+func (m *Module) FixtureArg(i int, keyword string) (Arg, bool) {
 	if dec, ok := m.fixtureDecorator(i); ok && dec.Call >= 0 {
 		for _, a := range m.Calls[dec.Call].Args {
-			if a.Keyword == "name" && a.Kind == ArgString {
-				return a.Value
+			if a.Keyword == keyword {
+				return a, true
 			}
 		}
 	}
-	return m.Defs[i].Name
+	return Arg{}, false
+}
+
+// Fixtures returns the module-level fixtures by the name tests request
+// them by (FixtureName), as indexes in Defs; of two with one name, the
+// later, which Python binds.
+func (m *Module) Fixtures() map[string]int {
+	out := map[string]int{}
+	for i, d := range m.Defs {
+		if d.Parent < 0 && m.IsFixture(i) {
+			out[m.FixtureName(i)] = i
+		}
+	}
+	return out
 }
 
 // fixtureDecorator returns the pytest.fixture decorator of Defs[i].

@@ -90,3 +90,54 @@ def test_x(name): pass
 		}
 	}
 }
+
+// FixtureArg reads the fixture decorator's own keywords, and Fixtures
+// lists the module-level fixtures by the name tests request them by, the
+// later of two with one name.
+func TestFixtureArgAndFixtures(t *testing.T) {
+	src := `import pytest
+
+
+@pytest.fixture(autouse=True, scope="module")
+def armed(): pass
+
+
+@pytest.mark.foo(autouse=True)
+@pytest.fixture
+def plain(): pass
+
+
+@pytest.fixture(name="plain")
+def replaces(): pass
+
+
+class TestX:
+    @pytest.fixture(autouse=True)
+    def method(self): pass
+`
+	m := Scan([]byte(src))
+	def := map[string]int{}
+	for i, d := range m.Defs {
+		def[d.Name] = i
+	}
+	for _, tc := range []struct {
+		def, keyword, want string
+		ok                 bool
+	}{
+		{"armed", "autouse", "True", true},
+		{"armed", "scope", "module", true},
+		{"armed", "name", "", false},
+		{"plain", "autouse", "", false}, // a mark's keyword, not the fixture's
+		{"TestX", "autouse", "", false},
+	} {
+		a, ok := m.FixtureArg(def[tc.def], tc.keyword)
+		if ok != tc.ok || a.Value != tc.want {
+			t.Errorf("FixtureArg(%s, %s) = %q, %v; want %q, %v", tc.def, tc.keyword, a.Value, ok, tc.want, tc.ok)
+		}
+	}
+	got := m.Fixtures()
+	want := map[string]int{"armed": def["armed"], "plain": def["replaces"]}
+	if len(got) != len(want) || got["armed"] != want["armed"] || got["plain"] != want["plain"] {
+		t.Errorf("Fixtures() = %v, want %v", got, want)
+	}
+}

@@ -662,3 +662,26 @@ func TestAssignmentTargets(t *testing.T) {
 		}
 	}
 }
+
+// Under finds the definition that holds a scope directly under another.
+func TestUnder(t *testing.T) {
+	m := Scan([]byte("def top():\n    def mid():\n        def low():\n            pass\n\n\ndef other():\n    pass\n"))
+	def := map[string]int{}
+	for i, d := range m.Defs {
+		def[d.Name] = i
+	}
+	for _, tc := range []struct {
+		scope, top, want int
+	}{
+		{def["low"], -1, def["top"]},
+		{def["low"], def["top"], def["mid"]},
+		{def["low"], def["mid"], def["low"]},
+		{def["mid"], def["mid"], -1},
+		{def["other"], def["top"], -1},
+		{-1, -1, -1},
+	} {
+		if got := m.Under(tc.scope, tc.top); got != tc.want {
+			t.Errorf("Under(%d, %d) = %d, want %d", tc.scope, tc.top, got, tc.want)
+		}
+	}
+}

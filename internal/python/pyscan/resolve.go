@@ -274,6 +274,18 @@ var starExports = map[string]func(string) bool{
 // import_helper.import_module('signal')".
 var importCalls = map[string]bool{"import_module": true, "importorskip": true, "__import__": true}
 
+// Under returns the def or class directly in the body of def top (at
+// module level for top -1) that is or holds scope (as in Call.Scope), or
+// -1 when scope is top itself or lies outside it.
+func (m *Module) Under(scope, top int) int {
+	for s := scope; s >= 0; s = m.Defs[s].Parent {
+		if m.Defs[s].Parent == top {
+			return s
+		}
+	}
+	return -1
+}
+
 // Inside reports whether the def or class scope (as in Call.Scope; -1 for
 // module level) is def or lies inside it.
 func (m *Module) Inside(scope, def int) bool {
