@@ -62,14 +62,10 @@ func dependencies(proj *pytestrun.Project) []Place {
 		}
 	}
 	if src, err := os.ReadFile(filepath.Join(root, "pyproject.toml")); err == nil {
-		for _, p := range tomlDeps(filepath.Join(root, "pyproject.toml"), src, pyprojectTables) {
-			out = append(out, p)
-		}
+		out = append(out, tomlDeps(filepath.Join(root, "pyproject.toml"), src, pyprojectTables)...)
 	}
 	if src, err := os.ReadFile(filepath.Join(root, "Pipfile")); err == nil {
-		for _, p := range tomlDeps(filepath.Join(root, "Pipfile"), src, [][]string{{"packages"}, {"dev-packages"}}) {
-			out = append(out, p)
-		}
+		out = append(out, tomlDeps(filepath.Join(root, "Pipfile"), src, [][]string{{"packages"}, {"dev-packages"}})...)
 	}
 	if src, err := os.ReadFile(filepath.Join(root, "setup.cfg")); err == nil {
 		file := filepath.Join(root, "setup.cfg")
