@@ -34,15 +34,24 @@ type Module struct {
 // Collected returns the test modules the runs collect, each once, in
 // path order.
 func Collected(runs []pytestrun.Run) ([]Module, error) {
+	return modules(runs, func(*pytestrun.Run) string { return "" }, nil)
+}
+
+// modules returns the test modules the runs collect, each once, in path
+// order, leaving out those in skip and, for each run, those below the
+// folder except gives for it ("" for none).
+func modules(runs []pytestrun.Run, except func(*pytestrun.Run) string, skip map[string]bool) ([]Module, error) {
 	byPath := map[string][]*pytestrun.Run{}
 	for i := range runs {
 		r := &runs[i]
-		files, err := suite.TestModules(Roots(r), config(r), "")
+		files, err := suite.TestModules(Roots(r), config(r), except(r))
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range files {
-			byPath[f] = append(byPath[f], r)
+			if !skip[f] {
+				byPath[f] = append(byPath[f], r)
+			}
 		}
 	}
 	out := make([]Module, 0, len(byPath))
@@ -226,29 +235,12 @@ func AnyBelow(runs []pytestrun.Run, dir string, skip map[string]bool) bool {
 // in folder dir does not reach (Covers), leaving out those in skip. It
 // does not walk dir for a run whose confcutdir it is not above.
 func Uncovered(runs []pytestrun.Run, dir string, skip map[string]bool) ([]Module, error) {
-	byPath := map[string][]*pytestrun.Run{}
-	for i := range runs {
-		r := &runs[i]
-		except := dir
+	return modules(runs, func(r *pytestrun.Run) string {
 		if above(dir, r.Setup.ConfcutDir()) {
-			except = "" // the conftest is never loaded in this run
+			return "" // the conftest is never loaded in this run
 		}
-		files, err := suite.TestModules(Roots(r), config(r), except)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range files {
-			if !skip[f] {
-				byPath[f] = append(byPath[f], r)
-			}
-		}
-	}
-	out := make([]Module, 0, len(byPath))
-	for p, rs := range byPath {
-		out = append(out, Module{Abs: p, Runs: rs})
-	}
-	slices.SortFunc(out, func(a, b Module) int { return strings.Compare(a.Abs, b.Abs) })
-	return out, nil
+		return dir
+	}, skip)
 }
 
 // CheckConftest refuses a spec whose conftest no collected test lies

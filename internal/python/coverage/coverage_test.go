@@ -5,23 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fixturegen/fixturegen/internal/testenv"
+
 	"github.com/fixturegen/fixturegen/schema"
 )
-
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 func TestFolderCoversEveryRun(t *testing.T) {
 	tests := []struct {
@@ -52,7 +39,7 @@ func TestFolderCoversEveryRun(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := writeTree(t, tt.files)
+			root := testenv.WriteTree(t, tt.files)
 			_, runs, err := Read(root)
 			if err != nil {
 				t.Fatal(err)
@@ -88,7 +75,7 @@ func TestFolderCoversEveryRun(t *testing.T) {
 }
 
 func TestCheckConftestRefusesATypo(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testenv.WriteTree(t, map[string]string{
 		"pytest.ini": "[pytest]\ntestpaths = tests\n", "tests/test_a.py": "",
 		"fixturegen.toml": "version = 1\n\n[shield]\n\n[paths]\nconftest = \"testz/conftest.py\"\n",
 	})

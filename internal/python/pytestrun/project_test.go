@@ -6,22 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
+	"github.com/fixturegen/fixturegen/internal/testenv"
+)
 
 // describe prints what Read found, one line a command, setting or
 // install, with positions relative to root.
@@ -52,7 +39,7 @@ func describe(root string, p *Project) string {
 }
 
 func TestReadFindsEveryCommandLine(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testenv.WriteTree(t, map[string]string{
 		".github/workflows/ci.yml": `name: CI
 on: [push, pull_request]
 env:
@@ -173,7 +160,7 @@ install Makefile:10:24 pytest-timeout
 }
 
 func TestPrimaryIsTheConfigurationTheCommandsRead(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testenv.WriteTree(t, map[string]string{
 		"pyproject.toml":           "[project]\nname = \"x\"\n",
 		"tests/pytest.ini":         "[pytest]\ntimeout = 1\n",
 		"tests/src/unit/test_a.py": "",
@@ -204,7 +191,7 @@ func TestPrimaryIsTheConfigurationTheCommandsRead(t *testing.T) {
 }
 
 func TestYAMLShapes(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testenv.WriteTree(t, map[string]string{
 		".github/workflows/a.yaml": `# comment
 "on":
   push: {branches: [main]}

@@ -1,28 +1,13 @@
 package pytesttimeout
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fixturegen/fixturegen/internal/testenv"
+
 	"github.com/fixturegen/fixturegen/internal/python/pytestrun"
 )
-
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 // find runs Find on the project at root as init does, with env as the
 // environment, and returns each place as "at: text" lines in file order.
@@ -49,7 +34,7 @@ func find(t *testing.T, root string, env map[string]string) string {
 }
 
 func TestFindEveryPlace(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testenv.WriteTree(t, map[string]string{
 		"pytest.ini": "[pytest]\ntestpaths = tests\naddopts = -n 2 --timeout 30\ntimeout_method = signal\n",
 		"tests/test_marks.py": `import pytest
 
@@ -132,7 +117,7 @@ func TestTheMethodTheConfigurationSets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := writeTree(t, tt.files)
+			root := testenv.WriteTree(t, tt.files)
 			proj, err := pytestrun.Read(root)
 			if err != nil {
 				t.Fatal(err)
