@@ -38,14 +38,14 @@ type pytestView struct {
 }
 
 // viewFor reads the configuration pytest uses for nodes run from the
-// spec's folder: the one it finds from the nodes' common folder upwards,
-// as pytest looks from its arguments' common ancestor. env is
+// spec's folder, found as pytest finds it for that command line. env is
 // PYTEST_ADDOPTS; timeout keeps pytest-timeout's options.
 func viewFor(spec *schema.Spec, nodes []string, env string, timeout bool) (*pytestView, error) {
-	cfg, err := pytestcfg.Find(commonDir(spec.Dir, nodes))
+	setup, err := pytestcfg.Determine(pytestcfg.Invocation{Dir: spec.Dir, Args: nodes})
 	if err != nil {
 		return nil, err
 	}
+	cfg := setup.Config
 	v := &pytestView{cfg: cfg, mode: "prepend"}
 	if cfg != nil {
 		var ini []string
@@ -163,35 +163,4 @@ func baseDir(file string) string {
 		}
 		dir = parent
 	}
-}
-
-// commonDir is the deepest folder that holds every node's file, as pytest
-// takes its arguments' common ancestor; the spec's folder without nodes.
-func commonDir(specDir string, nodes []string) string {
-	common := ""
-	for _, n := range nodes {
-		file, _, _ := strings.Cut(n, "::")
-		abs := filepath.Join(specDir, filepath.FromSlash(file))
-		dir := abs
-		if info, err := os.Stat(abs); err != nil || !info.IsDir() {
-			dir = filepath.Dir(abs)
-		}
-		if common == "" {
-			common = dir
-			continue
-		}
-		for !within(dir, common) {
-			common = filepath.Dir(common)
-		}
-	}
-	if common == "" {
-		return specDir
-	}
-	return common
-}
-
-// within reports whether path is dir or below it.
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
