@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // The repository holds files that other tools run: the pre-commit hooks

@@ -3,6 +3,7 @@ package pytestrun
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // github reads a GitHub Actions workflow, or a composite action: the run
@@ -80,7 +81,9 @@ var gitlabKeys = map[string]bool{"variables": true, "stages": true, "default": t
 
 // gitlab reads a .gitlab-ci.yml: each job's scripts (before_script,
 // script, after_script, one shell from the project's root) in the
-// variables of the file and of the job.
+// variables of the file and of the job, with what its extends: and
+// !reference tags bring in. A hidden job (".name") runs only through
+// those, and is not read as a job of its own.
 func (p *Project) gitlab(file string, src []byte) {
 	doc := parseYAML(file, src)
 	if doc == nil || doc.kind != yMap {
@@ -90,25 +93,69 @@ func (p *Project) gitlab(file string, src []byte) {
 	global := p.envOf(doc.get("variables"), "variables of "+rel)
 	defaults := doc.get("default")
 	for _, key := range []string{"before_script", "after_script"} {
-		p.scripts([]*ynode{doc.get(key), defaults.get(key)}, "the default "+key+" of "+rel, global)
+		p.scripts(doc, []*ynode{doc.get(key), defaults.get(key)}, "the default "+key+" of "+rel, global)
 	}
 	for i, k := range doc.keys {
-		job := doc.vals[i]
-		if gitlabKeys[k.Text] || job == nil || job.kind != yMap {
+		if gitlabKeys[k.Text] || strings.HasPrefix(k.Text, ".") {
+			continue
+		}
+		job := extended(doc, doc.vals[i], 0)
+		if job == nil || job.kind != yMap {
 			continue
 		}
 		where := "job " + k.Text + " of " + rel
 		env := slices.Concat(global, p.envOf(job.get("variables"), where))
-		p.scripts([]*ynode{job.get("before_script"), job.get("script"), job.get("after_script")}, where, env)
+		p.scripts(doc, []*ynode{job.get("before_script"), job.get("script"), job.get("after_script")}, where, env)
 	}
+}
+
+// gitlabDepth is how deep GitLab follows extends: and !reference.
+const gitlabDepth = 10
+
+// extended is a GitLab job with the jobs its extends: names merged under
+// it, as GitLab merges them: mappings key by key, anything else replaced,
+// a later name over an earlier one and the job's own keys over all.
+func extended(doc, job *ynode, depth int) *ynode {
+	names := job.get("extends").strs()
+	if len(names) == 0 || depth > gitlabDepth {
+		return job
+	}
+	var base *ynode
+	for _, name := range names {
+		base = merged(base, extended(doc, doc.get(name), depth+1))
+	}
+	return merged(base, job)
+}
+
+// merged is over laid on base: two mappings merged key by key, else over
+// (or base, when there is no over).
+func merged(base, over *ynode) *ynode {
+	switch {
+	case over == nil:
+		return base
+	case base == nil || base.kind != yMap || over.kind != yMap:
+		return over
+	}
+	out := &ynode{kind: yMap, Pos: over.Pos}
+	for i, k := range base.keys {
+		out.keys = append(out.keys, k)
+		out.vals = append(out.vals, merged(base.vals[i], over.get(k.Text)))
+	}
+	for i, k := range over.keys {
+		if base.get(k.Text) == nil {
+			out.keys = append(out.keys, k)
+			out.vals = append(out.vals, over.vals[i])
+		}
+	}
+	return out
 }
 
 // scripts reads the script lines of a GitLab job as the one shell that
 // runs them, so a "cd" holds for the lines after it.
-func (p *Project) scripts(lists []*ynode, where string, env []Setting) {
+func (p *Project) scripts(doc *ynode, lists []*ynode, where string, env []Setting) {
 	var t text
 	for _, l := range lists {
-		for _, s := range l.scalars() {
+		for _, s := range scriptLines(doc, l, 0) {
 			t.b = append(t.b, s.val.b...)
 			t.pos = append(t.pos, s.val.pos...)
 			t.join("\n")
@@ -117,4 +164,31 @@ func (p *Project) scripts(lists []*ynode, where string, env []Setting) {
 	if len(t.b) > 0 {
 		p.addShell(&t, p.Root, where, env)
 	}
+}
+
+// scriptLines are the lines of a GitLab script: a string, or a list whose
+// nested lists and !reference [job, key, ...] items bring in the lines
+// they hold or name.
+func scriptLines(doc, n *ynode, depth int) []*ynode {
+	switch {
+	case n == nil || depth > gitlabDepth:
+		return nil
+	case n.kind == yScalar:
+		return []*ynode{n}
+	case n.tag == "!reference":
+		path := n.strs()
+		if len(path) == 0 {
+			return nil
+		}
+		target := extended(doc, doc.get(path[0]), 0)
+		for _, key := range path[1:] {
+			target = target.get(key)
+		}
+		return scriptLines(doc, target, depth+1)
+	}
+	var out []*ynode
+	for _, it := range n.seq() {
+		out = append(out, scriptLines(doc, it, depth+1)...)
+	}
+	return out
 }

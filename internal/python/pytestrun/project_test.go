@@ -232,3 +232,78 @@ setting .github/workflows/a.yaml:21:11 PYTEST_ADDOPTS=--timeout 8
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// GitLab CI's ways of sharing a script: anchors and merge keys, extends:
+// and !reference. A hidden job runs only through them.
+func TestGitLabSharedScripts(t *testing.T) {
+	root := testenv.WriteTree(t, map[string]string{
+		".gitlab-ci.yml": `.setup: &setup
+  variables:
+    PYTEST_TIMEOUT: "9"
+  script:
+    - pytest --timeout=1 hidden
+
+.base:
+  variables: {PYTEST_ADDOPTS: "-x", KEEP: "y"}
+  before_script:
+    - cd tests
+
+merged:
+  <<: *setup
+  variables:
+    OWN: "z"
+
+extended:
+  extends: [.base, .setup]
+  variables:
+    PYTEST_ADDOPTS: "-q"
+
+referenced:
+  script:
+    - !reference [.setup, script]
+    - |  # a comment with --timeout=7 in it
+      pytest --timeout=2 é
+`,
+	})
+	p, err := Read(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range p.Commands {
+		var env []string
+		for _, e := range c.Env {
+			env = append(env, e.Name+"="+e.Value.Text)
+		}
+		line := fmt.Sprintf("%d:%d %s |", c.At.Line, c.At.Col, c.Where)
+		for _, a := range c.Args {
+			line += fmt.Sprintf(" %s@%d:%d", a.Text, a.Line, a.Col)
+		}
+		got = append(got, line+" | "+strings.Join(env, " ")+" | "+filepath.Base(c.Dir))
+	}
+	want := []string{
+		// merged: the anchor's script; its own variables replace the anchor's.
+		"5:7 job merged of .gitlab-ci.yml | --timeout=1@5:14 hidden@5:26 | OWN=z | " + filepath.Base(root),
+		// extended: .base's before_script and variables, .setup's script
+		// and variables, its own variable over both.
+		"5:7 job extended of .gitlab-ci.yml | --timeout=1@5:14 hidden@5:26 | PYTEST_ADDOPTS=-q KEEP=y PYTEST_TIMEOUT=9 | tests",
+		// referenced: the referenced lines, then its own block, whose
+		// header comment is no part of it.
+		"5:7 job referenced of .gitlab-ci.yml | --timeout=1@5:14 hidden@5:26 |  | " + filepath.Base(root),
+		"26:7 job referenced of .gitlab-ci.yml | --timeout=2@26:14 é@26:26 |  | " + filepath.Base(root),
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A CI file that is not YAML hides its commands and is no error.
+func TestYAMLNotYAML(t *testing.T) {
+	root := testenv.WriteTree(t, map[string]string{
+		".github/workflows/a.yml": "jobs: [\n  pytest --timeout=1\n",
+	})
+	p, err := Read(root)
+	if err != nil || len(p.Commands) != 0 {
+		t.Errorf("Read = %+v, %v; want no commands, no error", p, err)
+	}
+}

@@ -3,6 +3,8 @@ package pytestrun
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/textpos"
 )
 
 // INIKey is one key of an INI section with the lines of its value, each
@@ -40,7 +42,7 @@ func INI(file string, src []byte) []INIKey {
 			if len(out) > 0 && out[len(out)-1].Section == section {
 				col := len(line) - len(trimmed)
 				k := &out[len(out)-1]
-				k.Lines = append(k.Lines, Word{Text: trimmed, Pos: Pos{File: file, Line: n, Col: charCol(line, col)}})
+				k.Lines = append(k.Lines, Word{Text: trimmed, Pos: Pos{File: file, Line: n, Col: textpos.ColString(line, col)}})
 			}
 		default:
 			sep := strings.IndexAny(line, "=:")
@@ -50,7 +52,7 @@ func INI(file string, src []byte) []INIKey {
 			k := INIKey{Section: section, Name: Word{Text: strings.TrimSpace(line[:sep]), Pos: Pos{File: file, Line: n, Col: 1}}}
 			value := strings.TrimLeft(line[sep+1:], " \t")
 			if value != "" {
-				k.Lines = append(k.Lines, Word{Text: value, Pos: Pos{File: file, Line: n, Col: charCol(line, len(line)-len(value))}})
+				k.Lines = append(k.Lines, Word{Text: value, Pos: Pos{File: file, Line: n, Col: textpos.ColString(line, len(line)-len(value))}})
 			}
 			out = append(out, k)
 		}
