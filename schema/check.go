@@ -77,7 +77,7 @@ type node struct {
 }
 
 func (n *node) child(key string) *node {
-	return &node{key: joinKey(n.key, key), name: joinKey(n.name, key), parent: n}
+	return &node{key: JoinKey(n.key, key), name: JoinKey(n.name, key), parent: n}
 }
 
 func (n *node) index(i int) *node {

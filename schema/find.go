@@ -117,7 +117,7 @@ func PyprojectSpan(path string) (*Span, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp, ok := Locate(src)[joinKey(joinKey("", PyprojectTable[0]), PyprojectTable[1])]
+	sp, ok := Locate(src)[JoinKey(JoinKey("", PyprojectTable[0]), PyprojectTable[1])]
 	if !ok {
 		return nil, nil
 	}

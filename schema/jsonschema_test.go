@@ -96,7 +96,7 @@ func (s *jsonSchema) tables(node map[string]any, path string) map[string][]strin
 		var names []string
 		for k, v := range props {
 			names = append(names, k)
-			child := joinKey(path, k)
+			child := JoinKey(path, k)
 			sub := s.resolve(v.(map[string]any))
 			if items, ok := sub["items"].(map[string]any); ok {
 				sub, child = s.resolve(items), child+"[]"
@@ -434,7 +434,7 @@ func (s *jsonSchema) check(node map[string]any, v any, at string) []string {
 		}
 		for k, val := range obj {
 			if sub, ok := props[k].(map[string]any); ok {
-				errs = append(errs, s.check(sub, val, joinKey(at, k))...)
+				errs = append(errs, s.check(sub, val, JoinKey(at, k))...)
 				continue
 			}
 			switch extra := node["additionalProperties"].(type) {
@@ -443,12 +443,12 @@ func (s *jsonSchema) check(node map[string]any, v any, at string) []string {
 					fail("unknown key %q", k)
 				}
 			case map[string]any:
-				errs = append(errs, s.check(extra, val, joinKey(at, k))...)
+				errs = append(errs, s.check(extra, val, JoinKey(at, k))...)
 			}
 		}
 		if names, ok := node["propertyNames"].(map[string]any); ok {
 			for k := range obj {
-				errs = append(errs, s.check(names, k, joinKey(at, k))...)
+				errs = append(errs, s.check(names, k, JoinKey(at, k))...)
 			}
 		}
 	}

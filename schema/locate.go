@@ -199,7 +199,7 @@ func (l *locator) header() (string, bool) {
 	sp := l.span(start, start, l.pos)
 	path := ""
 	for i, k := range keys {
-		path = joinKey(path, k.name)
+		path = JoinKey(path, k.name)
 		last := i == len(keys)-1
 		switch {
 		case last && array:
@@ -283,7 +283,7 @@ func (l *locator) keyValue(table string, depth int) {
 	path := table
 	var parents []string
 	for i, k := range keys {
-		path = joinKey(path, k.name)
+		path = JoinKey(path, k.name)
 		if i < len(keys)-1 {
 			parents = append(parents, path)
 		}
@@ -450,8 +450,9 @@ func isBareKeyByte(c byte) bool {
 	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
-// joinKey appends one key to a path, quoting it unless it is a bare key.
-func joinKey(path, key string) string {
+// JoinKey appends one key to a Locate path, quoting it unless it is a bare
+// key.
+func JoinKey(path, key string) string {
 	k := key
 	bare := key != ""
 	for i := 0; i < len(key); i++ {

@@ -144,7 +144,7 @@ func TestLocateFindsEveryKey(t *testing.T) {
 		}
 		path := ""
 		for _, part := range k {
-			path = joinKey(path, part)
+			path = JoinKey(path, part)
 		}
 		if _, ok := spans[path]; !ok {
 			t.Errorf("key %s (decoder: %s) not located", path, k)

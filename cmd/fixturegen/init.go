@@ -65,7 +65,8 @@ import_grace, past_grace, rollback), which makes pytest-timeout's handler
 wait for a module's first import instead of leaving the module half
 imported. init names each place it found: timeout and --timeout in the
 pytest configuration each of the project's pytest runs reads, timeout
-marks, pytest command lines in tox.ini, noxfile.py, a Makefile and CI
+marks, pytest command lines in tox's configuration (tox.ini, setup.cfg,
+pyproject.toml or tox.toml), noxfile.py, a Makefile and CI
 workflows (GitHub Actions, GitLab CI), PYTEST_TIMEOUT and PYTEST_ADDOPTS
 set in those files or in init's environment, and pytest-timeout declared
 as a dependency. A place whose method is thread needs no shield. The

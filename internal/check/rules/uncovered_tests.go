@@ -17,7 +17,7 @@ var uncoveredTestsRule = checked{
 	Rule: Rule{
 		ID:      RuleUncoveredTests,
 		Summary: "tests pytest collects that the conftest misses",
-		Meaning: "The project's pytest runs (a plain `pytest` in the spec's folder, and each pytest command line of its CI workflows, tox.ini, noxfile.py and Makefile) collect test modules that the conftest holding the region does not reach: none lies below `[paths].conftest`'s folder (a typo such as `testz/conftest.py`; reported at the key), or, with `[shield]`, some lie outside that folder, or in a run whose configuration file is below the conftest's folder, where pytest loads no conftest.py above it. The import shield does not hold pytest-timeout's handler in their first imports when they run without the tests below the conftest. Reported at the first module of each folder or run, naming the others.",
+		Meaning: "The project's pytest runs (a plain `pytest` in the spec's folder, and each pytest command line of its CI workflows, tox's configuration, noxfile.py and Makefile) collect test modules that the conftest holding the region does not reach: none lies below `[paths].conftest`'s folder (a typo such as `testz/conftest.py`; reported at the key), or, with `[shield]`, some lie outside that folder, or in a run whose configuration file is below the conftest's folder, where pytest loads no conftest.py above it. The import shield does not hold pytest-timeout's handler in their first imports when they run without the tests below the conftest. Reported at the first module of each folder or run, naming the others.",
 		Fix:     "Set `[paths].conftest` to a conftest.py in a folder above every test (the finding names it) and run `fixturegen generate`",
 	},
 	tree: func(r *rules, _ *suite.Tree) { r.uncoveredTests() },

@@ -1,6 +1,7 @@
 // Package pytestrun reads how a project runs pytest: the pytest command
-// lines of its CI workflows (GitHub Actions, GitLab CI), tox.ini, noxfile.py
-// and Makefile, each with its position, the folder it starts in and the
+// lines of its CI workflows (GitHub Actions, GitLab CI), tox's
+// configuration, noxfile.py and Makefile, each with its position, the
+// folder it starts in and the
 // environment set around it, the PYTEST_* variables those files set, and
 // the packages their install commands name. From the command lines it
 // tells the rootdir and configuration file pytest uses for the project's
@@ -92,9 +93,7 @@ func Read(root string) (*Project, error) {
 			p.github(f, src)
 		}
 	}
-	if src, err := os.ReadFile(filepath.Join(root, "tox.ini")); err == nil {
-		p.tox(filepath.Join(root, "tox.ini"), src)
-	}
+	p.tox()
 	if src, err := os.ReadFile(filepath.Join(root, "noxfile.py")); err == nil {
 		p.nox(filepath.Join(root, "noxfile.py"), src)
 	}
@@ -125,43 +124,49 @@ func ciFiles(root string) []string {
 // installs.
 func (p *Project) addShell(t *text, dir, where string, env []Setting) {
 	for _, cmd := range split(t) {
-		words := cmd.words
-		var own []Setting
-		for _, a := range cmd.assigns {
-			own = append(own, assignment(a, where))
-		}
-		if len(words) > 0 && (words[0].Text == "export" || words[0].Text == "set") {
-			for _, w := range words[1:] {
-				if isAssignment(w.Text) {
-					s := assignment(w, where)
-					p.setting(s)
-					env = append(env, s)
-				}
-			}
-			continue
-		}
-		if len(words) == 0 {
-			// A line of only assignments sets shell variables for the
-			// lines after it.
-			for _, s := range own {
+		dir, env = p.add(cmd, dir, where, env)
+	}
+}
+
+// add reads one simple command that runs in dir with env set around it,
+// and returns the folder and environment of the commands after it.
+func (p *Project) add(cmd simple, dir, where string, env []Setting) (string, []Setting) {
+	words := cmd.words
+	var own []Setting
+	for _, a := range cmd.assigns {
+		own = append(own, assignment(a, where))
+	}
+	if len(words) > 0 && (words[0].Text == "export" || words[0].Text == "set") {
+		for _, w := range words[1:] {
+			if isAssignment(w.Text) {
+				s := assignment(w, where)
 				p.setting(s)
 				env = append(env, s)
 			}
-			continue
 		}
+		return dir, env
+	}
+	if len(words) == 0 {
+		// A line of only assignments sets shell variables for the lines
+		// after it.
 		for _, s := range own {
 			p.setting(s)
+			env = append(env, s)
 		}
-		if d, ok := cd(dir, words); ok {
-			dir = d
-			continue
-		}
-		if at, args, ok := pytestArgs(words); ok {
-			p.Commands = append(p.Commands, Command{At: at, Where: where, Dir: dir, Args: args, Env: append(slices.Clone(env), own...)})
-			continue
-		}
-		p.Installs = append(p.Installs, installs(words)...)
+		return dir, env
 	}
+	for _, s := range own {
+		p.setting(s)
+	}
+	if d, ok := cd(dir, words); ok {
+		return d, env
+	}
+	if at, args, ok := pytestArgs(words); ok {
+		p.Commands = append(p.Commands, Command{At: at, Where: where, Dir: dir, Args: args, Env: append(slices.Clone(env), own...)})
+		return dir, env
+	}
+	p.Installs = append(p.Installs, installs(words)...)
+	return dir, env
 }
 
 // assignment is a NAME=value word as a Setting, the value at its own

@@ -307,3 +307,93 @@ func TestYAMLNotYAML(t *testing.T) {
 		t.Errorf("Read = %+v, %v; want no commands, no error", p, err)
 	}
 }
+
+// tox's configuration wherever tox 4 takes it from, and only there.
+func TestToxConfigPlaces(t *testing.T) {
+	toxTOML := `env_list = ["3.13", "lint"]
+
+[env_run_base]
+deps = ["pytest-timeout>=2", "-r requirements.txt"]
+set_env = { PYTEST_TIMEOUT = "7" }
+commands = [["pytest", "--timeout=1", { replace = "posargs", default = ["tests"], extend = true }]]
+
+[env."3.13"]
+change_dir = "{tox_root}/sub"
+commands = [["-python", "-m", "pytest", "{posargs}", "-x"]]
+
+[env.lint]
+commands = [["ruff", "check"]]
+`
+	legacy := `[build-system]
+requires = ["setuptools"]
+
+[tool.tox]
+legacy_tox_ini = """
+[testenv]
+deps = pytest-timeout
+commands = pytest --timeout=2 {posargs}
+"""
+`
+	native := `[tool.tox.env_run_base]
+commands = [["pytest", "--timeout=3"]]
+`
+	setupCfg := `[metadata]
+name = x
+
+[tox:tox]
+envlist = py
+
+[testenv]
+commands = pytest --timeout=4
+`
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{{
+		name:  "tox.toml",
+		files: map[string]string{"tox.toml": toxTOML},
+		want: `command tox.toml:6:15 "pytest" ([env_run_base] of tox.toml) in .: --timeout=1@6:25 tests@6:74 $PYTEST_TIMEOUT=7
+command tox.toml:10:16 "python" ([env."3.13"] of tox.toml) in sub: -x@10:55 $PYTEST_TIMEOUT=7
+setting tox.toml:5:31 PYTEST_TIMEOUT=7 ([env_run_base] of tox.toml)
+install tox.toml:4:10 pytest-timeout>=2
+`,
+	}, {
+		name:  "legacy_tox_ini",
+		files: map[string]string{"pyproject.toml": legacy, "tox.toml": toxTOML},
+		want: `command pyproject.toml:8:12 "pytest" ([testenv] of pyproject.toml) in .: --timeout=2@8:19
+install pyproject.toml:7:8 pytest-timeout
+`,
+	}, {
+		name:  "tool.tox",
+		files: map[string]string{"pyproject.toml": native, "tox.toml": toxTOML},
+		want: `command pyproject.toml:2:15 "pytest" ([tool.tox.env_run_base] of pyproject.toml) in .: --timeout=3@2:25
+`,
+	}, {
+		name:  "setup.cfg",
+		files: map[string]string{"setup.cfg": setupCfg, "pyproject.toml": native},
+		want: `command setup.cfg:8:12 "pytest" ([testenv] of setup.cfg) in .: --timeout=4@8:19
+`,
+	}, {
+		name:  "setup.cfg without [tox:tox] is not tox's",
+		files: map[string]string{"setup.cfg": "[testenv]\ncommands = pytest --timeout=9\n", "pyproject.toml": native},
+		want: `command pyproject.toml:2:15 "pytest" ([tool.tox.env_run_base] of pyproject.toml) in .: --timeout=3@2:25
+`,
+	}, {
+		name:  "tox.ini first",
+		files: map[string]string{"tox.ini": "[testenv]\ncommands = pytest --timeout=5\n", "tox.toml": toxTOML, "setup.cfg": setupCfg},
+		want: `command tox.ini:2:12 "pytest" ([testenv] of tox.ini) in .: --timeout=5@2:19
+`,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := testenv.WriteTree(t, tc.files)
+			p, err := Read(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := describe(root, p); got != tc.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
+	}
+}

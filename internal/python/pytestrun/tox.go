@@ -60,10 +60,11 @@ func INI(file string, src []byte) []INIKey {
 	return out
 }
 
-// tox reads tox.ini: the commands of each [testenv] section, run from
-// changedir, in the variables setenv sets, and the packages of deps.
-func (p *Project) tox(file string, src []byte) {
-	keys := INI(file, src)
+// toxINI reads tox's INI configuration (tox.ini, setup.cfg, or the
+// legacy_tox_ini of pyproject.toml): the commands of each [testenv]
+// section, run from changedir, in the variables setenv sets, and the
+// packages of deps.
+func (p *Project) toxINI(file string, keys []INIKey) {
 	rel := p.rel(file)
 	sections := map[string]map[string]*INIKey{}
 	var order []string
