@@ -1,7 +1,6 @@
 package pytestrun
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"sort"
@@ -26,16 +25,11 @@ func (p *Project) tox() {
 	}
 	if file := filepath.Join(p.Root, "setup.cfg"); exists(file) {
 		src, _ := os.ReadFile(file)
-		keys := INI(file, src)
-		for _, k := range keys {
-			if k.Section == "tox:tox" {
-				p.toxINI(file, keys)
+		for line := range strings.Lines(string(src)) {
+			if strings.TrimSpace(line) == "[tox:tox]" {
+				p.toxINI(file, INI(file, src))
 				return
 			}
-		}
-		if bytes.Contains(src, []byte("[tox:tox]")) { // a section with no keys
-			p.toxINI(file, keys)
-			return
 		}
 	}
 	file := filepath.Join(p.Root, "pyproject.toml")
