@@ -66,10 +66,10 @@ wait for a module's first import instead of leaving the module half
 imported. init names each place it found: timeout and --timeout in the
 pytest configuration each of the project's pytest runs reads, timeout
 marks, pytest command lines in tox's configuration (tox.ini, setup.cfg,
-pyproject.toml or tox.toml), noxfile.py, a Makefile and CI
-workflows (GitHub Actions, GitLab CI), PYTEST_TIMEOUT and PYTEST_ADDOPTS
-set in those files or in init's environment, and pytest-timeout declared
-as a dependency. A place whose method is thread needs no shield. The
+pyproject.toml or tox.toml), noxfile.py, a Makefile and CI files (GitHub
+Actions, GitLab CI, CircleCI, Azure Pipelines), PYTEST_TIMEOUT and
+PYTEST_ADDOPTS set in those files or in init's environment, and
+pytest-timeout declared as a dependency. A place whose method is thread needs no shield. The
 configuration is the one pytest reads for the project's test command,
 which may lie below the working directory (CI's "pytest tests/unit" reads
 tests/pytest.ini). Without a hand-written contract, the spec holds only

@@ -192,3 +192,93 @@ func scriptLines(doc, n *ynode, depth int) []*ynode {
 	}
 	return out
 }
+
+// circleci reads a CircleCI configuration: each job's run steps (a
+// command, or a map with command, working_directory and environment), in
+// the job's environment. The job's own working_directory is where its
+// checkout goes, the project's root.
+func (p *Project) circleci(file string, src []byte) {
+	doc := parseYAML(file, src)
+	jobs := doc.get("jobs")
+	if jobs == nil || jobs.kind != yMap {
+		return
+	}
+	rel := p.rel(file)
+	for i, k := range jobs.keys {
+		job := jobs.vals[i]
+		where := "job " + k.Text + " of " + rel
+		env := p.envOf(job.get("environment"), where)
+		for _, st := range job.get("steps").seq() {
+			run, stepEnv, dir := st.get("run"), env, ""
+			if run != nil && run.kind == yMap {
+				stepEnv = slices.Concat(env, p.envOf(run.get("environment"), where))
+				dir = run.get("working_directory").str()
+				run = run.get("command")
+			}
+			if strings.HasPrefix(dir, "~") || filepath.IsAbs(dir) {
+				dir = "" // a place on the CI machine, not known here
+			}
+			if run != nil && run.kind == yScalar {
+				p.addShell(&run.val, p.dir(dir), where, stepEnv)
+			}
+		}
+	}
+}
+
+// azure reads an Azure Pipelines file: its script and bash steps, at the
+// top, in jobs and in stages' jobs, in the variables of the pipeline, the
+// stage and the job and the step's env, from the step's
+// workingDirectory. Templates are not followed.
+func (p *Project) azure(file string, src []byte) {
+	doc := parseYAML(file, src)
+	if doc == nil || doc.kind != yMap {
+		return
+	}
+	rel := p.rel(file)
+	env := p.azureVars(doc.get("variables"), "variables of "+rel)
+	p.azureSteps(doc.get("steps"), "the steps of "+rel, env)
+	p.azureJobs(doc.get("jobs"), rel, env)
+	for _, stage := range doc.get("stages").seq() {
+		where := "stage " + stage.get("stage").str() + " of " + rel
+		p.azureJobs(stage.get("jobs"), rel, slices.Concat(env, p.azureVars(stage.get("variables"), where)))
+	}
+}
+
+func (p *Project) azureJobs(jobs *ynode, rel string, env []Setting) {
+	for _, job := range jobs.seq() {
+		where := "job " + job.get("job").str() + " of " + rel
+		p.azureSteps(job.get("steps"), where, slices.Concat(env, p.azureVars(job.get("variables"), where)))
+	}
+}
+
+func (p *Project) azureSteps(steps *ynode, where string, env []Setting) {
+	for _, st := range steps.seq() {
+		run := st.get("script")
+		if run == nil {
+			run = st.get("bash")
+		}
+		if run != nil && run.kind == yScalar {
+			stepEnv := slices.Concat(env, p.envOf(st.get("env"), where))
+			p.addShell(&run.val, p.dir(st.get("workingDirectory").str()), where, stepEnv)
+		}
+	}
+}
+
+// azureVars reads Azure's variables: a mapping, or a list of {name,
+// value} items (groups and templates are left out).
+func (p *Project) azureVars(n *ynode, where string) []Setting {
+	if n == nil || n.kind == yMap {
+		return p.envOf(n, where)
+	}
+	var out []Setting
+	for _, it := range n.seq() {
+		name, value := it.get("name").str(), it.get("value")
+		if name == "" || value == nil || value.kind != yScalar {
+			continue
+		}
+		s := Setting{Name: name, Value: Word{Text: value.str(), Pos: value.Pos}, Where: where}
+		p.setting(s)
+		out = append(out, s)
+	}
+	return out
+}

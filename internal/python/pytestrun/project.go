@@ -1,9 +1,9 @@
 // Package pytestrun reads how a project runs pytest: the pytest command
-// lines of its CI workflows (GitHub Actions, GitLab CI), tox's
-// configuration, noxfile.py and Makefile, each with its position, the
-// folder it starts in and the
-// environment set around it, the PYTEST_* variables those files set, and
-// the packages their install commands name. From the command lines it
+// lines of its CI files (GitHub Actions, GitLab CI, CircleCI, Azure
+// Pipelines), tox's configuration, noxfile.py and Makefile, each with its
+// position, the folder it starts in and the environment set around it,
+// the PYTEST_* variables those files set, and the packages their install
+// commands name. From the command lines it
 // tells the rootdir and configuration file pytest uses for the project's
 // own test runs (Setups), which may be a pytest.ini below the repository
 // root that a plain "pytest" there never reads.
@@ -83,14 +83,8 @@ func Read(root string) (*Project, error) {
 	}
 	p := &Project{Root: root}
 	for _, f := range ciFiles(root) {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		if strings.HasPrefix(filepath.Base(f), ".gitlab-ci") {
-			p.gitlab(f, src)
-		} else {
-			p.github(f, src)
+		if src, err := os.ReadFile(f.path); err == nil {
+			f.read(p, f.path, src)
 		}
 	}
 	p.tox()
@@ -106,16 +100,42 @@ func Read(root string) (*Project, error) {
 	return p, nil
 }
 
-// ciFiles are the CI files of the project at root: GitHub Actions
-// workflows and the project's own composite actions, and GitLab CI's
-// file.
-func ciFiles(root string) []string {
-	var out []string
-	for _, pat := range []string{".github/workflows/*.yml", ".github/workflows/*.yaml", ".github/actions/*/action.yml", ".github/actions/*/action.yaml", ".gitlab-ci.yml", ".gitlab-ci.yaml"} {
-		m, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(pat)))
-		out = append(out, m...)
+// ciSystems are the CI files fixturegen reads, by the glob that finds
+// them from the project's root, each with its reader.
+var ciSystems = []struct {
+	glob string
+	read func(p *Project, file string, src []byte)
+}{
+	{".github/workflows/*.yml", (*Project).github},
+	{".github/workflows/*.yaml", (*Project).github},
+	{".github/actions/*/action.yml", (*Project).github},
+	{".github/actions/*/action.yaml", (*Project).github},
+	{".gitlab-ci.yml", (*Project).gitlab},
+	{".gitlab-ci.yaml", (*Project).gitlab},
+	{".circleci/config.yml", (*Project).circleci},
+	{".circleci/config.yaml", (*Project).circleci},
+	{"azure-pipelines.yml", (*Project).azure},
+	{"azure-pipelines.yaml", (*Project).azure},
+	{".azure-pipelines/*.yml", (*Project).azure},
+	{".azure-pipelines/*.yaml", (*Project).azure},
+}
+
+type ciFile struct {
+	path string
+	read func(p *Project, file string, src []byte)
+}
+
+// ciFiles are the CI files of the project at root, in the order of their
+// paths.
+func ciFiles(root string) []ciFile {
+	var out []ciFile
+	for _, s := range ciSystems {
+		m, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(s.glob)))
+		for _, f := range m {
+			out = append(out, ciFile{f, s.read})
+		}
 	}
-	sort.Strings(out)
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
 	return out
 }
 

@@ -397,3 +397,57 @@ install pyproject.toml:7:8 pytest-timeout
 		})
 	}
 }
+
+// CircleCI's run steps and Azure Pipelines' script and bash steps, with
+// their folders and environments.
+func TestCircleCIAndAzure(t *testing.T) {
+	root := testenv.WriteTree(t, map[string]string{
+		".circleci/config.yml": `version: 2.1
+jobs:
+  test:
+    working_directory: ~/repo
+    environment:
+      PYTEST_TIMEOUT: 5
+    steps:
+      - checkout
+      - run: pip install pytest-timeout
+      - run:
+          name: unit
+          command: pytest --timeout=1 unit
+          working_directory: tests
+          environment: {OTHER: x}
+`,
+		"azure-pipelines.yml": `variables:
+  - name: PYTEST_ADDOPTS
+    value: -x
+stages:
+- stage: test
+  jobs:
+  - job: linux
+    variables: {PYTEST_TIMEOUT: "6"}
+    steps:
+    - script: python -m pytest --timeout=2
+      workingDirectory: tests
+    - bash: |
+        pytest --timeout=3
+      env:
+        A: b
+    - powershell: pytest --timeout=4
+`,
+	})
+	p, err := Read(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `command .circleci/config.yml:12:20 "pytest" (job test of .circleci/config.yml) in tests: --timeout=1@12:27 unit@12:39 $PYTEST_TIMEOUT=5 $OTHER=x
+command azure-pipelines.yml:10:15 "python" (job linux of azure-pipelines.yml) in tests: --timeout=2@10:32 $PYTEST_ADDOPTS=-x $PYTEST_TIMEOUT=6
+command azure-pipelines.yml:13:9 "pytest" (job linux of azure-pipelines.yml) in .: --timeout=3@13:16 $PYTEST_ADDOPTS=-x $PYTEST_TIMEOUT=6 $A=b
+setting .circleci/config.yml:6:23 PYTEST_TIMEOUT=5 (job test of .circleci/config.yml)
+setting azure-pipelines.yml:3:12 PYTEST_ADDOPTS=-x (variables of azure-pipelines.yml)
+setting azure-pipelines.yml:8:33 PYTEST_TIMEOUT=6 (job linux of azure-pipelines.yml)
+install .circleci/config.yml:9:26 pytest-timeout
+`
+	if got := describe(root, p); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
