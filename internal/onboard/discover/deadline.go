@@ -145,19 +145,20 @@ func callsArming(m *pyscan.Module, def int, arming map[int]bool) bool {
 // literals given to os.environ[...], os.environ.get, os.getenv and
 // their kin: the variables whose values init sets in its further runs.
 func (cf *conftest) readEnv() {
-	lx := pyscan.NewLexer(cf.s.src)
-	var last [4]string // the texts of the latest tokens, newest first
-	for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
-		b := last // the tokens before t
-		last = [4]string{text(t), b[0], b[1], b[2]}
-		reads := b[0] == "[" && b[1] == "environ" ||
-			b[0] == "(" && (b[1] == "getenv" || b[2] == "." && b[3] == "environ" && (b[1] == "get" || b[1] == "setdefault" || b[1] == "pop"))
-		if t.Kind != pyscan.String || !reads {
-			continue
-		}
-		if name, ok := pyscan.StringValue(text(t)); ok && name != "" && cf.envAt[name] == "" {
-			cf.env = append(cf.env, name)
-			cf.envAt[name] = at(cf.file, lx.Pos(t))
+	for _, l := range cf.s.lines {
+		var last [4]string // the texts of the line's latest tokens, newest first
+		for _, t := range l.Toks {
+			b := last // the tokens before t
+			last = [4]string{text(t), b[0], b[1], b[2]}
+			reads := b[0] == "[" && b[1] == "environ" ||
+				b[0] == "(" && (b[1] == "getenv" || b[2] == "." && b[3] == "environ" && (b[1] == "get" || b[1] == "setdefault" || b[1] == "pop"))
+			if t.Kind != pyscan.String || !reads {
+				continue
+			}
+			if name, ok := pyscan.StringValue(text(t)); ok && name != "" && cf.envAt[name] == "" {
+				cf.env = append(cf.env, name)
+				cf.envAt[name] = cf.s.at(t)
+			}
 		}
 	}
 }

@@ -513,7 +513,7 @@ func (c *Contract) findProbe(t *tree) error {
 			if err != nil {
 				return err
 			}
-			if hasToken(tsrc, pyscan.String, strconv.Quote(stem)) || hasToken(tsrc, pyscan.String, "'"+stem+"'") {
+			if hasToken(tsrc, pyscan.String, strconv.Quote(stem), "'"+stem+"'") {
 				p.Tests = append(p.Tests, test)
 			}
 		}
@@ -532,13 +532,13 @@ func hasHook(m *pyscan.Module) bool {
 	return false
 }
 
-// hasToken reports whether src holds a token of kind with text: a name
-// used as code, not in a string or comment, or a string literal as
+// hasToken reports whether src holds a token of kind with one of texts: a
+// name used as code, not in a string or comment, or a string literal as
 // written.
-func hasToken(src []byte, kind pyscan.Kind, text string) bool {
+func hasToken(src []byte, kind pyscan.Kind, texts ...string) bool {
 	lx := pyscan.NewLexer(src)
 	for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
-		if t.Kind == kind && string(t.Text) == text {
+		if t.Kind == kind && slices.Contains(texts, string(t.Text)) {
 			return true
 		}
 	}

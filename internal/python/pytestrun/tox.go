@@ -125,13 +125,7 @@ func (p *Project) toxINI(file string, keys []INIKey) {
 		}
 		dir := p.Root
 		if k := get("changedir"); k != nil && len(k.Lines) > 0 {
-			d := strings.ReplaceAll(k.Lines[0].Text, "{toxinidir}", p.Root)
-			if !strings.ContainsAny(d, "{}") {
-				if !filepath.IsAbs(d) {
-					d = filepath.Join(p.Root, filepath.FromSlash(d))
-				}
-				dir = d
-			}
+			dir = p.toxDir(k.Lines[0].Text)
 		}
 		// A section without commands runs [testenv]'s, which were read
 		// there.
@@ -158,7 +152,7 @@ func (p *Project) toxINI(file string, keys []INIKey) {
 
 // toxText joins a command's lines and applies tox's substitutions:
 // {posargs} goes, {posargs:DEFAULT} becomes DEFAULT (what runs without
-// arguments), {toxinidir} the project's root; a leading "-" or "!" (run
+// arguments), {toxinidir} and {tox_root} the project's root; a leading "-" or "!" (run
 // whatever the exit status) goes too.
 func (p *Project) toxText(lines []Word) *text {
 	var t text
@@ -175,12 +169,31 @@ func (p *Project) toxText(lines []Word) *text {
 		}
 		t.add(s, l.File, l.Line, col)
 	}
-	return substitute(&t, func(name string) (string, bool) {
-		if name == "toxinidir" {
-			return p.Root, true
-		}
-		return "", false
-	})
+	return substitute(&t, p.toxRoot)
+}
+
+// toxRoot gives tox's {toxinidir} and {tox_root}, the project's root; no
+// other substitution is known here.
+func (p *Project) toxRoot(name string) (string, bool) {
+	if name == "toxinidir" || name == "tox_root" {
+		return p.Root, true
+	}
+	return "", false
+}
+
+// toxDir is the folder a changedir (change_dir) value names: the
+// project's root when it holds a substitution other than the root's.
+func (p *Project) toxDir(d string) string {
+	for _, name := range []string{"toxinidir", "tox_root"} {
+		d = strings.ReplaceAll(d, "{"+name+"}", p.Root)
+	}
+	switch {
+	case strings.ContainsAny(d, "{}"):
+		return p.Root
+	case filepath.IsAbs(d):
+		return d
+	}
+	return filepath.Join(p.Root, filepath.FromSlash(d))
 }
 
 // substitute rewrites tox's {...} substitutions in t: {posargs} and []

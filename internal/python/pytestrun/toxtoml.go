@@ -176,14 +176,7 @@ func (p *Project) toxTOML(file string, src []byte, doc map[string]any, base stri
 		dir := p.Root
 		if v, _ := get("change_dir"); v != nil {
 			if d, ok := v.(string); ok {
-				d = strings.ReplaceAll(d, "{tox_root}", p.Root)
-				d = strings.ReplaceAll(d, "{toxinidir}", p.Root)
-				if !strings.ContainsAny(d, "{}") {
-					if !filepath.IsAbs(d) {
-						d = filepath.Join(p.Root, filepath.FromSlash(d))
-					}
-					dir = d
-				}
+				dir = p.toxDir(d)
 			}
 		}
 		commands, _ := e.keys["commands"].([]any)
@@ -222,12 +215,7 @@ func (r toxReader) args(args []any, path string) []Word {
 			w := r.word(a, at)
 			t := &text{}
 			t.add(w.Text, w.File, w.Line, w.Col)
-			t = substitute(t, func(name string) (string, bool) {
-				if name == "tox_root" || name == "toxinidir" {
-					return r.p.Root, true
-				}
-				return "", false
-			})
+			t = substitute(t, r.p.toxRoot)
 			if len(t.b) > 0 {
 				out = append(out, Word{Text: string(t.b), Pos: t.pos[0]})
 			}

@@ -85,7 +85,15 @@ func parseYAML(file string, src []byte) *ynode {
 	if yaml.Unmarshal(src, &doc) != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return nil
 	}
-	r := &yreader{file: file, src: src, index: textpos.NewIndex(src), done: map[*yaml.Node]*ynode{}}
+	r := &yreader{file: file, src: src, index: textpos.NewIndex(src), lines: []int{0}, done: map[*yaml.Node]*ynode{}}
+	if bytes.HasPrefix(src, []byte("\uFEFF")) {
+		r.lines[0] = len("\uFEFF")
+	}
+	for i, c := range src {
+		if c == '\n' {
+			r.lines = append(r.lines, i+1)
+		}
+	}
 	return r.node(doc.Content[0])
 }
 
@@ -93,6 +101,7 @@ type yreader struct {
 	file  string
 	src   []byte
 	index *textpos.Index
+	lines []int // the offset of each line's first character
 	// done holds each node read, so an alias shares what its anchor
 	// read: a file of aliases of aliases costs its size, not the size of
 	// its expansion.
@@ -166,17 +175,10 @@ func (r *yreader) mapping(y *ynode, n *yaml.Node) {
 // offset is the byte offset in the file of the node's first character
 // (for a block scalar, its "|" or ">").
 func (r *yreader) offset(n *yaml.Node) int {
-	off := 0
-	for line := 1; line < n.Line && off < len(r.src); line++ {
-		nl := bytes.IndexByte(r.src[off:], '\n')
-		if nl < 0 {
-			return len(r.src)
-		}
-		off += nl + 1
+	if n.Line < 1 || n.Line > len(r.lines) {
+		return len(r.src)
 	}
-	if off == 0 && len(r.src) >= 3 && string(r.src[:3]) == "\xef\xbb\xbf" {
-		off = 3
-	}
+	off := r.lines[n.Line-1]
 	for col := 1; col < n.Column && off < len(r.src) && r.src[off] != '\n'; col++ {
 		_, size := utf8.DecodeRune(r.src[off:])
 		off += size
