@@ -15,8 +15,11 @@ import (
 // markCall is the mark as its calls resolve.
 const markCall = "pytest.mark.timeout"
 
-// MarkWord is the word a file must hold for Marks to find anything in it.
-const MarkWord = "timeout"
+// MarkWord is what a file must hold for Marks to find anything in it:
+// the mark's name as an attribute (pytest.mark.timeout, mark.timeout), so
+// that the many files that only name a timeout (sock.settimeout(5),
+// timeout=3) are not tokenized for it.
+const MarkWord = ".timeout"
 
 // findMarks reads the timeout marks of the Python files pytest reaches
 // in the project at root under cfg (suite.Files).

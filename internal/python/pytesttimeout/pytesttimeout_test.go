@@ -60,6 +60,8 @@ def test_p(x):
     "pytest.mark.timeout(99) in a string is no mark"
 `,
 		"tests/conftest.py":             "# pytest.mark.timeout(1) in a comment\n",
+		"tests/test_alias.py":           "from pytest import mark as m\n\n\n@m.timeout(4)\ndef test_a():\n    pass\n",
+		"tests/test_socket.py":          "def test_s(sock):\n    sock.settimeout(5)\n",
 		"outside/test_not_collected.py": "import pytest\n\n@pytest.mark.timeout(1)\ndef test_x():\n    pass\n",
 		"tox.ini":                       "[testenv]\ndeps =\n    pytest-timeout\ncommands = pytest --timeout=1 --timeout-method thread {posargs}\n",
 		".github/workflows/ci.yml":      "env:\n  PYTEST_TIMEOUT: 9\n  PYTEST_ADDOPTS: --timeout=4\njobs:\n  t:\n    steps:\n      - run: pytest -p no:timeout --timeout 1\n      - run: pytest --timeout 0\n",
@@ -77,6 +79,7 @@ pyproject.toml:8:1: pytest-timeout, a declared test dependency ([tool.poetry.gro
 pytest.ini:3:16: --timeout 30 in addopts, with the signal method (pytest.ini:4:18)
 requirements-dev.txt:2:3: pytest-timeout, a declared test dependency (in requirements-dev.txt); its timeouts run with the signal method (pytest.ini:4:18)
 setup.cfg:3:5: pytest-timeout, a declared test dependency ([options.extras_require] tests in setup.cfg); its timeouts run with the signal method (pytest.ini:4:18)
+tests/test_alias.py:4:2: @m.timeout(4) on function test_a, with the signal method (pytest.ini:4:18)
 tests/test_marks.py:3:15: pytestmark = pytest.mark.timeout(5), with the signal method (pytest.ini:4:18)
 tests/test_marks.py:6:2: @pytest.mark.timeout(2, method="thread") on function test_thread, with the thread method (the mark's method)
 tests/test_marks.py:17:18: pytestmark = pytest.mark.timeout(timeout=3), with the signal method (pytest.ini:4:18)
