@@ -30,13 +30,13 @@ func shieldsAlarm(s *schema.Spec) bool {
 	return s.Shield.On && slices.Contains(s.Shield.Signals, schema.SignalAlarm)
 }
 
-// timeoutMarks is the word of pytest-timeout's mark, for the scan to read
+// timeoutMarks are the words of pytest-timeout's mark, for the scan to read
 // the files that name it, when the spec does not shield SIGALRM.
 func timeoutMarks(s *schema.Spec) []string {
 	if shieldsAlarm(s) {
 		return nil
 	}
-	return []string{pytesttimeout.MarkWord}
+	return pytesttimeout.MarkWords
 }
 
 // unshieldedTimeout: pytest-timeout's signal method needs the shield,

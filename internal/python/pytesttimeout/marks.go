@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,11 +16,13 @@ import (
 // markCall is the mark as its calls resolve.
 const markCall = "pytest.mark.timeout"
 
-// MarkWord is what a file must hold for Marks to find anything in it:
-// the mark's name as an attribute (pytest.mark.timeout, mark.timeout), so
-// that the many files that only name a timeout (sock.settimeout(5),
-// timeout=3) are not tokenized for it.
-const MarkWord = ".timeout"
+// MarkWords are what a file must hold one of for Marks to find anything
+// in it: the mark as code names it (pytest.mark.timeout, mark.timeout
+// after "from pytest import mark"), or pytest's mark imported under
+// another name ("from pytest import mark as m"), the one alias a call
+// resolves through. The many files that only name a timeout
+// (sock.settimeout(5), self.timeout) are not tokenized for it.
+var MarkWords = []string{"mark.timeout", "mark as"}
 
 // findMarks reads the timeout marks of the Python files pytest reaches
 // in the project at root under cfg (suite.Files).
@@ -33,7 +36,7 @@ func findMarks(root string, cfg *pytestcfg.Config) ([]Place, error) {
 	for _, f := range files {
 		path := filepath.Join(root, filepath.FromSlash(f))
 		src, err := os.ReadFile(path)
-		if err != nil || !bytes.Contains(src, []byte(MarkWord)) {
+		if err != nil || !slices.ContainsFunc(MarkWords, func(w string) bool { return bytes.Contains(src, []byte(w)) }) {
 			continue
 		}
 		dec, problem := pyscan.Decode(src)
