@@ -109,6 +109,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"crlf":     cmdCRLF,
+			"plugin":   cmdPlugin,
 			"exits":    cmdExits,
 			"mtime":    cmdMtime,
 			"ranon":    cmdRanOn,
