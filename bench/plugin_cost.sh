@@ -4,7 +4,7 @@
 #   bash bench/plugin_cost.sh [RUNS]       (default 15)
 #   BENCH_ONLY=import bash bench/plugin_cost.sh   (the import alone)
 #
-# The plugin's wheel, as the release builds it (bench/pluginwheel), is
+# The plugin's wheel, as the release builds it (internal/dist/pluginwheel), is
 # unpacked where pip would put it and found through PYTHONPATH. Two
 # measurements, side by side in one run:
 #
@@ -27,7 +27,7 @@ python=$(bash "$root/scripts/venv")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-(cd "$root" && go run ./bench/pluginwheel "$work/dist" >/dev/null)
+(cd "$root" && go run ./internal/dist/pluginwheel "$work/dist" >/dev/null)
 "$python" -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' \
   "$work"/dist/pytest_import_shield-*.whl "$work/site"
 # pip byte-compiles what it installs; so does this, once.

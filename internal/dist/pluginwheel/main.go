@@ -1,8 +1,9 @@
 // Pluginwheel writes the pytest-import-shield wheel, as the release builds
-// it, into the folder its argument names: bench/plugin_cost.sh installs it
-// from there without building the release's binaries.
+// it (version 0.4.0), into the folder its argument names and prints its
+// path: bench/plugin_cost.sh and scripts/matrix install it from there
+// without building the release's binaries.
 //
-//	go run ./bench/pluginwheel DIR
+//	go run ./internal/dist/pluginwheel DIR
 package main
 
 import (
@@ -14,7 +15,7 @@ import (
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./bench/pluginwheel DIR")
+		fmt.Fprintln(os.Stderr, "usage: go run ./internal/dist/pluginwheel DIR")
 		os.Exit(2)
 	}
 	wd, err := os.Getwd()
