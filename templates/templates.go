@@ -21,6 +21,8 @@ var (
 	RuntimeLoadgroup string
 	//go:embed runtime_shield.py.tmpl
 	RuntimeShield string
+	//go:embed runtime_plugin.py.tmpl
+	RuntimePlugin string
 	//go:embed probe_plugin.py.tmpl
 	ProbePlugin string
 	//go:embed probe_tests.py.tmpl

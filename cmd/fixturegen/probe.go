@@ -3,13 +3,17 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/fixturegen/fixturegen/internal/cli/completion"
+	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/internal/probe"
+	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -54,7 +58,10 @@ it) under pytest-timeout as the project configures it (the ini, the
 --timeout of addopts, PYTEST_TIMEOUT, marks), and lists every module
 first imported while a timeout was armed. --fix has nothing to write
 there: pytest-timeout's timer starts before a test's fixtures, so the fix
-is an import where the conftest loads, which probe prints.
+is an import where the conftest loads, which probe prints. Without a spec,
+when the interpreter has the pytest plugin pytest-import-shield installed,
+probe runs the same way from the working folder, the plugin's shield
+holding pytest-timeout's handler (--fix and --importtime need a spec).
 
 While it runs, a line per test arrives on stderr with its outcome and
 seconds, and on a terminal a live counter shows the time spent so far; -q
@@ -116,11 +123,19 @@ Examples:
 				return usageError{"--fix and --importtime do different jobs; use one"}
 			}
 			spec, err := c.loadSpec()
+			plugin := false
 			if err != nil {
-				return err
+				// No spec: a pytest-import-shield user is probed as a spec
+				// holding only the shield would be.
+				if spec, python, plugin = pluginProbe(c, python); !plugin {
+					return err
+				}
 			}
 			if python == "" {
 				python = probe.DefaultPython(spec)
+			}
+			if plugin && (fix || importTime) {
+				return usageError{fmt.Sprintf("--fix and --importtime work on a spec, and there is none: %s protects the suite without one; run fixturegen probe to see the first imports a timeout lands in", pytext.PluginDistribution)}
 			}
 			if importTime && !spec.HasDeadline() {
 				return usageError{fmt.Sprintf("--importtime measures the preload's modules against the deadline, and %s holds only the import shield: run fixturegen probe to see the first imports a timeout lands in", spec.File)}
@@ -143,7 +158,9 @@ Examples:
 			if len(nodes) == 0 && spec.HasDeadline() {
 				return usageError{fmt.Sprintf("no node ids to probe: name some, or add [[probe.case]] tables to %s", spec.File)}
 			}
-			if err := probe.UpToDate(spec, c.commandLine("generate")); err != nil {
+			if plugin {
+				fmt.Fprintf(c.stderr, "no spec: probing as %s does, under pytest-timeout as the project configures it\n", pytext.PluginDistribution)
+			} else if err := probe.UpToDate(spec, c.commandLine("generate")); err != nil {
 				return err
 			}
 			if fix && spec.HasDeadline() {
@@ -184,6 +201,32 @@ Examples:
 			return nil
 		},
 	})
+}
+
+// pluginProbe returns the spec a probe without a spec runs with, when the
+// interpreter (python, or the project's) has pytest-import-shield
+// installed: the plugin's own, the shield alone with its defaults, in the
+// working folder. ok is false otherwise.
+func pluginProbe(c *context, python string) (spec *schema.Spec, py string, ok bool) {
+	if c.spec != "" {
+		return nil, python, false
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return nil, python, false
+	}
+	spec = render.PluginSpec()
+	// No file: the report then names no spec and no region.
+	spec.Dir, spec.File = dir, ""
+	if python == "" {
+		python = probe.DefaultPython(spec)
+	}
+	check := exec.Command(python, "-c", "import importlib.metadata as m, sys; m.version(sys.argv[1])", pytext.PluginDistribution)
+	check.Dir = dir
+	if check.Run() != nil {
+		return nil, python, false
+	}
+	return spec, python, true
 }
 
 // leaveOutUnimportable marks the late modules that do not import in a

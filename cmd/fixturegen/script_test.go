@@ -109,6 +109,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"crlf":     cmdCRLF,
+			"plugin":   cmdPlugin,
 			"exits":    cmdExits,
 			"mtime":    cmdMtime,
 			"ranon":    cmdRanOn,
@@ -135,6 +136,8 @@ var scriptSeconds = map[string]float64{
 	"adopt_timeout_alarm_int":             23.9,
 	"adopt_timeout_setitimer_env":         23.9,
 	"shield_pytest_timeout":               23.0,
+	"plugin_pairings":                     26.0,
+	"plugin_pytest_timeout":               23.0,
 	"adopt_timeout_interval_faulthandler": 22.8,
 	"probe_fix":                           20.7,
 	"shield_warnings":                     21.7,

@@ -1,7 +1,8 @@
 // Package dist builds fixturegen's release files: for each platform a
 // static, version-stamped binary, packed into a wheel of the distribution
 // fixturegen-cli (so pip, pipx and uv install it without Go) and into a
-// .tar.gz or .zip archive, a SHA256SUMS file over all of them, and the
+// .tar.gz or .zip archive; the pytest plugin pytest-import-shield, one
+// pure-Python wheel; a SHA256SUMS file over all of them, and the
 // pre-commit hooks' repository pinned to the release. scripts/wheels runs
 // it.
 package dist
@@ -16,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -23,8 +25,10 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/dist/wheel"
+	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/internal/gen/write"
 	"github.com/fixturegen/fixturegen/internal/lazyregexp"
+	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/version"
 )
 
@@ -151,6 +155,86 @@ func (r Release) metadata(readme []byte) wheel.Metadata {
 			{"Changelog", repository + "/releases/tag/v" + r.Version},
 		},
 		Description: absoluteLinks(string(readme), repository+"/blob/v"+r.Version+"/"),
+	}
+}
+
+// PluginDoc is the plugin's documentation in the repository, which its
+// wheel carries as the long description shown on its index page.
+const PluginDoc = "docs/plugin.md"
+
+// PluginWheel writes the wheel of the pytest plugin pytest-import-shield
+// into r.Out and returns its path: one pure-Python module, rendered from the
+// runtime's templates (render.Plugin), registered as the pytest11 entry
+// point import_shield, needing pytest alone. Every target shares it, so a
+// release of any of them holds it.
+func (r Release) PluginWheel() (string, error) {
+	module, err := render.Plugin(r.Version)
+	if err != nil {
+		return "", err
+	}
+	doc, err := os.ReadFile(filepath.Join(r.Root, filepath.FromSlash(PluginDoc)))
+	if err != nil {
+		return "", err
+	}
+	license, err := os.ReadFile(filepath.Join(r.Root, "LICENSE"))
+	if err != nil {
+		return "", err
+	}
+	w := &wheel.Wheel{
+		Metadata: r.pluginMetadata(doc),
+		Platform: "any",
+		Modules:  []wheel.File{{Name: pytext.PluginModule + ".py", Content: module}},
+		EntryPoints: []wheel.EntryPoint{
+			{Group: "pytest11", Name: pytext.PluginName, Object: pytext.PluginModule},
+		},
+		Licenses: []wheel.File{{Name: "LICENSE", Content: license}},
+	}
+	var buf bytes.Buffer
+	if err := w.Write(&buf); err != nil {
+		return "", err
+	}
+	path := filepath.Join(r.Out, w.Filename())
+	return path, write.File(path, buf.Bytes())
+}
+
+// PluginPythons and PluginPytest are what the plugin supports, as
+// scripts/matrix runs it: the wheel's classifiers and requirements say so.
+var (
+	PluginPythons = []string{"3.9", "3.10", "3.11", "3.12", "3.13"}
+	PluginPytest  = "pytest>=7.4"
+)
+
+func (r Release) pluginMetadata(doc []byte) wheel.Metadata {
+	classifiers := []string{
+		"Development Status :: 4 - Beta",
+		"Framework :: Pytest",
+		"Intended Audience :: Developers",
+		"Operating System :: MacOS",
+		"Operating System :: POSIX :: Linux",
+		"Programming Language :: Python :: 3",
+		"Programming Language :: Python :: 3 :: Only",
+	}
+	for _, v := range PluginPythons {
+		classifiers = append(classifiers, "Programming Language :: Python :: "+v)
+	}
+	classifiers = append(classifiers, "Topic :: Software Development :: Testing")
+	return wheel.Metadata{
+		Name:        pytext.PluginDistribution,
+		Version:     r.Version,
+		Summary:     "Keep pytest-timeout and other timer signals from leaving a module half imported: the import shield of fixturegen, as a pytest plugin",
+		License:     "MIT",
+		Keywords:    []string{"pytest", "pytest-timeout", "pytest-xdist", "sigalrm", "import"},
+		Classifiers: classifiers,
+		URLs: [][2]string{
+			{"Homepage", repository},
+			{"Documentation", repository + "/blob/v" + r.Version + "/" + PluginDoc},
+			{"Repository", repository},
+			{"Issues", repository + "/issues"},
+			{"Changelog", repository + "/releases/tag/v" + r.Version},
+		},
+		Description:    absoluteLinks(string(doc), repository+"/blob/v"+r.Version+"/"+path.Dir(PluginDoc)+"/"),
+		RequiresPython: ">=" + PluginPythons[0],
+		RequiresDist:   []string{PluginPytest},
 	}
 }
 
@@ -337,8 +421,9 @@ func (r Release) Checksums(paths []string) (string, error) {
 	return path, write.File(path, []byte(strings.Join(lines, "\n")+"\n"))
 }
 
-// All builds every target's binary, wheel and archive, then SHA256SUMS and
-// the pre-commit hooks' repository, and returns the paths written. Binaries are built in a temporary folder
+// All builds every target's binary, wheel and archive, the plugin's wheel
+// (whatever the targets), then SHA256SUMS and the pre-commit hooks'
+// repository, and returns the paths written. Binaries are built in a temporary folder
 // and left out of r.Out.
 func (r Release) All(ctx context.Context, targets []Target, progress func(string)) ([]string, error) {
 	if err := r.Check(); err != nil {
@@ -370,6 +455,12 @@ func (r Release) All(ctx context.Context, targets []Target, progress func(string
 		progress(filepath.Base(whl))
 		progress(filepath.Base(arc))
 	}
+	plugin, err := r.PluginWheel()
+	if err != nil {
+		return nil, err
+	}
+	written = append(written, plugin)
+	progress(filepath.Base(plugin))
 	sums, err := r.Checksums(written)
 	if err != nil {
 		return nil, err

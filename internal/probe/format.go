@@ -77,7 +77,12 @@ func (r *Report) Text(w io.Writer, spec *schema.Spec, p color.Painter, verbose b
 // loads does, once per worker.
 func ShieldAdvice(spec *schema.Spec, modules []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "fix: import %s when %s loads, at its top, outside the fixturegen region:\n", strings.Join(modules, ", "), spec.Paths.Conftest)
+	where := ", outside the fixturegen region"
+	if spec.File == "" {
+		// pytest-import-shield's probe, without a spec: no region anywhere.
+		where = ""
+	}
+	fmt.Fprintf(&b, "fix: import %s when %s loads, at its top%s:\n", strings.Join(modules, ", "), spec.Paths.Conftest, where)
 	for _, m := range modules {
 		fmt.Fprintf(&b, "  import %s  # noqa: F401\n", m)
 	}

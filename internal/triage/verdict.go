@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/pytext"
 )
 
 // judge holds what verdicts are judged against.
@@ -274,6 +276,11 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 	}
 	v.Summary = fmt.Sprintf("%s %s, and %d later %s on %s failed with a half-import signature",
 		stripGroup(bad.Node), why, len(v.Poisoned), pluralWord(len(v.Poisoned), "test"), w.Name)
+	if underPytestTimeout(bf, why) {
+		// pytest-timeout's handler cut the import short: the plugin is the
+		// fix that needs no spec and no generated file.
+		v.Next = append(v.Next, pluginFix)
+	}
 	v.Next = append(v.Next, j.probe(bad.Node))
 	var order []string
 	inOrder := map[string]bool{}
@@ -433,4 +440,19 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// pluginFix is the step that ends a poisoning under pytest-timeout: the
+// import shield as a pytest plugin, installed next to pytest-timeout.
+var pluginFix = "pip install " + pytext.PluginDistribution + "  # add it next to pytest-timeout in the test requirements: a first import then finishes before pytest-timeout's handler fails the test"
+
+// underPytestTimeout tells whether pytest-timeout ended the poisoning test:
+// its timeout line, or the verdict's reason, says so.
+func underPytestTimeout(f *facts, why string) bool {
+	for _, c := range f.clues {
+		if c.Kind == Timeout {
+			return true
+		}
+	}
+	return strings.Contains(why, "pytest-timeout")
 }

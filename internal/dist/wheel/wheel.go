@@ -1,6 +1,8 @@
-// Package wheel writes a binary-only Python wheel: a zip file that pip, pipx
-// and uv install, holding one or more executables installed as scripts and
-// no Python code, as binary tools such as ruff ship.
+// Package wheel writes a Python wheel: a zip file that pip, pipx and uv
+// install. A binary-only wheel holds one or more executables installed as
+// scripts and no Python code, as binary tools such as ruff ship; a
+// pure-Python wheel (py3-none-any) holds modules installed into
+// site-packages, with the entry points that make one a pytest plugin.
 //
 // The layout follows the wheel format (PEP 427, with PEP 491's .data
 // folder): each executable is stored under NAME-VERSION.data/scripts/, which
@@ -39,6 +41,17 @@ type Metadata struct {
 	URLs [][2]string
 	// Description is the long description, in Markdown (the README).
 	Description string
+	// RequiresPython is the Python versions the wheel installs on, such as
+	// ">=3.9"; RequiresDist the distributions it needs, such as
+	// "pytest>=7.4".
+	RequiresPython string
+	RequiresDist   []string
+}
+
+// EntryPoint is one entry point of entry_points.txt: Name = Object in the
+// section Group, such as pytest11's "import_shield = pytest_import_shield".
+type EntryPoint struct {
+	Group, Name, Object string
 }
 
 // File is one file of the wheel.
@@ -56,6 +69,10 @@ type Wheel struct {
 	Platform string
 	Scripts  []File // installed into the environment's scripts folder, executable
 	Licenses []File // stored in dist-info/licenses and named in METADATA
+	// Modules are Python files installed into site-packages: a wheel that
+	// holds them is pure (Root-Is-Purelib), for the platform "any".
+	Modules     []File
+	EntryPoints []EntryPoint
 }
 
 // Time is the modification time of every entry, fixed so that a wheel's
@@ -97,12 +114,17 @@ func (w *Wheel) check() error {
 		return fmt.Errorf("wheel: %q is not a release version such as 0.4.0", m.Version)
 	case !validPlatform().MatchString(w.Platform):
 		return fmt.Errorf("wheel: %q is not a platform tag", w.Platform)
-	case len(w.Scripts) == 0:
-		return fmt.Errorf("wheel: no executable to install")
+	case len(w.Scripts) == 0 && len(w.Modules) == 0:
+		return fmt.Errorf("wheel: no executable or module to install")
 	case strings.ContainsAny(m.Summary, "\r\n"):
 		return fmt.Errorf("wheel: the summary must be one line")
 	}
-	for _, f := range append(append([]File{}, w.Scripts...), w.Licenses...) {
+	for _, e := range w.EntryPoints {
+		if e.Group == "" || e.Name == "" || e.Object == "" || strings.ContainsAny(e.Group+e.Name+e.Object, "[]=\r\n") {
+			return fmt.Errorf("wheel: entry point %q = %q in [%s] is not one", e.Name, e.Object, e.Group)
+		}
+	}
+	for _, f := range append(append(append([]File{}, w.Scripts...), w.Licenses...), w.Modules...) {
 		if f.Name == "" || strings.ContainsAny(f.Name, `/\,`) || f.Name == "." || f.Name == ".." {
 			return fmt.Errorf("wheel: %q is not a plain file name", f.Name)
 		}
@@ -146,8 +168,18 @@ func (w *Wheel) Write(out io.Writer) error {
 			return err
 		}
 	}
+	for _, m := range w.Modules {
+		if err := add(m.Name, m.Content, false); err != nil {
+			return err
+		}
+	}
 	for _, l := range w.Licenses {
 		if err := add(infoDir+"/licenses/"+l.Name, l.Content, false); err != nil {
+			return err
+		}
+	}
+	if len(w.EntryPoints) > 0 {
+		if err := add(infoDir+"/entry_points.txt", w.entryPoints(), false); err != nil {
 			return err
 		}
 	}
@@ -192,6 +224,12 @@ func (w *Wheel) metadata() []byte {
 	for _, u := range m.URLs {
 		field("Project-URL", u[0]+", "+u[1])
 	}
+	if m.RequiresPython != "" {
+		field("Requires-Python", m.RequiresPython)
+	}
+	for _, r := range m.RequiresDist {
+		field("Requires-Dist", r)
+	}
 	if m.Description != "" {
 		field("Description-Content-Type", "text/markdown; charset=UTF-8; variant=GFM")
 		b.WriteByte('\n')
@@ -203,11 +241,30 @@ func (w *Wheel) metadata() []byte {
 	return b.Bytes()
 }
 
-// wheelFile renders WHEEL. Root-Is-Purelib is false: the wheel is for one
-// platform, and installs nothing into site-packages anyway.
+// entryPoints renders entry_points.txt: an INI file, one section a group,
+// in the order the entry points are listed.
+func (w *Wheel) entryPoints() []byte {
+	var b bytes.Buffer
+	group := ""
+	for _, e := range w.EntryPoints {
+		if e.Group != group {
+			if group != "" {
+				b.WriteByte('\n')
+			}
+			group = e.Group
+			fmt.Fprintf(&b, "[%s]\n", group)
+		}
+		fmt.Fprintf(&b, "%s = %s\n", e.Name, e.Object)
+	}
+	return b.Bytes()
+}
+
+// wheelFile renders WHEEL. Root-Is-Purelib is true for a wheel of modules;
+// a binary-only wheel is for one platform and installs nothing into
+// site-packages.
 func (w *Wheel) wheelFile() []byte {
 	var b bytes.Buffer
-	b.WriteString("Wheel-Version: 1.0\nGenerator: fixturegen internal/dist/wheel\nRoot-Is-Purelib: false\n")
+	fmt.Fprintf(&b, "Wheel-Version: 1.0\nGenerator: fixturegen internal/dist/wheel\nRoot-Is-Purelib: %t\n", len(w.Modules) > 0)
 	for _, t := range w.Tags() {
 		fmt.Fprintf(&b, "Tag: %s\n", t)
 	}

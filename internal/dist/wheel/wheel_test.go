@@ -145,7 +145,7 @@ func TestRefusesBadInput(t *testing.T) {
 		{"version", func(w *Wheel) { w.Metadata.Version = "v0.4.0" }, `"v0.4.0" is not a release version`},
 		{"dev version", func(w *Wheel) { w.Metadata.Version = "dev" }, `"dev" is not a release version`},
 		{"platform", func(w *Wheel) { w.Platform = "linux x86" }, `"linux x86" is not a platform tag`},
-		{"no script", func(w *Wheel) { w.Scripts = nil }, "no executable to install"},
+		{"no script", func(w *Wheel) { w.Scripts = nil }, "no executable or module to install"},
 		{"summary", func(w *Wheel) { w.Metadata.Summary = "two\nlines" }, "the summary must be one line"},
 		{"script path", func(w *Wheel) { w.Scripts[0].Name = "../fixturegen" }, `"../fixturegen" is not a plain file name`},
 	} {
@@ -159,5 +159,44 @@ func TestRefusesBadInput(t *testing.T) {
 		if buf.Len() != 0 {
 			t.Errorf("%s: %d bytes written despite the error", tt.name, buf.Len())
 		}
+	}
+}
+
+func TestPureWheel(t *testing.T) {
+	w := &Wheel{
+		Metadata: Metadata{Name: "pytest-import-shield", Version: "0.4.0", Summary: "one line",
+			RequiresPython: ">=3.9", RequiresDist: []string{"pytest>=7.4"}},
+		Platform:    "any",
+		Modules:     []File{{Name: "pytest_import_shield.py", Content: []byte("x = 1\n")}},
+		EntryPoints: []EntryPoint{{Group: "pytest11", Name: "import_shield", Object: "pytest_import_shield"}},
+	}
+	if got, want := w.Filename(), "pytest_import_shield-0.4.0-py3-none-any.whl"; got != want {
+		t.Errorf("Filename() = %s, want %s", got, want)
+	}
+	_, z := build(t, w)
+	info := "pytest_import_shield-0.4.0.dist-info/"
+	if got := read(t, z, "pytest_import_shield.py"); got != "x = 1\n" {
+		t.Errorf("the module holds %q", got)
+	}
+	if got, want := read(t, z, info+"entry_points.txt"), "[pytest11]\nimport_shield = pytest_import_shield\n"; got != want {
+		t.Errorf("entry_points.txt:\n%s\nwant:\n%s", got, want)
+	}
+	if got := read(t, z, info+"WHEEL"); !strings.Contains(got, "Root-Is-Purelib: true\nTag: py3-none-any\n") {
+		t.Errorf("WHEEL:\n%s", got)
+	}
+	meta := read(t, z, info+"METADATA")
+	if !strings.Contains(meta, "Requires-Python: >=3.9\nRequires-Dist: pytest>=7.4\n") {
+		t.Errorf("METADATA:\n%s", meta)
+	}
+	record := read(t, z, info+"RECORD")
+	for _, name := range []string{"pytest_import_shield.py,sha256=", info + "entry_points.txt,sha256="} {
+		if !strings.Contains(record, name) {
+			t.Errorf("RECORD lacks %s:\n%s", name, record)
+		}
+	}
+	bad := *w
+	bad.EntryPoints = []EntryPoint{{Group: "pytest11", Name: "a=b", Object: "m"}}
+	if err := bad.Write(io.Discard); err == nil || !strings.Contains(err.Error(), "is not one") {
+		t.Errorf("an entry point named a=b: error %v", err)
 	}
 }

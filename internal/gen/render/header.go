@@ -25,6 +25,9 @@ import (
 //
 // It starts with pytext.GeneratedHeader.
 func (v view) Header() string {
+	if v.Plugin != nil {
+		return fmt.Sprintf("%s %s for %s. DO NOT EDIT.", pytext.GeneratedHeader, v.Version, pytext.PluginDistribution)
+	}
 	return fmt.Sprintf("%s %s from %s. DO NOT EDIT.", pytext.GeneratedHeader, v.Version, pyquote.String(v.Spec))
 }
 

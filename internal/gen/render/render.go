@@ -69,6 +69,7 @@ var sources = [...]struct {
 	{"runtime_deadline.py.tmpl", &templates.RuntimeDeadline},
 	{"runtime_loadgroup.py.tmpl", &templates.RuntimeLoadgroup},
 	{"runtime_shield.py.tmpl", &templates.RuntimeShield},
+	{"runtime_plugin.py.tmpl", &templates.RuntimePlugin},
 	{"probe_plugin.py.tmpl", &templates.ProbePlugin},
 	{"probe_tests.py.tmpl", &templates.ProbeTests},
 }
@@ -185,6 +186,20 @@ type view struct {
 	ConfigureDoc string
 	// Region holds the region's lines that are laid out in Go.
 	Region regionView
+	// Plugin is set when the runtime is rendered as the module of the
+	// pytest-import-shield distribution (see Plugin), nil otherwise.
+	Plugin *pluginView
+}
+
+// pluginView is what the plugin's own part (runtime_plugin.py.tmpl) needs:
+// its name, and the values its settings may take, as Python literals.
+type pluginView struct {
+	Name           string // the pytest11 entry-point name
+	Version        string // the distribution's version
+	DefaultSignals string // "SIGALRM", as the ini option spells it
+	SignalsText    string // "SIGALRM, SIGVTALRM, SIGPROF"
+	Signals        string // ("SIGALRM", "SIGVTALRM", "SIGPROF")
+	PastGraces     string // ("deliver", "wait")
 }
 
 type runtimeView struct {
@@ -324,9 +339,12 @@ type textView struct {
 	InterruptedImportWarning string
 	DeadlineFormat           string
 	InterruptedFormat        string
-	GraceFormat              string
-	LateImportFormat         string
-	LateModuleFormat         string
+	// PluginModule is the pytest-import-shield plugin's module, which a
+	// generated shield asks to stand aside.
+	PluginModule     string
+	GraceFormat      string
+	LateImportFormat string
+	LateModuleFormat string
 }
 
 var crossingText = textView{
@@ -337,6 +355,7 @@ var crossingText = textView{
 	InterruptedImportWarning: pytext.InterruptedImportWarning,
 	DeadlineFormat:           pytext.DeadlineFormat,
 	InterruptedFormat:        pytext.InterruptedFormat,
+	PluginModule:             pytext.PluginModule,
 	GraceFormat:              pytext.GraceFormat,
 	LateImportFormat:         pytext.LateImportFormat,
 	LateModuleFormat:         pytext.LateModuleFormat,
@@ -442,4 +461,36 @@ func quoteAll(ss []string) []string {
 		out[i] = pyquote.String(s)
 	}
 	return out
+}
+
+// PluginSpec is the spec the plugin's module is rendered from: the import
+// shield alone, with [shield]'s defaults, which the plugin's ini options
+// and flags then change.
+func PluginSpec() *schema.Spec {
+	return &schema.Spec{
+		File:   "pyproject.toml",
+		Paths:  schema.Paths{Conftest: "conftest.py", Runtime: pytext.PluginModule + ".py"},
+		Shield: schema.Shield{On: true, Signals: schema.DefaultShieldSignals(), ImportGrace: schema.DefaultShieldGrace, PastGrace: schema.DefaultPastGrace, Rollback: true},
+	}
+}
+
+// Plugin renders the module of the pytest-import-shield distribution,
+// released as version: the runtime of PluginSpec from the same templates,
+// with the plugin's own part (its hooks and settings) in place of what only
+// the conftest region uses. TestPluginGolden holds the two to differing in
+// that alone.
+func Plugin(version string) ([]byte, error) {
+	v := newView(PluginSpec())
+	v.Runtime.Module = pytext.PluginModule
+	v.Version = version
+	v.Configure = false
+	v.Plugin = &pluginView{
+		Name:           pytext.PluginName,
+		Version:        version,
+		DefaultSignals: strings.Join(schema.DefaultShieldSignals(), ","),
+		SignalsText:    strings.Join(schema.ShieldSignals, ", "),
+		Signals:        "(" + strings.Join(quoteAll(schema.ShieldSignals), ", ") + ")",
+		PastGraces:     "(" + strings.Join(quoteAll([]string{schema.PastGraceDeliver, schema.PastGraceWait}), ", ") + ")",
+	}
+	return execute("runtime.py.tmpl", v)
 }

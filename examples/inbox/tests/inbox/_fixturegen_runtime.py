@@ -172,6 +172,22 @@ def _warn(warning: Warning, stacklevel: int, where: tuple[str, int] | None) -> N
         warnings.warn_explicit(warning, type(warning), *where)
 
 
+def _as_import_system(function: Callable[..., object]) -> None:
+    """Leave the frames of function, a wrapper of the import system, uncounted.
+
+    When Python's warnings count a warning's stacklevel, they skip the frames
+    of the import system: code whose file name holds both "importlib" and
+    "_bootstrap". A module's ``warnings.warn(..., stacklevel=2)`` at its top
+    level thus names the line that imported it. The wrapper's frame sits
+    among those; named so, it is skipped too, and the warning keeps the place
+    it has without fixturegen. The name still starts with this file's path.
+    """
+    code = function.__code__
+    function.__code__ = code.replace(
+        co_filename=f"{code.co_filename} (wrapping importlib._bootstrap)"
+    )
+
+
 @pytest.hookimpl(specname="pytest_configure")
 def pytest_configure(config: pytest.Config) -> None:
     """Watch how test functions end and keep the xdist group on one worker.
@@ -334,6 +350,10 @@ class _Deadline:
     # The state of a deadline before anything happens, as class attributes:
     # an instance sets its own only when the state changes, which spares
     # every test a score of assignments.
+    # An import shield, this runtime's or the pytest-import-shield plugin's,
+    # holds no handler of an object marked so: the deadline keeps imports
+    # whole itself, at its own seconds and grace.
+    IMPORT_SHIELD_OWN: Final = True
     armed = False
     due = 0.0
     depth = 0
@@ -523,7 +543,14 @@ class _Deadline:
             signal.signal(signum, signal.SIG_DFL)
             signal.raise_signal(signum)
         elif callable(self.previous):
-            self.previous(signum, frame)
+            # The pytest-import-shield plugin, if pytest loaded it, holds
+            # the handler while a first import runs, as it does when no
+            # deadline is armed.
+            run = getattr(sys.modules.get("pytest_import_shield"), "run", None)
+            if run is None:
+                self.previous(signum, frame)
+            else:
+                run(self.previous, signum, frame)
 
     def _in_test(self, frame: FrameType | None) -> bool:
         """Tell whether the test function is running (is on frame's stack)."""
@@ -636,6 +663,10 @@ class _Deadline:
             # early, the handler sets it again.
             if self.rang:
                 self._rearm()
+
+
+_as_import_system(_Deadline._find_and_load)
+_as_import_system(_Deadline._import)
 
 
 class _LoadgroupGuard:

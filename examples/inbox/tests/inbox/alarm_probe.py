@@ -48,6 +48,9 @@ RECORD: Final[tuple[tuple[str, str, str | None], ...]] = (
 )
 # The module name the conftest region loads the deadline runtime under.
 RUNTIME: Final[str] = "_fixturegen_runtime"
+# The module of the pytest-import-shield plugin, whose shield rings a held
+# handler at the end of its grace as the runtime's does.
+PLUGIN: Final[str] = "pytest_import_shield"
 # The timers watched, as (signal.ITIMER_* name, signal.SIG* name), looked up
 # when used: a platform may lack them.
 TIMERS: Final[tuple[tuple[str, str], ...]] = (("ITIMER_REAL", "SIGALRM"),)
@@ -169,7 +172,7 @@ class _Probe:
         """
         if seconds <= 0 or _timer_running():
             return
-        if getattr(handler, "__module__", None) == RUNTIME:
+        if getattr(handler, "__module__", None) in (RUNTIME, PLUGIN):
             return
         self.record(handler)
 
