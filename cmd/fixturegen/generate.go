@@ -197,7 +197,7 @@ func (c *context) planGenerate(adopting bool) (*schema.Spec, []*plan.Change, []a
 // that protects nothing. A project whose pytest configuration cannot be
 // read is left to check, which reports it.
 func checkConftest(spec *schema.Spec) error {
-	_, runs, err := coverage.Read(spec.Dir)
+	runs, err := coverage.Read(spec)
 	if err != nil {
 		return nil
 	}

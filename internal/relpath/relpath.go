@@ -35,3 +35,22 @@ func Tidy(cwd, path string) string {
 	}
 	return Rel(cwd, path)
 }
+
+// Slash is path relative to dir, slash-separated, as a spec's keys and
+// project files hold paths ("." for dir itself); path itself, slashed,
+// when it has no relative form.
+func Slash(dir, path string) string {
+	if r, err := filepath.Rel(dir, path); err == nil {
+		return filepath.ToSlash(r)
+	}
+	return filepath.ToSlash(path)
+}
+
+// Within reports whether the clean path p is dir or lies below it.
+func Within(p, dir string) bool {
+	if p == dir {
+		return true
+	}
+	r, err := filepath.Rel(dir, p)
+	return err == nil && filepath.IsLocal(r)
+}

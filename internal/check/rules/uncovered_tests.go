@@ -7,8 +7,9 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/python/coverage"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
-	"github.com/fixturegen/fixturegen/internal/python/pytestrun"
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 const RuleUncoveredTests = "uncovered-tests"
@@ -17,7 +18,7 @@ var uncoveredTestsRule = checked{
 	Rule: Rule{
 		ID:      RuleUncoveredTests,
 		Summary: "tests pytest collects that the conftest misses",
-		Meaning: "The project's pytest runs (a plain `pytest` in the spec's folder, and each pytest command line of its CI workflows, tox's configuration, noxfile.py and Makefile) collect test modules that the conftest holding the region does not reach: none lies below `[paths].conftest`'s folder (a typo such as `testz/conftest.py`; reported at the key), or, with `[shield]`, some lie outside that folder, or in a run whose configuration file is below the conftest's folder, where pytest loads no conftest.py above it. The import shield does not hold pytest-timeout's handler in their first imports when they run without the tests below the conftest. Reported at the first module of each folder or run, naming the others.",
+		Meaning: "pytest, run on the spec's tests with the configuration it reads for them (the file pytest picks from the tests' folders, with its `testpaths`, `python_files`, `norecursedirs` and `--ignore`), collects test modules that the conftest holding the region does not reach: none lies below `[paths].conftest`'s folder (a typo such as `testz/conftest.py`; reported at the key), or, with `[shield]`, some lie outside that folder, or the configuration file is below the conftest's folder, where pytest loads no conftest.py above it. The import shield does not hold pytest-timeout's handler in their first imports when they run without the tests below the conftest. Reported at the first module of each folder, naming the others.",
 		Fix:     "Set `[paths].conftest` to a conftest.py in a folder above every test (the finding names it) and run `fixturegen generate`",
 	},
 	tree: func(r *rules, _ *suite.Tree) { r.uncoveredTests() },
@@ -52,7 +53,7 @@ func (r *rules) uncoveredTests() {
 	fix := "point [paths].conftest at a conftest.py above every test"
 	if all, err := coverage.Collected(p.Runs); err == nil {
 		if folder, ok := coverage.Folder(coverage.Without(all, planned)); ok {
-			fix = fmt.Sprintf("set [paths].conftest to %q in %s and run `fixturegen generate`", coverage.Rel(r.spec.Dir, filepath.Join(folder, "conftest.py")), r.spec.File)
+			fix = fmt.Sprintf("set [paths].conftest to %q in %s and run `fixturegen generate`", relpath.Slash(r.spec.Dir, filepath.Join(folder, "conftest.py")), r.spec.File)
 		}
 	}
 	if !below {
@@ -65,7 +66,7 @@ func (r *rules) uncoveredTests() {
 	type group struct {
 		key     string
 		modules []coverage.Module
-		run     *pytestrun.Run
+		run     *pytestcfg.Run
 	}
 	var groups []*group
 	byKey := map[string]*group{}
@@ -73,7 +74,7 @@ func (r *rules) uncoveredTests() {
 		if coverage.Covers(dir, m) {
 			continue
 		}
-		key, run := "", (*pytestrun.Run)(nil)
+		key, run := "", (*pytestcfg.Run)(nil)
 		if coverage.Below([]coverage.Module{m}, dir, nil) != nil {
 			run = coverage.Missing(dir, m)
 			key = fmt.Sprintf("run %p", run)
@@ -104,16 +105,12 @@ func (r *rules) uncoveredTests() {
 		}
 		var msg string
 		if g.run != nil {
-			cmd := "a plain pytest in " + coverage.Rel(r.cwd, g.run.Inv.Dir)
-			if c := g.run.Command; c != nil {
-				cmd = fmt.Sprintf("the pytest command line at %s:%d:%d (%s)", display(r.cwd, c.At.File), c.At.Line, c.At.Col, c.Where)
-			}
 			reads := "is rooted in " + display(r.cwd, g.run.Setup.Rootdir) + "/"
 			if c := g.run.Setup.Config; c != nil {
 				reads = "reads " + display(r.cwd, c.File)
 			}
-			msg = fmt.Sprintf("this test module%s is below %s, but %s %s, and pytest loads no conftest.py above %s/: the import shield does not reach it in that run",
-				others, conftest, cmd, reads, display(r.cwd, g.run.Setup.ConfcutDir()))
+			msg = fmt.Sprintf("this test module%s is below %s, but pytest run on the tests %s, and loads no conftest.py above %s/: the import shield does not reach it",
+				others, conftest, reads, display(r.cwd, g.run.Setup.ConfcutDir()))
 		} else {
 			msg = fmt.Sprintf("this test module%s, which pytest collects, is not below %s, which loads the import shield: pytest-timeout's handler is held in its first imports only in a run that also collects %s/",
 				others, conftest, display(r.cwd, dir))

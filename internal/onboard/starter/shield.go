@@ -2,11 +2,13 @@ package starter
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/fixturegen/fixturegen/internal/python/coverage"
-	"github.com/fixturegen/fixturegen/internal/python/pytestrun"
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/python/pytesttimeout"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -18,8 +20,10 @@ type Timeouts struct {
 	// method, which the spec shields; Thread those that run its thread
 	// method, which needs no shield.
 	Signal, Thread []pytesttimeout.Place
-	// Primary is the run whose configuration stands for the project's.
-	Primary pytestrun.Run
+	// Found is all pytest-timeout's places, and the plugin's declarations.
+	Found *pytesttimeout.Found
+	// Run is pytest's run of the tests (pytestcfg.Project).
+	Run pytestcfg.Run
 	// Folder is the folder, relative to Root, of a conftest.py that
 	// every test the project's runs collect lies below; "" when they
 	// collect none. Modules are those tests.
@@ -40,23 +44,32 @@ func (t *Timeouts) Outside(conftest string) []coverage.Module {
 	return out
 }
 
-// FindTimeouts reads pytest-timeout's places in the project at root,
-// and the runs of its pytest (pytestrun); getenv reads the environment
-// init runs in, for PYTEST_TIMEOUT.
-func FindTimeouts(root string, getenv func(string) string) (*Timeouts, error) {
-	proj, err := pytestrun.Read(root)
+// FindTimeouts reads pytest-timeout's places in the project at root, in
+// the configuration pytest reads for its tests (pytestcfg.Project), the
+// tests being in the folders pytest's conventions name, tests/ and
+// test/, when they exist: the folders a spec's conftest then sits in,
+// so that init reads what check reads.
+func FindTimeouts(root string) (*Timeouts, error) {
+	root, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
 	}
-	runs, err := proj.Runs()
+	var roots []string
+	for _, name := range []string{"tests", "test"} {
+		if info, err := os.Stat(filepath.Join(root, name)); err == nil && info.IsDir() {
+			roots = append(roots, filepath.Join(root, name))
+		}
+	}
+	run, err := pytestcfg.Project(root, roots)
 	if err != nil {
 		return nil, err
 	}
-	t := &Timeouts{Root: proj.Root, Primary: pytestrun.Primary(runs)}
-	found, err := pytesttimeout.Find(proj, runs, t.Primary, pytesttimeout.Options{Getenv: getenv})
+	runs := []pytestcfg.Run{run}
+	found, err := pytesttimeout.Find(root, run, pytesttimeout.Options{})
 	if err != nil {
 		return nil, err
 	}
+	t := &Timeouts{Root: root, Found: found, Run: run}
 	pytesttimeout.Sort(found.Places)
 	for _, p := range found.Places {
 		if p.Method == pytesttimeout.Thread {
@@ -74,15 +87,11 @@ func FindTimeouts(root string, getenv func(string) string) (*Timeouts, error) {
 	}
 	t.Modules = modules
 	if dir, ok := coverage.Folder(modules); ok {
-		if rel, err := filepath.Rel(proj.Root, dir); err == nil && !filepath.IsAbs(rel) && rel != ".." && !startsUp(rel) {
-			t.Folder = filepath.ToSlash(rel)
+		if relpath.Within(dir, root) {
+			t.Folder = relpath.Slash(root, dir)
 		}
 	}
 	return t, nil
-}
-
-func startsUp(rel string) bool {
-	return len(rel) >= 3 && rel[:3] == ".."+string(filepath.Separator)
 }
 
 // Shielded adds the import shield to v, for a project whose tests run

@@ -4,11 +4,11 @@
 // tests below its folder only, and never one above the run's confcutdir
 // (the folder of the configuration file it reads, else the rootdir).
 //
-// The runs are the project's own (package pytestrun): a plain "pytest"
-// in the project's root, and each command line of its CI, tox, nox and
-// Makefile. Each collects what it is given, else testpaths when it starts
-// in its rootdir, else the folder it starts in; with the python_files,
-// norecursedirs and --ignore options of the configuration it reads.
+// The run is the project's own (pytestcfg.Project, as suite.SpecRun
+// starts it): it collects what it is given, else testpaths when it
+// starts in its rootdir, else the folder it starts in; with the
+// python_files, norecursedirs and --ignore options of the configuration
+// it reads.
 package coverage
 
 import (
@@ -19,8 +19,8 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
-	"github.com/fixturegen/fixturegen/internal/python/pytestrun"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -28,23 +28,23 @@ import (
 type Module struct {
 	Abs string
 	// Runs are the runs that collect it, in the runs' order.
-	Runs []*pytestrun.Run
+	Runs []*pytestcfg.Run
 }
 
 // Collected returns the test modules the runs collect, each once, in
 // path order.
-func Collected(runs []pytestrun.Run) ([]Module, error) {
-	return modules(runs, func(*pytestrun.Run) string { return "" }, nil)
+func Collected(runs []pytestcfg.Run) ([]Module, error) {
+	return modules(runs, func(*pytestcfg.Run) string { return "" }, nil)
 }
 
 // modules returns the test modules the runs collect, each once, in path
 // order, leaving out those in skip and, for each run, those below the
 // folder except gives for it ("" for none).
-func modules(runs []pytestrun.Run, except func(*pytestrun.Run) string, skip map[string]bool) ([]Module, error) {
-	byPath := map[string][]*pytestrun.Run{}
+func modules(runs []pytestcfg.Run, except func(*pytestcfg.Run) string, skip map[string]bool) ([]Module, error) {
+	byPath := map[string][]*pytestcfg.Run{}
 	for i := range runs {
 		r := &runs[i]
-		files, err := suite.TestModules(Roots(r), config(r), except(r))
+		files, err := suite.TestModules(Roots(r), r.Config(), except(r))
 		if err != nil {
 			return nil, err
 		}
@@ -62,17 +62,10 @@ func modules(runs []pytestrun.Run, except func(*pytestrun.Run) string, skip map[
 	return out, nil
 }
 
-func config(r *pytestrun.Run) *pytestcfg.Config {
-	if r.Setup.Config != nil && !r.Setup.Config.Fallback {
-		return r.Setup.Config
-	}
-	return nil
-}
-
 // Roots are the paths a run collects from, absolute: its arguments (a
 // node id's file), else testpaths when it starts in its rootdir, else the
 // folder it starts in (pytest's Config._decide_args).
-func Roots(r *pytestrun.Run) []string {
+func Roots(r *pytestcfg.Run) []string {
 	dir, err := filepath.Abs(r.Inv.Dir)
 	if err != nil {
 		dir = r.Inv.Dir
@@ -88,7 +81,7 @@ func Roots(r *pytestrun.Run) []string {
 	if len(out) > 0 {
 		return out
 	}
-	if cfg := config(r); cfg != nil && dir == r.Setup.Rootdir {
+	if cfg := r.Config(); cfg != nil && dir == r.Setup.Rootdir {
 		if tp := cfg.Collection().TestPaths; len(tp) > 0 {
 			return tp
 		}
@@ -106,7 +99,7 @@ func Covers(dir string, m Module) bool {
 // Missing returns the first run that collects m and loads no conftest.py
 // in folder dir, as dir is above the run's confcutdir; nil when there is
 // none.
-func Missing(dir string, m Module) *pytestrun.Run {
+func Missing(dir string, m Module) *pytestcfg.Run {
 	for _, r := range m.Runs {
 		if above(dir, r.Setup.ConfcutDir()) {
 			return r
@@ -160,11 +153,7 @@ func Folder(modules []Module) (string, bool) {
 
 // below reports whether p is dir or lies below it.
 func below(p, dir string) bool {
-	if p == dir {
-		return true
-	}
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	return relpath.Within(p, dir)
 }
 
 // above reports whether dir lies strictly above cut.
@@ -172,17 +161,14 @@ func above(dir, cut string) bool {
 	return dir != cut && below(cut, dir)
 }
 
-// Read reads the project at root (pytestrun) and its runs.
-func Read(root string) (*pytestrun.Project, []pytestrun.Run, error) {
-	proj, err := pytestrun.Read(root)
+// Read returns the pytest run of the spec's tests (suite.SpecRun), as
+// the runs the other functions take.
+func Read(spec *schema.Spec) ([]pytestcfg.Run, error) {
+	run, err := suite.SpecRun(spec)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	runs, err := proj.Runs()
-	if err != nil {
-		return nil, nil, err
-	}
-	return proj, runs, nil
+	return []pytestcfg.Run{run}, nil
 }
 
 // Below returns the modules below folder dir, leaving out those in skip.
@@ -210,19 +196,19 @@ func Without(modules []Module, skip map[string]bool) []Module {
 // AnyBelow reports whether one of the runs collects a test module below
 // folder dir ("" for anywhere) other than those in skip. It walks only
 // what it must, and stops at the first.
-func AnyBelow(runs []pytestrun.Run, dir string, skip map[string]bool) bool {
+func AnyBelow(runs []pytestcfg.Run, dir string, skip map[string]bool) bool {
 	for i := range runs {
 		r := &runs[i]
 		for _, root := range Roots(r) {
 			switch {
 			case dir == "" || below(root, dir):
-				if suite.HasTestModule([]string{root}, config(r), skip) {
+				if suite.HasTestModule([]string{root}, r.Config(), skip) {
 					return true
 				}
 			case below(dir, root):
 				// Only the part of the root below dir; testpaths and the
 				// arguments are roots, so the whole of it is collected.
-				if suite.HasTestModule([]string{dir}, config(r), skip) {
+				if suite.HasTestModule([]string{dir}, r.Config(), skip) {
 					return true
 				}
 			}
@@ -234,8 +220,8 @@ func AnyBelow(runs []pytestrun.Run, dir string, skip map[string]bool) bool {
 // Uncovered returns the test modules the runs collect that a conftest.py
 // in folder dir does not reach (Covers), leaving out those in skip. It
 // does not walk dir for a run whose confcutdir it is not above.
-func Uncovered(runs []pytestrun.Run, dir string, skip map[string]bool) ([]Module, error) {
-	return modules(runs, func(r *pytestrun.Run) string {
+func Uncovered(runs []pytestcfg.Run, dir string, skip map[string]bool) ([]Module, error) {
+	return modules(runs, func(r *pytestcfg.Run) string {
 		if above(dir, r.Setup.ConfcutDir()) {
 			return "" // the conftest is never loaded in this run
 		}
@@ -248,7 +234,7 @@ func Uncovered(runs []pytestrun.Run, dir string, skip map[string]bool) ([]Module
 // [paths].conftest): the region would protect nothing. The files
 // generate writes (planned) do not count. It returns nil when the runs
 // collect no test at all, as in a project that has none yet.
-func CheckConftest(spec *schema.Spec, runs []pytestrun.Run, planned map[string]bool) error {
+func CheckConftest(spec *schema.Spec, runs []pytestcfg.Run, planned map[string]bool) error {
 	dir := filepath.Dir(filepath.Join(spec.Dir, filepath.FromSlash(spec.Paths.Conftest)))
 	if AnyBelow(runs, dir, planned) || !AnyBelow(runs, "", planned) {
 		return nil
@@ -267,19 +253,10 @@ func NoTestBelow(spec *schema.Spec, modules []Module) string {
 	dir := filepath.Dir(filepath.FromSlash(spec.Paths.Conftest))
 	where := "the project's tests"
 	if folder, ok := Folder(modules); ok {
-		where = "the tests are in " + Rel(spec.Dir, folder) + "/"
+		where = "the tests are in " + relpath.Slash(spec.Dir, folder) + "/"
 	}
 	return fmt.Sprintf("no test module pytest collects lies below %s/, the folder of [paths].conftest %q (%s; %s): the region there would reach no test; point conftest at a folder above the tests",
 		filepath.ToSlash(dir), spec.Paths.Conftest, plural(len(modules), "test module"), where)
-}
-
-// Rel is path relative to dir, slash-separated; "." for dir itself.
-func Rel(dir, path string) string {
-	r, err := filepath.Rel(dir, path)
-	if err != nil {
-		return filepath.ToSlash(path)
-	}
-	return filepath.ToSlash(r)
 }
 
 func plural(n int, what string) string {

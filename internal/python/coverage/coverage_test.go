@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/internal/testenv"
 
 	"github.com/fixturegen/fixturegen/schema"
@@ -14,47 +16,52 @@ func TestFolderCoversEveryRun(t *testing.T) {
 	tests := []struct {
 		name   string
 		files  map[string]string
-		folder string // relative to the root
+		roots  []string // the folders of the tests, relative to the root
+		folder string   // relative to the root
 		// outside are the modules a conftest in notBelow does not reach.
 		notBelow string
 		outside  int
 	}{
 		{"testpaths: the folder above the tests", map[string]string{
 			"pytest.ini": "[pytest]\ntestpaths = tests\n", "tests/unit/test_a.py": "", "tests/test_b.py": "", "scripts/test_c.py": "",
-		}, "tests", "tests/unit", 1},
+		}, nil, "tests", "tests/unit", 1},
 		{"an existing conftest between the limit and the tests", map[string]string{
 			"pytest.ini": "[pytest]\ntestpaths = tests/unit\n", "conftest.py": "", "tests/unit/test_a.py": "",
-		}, ".", "tests", 0},
+		}, nil, ".", "tests", 0},
 		{"python_files decides what is a test", map[string]string{
 			"pytest.ini": "[pytest]\npython_files = check_*.py\n", "a/check_a.py": "", "b/test_b.py": "",
-		}, "a", "b", 1},
-		{"a configuration below the root that CI's command line reads", map[string]string{
+		}, nil, "a", "b", 1},
+		{"a configuration below the root that pytest run on the tests reads", map[string]string{
 			"pyproject.toml":           "[project]\nname = \"x\"\n",
 			"conftest.py":              "",
 			"tests/pytest.ini":         "[pytest]\n",
 			"tests/src/unit/test_a.py": "",
 			"tests/src/it/test_b.py":   "",
-			".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: pytest tests/src -n auto\n",
-		}, "tests/src", ".", 2},
+		}, []string{"tests/src"}, "tests/src", ".", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := testenv.WriteTree(t, tt.files)
-			_, runs, err := Read(root)
+			var roots []string
+			for _, r := range tt.roots {
+				roots = append(roots, filepath.Join(root, r))
+			}
+			run, err := pytestcfg.Project(root, roots)
 			if err != nil {
 				t.Fatal(err)
 			}
+			runs := []pytestcfg.Run{run}
 			modules, err := Collected(runs)
 			if err != nil {
 				t.Fatal(err)
 			}
 			folder, ok := Folder(modules)
-			if !ok || Rel(root, folder) != tt.folder {
-				t.Errorf("Folder = %q, %v; want %q", Rel(root, folder), ok, tt.folder)
+			if !ok || relpath.Slash(root, folder) != tt.folder {
+				t.Errorf("Folder = %q, %v; want %q", relpath.Slash(root, folder), ok, tt.folder)
 			}
 			for _, m := range modules {
 				if !Covers(folder, m) {
-					t.Errorf("the folder found does not cover %s", Rel(root, m.Abs))
+					t.Errorf("the folder found does not cover %s", relpath.Slash(root, m.Abs))
 				}
 			}
 			n := 0
@@ -83,7 +90,7 @@ func TestCheckConftestRefusesATypo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, runs, err := Read(root)
+	runs, err := Read(spec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,13 @@ func SpecTree(spec *schema.Spec, cfg *pytestcfg.Config, conftest string, planned
 	return opts
 }
 
+// SpecRun is the pytest run of the spec's tests (pytestcfg.Project):
+// pytest in the spec's folder, on the default roots. check, generate
+// and the docs file all read pytest's configuration through it.
+func SpecRun(spec *schema.Spec) (pytestcfg.Run, error) {
+	return pytestcfg.Project(spec.Dir, DefaultRoots(spec))
+}
+
 // DefaultRoots are the folders check scans when none is named: for each
 // file the spec names (the conftest, the probe files and the probe cases'
 // test files), the first folder of its path under the spec's folder, as
