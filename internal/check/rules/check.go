@@ -74,6 +74,9 @@ type Result struct {
 	Adopt bool
 	// Files counts the Python files read.
 	Files int
+	// Plugin are the project's declarations of pytest-import-shield, for
+	// check --collect to confirm pytest loads it.
+	Plugin []pytesttimeout.Place
 }
 
 // Facts are the members and users Check listed, as the docs file lists
@@ -111,6 +114,9 @@ func Check(opts Options) (*Result, error) {
 		Adopt: t.Adopt, Files: t.Files}
 	if opts.ListTests {
 		res.Tests = t.Tests()
+	}
+	if opts.Project != nil {
+		res.Plugin = opts.Project.Timeouts.Plugin
 	}
 	finding.Sort(res.Findings)
 	return res, nil

@@ -349,9 +349,3 @@ func (c *Config) Xdist() Xdist {
 	}
 	return x
 }
-
-// SplitLine splits a line of arguments as Python's shlex.split does, each
-// argument placed from line:col, the position of s's first character.
-func SplitLine(s string, line, col int) []Arg {
-	return shlexSplit([]piece{{text: s, line: line, col: col}})
-}
