@@ -144,25 +144,42 @@ func exists(file string) bool {
 }
 
 // requirementFiles are the project's requirement files: *requirements*.txt
-// and *.in beside it and one folder down, and the files of a
-// requirements/ folder.
+// and *requirements*.in beside it and one folder down, and the .txt and
+// .in files of a requirements/ folder (.txt one folder further down too).
+// Each folder is listed once.
 func requirementFiles(root string) []string {
 	var out []string
-	for _, pat := range []string{"*requirements*.txt", "*requirements*.in", "*/*requirements*.txt", "*/*requirements*.in",
-		"requirements/*.txt", "requirements/*.in", "requirements/*/*.txt"} {
-		m, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(pat)))
-		out = append(out, m...)
+	named := func(name string) bool {
+		return strings.Contains(name, "requirements") && (strings.HasSuffix(name, ".txt") || strings.HasSuffix(name, ".in"))
 	}
-	sort.Strings(out)
-	seen := map[string]bool{}
-	var uniq []string
-	for _, f := range out {
-		if !seen[f] {
-			seen[f] = true
-			uniq = append(uniq, f)
+	list := func(dir string, keep func(e os.DirEntry) bool) []os.DirEntry {
+		entries, _ := os.ReadDir(dir)
+		var files []os.DirEntry
+		for _, e := range entries {
+			if keep(e) {
+				out = append(out, filepath.Join(dir, e.Name()))
+			}
+			if e.IsDir() {
+				files = append(files, e)
+			}
+		}
+		return files
+	}
+	isFile := func(e os.DirEntry) bool { return !e.IsDir() }
+	for _, d := range list(root, func(e os.DirEntry) bool { return isFile(e) && named(e.Name()) }) {
+		dir := filepath.Join(root, d.Name())
+		if d.Name() != "requirements" {
+			list(dir, func(e os.DirEntry) bool { return isFile(e) && named(e.Name()) })
+			continue
+		}
+		for _, sub := range list(dir, func(e os.DirEntry) bool {
+			return isFile(e) && (strings.HasSuffix(e.Name(), ".txt") || strings.HasSuffix(e.Name(), ".in"))
+		}) {
+			list(filepath.Join(dir, sub.Name()), func(e os.DirEntry) bool { return isFile(e) && strings.HasSuffix(e.Name(), ".txt") })
 		}
 	}
-	return uniq
+	sort.Strings(out)
+	return out
 }
 
 // pyprojectTables are the tables of a pyproject.toml that declare
