@@ -7,6 +7,7 @@ package relpath
 import (
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Rel is abs as seen from the folder cwd.
@@ -48,9 +49,13 @@ func Slash(dir, path string) string {
 
 // Within reports whether the clean path p is dir or lies below it.
 func Within(p, dir string) bool {
-	if p == dir {
-		return true
+	return p == dir || Under(p, dir)
+}
+
+// Under reports whether the clean path p lies strictly below dir.
+func Under(p, dir string) bool {
+	if !strings.HasSuffix(dir, string(filepath.Separator)) {
+		dir += string(filepath.Separator)
 	}
-	r, err := filepath.Rel(dir, p)
-	return err == nil && filepath.IsLocal(r)
+	return len(p) > len(dir) && strings.HasPrefix(p, dir)
 }

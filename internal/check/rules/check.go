@@ -46,9 +46,8 @@ type Project struct {
 	// Timeouts are pytest-timeout's places outside the Python files, and
 	// the plugin's declarations; the marks are read in the scan.
 	Timeouts *pytesttimeout.Found
-	// Runs are the project's pytest run (suite.SpecRun), as coverage
-	// takes it.
-	Runs []pytestcfg.Run
+	// Run is the pytest run of the spec's tests (suite.SpecRun).
+	Run pytestcfg.Run
 }
 
 // tree is the options of the read of the tree the rules check, with the
@@ -177,16 +176,16 @@ func (r *rules) specPos(key string) pyscan.Pos {
 // tests (suite.SpecRun), which may lie below the spec's folder, and with
 // what the rules need to know of that run.
 func SpecProject(spec *schema.Spec) (Options, error) {
-	runs, err := coverage.Read(spec)
+	run, err := coverage.Read(spec)
 	if err != nil {
 		return Options{}, err
 	}
-	timeouts, err := pytesttimeout.Find(spec.Dir, runs[0], pytesttimeout.Options{NoMarks: true})
+	timeouts, err := pytesttimeout.Find(spec.Dir, run, pytesttimeout.Options{NoMarks: true})
 	if err != nil {
 		return Options{}, err
 	}
-	opts := SpecTree(spec, runs[0].Config())
-	opts.Project = &Project{Timeouts: timeouts, Runs: runs}
+	opts := SpecTree(spec, run.Config())
+	opts.Project = &Project{Timeouts: timeouts, Run: run}
 	return opts, nil
 }
 

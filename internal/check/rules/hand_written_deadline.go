@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"github.com/fixturegen/fixturegen/internal/relpath"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 const RuleHandwrittenDeadline = "hand-written-deadline"

@@ -67,7 +67,7 @@ func (r *Report) timeouts(w io.Writer) {
 	}
 	if c := t.Run.Config(); c != nil && len(t.Run.Inv.Args) > 0 {
 		fmt.Fprintf(w, "pytest reads %s for the tests in %s/ (pytest %s): its rootdir is %s/\n",
-			rel(t.Root, c.File), strings.Join(t.Run.Inv.Args, "/, "), strings.Join(t.Run.Inv.Args, " "), rel(t.Root, t.Run.Setup.Rootdir))
+			relpath.Slash(t.Root, c.File), strings.Join(t.Run.Inv.Args, "/, "), strings.Join(t.Run.Inv.Args, " "), relpath.Slash(t.Root, t.Run.Setup.Rootdir))
 	}
 	if len(t.Signal) > 0 {
 		fmt.Fprintln(w, "found pytest-timeout, whose signal method times these tests:")
@@ -103,10 +103,6 @@ func (r *Report) plugin(w io.Writer) {
 	default:
 		fmt.Fprintf(w, "or, with no generated file: declare %s, the plugin that shields pytest-timeout wherever it is installed, beside pytest-timeout in the project's test dependencies\n", pytesttimeout.Plugin)
 	}
-}
-
-func rel(root, path string) string {
-	return relpath.Slash(root, path)
 }
 
 // found prints each finding of the hand-written contract at its position,
@@ -224,7 +220,7 @@ func (r *Report) found(w io.Writer) {
 		if out := r.Timeouts.Outside(found.Conftest); len(out) > 0 {
 			var names []string
 			for _, m := range out[:min(len(out), 3)] {
-				names = append(names, rel(r.Timeouts.Root, m.Abs))
+				names = append(names, relpath.Slash(r.Timeouts.Root, m))
 			}
 			if len(out) > 3 {
 				names = append(names, fmt.Sprintf("%d more", len(out)-3))

@@ -28,20 +28,13 @@ type Timeouts struct {
 	// every test the project's runs collect lies below; "" when they
 	// collect none. Modules are those tests.
 	Folder  string
-	Modules []coverage.Module
+	Modules []string
 }
 
 // Outside returns the collected test modules that a conftest.py at
 // conftest (relative to Root) does not reach.
-func (t *Timeouts) Outside(conftest string) []coverage.Module {
-	dir := filepath.Dir(filepath.Join(t.Root, filepath.FromSlash(conftest)))
-	var out []coverage.Module
-	for _, m := range t.Modules {
-		if !coverage.Covers(dir, m) {
-			out = append(out, m)
-		}
-	}
-	return out
+func (t *Timeouts) Outside(conftest string) []string {
+	return coverage.Outside(t.Run, filepath.Dir(filepath.Join(t.Root, filepath.FromSlash(conftest))), t.Modules)
 }
 
 // FindTimeouts reads pytest-timeout's places in the project at root, in
@@ -64,7 +57,6 @@ func FindTimeouts(root string) (*Timeouts, error) {
 	if err != nil {
 		return nil, err
 	}
-	runs := []pytestcfg.Run{run}
 	found, err := pytesttimeout.Find(root, run, pytesttimeout.Options{})
 	if err != nil {
 		return nil, err
@@ -81,12 +73,12 @@ func FindTimeouts(root string) (*Timeouts, error) {
 	if len(t.Signal) == 0 {
 		return t, nil
 	}
-	modules, err := coverage.Collected(runs)
+	modules, err := coverage.Collected(run, "", nil)
 	if err != nil {
 		return nil, err
 	}
 	t.Modules = modules
-	if dir, ok := coverage.Folder(modules); ok {
+	if dir, ok := coverage.Folder(run, modules); ok {
 		if relpath.Within(dir, root) {
 			t.Folder = relpath.Slash(root, dir)
 		}

@@ -50,32 +50,19 @@ func TestFolderCoversEveryRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			runs := []pytestcfg.Run{run}
-			modules, err := Collected(runs)
+			modules, err := Collected(run, "", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			folder, ok := Folder(modules)
+			folder, ok := Folder(run, modules)
 			if !ok || relpath.Slash(root, folder) != tt.folder {
 				t.Errorf("Folder = %q, %v; want %q", relpath.Slash(root, folder), ok, tt.folder)
 			}
-			for _, m := range modules {
-				if !Covers(folder, m) {
-					t.Errorf("the folder found does not cover %s", relpath.Slash(root, m.Abs))
-				}
+			if out := Outside(run, folder, modules); len(out) > 0 {
+				t.Errorf("the folder found does not cover %s", relpath.Slash(root, out[0]))
 			}
-			n := 0
-			for _, m := range modules {
-				if !Covers(filepath.Join(root, tt.notBelow), m) {
-					n++
-				}
-			}
-			out, err := Uncovered(runs, filepath.Join(root, tt.notBelow), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n != tt.outside || len(out) != n {
-				t.Errorf("a conftest in %s misses %d modules (Uncovered: %d), want %d", tt.notBelow, n, len(out), tt.outside)
+			if n := len(Outside(run, filepath.Join(root, tt.notBelow), modules)); n != tt.outside {
+				t.Errorf("a conftest in %s misses %d modules, want %d", tt.notBelow, n, tt.outside)
 			}
 		})
 	}

@@ -2,6 +2,8 @@ package pytestcfg
 
 import (
 	"path/filepath"
+
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 // Run is one pytest run: how it is started and the setup pytest picks
@@ -50,7 +52,7 @@ func Project(dir string, roots []string) (Run, error) {
 			if err != nil {
 				return Run{}, err
 			}
-			if c := s.Config; c != nil && !c.Fallback && within(c.Dir, dir) {
+			if c := s.Config; c != nil && !c.Fallback && relpath.Under(c.Dir, dir) {
 				return Run{Inv: inv, Setup: s}, nil
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/python/treeread"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 // Files lists the .py files of the project at root that pytest reaches,
@@ -42,7 +43,7 @@ func (c *collection) reaches(abs string, conftest bool) bool {
 		return true
 	}
 	for _, p := range c.testPaths {
-		if abs == p || under(abs, p) || conftest && (p == filepath.Dir(abs) || under(p, filepath.Dir(abs))) {
+		if abs == p || relpath.Under(abs, p) || conftest && (p == filepath.Dir(abs) || relpath.Under(p, filepath.Dir(abs))) {
 			return true
 		}
 	}
@@ -95,7 +96,7 @@ func testModules(roots []string, cfg *pytestcfg.Config, except string, skip map[
 	for _, r := range roots {
 		info, err := os.Stat(r)
 		switch {
-		case err != nil || r == except || except != "" && under(r, except) || skip[r]:
+		case err != nil || r == except || except != "" && relpath.Under(r, except) || skip[r]:
 		case info.IsDir():
 			dirs = append(dirs, r)
 		case visit(r):

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -63,7 +64,7 @@ func DefaultRoots(spec *schema.Spec) []string {
 	for _, r := range roots {
 		inner := false
 		for _, o := range roots {
-			if o != r && (o == "." || under(r, o)) {
+			if o != r && (o == "." || relpath.Under(r, o)) {
 				inner = true
 			}
 		}

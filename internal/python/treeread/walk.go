@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 // DefaultNoRecurse is pytest's default norecursedirs, plus __pycache__,
@@ -209,12 +210,12 @@ func (w *walker) folderLink(p string) {
 		w.Problem(Problem{Path: p, Kind: "unreadable", Msg: "cannot follow symbolic link: " + reason(err)})
 		return
 	}
-	if here, err := w.realPath(filepath.Dir(p)); err == nil && (here == target || within(here, target)) {
+	if here, err := w.realPath(filepath.Dir(p)); err == nil && (here == target || relpath.Under(here, target)) {
 		w.Problem(Problem{Path: p, Kind: "symlink-loop", Msg: "is a symbolic link to a folder that contains it; not followed"})
 		return
 	}
 	for _, b := range w.real {
-		if target == b || within(target, b) {
+		if target == b || relpath.Under(target, b) {
 			return // in the tree: walked by its own path
 		}
 	}
@@ -229,14 +230,6 @@ func (w *walker) realPath(p string) (string, error) {
 		p = filepath.Join(w.cwd, p)
 	}
 	return filepath.EvalSymlinks(filepath.Clean(p))
-}
-
-// within reports whether path lies below folder dir.
-func within(path, dir string) bool {
-	if dir == string(filepath.Separator) {
-		return path != dir
-	}
-	return strings.HasPrefix(path, dir+string(filepath.Separator))
 }
 
 // skip reports whether the folder at p is not to be entered.
