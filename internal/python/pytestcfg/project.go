@@ -54,6 +54,11 @@ func Project(dir string, roots []string) (Run, error) {
 			}
 			if c := s.Config; c != nil && !c.Fallback && relpath.Under(c.Dir, dir) {
 				return Run{Inv: inv, Setup: s}, nil
+			} else if c != nil && !c.Fallback {
+				// Found from the tests' folders at dir or above it: a
+				// plain "pytest" in dir finds the same file first, and
+				// pytest roots the run in its folder.
+				return Run{Inv: plain, Setup: &Setup{Rootdir: c.Dir, Config: c}}, nil
 			}
 		}
 	}
