@@ -41,7 +41,7 @@ func timeoutMarks(s *schema.Spec) []string {
 }
 
 // unshieldedTimeout: pytest-timeout's signal method needs the shield,
-// wherever the project sets it. Without the project's runs (Options
+// wherever pytest reads it. Without the project's run (Options
 // built by hand), the configuration's own settings count.
 func (r *rules) unshieldedTimeout() {
 	if shieldsAlarm(r.spec) {

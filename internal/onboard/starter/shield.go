@@ -25,8 +25,8 @@ type Timeouts struct {
 	// Run is pytest's run of the tests (pytestcfg.Project).
 	Run pytestcfg.Run
 	// Folder is the folder, relative to Root, of a conftest.py that
-	// every test the project's runs collect lies below; "" when they
-	// collect none. Modules are those tests.
+	// every test pytest collects lies below; "" when it collects
+	// none. Modules are those tests.
 	Folder  string
 	Modules []string
 }
@@ -89,8 +89,8 @@ func FindTimeouts(root string) (*Timeouts, error) {
 // Shielded adds the import shield to v, for a project whose tests run
 // pytest-timeout's signal method (t.Signal). alone says the project has
 // no deadline of its own: the spec then holds only the shield, in a
-// conftest.py that every test the project's runs collect lies below
-// (t.Folder; the starter's conftest when they collect none).
+// conftest.py that every test pytest collects lies below
+// (t.Folder; the starter's conftest when it collects none).
 func Shielded(v Values, alone bool, t *Timeouts) Values {
 	v.Shield = schema.Shield{On: true, Signals: schema.DefaultShieldSignals(),
 		ImportGrace: schema.DefaultShieldGrace, PastGrace: schema.DefaultPastGrace, Rollback: true}
