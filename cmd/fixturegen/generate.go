@@ -197,12 +197,12 @@ func (c *context) planGenerate(adopting bool) (*schema.Spec, []*plan.Change, []a
 // that protects nothing. A project whose pytest configuration cannot be
 // read is left to check, which reports it.
 func checkConftest(spec *schema.Spec) error {
-	_, runs, err := coverage.Read(spec.Dir)
+	run, err := coverage.Read(spec)
 	if err != nil {
 		return nil
 	}
 	_, planned := plan.Targets(spec)
-	return coverage.CheckConftest(spec, runs, planned)
+	return coverage.CheckConftest(spec, run, planned)
 }
 
 // anyChanged reports whether generate would write one of changes.

@@ -64,17 +64,14 @@ where SIGALRM exists), the spec gets the import shield, [shield] (signals,
 import_grace, past_grace, rollback), which makes pytest-timeout's handler
 wait for a module's first import instead of leaving the module half
 imported. init names each place it found: timeout and --timeout in the
-pytest configuration each of the project's pytest runs reads, timeout
-marks, pytest command lines in tox's configuration (tox.ini, setup.cfg,
-pyproject.toml or tox.toml), noxfile.py, a Makefile and CI files (GitHub
-Actions, GitLab CI, CircleCI, Azure Pipelines), PYTEST_TIMEOUT and
-PYTEST_ADDOPTS set in those files or in init's environment, and
-pytest-timeout declared as a dependency. A place whose method is thread needs no shield. The
-configuration is the one pytest reads for the project's test command,
-which may lie below the working directory (CI's "pytest tests/unit" reads
-tests/pytest.ini). Without a hand-written contract, the spec holds only
-[shield] and [paths], with a conftest.py above every test the project's
-runs collect: run fixturegen generate next.
+pytest configuration pytest reads for the tests (a tests/pytest.ini
+included, as "pytest tests" reads it), timeout marks, and pytest-timeout
+declared as a dependency. A place whose method is thread needs no
+shield. It also names the way with no generated file: the plugin
+pytest-import-shield, the line to add at each declaration of
+pytest-timeout. Without a hand-written contract, the spec holds only
+[shield] and [paths], with a conftest.py above every test pytest
+collects: run fixturegen generate next.
 
 Otherwise init writes a commented starter spec with defaults, and names
 each timer a conftest arms that is no deadline (in a helper no fixture

@@ -198,7 +198,7 @@ func readLines(spec *schema.Spec, cfg *pytestcfg.Config, roots []string, files i
 	if cfg != nil {
 		lines = append(lines, fmt.Sprintf("pytest configuration: %s (rootdir %s)", relpath.FromWD(cfg.File), relpath.FromWD(cfg.Dir)))
 	} else {
-		lines = append(lines, "pytest configuration: none found from the spec's folder up, nor for the project's pytest command lines; pytest's defaults")
+		lines = append(lines, "pytest configuration: none found for the spec's tests; pytest's defaults")
 	}
 	noun := "Python files"
 	if files == 1 {

@@ -7,6 +7,7 @@ package relpath
 import (
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Rel is abs as seen from the folder cwd.
@@ -34,4 +35,27 @@ func Tidy(cwd, path string) string {
 		path = filepath.Join(cwd, path)
 	}
 	return Rel(cwd, path)
+}
+
+// Slash is path relative to dir, slash-separated, as a spec's keys and
+// project files hold paths ("." for dir itself); path itself, slashed,
+// when it has no relative form.
+func Slash(dir, path string) string {
+	if r, err := filepath.Rel(dir, path); err == nil {
+		return filepath.ToSlash(r)
+	}
+	return filepath.ToSlash(path)
+}
+
+// Within reports whether the clean path p is dir or lies below it.
+func Within(p, dir string) bool {
+	return p == dir || Under(p, dir)
+}
+
+// Under reports whether the clean path p lies strictly below dir.
+func Under(p, dir string) bool {
+	if !strings.HasSuffix(dir, string(filepath.Separator)) {
+		dir += string(filepath.Separator)
+	}
+	return len(p) > len(dir) && strings.HasPrefix(p, dir)
 }

@@ -31,10 +31,13 @@ var plugin string
 
 // View is pytest's view of the project's tests.
 type View struct {
-	Pytest  string `json:"pytest"`
-	Xdist   string `json:"xdist"` // "" when pytest-xdist is not installed
-	Rootdir string `json:"rootdir"`
-	Items   []Item `json:"items"`
+	Pytest string `json:"pytest"`
+	Xdist  string `json:"xdist"` // "" when pytest-xdist is not installed
+	// ImportShield is whether pytest loads the pytest-import-shield plugin
+	// (its pytest11 entry point, import_shield).
+	ImportShield bool   `json:"import_shield"`
+	Rootdir      string `json:"rootdir"`
+	Items        []Item `json:"items"`
 	// Deadlines are the deadline fixture's definitions the items use, by
 	// "file:line"; Item.Deadline names one.
 	Deadlines []Deadline `json:"deadlines"`

@@ -403,7 +403,7 @@ func staticCheck(t *testing.T, spec *schema.Spec) (*checkrules.Result, map[strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := pytestcfg.Find(spec.Dir)
+	cfg, err := pytestcfg.Plain(spec.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,6 +56,7 @@ class FixturegenCollect:
         self.deadline = deadline
         self.preload = preload
         self.xdist = None
+        self.import_shield = False
         self.seen = []
         self.items = []
         self.deadlines = []
@@ -65,6 +66,7 @@ class FixturegenCollect:
     def pytest_configure(self, config):
         # The module's own version: reading the installed distributions'
         # metadata would cost more than the rest of the plugin.
+        self.import_shield = config.pluginmanager.hasplugin("import_shield")
         if config.pluginmanager.hasplugin("xdist"):
             import xdist
 
@@ -100,6 +102,7 @@ class FixturegenCollect:
         report = {
             "pytest": pytest.__version__,
             "xdist": self.xdist,
+            "import_shield": self.import_shield,
             "rootdir": str(session.config.rootpath),
             "items": self.items,
             "deadlines": self.deadlines,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
 	checkrules "github.com/fixturegen/fixturegen/internal/check/rules"
+	"github.com/fixturegen/fixturegen/internal/python/pytesttimeout"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -25,6 +26,31 @@ var _ = checkrules.Register(checkrules.Rule{
 	CollectOnly: true,
 })
 
+// RuleShieldNotLoaded is the rule of pytest-import-shield declared as a
+// dependency but not loaded by pytest. It is part of fixturegen's
+// interface.
+const RuleShieldNotLoaded = "shield-not-loaded"
+
+var _ = checkrules.Register(checkrules.Rule{
+	ID:          RuleShieldNotLoaded,
+	Summary:     "--collect: the declared shield plugin is not loaded",
+	Meaning:     "Only with `--collect`. The project declares `pytest-import-shield` as a dependency (which satisfies `unshielded-timeout`), but pytest, run with the project's Python, does not load it: it is not installed there, or `-p no:import_shield` turns it off. pytest-timeout's signal method then runs unshielded. Reported at the declaration.",
+	Fix:         "install the project's test dependencies in the Python its tests run with (or name that Python with `--python`), and drop `-p no:import_shield`",
+	Pytest:      "`config.pluginmanager.hasplugin(\"import_shield\")` in the collecting pytest",
+	CollectOnly: true,
+})
+
+// shieldLoaded: a declared plugin must be loaded.
+func (r *rules) shieldLoaded() {
+	if len(r.plugin) == 0 || r.v.ImportShield {
+		return
+	}
+	p := r.plugin[0]
+	r.add(RuleShieldNotLoaded, r.display(p.File), p.Line, p.Col,
+		fmt.Sprintf("%s, but pytest %s does not load it: config.pluginmanager.hasplugin(\"import_shield\") is false, so pytest-timeout's signal method runs unshielded", p.What, r.v.Pytest),
+		"install the test dependencies in the Python the tests run with (or name it with --python), and drop -p no:import_shield")
+}
+
 // judges are the rules check --collect judges from pytest's view, each
 // with its check; their static findings give way to these. Each declares,
 // in the registry, what pytest's view makes of it (checkrules.Rule.Pytest).
@@ -33,6 +59,7 @@ var judges = []judge{
 	{RuleGroupVoid, (*rules).groupVoid},
 	{checkrules.RuleDeadlinePreload, (*rules).deadlinePreload},
 	{checkrules.RuleProbeNode, (*rules).probeNodes},
+	{RuleShieldNotLoaded, (*rules).shieldLoaded},
 }
 
 // replaced reports whether pytest's view replaces the static findings of
@@ -60,7 +87,7 @@ func Judge(spec *schema.Spec, v *View, static *checkrules.Result, planned map[st
 			out = append(out, f)
 		}
 	}
-	out = append(out, Findings(spec, v, cwd)...)
+	out = append(out, findings(spec, v, cwd, static.Plugin)...)
 	finding.Sort(out)
 	return out, Compare(v, static.Tests, planned, cwd), nil
 }
@@ -69,7 +96,13 @@ func Judge(spec *schema.Spec, v *View, static *checkrules.Result, planned map[st
 // missing-group, group-void, deadline-without-preload and probe-node.
 // Paths are shown relative to cwd where they lie below it.
 func Findings(spec *schema.Spec, v *View, cwd string) []finding.Finding {
-	r := &rules{spec: spec, v: v, cwd: cwd}
+	return findings(spec, v, cwd, nil)
+}
+
+// findings is Findings with the declarations of pytest-import-shield,
+// which shield-not-loaded confirms pytest loads.
+func findings(spec *schema.Spec, v *View, cwd string, plugin []pytesttimeout.Place) []finding.Finding {
+	r := &rules{spec: spec, v: v, cwd: cwd, plugin: plugin}
 	for _, j := range judges {
 		j.check(r)
 	}
@@ -81,6 +114,7 @@ type rules struct {
 	spec     *schema.Spec
 	v        *View
 	cwd      string
+	plugin   []pytesttimeout.Place
 	findings []finding.Finding
 }
 

@@ -23,7 +23,6 @@ import (
 	"github.com/fixturegen/fixturegen/internal/python/coverage"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
-	"github.com/fixturegen/fixturegen/internal/python/pytestrun"
 	"github.com/fixturegen/fixturegen/internal/python/pytesttimeout"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/internal/relpath"
@@ -44,11 +43,11 @@ type Options struct {
 
 // Project is what check knows of the project's pytest runs.
 type Project struct {
-	// Timeouts are pytest-timeout's places outside the Python files; the
-	// marks are read in the scan.
+	// Timeouts are pytest-timeout's places outside the Python files, and
+	// the plugin's declarations; the marks are read in the scan.
 	Timeouts *pytesttimeout.Found
-	// Runs are the project's pytest runs (pytestrun).
-	Runs []pytestrun.Run
+	// Run is the pytest run of the spec's tests (suite.SpecRun).
+	Run pytestcfg.Run
 }
 
 // tree is the options of the read of the tree the rules check, with the
@@ -74,6 +73,9 @@ type Result struct {
 	Adopt bool
 	// Files counts the Python files read.
 	Files int
+	// Plugin are the project's declarations of pytest-import-shield, for
+	// check --collect to confirm pytest loads it.
+	Plugin []pytesttimeout.Place
 }
 
 // Facts are the members and users Check listed, as the docs file lists
@@ -111,6 +113,9 @@ func Check(opts Options) (*Result, error) {
 		Adopt: t.Adopt, Files: t.Files}
 	if opts.ListTests {
 		res.Tests = t.Tests()
+	}
+	if opts.Project != nil {
+		res.Plugin = opts.Project.Timeouts.Plugin
 	}
 	finding.Sort(res.Findings)
 	return res, nil
@@ -167,25 +172,20 @@ func (r *rules) specPos(key string) pyscan.Pos {
 }
 
 // SpecProject returns the options of a check of the spec's own tree
-// (SpecTree), read with the configuration pytest uses for the project's
-// own test runs, which may lie below the spec's folder, and with what
-// the rules need to know of those runs.
+// (SpecTree), read with the configuration pytest reads for the spec's
+// tests (suite.SpecRun), which may lie below the spec's folder, and with
+// what the rules need to know of that run.
 func SpecProject(spec *schema.Spec) (Options, error) {
-	proj, runs, err := coverage.Read(spec.Dir)
+	run, err := coverage.Read(spec)
 	if err != nil {
 		return Options{}, err
 	}
-	primary := pytestrun.Primary(runs)
-	timeouts, err := pytesttimeout.Find(proj, runs, primary, pytesttimeout.Options{NoMarks: true})
+	timeouts, err := pytesttimeout.Find(spec.Dir, run, pytesttimeout.Options{NoMarks: true})
 	if err != nil {
 		return Options{}, err
 	}
-	cfg := primary.Setup.Config
-	if cfg != nil && cfg.Fallback {
-		cfg = nil
-	}
-	opts := SpecTree(spec, cfg)
-	opts.Project = &Project{Timeouts: timeouts, Runs: runs}
+	opts := SpecTree(spec, run.Config())
+	opts.Project = &Project{Timeouts: timeouts, Run: run}
 	return opts, nil
 }
 

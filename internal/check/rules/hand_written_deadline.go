@@ -10,6 +10,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 const RuleHandwrittenDeadline = "hand-written-deadline"
@@ -126,11 +127,7 @@ func (r *rules) overrideFix(src *suite.Source, hw suite.ArmingFixture) string {
 // specRel returns path relative to the spec's folder, slash-separated, as
 // the spec's keys hold paths.
 func (r *rules) specRel(path string) string {
-	rel, err := filepath.Rel(r.spec.Dir, path)
-	if err != nil {
-		return filepath.ToSlash(path)
-	}
-	return filepath.ToSlash(rel)
+	return relpath.Slash(r.spec.Dir, path)
 }
 
 // moduleSecondsKey writes the deadline.module_seconds entry that gives

@@ -35,7 +35,7 @@ func checkTree(t *testing.T, files map[string]string) ([]string, map[string]stri
 	t.Helper()
 	root := testenv.WriteTree(t, files)
 	t.Chdir(root)
-	cfg, err := pytestcfg.Find(root)
+	cfg, err := pytestcfg.Plain(root)
 	if err != nil {
 		t.Fatal(err)
 	}

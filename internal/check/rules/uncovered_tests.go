@@ -7,8 +7,8 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/python/coverage"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
-	"github.com/fixturegen/fixturegen/internal/python/pytestrun"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 const RuleUncoveredTests = "uncovered-tests"
@@ -17,7 +17,7 @@ var uncoveredTestsRule = checked{
 	Rule: Rule{
 		ID:      RuleUncoveredTests,
 		Summary: "tests pytest collects that the conftest misses",
-		Meaning: "The project's pytest runs (a plain `pytest` in the spec's folder, and each pytest command line of its CI workflows, tox's configuration, noxfile.py and Makefile) collect test modules that the conftest holding the region does not reach: none lies below `[paths].conftest`'s folder (a typo such as `testz/conftest.py`; reported at the key), or, with `[shield]`, some lie outside that folder, or in a run whose configuration file is below the conftest's folder, where pytest loads no conftest.py above it. The import shield does not hold pytest-timeout's handler in their first imports when they run without the tests below the conftest. Reported at the first module of each folder or run, naming the others.",
+		Meaning: "pytest, run on the spec's tests with the configuration it reads for them (the file pytest picks from the tests' folders, with its `testpaths`, `python_files`, `norecursedirs` and `--ignore`), collects test modules that the conftest holding the region does not reach: none lies below `[paths].conftest`'s folder (a typo such as `testz/conftest.py`; reported at the key), or, with `[shield]`, some lie outside that folder, or the configuration file is below the conftest's folder, where pytest loads no conftest.py above it. The import shield does not hold pytest-timeout's handler in their first imports when they run without the tests below the conftest. Reported at the first module of each folder, naming the others.",
 		Fix:     "Set `[paths].conftest` to a conftest.py in a folder above every test (the finding names it) and run `fixturegen generate`",
 	},
 	tree: func(r *rules, _ *suite.Tree) { r.uncoveredTests() },
@@ -29,72 +29,58 @@ func (r *rules) uncoveredTests() {
 	if p == nil || r.opts.Conftest == "" {
 		return
 	}
-	dir := filepath.Dir(r.opts.Conftest)
-	planned := r.opts.Planned
-	below := coverage.AnyBelow(p.Runs, dir, planned)
+	run, dir, planned := p.Run, filepath.Dir(r.opts.Conftest), r.opts.Planned
+	below := coverage.AnyBelow(run, dir, planned)
 	if below && !r.spec.Shield.On {
 		// A deadline reaches the tests that request it, which the other
 		// rules follow; the shield is for every test.
 		return
 	}
-	var modules []coverage.Module
+	var modules []string
 	var err error
-	if below {
-		modules, err = coverage.Uncovered(p.Runs, dir, planned)
-	} else if coverage.AnyBelow(p.Runs, "", planned) {
-		modules, err = coverage.Collected(p.Runs)
-		modules = coverage.Without(modules, planned)
+	switch {
+	case below && coverage.Loads(run, dir):
+		// Every test below dir is reached: dir need not be walked.
+		modules, err = coverage.Collected(run, dir, planned)
+	case below || coverage.AnyBelow(run, "", planned):
+		modules, err = coverage.Collected(run, "", planned)
 	}
-	if err != nil || len(modules) == 0 {
+	if modules = coverage.Outside(run, dir, modules); err != nil || len(modules) == 0 {
 		return
 	}
 	conftest := display(r.cwd, r.opts.Conftest)
 	fix := "point [paths].conftest at a conftest.py above every test"
-	if all, err := coverage.Collected(p.Runs); err == nil {
-		if folder, ok := coverage.Folder(coverage.Without(all, planned)); ok {
-			fix = fmt.Sprintf("set [paths].conftest to %q in %s and run `fixturegen generate`", coverage.Rel(r.spec.Dir, filepath.Join(folder, "conftest.py")), r.spec.File)
+	if all, err := coverage.Collected(run, "", planned); err == nil {
+		if folder, ok := coverage.Folder(run, all); ok {
+			fix = fmt.Sprintf("set [paths].conftest to %q in %s and run `fixturegen generate`", relpath.Slash(r.spec.Dir, filepath.Join(folder, "conftest.py")), r.spec.File)
 		}
 	}
 	if !below {
-		r.add(RuleUncoveredTests, r.spec.File, r.specPos("paths.conftest"), coverage.NoTestBelow(r.spec, modules), fix)
+		r.add(RuleUncoveredTests, r.spec.File, r.specPos("paths.conftest"), coverage.NoTestBelow(r.spec, run, modules), fix)
 		return
 	}
 	// The modules outside the conftest's folder, by the folder that
-	// holds them beside it; those below it that a run never loads it
-	// for, by the run.
-	type group struct {
-		key     string
-		modules []coverage.Module
-		run     *pytestrun.Run
-	}
-	var groups []*group
-	byKey := map[string]*group{}
+	// holds them beside it; those below it, which the run never loads it
+	// for, together.
+	var order []string
+	groups := map[string][]string{}
 	for _, m := range modules {
-		if coverage.Covers(dir, m) {
-			continue
+		key := ""
+		if !relpath.Within(m, dir) {
+			key = outsideFolder(m, dir)
 		}
-		key, run := "", (*pytestrun.Run)(nil)
-		if coverage.Below([]coverage.Module{m}, dir, nil) != nil {
-			run = coverage.Missing(dir, m)
-			key = fmt.Sprintf("run %p", run)
-		} else {
-			key = outsideFolder(m.Abs, dir)
+		if groups[key] == nil {
+			order = append(order, key)
 		}
-		g := byKey[key]
-		if g == nil {
-			g = &group{key: key, run: run}
-			byKey[key] = g
-			groups = append(groups, g)
-		}
-		g.modules = append(g.modules, m)
+		groups[key] = append(groups[key], m)
 	}
-	for _, g := range groups {
-		first := g.modules[0]
+	for _, key := range order {
+		g := groups[key]
 		others := ""
-		if n := len(g.modules); n > 1 {
+		if n := len(g); n > 1 {
 			var names []string
-			for _, m := range g.modules[1:min(n, 4)] {
-				names = append(names, display(r.cwd, m.Abs))
+			for _, m := range g[1:min(n, 4)] {
+				names = append(names, display(r.cwd, m))
 			}
 			more := ""
 			if n > 4 {
@@ -103,22 +89,18 @@ func (r *rules) uncoveredTests() {
 			others = fmt.Sprintf(" (with %s%s)", strings.Join(names, ", "), more)
 		}
 		var msg string
-		if g.run != nil {
-			cmd := "a plain pytest in " + coverage.Rel(r.cwd, g.run.Inv.Dir)
-			if c := g.run.Command; c != nil {
-				cmd = fmt.Sprintf("the pytest command line at %s:%d:%d (%s)", display(r.cwd, c.At.File), c.At.Line, c.At.Col, c.Where)
-			}
-			reads := "is rooted in " + display(r.cwd, g.run.Setup.Rootdir) + "/"
-			if c := g.run.Setup.Config; c != nil {
+		if key == "" {
+			reads := "is rooted in " + display(r.cwd, run.Setup.Rootdir) + "/"
+			if c := run.Setup.Config; c != nil {
 				reads = "reads " + display(r.cwd, c.File)
 			}
-			msg = fmt.Sprintf("this test module%s is below %s, but %s %s, and pytest loads no conftest.py above %s/: the import shield does not reach it in that run",
-				others, conftest, cmd, reads, display(r.cwd, g.run.Setup.ConfcutDir()))
+			msg = fmt.Sprintf("this test module%s is below %s, but pytest run on the tests %s, and loads no conftest.py above %s/: the import shield does not reach it",
+				others, conftest, reads, display(r.cwd, run.Setup.ConfcutDir()))
 		} else {
 			msg = fmt.Sprintf("this test module%s, which pytest collects, is not below %s, which loads the import shield: pytest-timeout's handler is held in its first imports only in a run that also collects %s/",
 				others, conftest, display(r.cwd, dir))
 		}
-		r.add(RuleUncoveredTests, display(r.cwd, first.Abs), pyscan.Pos{Line: 1, Col: 1}, msg, fix)
+		r.add(RuleUncoveredTests, display(r.cwd, g[0]), pyscan.Pos{Line: 1, Col: 1}, msg, fix)
 	}
 }
 

@@ -130,7 +130,7 @@ def per_test_timeout(preload):
 		"pytest.ini":          "[pytest]\naddopts = -n 2\n",
 	})
 	t.Chdir(root)
-	cfg, err := pytestcfg.Find(root)
+	cfg, err := pytestcfg.Plain(root)
 	if err != nil || cfg == nil {
 		t.Fatalf("the pytest.ini is not found: %v", err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/python/region"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -37,10 +38,7 @@ func Block(spec *schema.Spec, facts *suite.Facts) ([]byte, error) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(cwd, p)
 		}
-		if r, err := filepath.Rel(spec.Dir, p); err == nil {
-			return filepath.ToSlash(r)
-		}
-		return filepath.ToSlash(p)
+		return relpath.Slash(spec.Dir, p)
 	}
 	var b bytes.Buffer
 	b.WriteString(region.DocsBeginLine(filepath.Base(spec.File)))

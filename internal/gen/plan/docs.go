@@ -66,9 +66,7 @@ func surveyDocs(spec *schema.Spec, root *write.Root, abs, display string, facts 
 		return nil, err
 	}
 	c := &Change{Display: display, Abs: abs, Docs: true, root: root}
-	if rel, err := filepath.Rel(spec.Dir, abs); err == nil {
-		c.Path = filepath.ToSlash(rel)
-	}
+	c.Path = relpath.Slash(spec.Dir, abs)
 	if err := c.read(); err != nil {
 		return nil, err
 	}

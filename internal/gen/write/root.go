@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 // Root is the spec's folder, the project: every file fixturegen plans from
@@ -125,7 +127,7 @@ func (r *Root) resolve(path string) (*target, error) {
 				le.Broken = true
 				return nil, le
 			}
-			if !within(r.real, real) {
+			if !relpath.Within(real, r.real) {
 				return nil, le
 			}
 			if info, err = os.Stat(real); err != nil {
@@ -164,17 +166,6 @@ func (r *Root) finalLink(display, last string) *LinkError {
 // reaches it.
 func (r *Root) show(parts []string) string {
 	return filepath.Join(append([]string{r.display}, parts...)...)
-}
-
-// within reports whether the real path p is root or lies below it.
-func within(root, p string) bool {
-	if p == root {
-		return true
-	}
-	if !strings.HasSuffix(root, string(filepath.Separator)) {
-		root += string(filepath.Separator)
-	}
-	return strings.HasPrefix(p, root)
 }
 
 // open checks path and opens the folder it is written in, making the

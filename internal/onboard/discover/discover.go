@@ -555,7 +555,7 @@ type tree struct {
 }
 
 func readTree(root string) (*tree, error) {
-	cfg, err := pytestcfg.Find(root)
+	cfg, err := pytestcfg.Plain(root)
 	if err != nil {
 		return nil, err
 	}

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/onboard/discover"
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/python/pytesttimeout"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -65,10 +65,9 @@ func (r *Report) timeouts(w io.Writer) {
 	if t == nil {
 		return
 	}
-	if p := t.Primary; p.Command != nil && p.Setup.Config != nil && !p.Setup.Config.Fallback && filepath.Dir(p.Setup.Config.File) != t.Root {
-		fmt.Fprintf(w, "pytest reads %s for the project's test command at %s (%s): its rootdir is %s/\n",
-			rel(t.Root, p.Setup.Config.File), (pytesttimeout.Place{File: p.Command.At.File, Line: p.Command.At.Line, Col: p.Command.At.Col}).At(t.Root),
-			p.Command.String(), rel(t.Root, p.Setup.Rootdir))
+	if c := t.Run.Config(); c != nil && len(t.Run.Inv.Args) > 0 {
+		fmt.Fprintf(w, "pytest reads %s for the tests in %s/ (pytest %s): its rootdir is %s/\n",
+			relpath.Slash(t.Root, c.File), strings.Join(t.Run.Inv.Args, "/, "), strings.Join(t.Run.Inv.Args, " "), relpath.Slash(t.Root, t.Run.Setup.Rootdir))
 	}
 	if len(t.Signal) > 0 {
 		fmt.Fprintln(w, "found pytest-timeout, whose signal method times these tests:")
@@ -76,6 +75,7 @@ func (r *Report) timeouts(w io.Writer) {
 			fmt.Fprintf(w, "  %s: %s\n", p.At(t.Root), p.Text())
 		}
 		fmt.Fprintln(w, "its handler raises wherever the main thread is: a timeout that lands in a module's first import leaves the module half imported, and later tests on the same worker fail with \"module 'x' has no attribute 'y'\" (pytest-timeout#184); the import shield ([shield]) holds the handler until the import finishes, then runs it, so the test fails with pytest-timeout's own message and the worker stays sound")
+		r.plugin(w)
 	}
 	if len(t.Thread) > 0 {
 		fmt.Fprintln(w, "found pytest-timeout with the thread method, which needs no shield:")
@@ -85,12 +85,24 @@ func (r *Report) timeouts(w io.Writer) {
 	}
 }
 
-func rel(root, path string) string {
-	r, err := filepath.Rel(root, path)
-	if err != nil {
-		return path
+// plugin names the way with no generated file: pytest-import-shield,
+// the plugin that shields pytest-timeout wherever it is installed, at
+// each place that declares pytest-timeout without it.
+func (r *Report) plugin(w io.Writer) {
+	t := r.Timeouts
+	un := t.Found.Unshielded()
+	switch {
+	case len(un) > 0:
+		fmt.Fprintf(w, "or, with no generated file, the plugin %s shields pytest-timeout wherever it is installed:\n", pytesttimeout.Plugin)
+		for _, p := range un {
+			fmt.Fprintf(w, "  %s: %s\n", p.At(t.Root), p.Set.Fix(t.Root))
+		}
+	case len(t.Found.Plugin) > 0:
+		fmt.Fprintf(w, "%s, the plugin that shields pytest-timeout wherever it is installed, is declared beside it at %s: the spec's shield is not needed for the tests it runs\n",
+			pytesttimeout.Plugin, t.Found.Plugin[0].At(t.Root))
+	default:
+		fmt.Fprintf(w, "or, with no generated file: declare %s, the plugin that shields pytest-timeout wherever it is installed, beside pytest-timeout in the project's test dependencies\n", pytesttimeout.Plugin)
 	}
-	return filepath.ToSlash(r)
 }
 
 // found prints each finding of the hand-written contract at its position,
@@ -208,7 +220,7 @@ func (r *Report) found(w io.Writer) {
 		if out := r.Timeouts.Outside(found.Conftest); len(out) > 0 {
 			var names []string
 			for _, m := range out[:min(len(out), 3)] {
-				names = append(names, rel(r.Timeouts.Root, m.Abs))
+				names = append(names, relpath.Slash(r.Timeouts.Root, m))
 			}
 			if len(out) > 3 {
 				names = append(names, fmt.Sprintf("%d more", len(out)-3))

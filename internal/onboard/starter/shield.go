@@ -2,11 +2,13 @@ package starter
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/fixturegen/fixturegen/internal/python/coverage"
-	"github.com/fixturegen/fixturegen/internal/python/pytestrun"
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/python/pytesttimeout"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -18,45 +20,48 @@ type Timeouts struct {
 	// method, which the spec shields; Thread those that run its thread
 	// method, which needs no shield.
 	Signal, Thread []pytesttimeout.Place
-	// Primary is the run whose configuration stands for the project's.
-	Primary pytestrun.Run
+	// Found is all pytest-timeout's places, and the plugin's declarations.
+	Found *pytesttimeout.Found
+	// Run is pytest's run of the tests (pytestcfg.Project).
+	Run pytestcfg.Run
 	// Folder is the folder, relative to Root, of a conftest.py that
-	// every test the project's runs collect lies below; "" when they
-	// collect none. Modules are those tests.
+	// every test pytest collects lies below; "" when it collects
+	// none. Modules are those tests.
 	Folder  string
-	Modules []coverage.Module
+	Modules []string
 }
 
 // Outside returns the collected test modules that a conftest.py at
 // conftest (relative to Root) does not reach.
-func (t *Timeouts) Outside(conftest string) []coverage.Module {
-	dir := filepath.Dir(filepath.Join(t.Root, filepath.FromSlash(conftest)))
-	var out []coverage.Module
-	for _, m := range t.Modules {
-		if !coverage.Covers(dir, m) {
-			out = append(out, m)
-		}
-	}
-	return out
+func (t *Timeouts) Outside(conftest string) []string {
+	return coverage.Outside(t.Run, filepath.Dir(filepath.Join(t.Root, filepath.FromSlash(conftest))), t.Modules)
 }
 
-// FindTimeouts reads pytest-timeout's places in the project at root,
-// and the runs of its pytest (pytestrun); getenv reads the environment
-// init runs in, for PYTEST_TIMEOUT.
-func FindTimeouts(root string, getenv func(string) string) (*Timeouts, error) {
-	proj, err := pytestrun.Read(root)
+// FindTimeouts reads pytest-timeout's places in the project at root, in
+// the configuration pytest reads for its tests (pytestcfg.Project), the
+// tests being in the folders pytest's conventions name, tests/ and
+// test/, when they exist: the folders a spec's conftest then sits in,
+// so that init reads what check reads.
+func FindTimeouts(root string) (*Timeouts, error) {
+	root, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
 	}
-	runs, err := proj.Runs()
+	var roots []string
+	for _, name := range []string{"tests", "test"} {
+		if info, err := os.Stat(filepath.Join(root, name)); err == nil && info.IsDir() {
+			roots = append(roots, filepath.Join(root, name))
+		}
+	}
+	run, err := pytestcfg.Project(root, roots)
 	if err != nil {
 		return nil, err
 	}
-	t := &Timeouts{Root: proj.Root, Primary: pytestrun.Primary(runs)}
-	found, err := pytesttimeout.Find(proj, runs, t.Primary, pytesttimeout.Options{Getenv: getenv})
+	found, err := pytesttimeout.Find(root, run, pytesttimeout.Options{})
 	if err != nil {
 		return nil, err
 	}
+	t := &Timeouts{Root: root, Found: found, Run: run}
 	pytesttimeout.Sort(found.Places)
 	for _, p := range found.Places {
 		if p.Method == pytesttimeout.Thread {
@@ -68,28 +73,24 @@ func FindTimeouts(root string, getenv func(string) string) (*Timeouts, error) {
 	if len(t.Signal) == 0 {
 		return t, nil
 	}
-	modules, err := coverage.Collected(runs)
+	modules, err := coverage.Collected(run, "", nil)
 	if err != nil {
 		return nil, err
 	}
 	t.Modules = modules
-	if dir, ok := coverage.Folder(modules); ok {
-		if rel, err := filepath.Rel(proj.Root, dir); err == nil && !filepath.IsAbs(rel) && rel != ".." && !startsUp(rel) {
-			t.Folder = filepath.ToSlash(rel)
+	if dir, ok := coverage.Folder(run, modules); ok {
+		if relpath.Within(dir, root) {
+			t.Folder = relpath.Slash(root, dir)
 		}
 	}
 	return t, nil
 }
 
-func startsUp(rel string) bool {
-	return len(rel) >= 3 && rel[:3] == ".."+string(filepath.Separator)
-}
-
 // Shielded adds the import shield to v, for a project whose tests run
 // pytest-timeout's signal method (t.Signal). alone says the project has
 // no deadline of its own: the spec then holds only the shield, in a
-// conftest.py that every test the project's runs collect lies below
-// (t.Folder; the starter's conftest when they collect none).
+// conftest.py that every test pytest collects lies below
+// (t.Folder; the starter's conftest when it collects none).
 func Shielded(v Values, alone bool, t *Timeouts) Values {
 	v.Shield = schema.Shield{On: true, Signals: schema.DefaultShieldSignals(),
 		ImportGrace: schema.DefaultShieldGrace, PastGrace: schema.DefaultPastGrace, Rollback: true}

@@ -56,7 +56,7 @@ func Write(target string, force bool, python string) (*Report, error) {
 			"init cannot read the deadline's seconds here: %s; it invents no value, so nothing was written: give them a default, or write %s by hand with [deadline].seconds",
 			u.Why, target)}
 	}
-	timeouts, err := FindTimeouts(dir, os.Getenv)
+	timeouts, err := FindTimeouts(dir)
 	if err != nil {
 		return nil, fmt.Errorf("reading the project's pytest configuration: %w", err)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/internal/testenv"
 
 	"github.com/fixturegen/fixturegen/schema"
@@ -14,61 +16,53 @@ func TestFolderCoversEveryRun(t *testing.T) {
 	tests := []struct {
 		name   string
 		files  map[string]string
-		folder string // relative to the root
+		roots  []string // the folders of the tests, relative to the root
+		folder string   // relative to the root
 		// outside are the modules a conftest in notBelow does not reach.
 		notBelow string
 		outside  int
 	}{
 		{"testpaths: the folder above the tests", map[string]string{
 			"pytest.ini": "[pytest]\ntestpaths = tests\n", "tests/unit/test_a.py": "", "tests/test_b.py": "", "scripts/test_c.py": "",
-		}, "tests", "tests/unit", 1},
+		}, nil, "tests", "tests/unit", 1},
 		{"an existing conftest between the limit and the tests", map[string]string{
 			"pytest.ini": "[pytest]\ntestpaths = tests/unit\n", "conftest.py": "", "tests/unit/test_a.py": "",
-		}, ".", "tests", 0},
+		}, nil, ".", "tests", 0},
 		{"python_files decides what is a test", map[string]string{
 			"pytest.ini": "[pytest]\npython_files = check_*.py\n", "a/check_a.py": "", "b/test_b.py": "",
-		}, "a", "b", 1},
-		{"a configuration below the root that CI's command line reads", map[string]string{
+		}, nil, "a", "b", 1},
+		{"a configuration below the root that pytest run on the tests reads", map[string]string{
 			"pyproject.toml":           "[project]\nname = \"x\"\n",
 			"conftest.py":              "",
 			"tests/pytest.ini":         "[pytest]\n",
 			"tests/src/unit/test_a.py": "",
 			"tests/src/it/test_b.py":   "",
-			".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: pytest tests/src -n auto\n",
-		}, "tests/src", ".", 2},
+		}, []string{"tests/src"}, "tests/src", ".", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := testenv.WriteTree(t, tt.files)
-			_, runs, err := Read(root)
+			var roots []string
+			for _, r := range tt.roots {
+				roots = append(roots, filepath.Join(root, r))
+			}
+			run, err := pytestcfg.Project(root, roots)
 			if err != nil {
 				t.Fatal(err)
 			}
-			modules, err := Collected(runs)
+			modules, err := Collected(run, "", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			folder, ok := Folder(modules)
-			if !ok || Rel(root, folder) != tt.folder {
-				t.Errorf("Folder = %q, %v; want %q", Rel(root, folder), ok, tt.folder)
+			folder, ok := Folder(run, modules)
+			if !ok || relpath.Slash(root, folder) != tt.folder {
+				t.Errorf("Folder = %q, %v; want %q", relpath.Slash(root, folder), ok, tt.folder)
 			}
-			for _, m := range modules {
-				if !Covers(folder, m) {
-					t.Errorf("the folder found does not cover %s", Rel(root, m.Abs))
-				}
+			if out := Outside(run, folder, modules); len(out) > 0 {
+				t.Errorf("the folder found does not cover %s", relpath.Slash(root, out[0]))
 			}
-			n := 0
-			for _, m := range modules {
-				if !Covers(filepath.Join(root, tt.notBelow), m) {
-					n++
-				}
-			}
-			out, err := Uncovered(runs, filepath.Join(root, tt.notBelow), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n != tt.outside || len(out) != n {
-				t.Errorf("a conftest in %s misses %d modules (Uncovered: %d), want %d", tt.notBelow, n, len(out), tt.outside)
+			if n := len(Outside(run, filepath.Join(root, tt.notBelow), modules)); n != tt.outside {
+				t.Errorf("a conftest in %s misses %d modules, want %d", tt.notBelow, n, tt.outside)
 			}
 		})
 	}
@@ -83,7 +77,7 @@ func TestCheckConftestRefusesATypo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, runs, err := Read(root)
+	runs, err := Read(spec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,7 +95,7 @@ func TestCollection(t *testing.T) {
 		}
 	}
 	write(t, dir, "pytest.ini", "[pytest]\naddopts = --ignore=tests/unit/old.py --ignore tests/legacy --ignore-glob=*_py2.py --ignore-glob '/abs/*'\ntestpaths = tests/* more/**/b missing\n")
-	cfg, err := Find(dir)
+	cfg, err := Plain(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

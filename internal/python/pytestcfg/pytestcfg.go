@@ -1,22 +1,21 @@
-// Package pytestcfg finds the configuration file pytest would use for a
-// project and reads the options fixturegen's checks care about, with the
-// position of every value, so a finding can point at the "-n" it is about.
+// Package pytestcfg is fixturegen's one model of a project's pytest
+// configuration: the configuration file pytest picks and its rootdir
+// (Determine, pytest's own determine_setup; Project for the project's
+// tests), and the options fixturegen's checks care about, with the
+// position of every value, so a finding can point at the "-n" it is
+// about. Every command asks it: check's rules, the docs file, init,
+// probe and generate's conftest checks, so they never disagree on which
+// file pytest reads.
 //
-// It follows pytest's own rules: the first folder, from the project folder
-// upwards, that holds one of pytest.toml, .pytest.toml, pytest.ini,
-// .pytest.ini, pyproject.toml (with [tool.pytest] or
+// pytest looks, from a folder upwards, for pytest.toml, .pytest.toml,
+// pytest.ini, .pytest.ini, pyproject.toml (with [tool.pytest] or
 // [tool.pytest.ini_options]), tox.ini (with [pytest]) or setup.cfg (with
-// [tool:pytest]) is the one, and the first of those names in that order
-// wins. Values are split into arguments as pytest splits them, with the
+// [tool:pytest]), the first of those names in that order winning. Values are split into arguments as pytest splits them, with the
 // POSIX shell rules of Python's shlex.
 package pytestcfg
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -56,46 +55,6 @@ var names = []string{"pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini",
 var read = []string{"addopts", "pythonpath", "python_files", "python_classes", "python_functions", "norecursedirs", "testpaths",
 	// The timers that can ring during a test (see Timers).
 	"timeout", "timeout_method", "faulthandler_timeout", "faulthandler_exit_on_timeout"}
-
-// Find returns the configuration pytest would use when started in dir, or
-// nil when there is none. A file that cannot be read or parsed is an error
-// naming it, since pytest itself would stop there.
-func Find(dir string) (*Config, error) {
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, err
-	}
-	for {
-		for _, name := range names {
-			path := filepath.Join(dir, name)
-			src, err := os.ReadFile(path)
-			if errors.Is(err, fs.ErrNotExist) || err == nil && isDir(path) {
-				continue
-			}
-			if err != nil {
-				return nil, &schema.Error{File: relpath.FromWD(path), Msg: "cannot read: " + errors.Unwrap(err).Error()}
-			}
-			c, err := parse(path, name, src)
-			if err != nil {
-				return nil, err
-			}
-			if c != nil {
-				c.Dir = dir
-				return c, nil
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return nil, nil
-		}
-		dir = parent
-	}
-}
-
-func isDir(path string) bool {
-	info, err := os.Stat(path)
-	return err == nil && info.IsDir()
-}
 
 // parse reads one candidate file and returns nil when it holds no pytest
 // configuration.
@@ -148,71 +107,6 @@ func parse(path, name string, src []byte) (*Config, error) {
 		}
 		return nil, nil
 	}
-}
-
-// ini reads section from an INI file as pytest's iniconfig does: "key =
-// value" or "key: value", indented lines continue a value, lines starting
-// with # or ; are comments, and a # later on a line is part of the value.
-func (c *Config) ini(src []byte, section string) (bool, error) {
-	src = []byte(strings.TrimPrefix(string(src), "\uFEFF"))
-	found, in := false, false
-	var key string
-	var pieces []piece
-	flush := func() {
-		if in && key != "" && wanted(key) {
-			c.Options[key] = shlexSplit(pieces)
-		}
-		key, pieces = "", nil
-	}
-	for i, line := range strings.Split(string(src), "\n") {
-		n := i + 1
-		line = strings.TrimRight(line, " \t\r")
-		trimmed := strings.TrimLeft(line, " \t")
-		if trimmed == "" || trimmed[0] == '#' || trimmed[0] == ';' {
-			continue
-		}
-		switch {
-		case line[0] == '[':
-			flush()
-			head := line
-			if j := strings.IndexAny(head, "#;"); j >= 0 {
-				head = strings.TrimRight(head[:j], " \t")
-			}
-			if !strings.HasSuffix(head, "]") {
-				return false, &schema.Error{File: relpath.FromWD(c.File), Line: n, Col: textpos.ColString(line, len(head)), Msg: "a section header must end in ]"}
-			}
-			in = head[1:len(head)-1] == section
-			found = found || in
-		case line[0] == ' ' || line[0] == '\t':
-			if key != "" {
-				col := len(line) - len(trimmed)
-				pieces = append(pieces, piece{text: trimmed, line: n, col: textpos.ColString(line, col)})
-			}
-		default:
-			flush()
-			sep := strings.IndexByte(line, '=')
-			if sep < 0 || strings.Contains(line[:sep], ":") {
-				sep = strings.IndexByte(line, ':')
-			}
-			if sep < 0 {
-				if in {
-					return false, &schema.Error{File: relpath.FromWD(c.File), Line: n, Col: 1, Msg: fmt.Sprintf("expected \"key = value\", not %q", line)}
-				}
-				continue
-			}
-			key = strings.TrimSpace(line[:sep])
-			value := strings.TrimLeft(line[sep+1:], " \t")
-			if in && wanted(key) {
-				c.Where[key] = Arg{Text: key, Line: n, Col: 1}
-			}
-			if value != "" {
-				col := len(line) - len(value)
-				pieces = append(pieces, piece{text: value, line: n, col: textpos.ColString(line, col)})
-			}
-		}
-	}
-	flush()
-	return found, nil
 }
 
 func wanted(key string) bool {
@@ -454,10 +348,4 @@ func (c *Config) Xdist() Xdist {
 		}
 	}
 	return x
-}
-
-// SplitLine splits a line of arguments as Python's shlex.split does, each
-// argument placed from line:col, the position of s's first character.
-func SplitLine(s string, line, col int) []Arg {
-	return shlexSplit([]piece{{text: s, line: line, col: col}})
 }

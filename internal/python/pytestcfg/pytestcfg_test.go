@@ -47,7 +47,7 @@ func TestFindFollowsPytestsOrder(t *testing.T) {
 			}
 			sub := filepath.Join(root, "a", "b")
 			os.MkdirAll(sub, 0o755)
-			c, err := Find(sub)
+			c, err := Plain(sub)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,7 +75,7 @@ addopts = -n 2 --reruns 2
     --dist=loadgroup  "-k a b" # not a comment
 pythonpath: . src
 `)
-	c, err := Find(root)
+	c, err := Plain(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ name = "x"
 addopts = "-n auto --dist load"
 pythonpath = ["src", "."]
 `)
-	c, err := Find(root)
+	c, err := Plain(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestBadFilesAreErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Chdir(filepath.Join(root, "sub"))
-		_, err := Find(".")
+		_, err := Plain(".")
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%s: Find = %v, want an error starting %q", tc.name, err, tc.want)
 		}

@@ -248,8 +248,8 @@ func commonAncestor(invocation string, paths []string) string {
 		switch {
 		case common == "":
 			common = p
-		case p == common || within(p, common):
-		case within(common, p):
+		case p == common || relpath.Under(p, common):
+		case relpath.Under(common, p):
 			common = p
 		default:
 			common = commonPath(p, common)
@@ -262,12 +262,6 @@ func commonAncestor(invocation string, paths []string) string {
 		return filepath.Dir(common)
 	}
 	return common
-}
-
-// within reports whether p lies strictly below dir.
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // commonPath is os.path.commonpath of two absolute, clean paths.

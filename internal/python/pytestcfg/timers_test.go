@@ -30,7 +30,7 @@ func TestTimers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			write(t, dir, tt.file, tt.content)
-			c, err := Find(dir)
+			c, err := Plain(dir)
 			if err != nil || c == nil {
 				t.Fatalf("Find: %v, %v", c, err)
 			}

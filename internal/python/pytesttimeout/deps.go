@@ -11,12 +11,17 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/lazyregexp"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
-	"github.com/fixturegen/fixturegen/internal/python/pytestrun"
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
-// Name is pytest-timeout's distribution name, normalized (PEP 503).
-const Name = "pytest-timeout"
+// Name is pytest-timeout's distribution name, normalized (PEP 503);
+// Plugin is the import shield's.
+const (
+	Name   = "pytest-timeout"
+	Plugin = "pytest-import-shield"
+)
 
 var (
 	// requirementName matches the name at the start of a requirement
@@ -27,28 +32,63 @@ var (
 	arrayIndex      = lazyregexp.New(`\[\d+\]`)
 )
 
-// isTimeout reports whether a requirement specifier names pytest-timeout.
-func isTimeout(req string) bool {
+// named returns the distribution a requirement specifier names when it
+// is pytest-timeout or the plugin, "" otherwise.
+func named(req string) string {
 	name := requirementName().FindString(strings.TrimSpace(req))
 	if name == "" {
-		return false
+		return ""
 	}
-	norm := strings.ToLower(separators().ReplaceAllString(name, "-"))
-	return norm == Name
+	switch norm := strings.ToLower(separators().ReplaceAllString(name, "-")); norm {
+	case Name, Plugin:
+		return norm
+	}
+	return ""
 }
 
-// dependencies are the places that declare pytest-timeout as a
-// dependency: requirement files, pyproject.toml (project dependencies and
-// extras, dependency groups, Poetry's and PDM's dev dependencies),
-// Pipfile, setup.cfg and setup.py, tox's deps and the install commands of
-// the CI files, noxfile and Makefile.
-func dependencies(proj *pytestrun.Project) []Place {
-	root := proj.Root
-	var out []Place
-	dep := func(file string, line, col int, where string) {
-		out = append(out, Place{Kind: Dependency, File: file, Line: line, Col: col,
-			What: fmt.Sprintf("pytest-timeout, a declared test dependency (%s)", where)})
+// Set is one set of dependencies a project installs together: a
+// requirements file, a table or array of pyproject.toml or Pipfile, a
+// key of setup.cfg, setup.py.
+type Set struct {
+	File string // absolute
+	Part string // the table, array or key inside File; "" for the whole file
+}
+
+// Where is the set as a user finds it, File relative to root.
+func (s Set) Where(root string) string {
+	file := relpath.Slash(root, s.File)
+	if s.Part == "" {
+		return file
 	}
+	return s.Part + " of " + file
+}
+
+// Fix is the one line that declares the plugin beside pytest-timeout in
+// the set.
+func (s Set) Fix(root string) string {
+	return fmt.Sprintf("add `%s` next to pytest-timeout in %s", Plugin, s.Where(root))
+}
+
+// Declaration is pytest-timeout or the plugin declared as a dependency.
+type Declaration struct {
+	Name      string // Name or Plugin
+	File      string
+	Line, Col int
+	Set       Set
+}
+
+// Place is a declaration of pytest-timeout as a Place.
+func (d Declaration) Place(root string) Place {
+	return Place{Kind: Dependency, File: d.File, Line: d.Line, Col: d.Col, Set: d.Set,
+		What: fmt.Sprintf("pytest-timeout, a declared test dependency (in %s)", d.Set.Where(root))}
+}
+
+// Declarations returns where the project at root declares pytest-timeout
+// and the plugin: requirement files, pyproject.toml (project dependencies
+// and extras, dependency groups, Poetry's, PDM's, uv's and hatch's),
+// Pipfile, setup.cfg and setup.py, in file order.
+func Declarations(root string) []Declaration {
+	var out []Declaration
 	for _, f := range requirementFiles(root) {
 		src, err := os.ReadFile(f)
 		if err != nil {
@@ -56,73 +96,90 @@ func dependencies(proj *pytestrun.Project) []Place {
 		}
 		for i, line := range strings.Split(string(src), "\n") {
 			trimmed := strings.TrimLeft(line, " \t")
-			if isTimeout(trimmed) {
-				dep(f, i+1, len(line)-len(trimmed)+1, "in "+rel(root, f))
+			if n := named(trimmed); n != "" {
+				out = append(out, Declaration{Name: n, File: f, Line: i + 1, Col: len(line) - len(trimmed) + 1, Set: Set{File: f}})
 			}
 		}
 	}
-	if src, err := os.ReadFile(filepath.Join(root, "pyproject.toml")); err == nil {
-		out = append(out, tomlDeps(filepath.Join(root, "pyproject.toml"), src, pyprojectTables)...)
+	if file := filepath.Join(root, "pyproject.toml"); exists(file) {
+		out = append(out, tomlDeps(file, pyprojectTables)...)
 	}
-	if src, err := os.ReadFile(filepath.Join(root, "Pipfile")); err == nil {
-		out = append(out, tomlDeps(filepath.Join(root, "Pipfile"), src, [][]string{{"packages"}, {"dev-packages"}})...)
+	if file := filepath.Join(root, "Pipfile"); exists(file) {
+		out = append(out, tomlDeps(file, [][]string{{"packages"}, {"dev-packages"}})...)
 	}
-	if src, err := os.ReadFile(filepath.Join(root, "setup.cfg")); err == nil {
-		file := filepath.Join(root, "setup.cfg")
-		for _, k := range pytestrun.INI(file, src) {
+	if file := filepath.Join(root, "setup.cfg"); exists(file) {
+		src, _ := os.ReadFile(file)
+		keys, _, _ := pytestcfg.INI(src)
+		for _, k := range keys {
 			if k.Section != "options.extras_require" && !(k.Section == "options" && strings.HasSuffix(k.Name.Text, "_require")) {
 				continue
 			}
 			for _, l := range k.Lines {
-				for _, req := range strings.Split(l.Text, ";")[:1] {
-					if isTimeout(req) {
-						dep(file, l.Line, l.Col, fmt.Sprintf("[%s] %s in setup.cfg", k.Section, k.Name.Text))
-					}
+				if n := named(strings.Split(l.Text, ";")[0]); n != "" {
+					out = append(out, Declaration{Name: n, File: file, Line: l.Line, Col: l.Col,
+						Set: Set{File: file, Part: fmt.Sprintf("[%s] %s", k.Section, k.Name.Text)}})
 				}
 			}
 		}
 	}
-	if src, err := os.ReadFile(filepath.Join(root, "setup.py")); err == nil {
-		file := filepath.Join(root, "setup.py")
+	if file := filepath.Join(root, "setup.py"); exists(file) {
+		src, _ := os.ReadFile(file)
 		lx := pyscan.NewLexer(src)
 		for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
 			if t.Kind != pyscan.String {
 				continue
 			}
-			if v, ok := pyscan.StringValue(string(t.Text)); ok && isTimeout(v) {
+			if v, ok := pyscan.StringValue(string(t.Text)); ok && named(v) != "" {
 				pos := lx.Pos(t)
-				dep(file, pos.Line, pos.Col, "in setup.py")
+				out = append(out, Declaration{Name: named(v), File: file, Line: pos.Line, Col: pos.Col, Set: Set{File: file}})
 			}
-		}
-	}
-	for _, w := range proj.Installs {
-		if isTimeout(w.Text) {
-			dep(w.File, w.Line, w.Col, "installed in "+rel(root, w.File))
 		}
 	}
 	return out
 }
 
+func exists(file string) bool {
+	info, err := os.Stat(file)
+	return err == nil && info.Mode().IsRegular()
+}
+
 // requirementFiles are the project's requirement files: *requirements*.txt
-// and *.in beside it and one folder down, and the files of a
-// requirements/ folder.
+// and *requirements*.in beside it and one folder down, and the .txt and
+// .in files of a requirements/ folder (.txt one folder further down too).
+// Each folder is listed once.
 func requirementFiles(root string) []string {
 	var out []string
-	for _, pat := range []string{"*requirements*.txt", "*requirements*.in", "*/*requirements*.txt", "*/*requirements*.in",
-		"requirements/*.txt", "requirements/*.in", "requirements/*/*.txt"} {
-		m, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(pat)))
-		out = append(out, m...)
+	named := func(name string) bool {
+		return strings.Contains(name, "requirements") && (strings.HasSuffix(name, ".txt") || strings.HasSuffix(name, ".in"))
 	}
-	sort.Strings(out)
-	seen := map[string]bool{}
-	var uniq []string
-	for _, f := range out {
-		if !seen[f] {
-			seen[f] = true
-			uniq = append(uniq, f)
+	list := func(dir string, keep func(e os.DirEntry) bool) []os.DirEntry {
+		entries, _ := os.ReadDir(dir)
+		var files []os.DirEntry
+		for _, e := range entries {
+			if keep(e) {
+				out = append(out, filepath.Join(dir, e.Name()))
+			}
+			if e.IsDir() {
+				files = append(files, e)
+			}
+		}
+		return files
+	}
+	isFile := func(e os.DirEntry) bool { return !e.IsDir() }
+	for _, d := range list(root, func(e os.DirEntry) bool { return isFile(e) && named(e.Name()) }) {
+		dir := filepath.Join(root, d.Name())
+		if d.Name() != "requirements" {
+			list(dir, func(e os.DirEntry) bool { return isFile(e) && named(e.Name()) })
+			continue
+		}
+		for _, sub := range list(dir, func(e os.DirEntry) bool {
+			return isFile(e) && (strings.HasSuffix(e.Name(), ".txt") || strings.HasSuffix(e.Name(), ".in"))
+		}) {
+			list(filepath.Join(dir, sub.Name()), func(e os.DirEntry) bool { return isFile(e) && strings.HasSuffix(e.Name(), ".txt") })
 		}
 	}
-	return uniq
+	sort.Strings(out)
+	return out
 }
 
 // pyprojectTables are the tables of a pyproject.toml that declare
@@ -140,24 +197,31 @@ var pyprojectTables = [][]string{
 	{"tool", "hatch", "envs"},
 }
 
-// tomlDeps finds pytest-timeout in the dependency tables of a TOML file,
-// at the position schema.Locate gives its entry.
-func tomlDeps(file string, src []byte, tables [][]string) []Place {
+// tomlDeps finds pytest-timeout and the plugin in the dependency tables
+// of a TOML file, at the position schema.Locate gives each entry; the
+// set of an entry is the array or table that holds it.
+func tomlDeps(file string, tables [][]string) []Declaration {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
 	var doc map[string]any
 	if _, err := toml.Decode(string(src), &doc); err != nil {
 		return nil
 	}
 	spans := schema.Locate(src)
-	var out []Place
+	var out []Declaration
+	add := func(name, key, set string) {
+		sp := spans[key]
+		out = append(out, Declaration{Name: name, File: file, Line: sp.Line, Col: sp.Col, Set: Set{File: file, Part: "[" + tableName(set) + "]"}})
+	}
 	var walk func(v any, path string, depth int)
 	walk = func(v any, path string, depth int) {
 		switch v := v.(type) {
 		case []any:
 			for i, e := range v {
-				if s, ok := e.(string); ok && isTimeout(s) {
-					sp := spans[fmt.Sprintf("%s[%d]", path, i)]
-					out = append(out, Place{Kind: Dependency, File: file, Line: sp.Line, Col: sp.Col,
-						What: fmt.Sprintf("pytest-timeout, a declared test dependency ([%s] in %s)", tableName(path), filepath.Base(file))})
+				if s, ok := e.(string); ok && named(s) != "" {
+					add(named(s), fmt.Sprintf("%s[%d]", path, i), path)
 				}
 			}
 		case map[string]any:
@@ -171,10 +235,8 @@ func tomlDeps(file string, src []byte, tables [][]string) []Place {
 			sort.Strings(keys)
 			for _, k := range keys {
 				key := path + "." + tomlKey(k)
-				if isTimeout(k) && requirementName().FindString(k) == k {
-					sp := spans[key]
-					out = append(out, Place{Kind: Dependency, File: file, Line: sp.Line, Col: sp.Col,
-						What: fmt.Sprintf("pytest-timeout, a declared test dependency ([%s] in %s)", tableName(path), filepath.Base(file))})
+				if n := named(k); n != "" && requirementName().FindString(k) == k {
+					add(n, key, path)
 					continue
 				}
 				walk(v[k], key, depth+1)

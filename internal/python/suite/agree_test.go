@@ -56,7 +56,7 @@ func checkAgrees(t *testing.T, trees []agreeTree, listTests bool, fast, slow str
 	found := 0
 	for _, tr := range trees {
 		t.Chdir(tr.dir)
-		cfg, err := pytestcfg.Find(tr.dir)
+		cfg, err := pytestcfg.Plain(tr.dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 // collection is what decides, as in pytest, which files are test modules
@@ -45,7 +46,7 @@ func (c *collection) isTestFile(abs string) bool {
 			if abs == p {
 				return true
 			}
-			if under(abs, p) {
+			if relpath.Under(abs, p) {
 				in = true
 				break
 			}

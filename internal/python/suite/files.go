@@ -4,10 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/python/treeread"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 // Files lists the .py files of the project at root that pytest reaches,
@@ -22,31 +22,17 @@ func Files(root string, cfg *pytestcfg.Config) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := &Options{Config: cfg}
-	coll := opts.newCollection()
-	r := &treeread.Reader{
-		NoRecurse: NoRecurse(cfg),
-		Bounds:    []string{root},
-		Ignore:    coll.walkIgnore(),
-		Problem:   func(treeread.Problem) {}, // a folder it cannot enter holds nothing to find
-		Unread:    func(*treeread.File) bool { return true },
-	}
-	files, err := r.Read([]string{root}, func(*treeread.File, []byte, error, int) {})
-	if err != nil {
-		return nil, err
-	}
+	coll := (&Options{Config: cfg}).newCollection()
 	var out []string
-	for f := range files.All() {
-		if p := f.Path(); coll.reaches(p, f.Name == "conftest.py") {
-			rel, err := filepath.Rel(root, p)
-			if err != nil {
-				return nil, err
-			}
+	err = treeread.Walk([]string{root}, NoRecurse(cfg), coll.walkIgnore(), func(p string) bool {
+		if coll.reaches(p, filepath.Base(p) == "conftest.py") {
+			rel, _ := filepath.Rel(root, p)
 			out = append(out, filepath.ToSlash(rel))
 		}
-	}
+		return false
+	})
 	slices.Sort(out)
-	return out, nil
+	return out, err
 }
 
 // reaches reports whether pytest, run without paths, reaches the file at
@@ -57,7 +43,7 @@ func (c *collection) reaches(abs string, conftest bool) bool {
 		return true
 	}
 	for _, p := range c.testPaths {
-		if abs == p || under(abs, p) || conftest && (p == filepath.Dir(abs) || under(p, filepath.Dir(abs))) {
+		if abs == p || relpath.Under(abs, p) || conftest && (p == filepath.Dir(abs) || relpath.Under(p, filepath.Dir(abs))) {
 			return true
 		}
 	}
@@ -75,98 +61,49 @@ func (c *collection) reaches(abs string, conftest bool) bool {
 //
 // A folder except (absolute; "" for none) is not walked.
 func TestModules(roots []string, cfg *pytestcfg.Config, except string) ([]string, error) {
-	opts := &Options{Config: cfg, NamedRoots: true}
-	coll := opts.newCollection()
-	ignore := coll.walkIgnore()
-	if except != "" {
-		inner := ignore
-		ignore = func(abs string) bool { return abs == except || inner != nil && inner(abs) }
-	}
-	seen := map[string]bool{}
 	var out []string
-	var dirs []string
-	for _, r := range roots {
-		info, err := os.Stat(r)
-		switch {
-		case err != nil || r == except || except != "" && under(r, except):
-			continue
-		case info.IsDir():
-			dirs = append(dirs, r)
-		case !seen[r]:
-			seen[r] = true
-			out = append(out, r)
-		}
-	}
-	if len(dirs) > 0 {
-		r := &treeread.Reader{
-			NoRecurse: NoRecurse(cfg),
-			Bounds:    dirs,
-			Ignore:    ignore,
-			Problem:   func(treeread.Problem) {},
-			Unread:    func(*treeread.File) bool { return true },
-		}
-		files, err := r.Read(dirs, func(*treeread.File, []byte, error, int) {})
-		if err != nil {
-			return nil, err
-		}
-		for f := range files.All() {
-			p := f.Path()
-			if !seen[p] && f.Name != "conftest.py" && coll.isTestFile(p) {
-				seen[p] = true
-				out = append(out, p)
-			}
-		}
-	}
+	err := testModules(roots, cfg, except, nil, func(p string) bool {
+		out = append(out, p)
+		return false
+	})
 	slices.Sort(out)
-	return out, nil
+	return slices.Compact(out), err
 }
 
 // HasTestModule reports whether pytest collects a test module from roots
 // under cfg (as TestModules lists them) other than those in skip. It
 // stops at the first it finds, so a tree full of tests costs one folder.
 func HasTestModule(roots []string, cfg *pytestcfg.Config, skip map[string]bool) bool {
-	opts := &Options{Config: cfg, NamedRoots: true}
-	coll := opts.newCollection()
-	noRecurse := NoRecurse(cfg)
+	found := false
+	_ = testModules(roots, cfg, "", skip, func(string) bool {
+		found = true
+		return true
+	})
+	return found
+}
+
+// testModules is the walk of TestModules and HasTestModule: it calls
+// visit with each test module pytest collects from roots, other than
+// those in skip and those below except, until visit returns true.
+func testModules(roots []string, cfg *pytestcfg.Config, except string, skip map[string]bool, visit func(string) bool) error {
+	coll := (&Options{Config: cfg, NamedRoots: true}).newCollection()
 	ignore := coll.walkIgnore()
-	var walk func(dir string) bool
-	walk = func(dir string) bool {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			return false
-		}
-		var dirs []string
-		for _, e := range entries {
-			p := filepath.Join(dir, e.Name())
-			if ignore != nil && ignore(p) {
-				continue
-			}
-			if e.IsDir() {
-				dirs = append(dirs, p)
-				continue
-			}
-			if e.Type().IsRegular() && e.Name() != "conftest.py" && !skip[p] && strings.HasSuffix(e.Name(), ".py") && coll.isTestFile(p) {
-				return true
-			}
-		}
-		for _, d := range dirs {
-			if !slices.ContainsFunc(noRecurse, func(pat string) bool { return pytestcfg.MatchPath(pat, d) }) && walk(d) {
-				return true
-			}
-		}
-		return false
+	if except != "" {
+		inner := ignore
+		ignore = func(abs string) bool { return abs == except || inner != nil && inner(abs) }
 	}
+	var dirs []string
 	for _, r := range roots {
 		info, err := os.Stat(r)
 		switch {
-		case err != nil:
+		case err != nil || r == except || except != "" && relpath.Under(r, except) || skip[r]:
 		case info.IsDir():
-			if walk(r) {
-				return true
-			}
-		case !skip[r]:
-			return true
+			dirs = append(dirs, r)
+		case visit(r):
+			return nil
 		}
 	}
-	return false
+	return treeread.Walk(dirs, NoRecurse(cfg), ignore, func(p string) bool {
+		return filepath.Base(p) != "conftest.py" && !skip[p] && coll.isTestFile(p) && visit(p)
+	})
 }

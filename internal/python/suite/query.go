@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
-	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -176,11 +175,11 @@ func (t *Tree) Facts() *Facts {
 // SpecFacts reads the spec's own tree, as SpecTree gives it, for the docs
 // file's facts.
 func SpecFacts(spec *schema.Spec, conftest string, planned map[string]bool) (*Facts, error) {
-	cfg, err := pytestcfg.Find(spec.Dir)
+	run, err := SpecRun(spec)
 	if err != nil {
 		return nil, err
 	}
-	opts := SpecTree(spec, cfg, conftest, planned)
+	opts := SpecTree(spec, run.Config(), conftest, planned)
 	opts.ListGroup, opts.ListUsers = true, true
 	if len(opts.Roots) == 0 {
 		return &Facts{}, nil

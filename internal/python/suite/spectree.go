@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -23,6 +24,13 @@ func SpecTree(spec *schema.Spec, cfg *pytestcfg.Config, conftest string, planned
 		}
 	}
 	return opts
+}
+
+// SpecRun is the pytest run of the spec's tests (pytestcfg.Project):
+// pytest in the spec's folder, on the default roots. check, generate
+// and the docs file all read pytest's configuration through it.
+func SpecRun(spec *schema.Spec) (pytestcfg.Run, error) {
+	return pytestcfg.Project(spec.Dir, DefaultRoots(spec))
 }
 
 // DefaultRoots are the folders check scans when none is named: for each
@@ -56,7 +64,7 @@ func DefaultRoots(spec *schema.Spec) []string {
 	for _, r := range roots {
 		inner := false
 		for _, o := range roots {
-			if o != r && (o == "." || under(r, o)) {
+			if o != r && (o == "." || relpath.Under(r, o)) {
 				inner = true
 			}
 		}

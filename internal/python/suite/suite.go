@@ -135,7 +135,7 @@ func Read(opts Options) (*Tree, error) {
 		s.again(newPrefilter(names, nil, nil, s.pats), func(abs string) (bool, bool) {
 			look, all := false, false
 			for _, c := range carriers {
-				if under(abs, c.Src.Dir) {
+				if relpath.Under(abs, c.Src.Dir) {
 					look = true
 					all = all || autouse[c] && s.coll.isTestFile(abs)
 				}
@@ -246,11 +246,6 @@ func (s *scan) probeFiles() bool {
 		s.tokenize(display(s.cwd, abs), abs, text, 0)
 	}
 	return len(s.sources) > n
-}
-
-// under reports whether path lies in folder dir or below it.
-func under(path, dir string) bool {
-	return strings.HasPrefix(path, dir+string(filepath.Separator))
 }
 
 func (o *Options) functionPatterns() []string { return o.patterns("python_functions", "test") }

@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 // DefaultNoRecurse is pytest's default norecursedirs, plus __pycache__,
@@ -47,6 +48,8 @@ type walker struct {
 	// Visit is called with each .py file, its path joined onto its root,
 	// in lexical order.
 	Visit func(path string)
+	// stopped is set to end the walk early (Walk's visit says so).
+	stopped bool
 	// Problem is called for each place the walk could not go into.
 	Problem func(Problem)
 	// Bounds are the folders a link may point into, as given; Walk adds
@@ -66,6 +69,26 @@ type walker struct {
 	entered map[string]bool
 	real    []string // Bounds with every link resolved
 	cwd     string   // for the absolute paths of NoRecurse and Ignore
+}
+
+// Walk walks roots as Reader does, without reading a file, and calls
+// visit with each .py file's path, in lexical order, each once; the walk
+// ends when visit returns true. It is the one walk of a test tree for
+// those that only need its paths (which files pytest reaches, which it
+// collects, whether it collects one), early stop included. Problems are
+// left out: a folder the walk cannot enter holds nothing to find.
+func Walk(roots []string, noRecurse []string, ignore func(abs string) bool, visit func(path string) (stop bool)) error {
+	w := &walker{NoRecurse: noRecurse, Ignore: ignore, Bounds: roots, Problem: func(Problem) {}}
+	w.Visit = func(p string) { w.stopped = visit(p) }
+	for _, r := range roots {
+		if w.stopped {
+			break
+		}
+		if err := w.Walk(r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Walk visits the .py files under root; a root that is a file is visited
@@ -132,6 +155,9 @@ func (w *walker) dir(dir, real string, root bool) {
 		return
 	}
 	for _, e := range entries {
+		if w.stopped {
+			return
+		}
 		name, typ := e.Name(), e.Type()
 		p := filepath.Join(dir, name)
 		switch {
@@ -184,12 +210,12 @@ func (w *walker) folderLink(p string) {
 		w.Problem(Problem{Path: p, Kind: "unreadable", Msg: "cannot follow symbolic link: " + reason(err)})
 		return
 	}
-	if here, err := w.realPath(filepath.Dir(p)); err == nil && (here == target || within(here, target)) {
+	if here, err := w.realPath(filepath.Dir(p)); err == nil && (here == target || relpath.Under(here, target)) {
 		w.Problem(Problem{Path: p, Kind: "symlink-loop", Msg: "is a symbolic link to a folder that contains it; not followed"})
 		return
 	}
 	for _, b := range w.real {
-		if target == b || within(target, b) {
+		if target == b || relpath.Under(target, b) {
 			return // in the tree: walked by its own path
 		}
 	}
@@ -204,14 +230,6 @@ func (w *walker) realPath(p string) (string, error) {
 		p = filepath.Join(w.cwd, p)
 	}
 	return filepath.EvalSymlinks(filepath.Clean(p))
-}
-
-// within reports whether path lies below folder dir.
-func within(path, dir string) bool {
-	if dir == string(filepath.Separator) {
-		return path != dir
-	}
-	return strings.HasPrefix(path, dir+string(filepath.Separator))
 }
 
 // skip reports whether the folder at p is not to be entered.
