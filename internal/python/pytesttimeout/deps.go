@@ -10,6 +10,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/fixturegen/fixturegen/internal/lazyregexp"
+	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/relpath"
@@ -17,10 +18,10 @@ import (
 )
 
 // Name is pytest-timeout's distribution name, normalized (PEP 503);
-// Plugin is the import shield's.
+// Plugin is the import shield's, which fixturegen releases.
 const (
 	Name   = "pytest-timeout"
-	Plugin = "pytest-import-shield"
+	Plugin = pytext.PluginDistribution
 )
 
 var (
