@@ -15,11 +15,12 @@ import (
 
 // treeSpec is a spec for a tree written under root: its deadline and
 // preload fixtures, its group ("" for none), and the conftest at
-// tests/conftest.py.
+// tests/conftest.py. Its preload imports the standard library's json, so
+// that the group has a module to keep on one worker.
 func treeSpec(root, deadline, preload, group string) *schema.Spec {
 	return &schema.Spec{
 		Deadline: schema.Deadline{Fixture: deadline},
-		Preload:  schema.Preload{Fixture: preload},
+		Preload:  schema.Preload{Fixture: preload, Modules: []string{"json"}},
 		Group:    schema.Group{Name: group},
 		Paths:    schema.Paths{Conftest: "tests/conftest.py"},
 		File:     "fixturegen.toml",
