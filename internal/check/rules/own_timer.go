@@ -14,7 +14,7 @@ var ownTimerRule = checked{
 	Rule: Rule{
 		ID:           RuleOwnTimer,
 		Summary:      "code arms a timer without the deadline fixture",
-		Meaning:      "Code arms a timer (`signal.setitimer`, `signal.alarm`, `signal.signal(SIGALRM, ...)`) in a test or fixture that does not use the deadline fixture, in a helper of a module whose tests do not all use it, or in a conftest's hook that pytest runs for every test (`pytest_runtest_call` and the like: a hand-written per-test deadline). A module imported for the first time under that alarm can be left half imported. Disarming (`setitimer(..., 0)`, `SIG_DFL`) is not flagged.",
+		Meaning:      "Code arms a timer (`signal.setitimer`, `signal.alarm`, `signal.signal(SIGALRM, ...)`) in a test or fixture that does not use the deadline fixture, in a helper of a module whose tests do not all use it, or in a conftest's hook that pytest runs for every test (`pytest_runtest_call` and the like: a hand-written per-test deadline). A module imported for the first time under that alarm can be left half imported. Disarming (`setitimer(..., 0)`, `SIG_DFL`) is not flagged, nor is a timer whose signal's every handler the module installs returns (a function whose body holds no `raise` and no call, as one that counts the signals; `lambda *args: None`; `SIG_IGN`), as an EINTR test's does: it interrupts a system call and can leave no import half done.",
 		Fix:          "Use the deadline fixture, which runs the preload first",
 		Suppressible: true,
 		Calls:        timerCalls,
@@ -32,6 +32,11 @@ func (r *rules) ownTimer(src *suite.Source) {
 		c := m.Calls[ci]
 		what, ok := suite.ArmsTimer(m, c)
 		if !ok || src.InRegion(c.Pos.Line) {
+			continue
+		}
+		if suite.HandlerReturns(m, c) {
+			// Its signal's handler returns (an EINTR test's): the alarm
+			// interrupts a system call, never an import.
 			continue
 		}
 		own := -1
