@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fixturegen/fixturegen/schema"
 )
 
 // An EINTR test arms a timer whose handler returns: the alarm interrupts
@@ -92,5 +94,81 @@ def test_handler_elsewhere():
 	}
 	if !slices.Equal(own, want) {
 		t.Errorf("own-timer at\n  %q\nwant\n  %q", own, want)
+	}
+}
+
+// A unittest base class in a helper module arms an alarm in setUp: the
+// finding is at each test class that derives from it, in the test modules,
+// with the import shield as the fix; the helper, which holds no tests, is
+// not reported. With [shield] holding SIGALRM, nothing is.
+func TestOwnTimerOfABaseClassIsReportedWhereItsTestsLive(t *testing.T) {
+	files := map[string]string{
+		"tests/conftest.py": "",
+		"tests/helpers.py": `import signal
+import unittest
+
+
+def _expire(signum, frame):
+    raise TimeoutError("test took too long")
+
+
+class TimedCase(unittest.TestCase):
+    def setUp(self):
+        signal.signal(signal.SIGALRM, _expire)
+        signal.alarm(5)
+
+    def tearDown(self):
+        signal.alarm(0)
+
+    def test_inherited(self):
+        pass
+
+
+class Quiet(unittest.TestCase):
+    def setUp(self):
+        signal.signal(signal.SIGALRM, lambda *a: None)
+        signal.alarm(5)
+`,
+		"tests/test_jobs.py": `from tests.helpers import Quiet, TimedCase
+
+
+class JobTests(TimedCase):
+    def test_runs(self):
+        pass
+
+
+class QuietTests(Quiet):
+    def test_quiet(self):
+        pass
+`,
+		"tests/sub/test_more.py": `import helpers_elsewhere
+
+from tests import helpers
+
+
+class MoreTests(helpers.TimedCase):
+    pass
+`,
+	}
+	got, msgs := checkTree(t, files)
+	want := []string{"tests/sub/test_more.py:6:7 own-timer", "tests/test_jobs.py:4:7 own-timer"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("findings\n  %q\nwant\n  %q", got, want)
+	}
+	msg := msgs[want[1]]
+	if !strings.Contains(msg, "class JobTests derives from TimedCase (tests/helpers.py:9), whose setUp arms signal.alarm (tests/helpers.py:12)") {
+		t.Errorf("message: %s", msg)
+	}
+	if !strings.Contains(msg, "which do not use recovery_deadline") {
+		t.Errorf("message: %s", msg)
+	}
+
+	// The import shield holds SIGALRM's handler back during a first
+	// import: nothing is left to report.
+	got, _ = checkTreeWith(t, files, func(s *schema.Spec) {
+		s.Shield = schema.Shield{On: true, Signals: []string{schema.SignalAlarm}}
+	})
+	if len(got) != 0 {
+		t.Errorf("with [shield]: findings %q, want none", got)
 	}
 }

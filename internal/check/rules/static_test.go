@@ -34,6 +34,12 @@ func treeSpec(root, deadline, preload, group string) *schema.Spec {
 // messages by those lines.
 func checkTree(t *testing.T, files map[string]string) ([]string, map[string]string) {
 	t.Helper()
+	return checkTreeWith(t, files, nil)
+}
+
+// checkTreeWith is checkTree with a spec that edit changes, if not nil.
+func checkTreeWith(t *testing.T, files map[string]string, edit func(*schema.Spec)) ([]string, map[string]string) {
+	t.Helper()
 	root := testenv.WriteTree(t, files)
 	t.Chdir(root)
 	cfg, err := pytestcfg.Find(root)
@@ -41,6 +47,9 @@ func checkTree(t *testing.T, files map[string]string) ([]string, map[string]stri
 		t.Fatal(err)
 	}
 	spec := treeSpec(root, "recovery_deadline", "toy_sdk", "g")
+	if edit != nil {
+		edit(spec)
+	}
 	res, err := Check(Options{Options: suite.Options{Spec: spec, Roots: []string{"tests"}, Planned: map[string]bool{},
 		Conftest: filepath.Join(root, "tests", "conftest.py"), Config: cfg}})
 	if err != nil {

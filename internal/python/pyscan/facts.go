@@ -58,7 +58,8 @@ type Def struct {
 	Raises bool
 	// HasCalls is true for a function whose own body holds a call of a
 	// name, kept by the Scanner's filter or not; a body that holds none
-	// (a counter, pass) calls nothing that could raise.
+	// (a counter, pass) calls nothing that could raise. A NoCalls
+	// Scanner leaves it false.
 	HasCalls bool
 }
 

@@ -229,7 +229,9 @@ func adoptable(sources []*Source, opts *Options) bool {
 // function of m whose body holds no raise statement and no call (it
 // counts, or passes), a lambda that calls nothing, or SIG_IGN. Such a
 // timer, an EINTR test's, interrupts a system call and nothing else: it
-// cannot leave an import half done. It is false when m installs no
+// cannot leave an import half done. The handlers installed in the
+// function that arms the timer are the ones judged, or, when it installs
+// none, every one the module installs. It is false when m installs no
 // handler of the signal, whose handler is then installed elsewhere and
 // may raise.
 func HandlerReturns(m *pyscan.Module, c pyscan.Call) bool {
@@ -237,7 +239,8 @@ func HandlerReturns(m *pyscan.Module, c pyscan.Call) bool {
 	if sig == "" {
 		return false
 	}
-	found := false
+	var handlers []pyscan.Call
+	local := false
 	for _, h := range m.Calls {
 		if !mayArm(m, h.Callee) || m.ResolveCall(h) != "signal.signal" || len(h.Args) < 2 || h.Args[0].Keyword != "" || h.Args[1].Keyword != "" {
 			continue
@@ -245,6 +248,15 @@ func HandlerReturns(m *pyscan.Module, c pyscan.Call) bool {
 		if s := h.Args[0]; s.Kind != pyscan.ArgName || m.ResolveAt(s.Value, h.Scope, h.Pos) != sig {
 			continue
 		}
+		if h.Scope == c.Scope && c.Scope >= 0 && !local {
+			local, handlers = true, handlers[:0]
+		}
+		if !local || h.Scope == c.Scope {
+			handlers = append(handlers, h)
+		}
+	}
+	found := false
+	for _, h := range handlers {
 		switch a := h.Args[1]; a.Kind {
 		case pyscan.ArgLambda:
 			if a.Value != "" {
