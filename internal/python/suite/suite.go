@@ -182,9 +182,18 @@ func NoRecurse(cfg *pytestcfg.Config) []string {
 // them with Options.ListTests.
 func (t *Tree) Tests() []Test {
 	var out []Test
+	pats := t.opts.testPatterns()
 	for _, src := range t.Sources {
+		m := src.Mod
 		for _, d := range src.facts.tests {
-			out = append(out, Test{Path: src.Path, Abs: src.Abs, Name: strings.ReplaceAll(qualifiedName(src.Mod, d), ".", "::"), Line: src.Mod.Defs[d].Pos.Line})
+			// A mixin's test methods are collected through the cases that
+			// derive from it, listed below.
+			if directTest(m, d, pats, src.facts.cases) {
+				out = append(out, Test{Path: src.Path, Abs: src.Abs, Name: strings.ReplaceAll(qualifiedName(m, d), ".", "::"), Line: m.Defs[d].Pos.Line})
+			}
+		}
+		for _, in := range src.inherited {
+			out = append(out, Test{Path: src.Path, Abs: src.Abs, Name: strings.ReplaceAll(qualifiedName(m, in.class), ".", "::") + "::" + in.name, Line: m.Defs[in.class].Pos.Line})
 		}
 	}
 	return out

@@ -224,34 +224,39 @@ func adoptable(sources []*Source, opts *Options) bool {
 }
 
 // HandlerReturns reports whether the signal the call c of m arms a timer
-// for (or installs a handler of) is answered, wherever m installs a
-// handler of it, by one that returns to the code it interrupted: a
-// function of m whose body holds no raise statement and no call (it
-// counts, or passes), a lambda that calls nothing, or SIG_IGN. Such a
-// timer, an EINTR test's, interrupts a system call and nothing else: it
-// cannot leave an import half done. The handlers installed in the
-// function that arms the timer are the ones judged, or, when it installs
-// none, every one the module installs. It is false when m installs no
-// handler of the signal, whose handler is then installed elsewhere and
-// may raise.
+// for (or installs a handler of) is answered by a handler that returns to
+// the code it interrupted: a function of m whose body holds no raise
+// statement and no call (it counts, or passes), a lambda that calls
+// nothing, or SIG_IGN. Such a timer, an EINTR test's, interrupts a system
+// call and nothing else: it cannot leave an import half done. The
+// handlers judged are those installed in the function that arms the
+// timer, or, when it installs none, in the methods of its class (setUp);
+// with none there, the handler is installed elsewhere and may raise.
 func HandlerReturns(m *pyscan.Module, c pyscan.Call) bool {
 	sig := timerSignal(m, c)
-	if sig == "" {
+	if sig == "" || c.Scope < 0 {
 		return false
+	}
+	class := -1
+	if p := m.Defs[c.Scope].Parent; p >= 0 && m.Defs[p].Kind == pyscan.Class {
+		class = p
 	}
 	var handlers []pyscan.Call
 	local := false
 	for _, h := range m.Calls {
-		if !mayArm(m, h.Callee) || m.ResolveCall(h) != "signal.signal" || len(h.Args) < 2 || h.Args[0].Keyword != "" || h.Args[1].Keyword != "" {
+		if h.Scope < 0 || !mayArm(m, h.Callee) || m.ResolveCall(h) != "signal.signal" || len(h.Args) < 2 || h.Args[0].Keyword != "" || h.Args[1].Keyword != "" {
 			continue
 		}
 		if s := h.Args[0]; s.Kind != pyscan.ArgName || m.ResolveAt(s.Value, h.Scope, h.Pos) != sig {
 			continue
 		}
-		if h.Scope == c.Scope && c.Scope >= 0 && !local {
-			local, handlers = true, handlers[:0]
-		}
-		if !local || h.Scope == c.Scope {
+		switch {
+		case h.Scope == c.Scope:
+			if !local {
+				local, handlers = true, handlers[:0]
+			}
+			handlers = append(handlers, h)
+		case !local && class >= 0 && m.Defs[h.Scope].Parent == class:
 			handlers = append(handlers, h)
 		}
 	}
