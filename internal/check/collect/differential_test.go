@@ -244,7 +244,14 @@ class GroupedChecks(unittest.TestCase):
         pass
 `,
 	}},
-	{what: "test classes that inherit test methods from bases in a helper module and in their own", inherited: 1, files: map[string]string{
+	{what: "test classes that inherit test methods from bases in a helper module and in their own, and one a test module imports", inherited: 4, files: map[string]string{
+		"tests/inherit/test_imported.py": `from tests.inherit.helpers import ChannelChecks, PumpChecks
+
+
+class TestPumpHere(PumpChecks):
+    def test_here(self):
+        pass
+`,
 		"tests/inherit/helpers.py": `import unittest
 
 

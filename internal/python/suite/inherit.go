@@ -14,7 +14,8 @@ import (
 // inheritedTest is a test method a collected class of a test module takes
 // from one of its bases.
 type inheritedTest struct {
-	class int    // the collected class, index in the module's Defs
+	class string // the collected class, as a node id names it: "TestJobs", "TestA::TestB"
+	line  int    // where the module defines or imports it
 	name  string // the method's name
 }
 
@@ -43,10 +44,58 @@ func (s *scan) inheritedTests(src *Source) []inheritedTest {
 				}
 				seen[o.Name] = true
 				if unit && strings.HasPrefix(o.Name, "test") || !unit && matchName(s.pats.funcs, o.Name) {
-					out = append(out, inheritedTest{class: i, name: o.Name})
+					out = append(out, inheritedTest{class: strings.ReplaceAll(qualifiedName(m, i), ".", "::"), line: d.Pos.Line, name: o.Name})
 				}
 			}
 		})
+	}
+	return append(out, s.importedClassTests(src)...)
+}
+
+// importedClassTests lists the tests of the test classes the test module
+// src imports by name ("from tests.helpers import ChannelChecks"): pytest
+// collects every class of the module's namespace, imported or not, that
+// is a unittest case or whose name python_classes matches, with the test
+// methods it defines and those it inherits.
+func (s *scan) importedClassTests(src *Source) []inheritedTest {
+	m := src.Mod
+	var out []inheritedTest
+	for _, im := range m.Imports {
+		if im.Scope >= 0 || im.Name == "" || im.Name == "*" {
+			continue
+		}
+		target := im.Module + "." + im.Name
+		if strings.HasSuffix(im.Module, ".") {
+			target = im.Module + im.Name
+		}
+		if m.ResolveAt(im.Bound, -1, pyscan.Pos{Line: 1 << 30}) != target {
+			continue // bound again after the import
+		}
+		if unittestBases[target] {
+			continue // unittest.TestCase itself holds no tests
+		}
+		unit := s.cases.isCase(src.Dir, target, 0)
+		if !unit && !matchName(s.pats.classes, im.Bound) {
+			continue
+		}
+		bm, file, k, ok := s.cases.class(src.Dir, target, 0)
+		if !ok {
+			continue
+		}
+		seen := map[string]bool{}
+		visit := func(bm *pyscan.Module, k int) {
+			for _, o := range bm.Defs {
+				if o.Parent != k || o.Kind != pyscan.Function || seen[o.Name] {
+					continue
+				}
+				seen[o.Name] = true
+				if unit && strings.HasPrefix(o.Name, "test") || !unit && matchName(s.pats.funcs, o.Name) {
+					out = append(out, inheritedTest{class: im.Bound, line: im.Pos.Line, name: o.Name})
+				}
+			}
+		}
+		visit(bm, k)
+		s.cases.walkBases(filepath.Dir(file), bm, k, 0, visit)
 	}
 	return out
 }

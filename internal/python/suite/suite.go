@@ -193,7 +193,7 @@ func (t *Tree) Tests() []Test {
 			}
 		}
 		for _, in := range src.inherited {
-			out = append(out, Test{Path: src.Path, Abs: src.Abs, Name: strings.ReplaceAll(qualifiedName(m, in.class), ".", "::") + "::" + in.name, Line: m.Defs[in.class].Pos.Line})
+			out = append(out, Test{Path: src.Path, Abs: src.Abs, Name: in.class + "::" + in.name, Line: in.line})
 		}
 	}
 	return out
