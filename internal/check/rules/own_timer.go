@@ -154,8 +154,8 @@ func (r *rules) inheritedTimers(src *suite.Source, allCovered **bool) {
 			continue
 		}
 		base := bm.Defs[tb.Class]
-		msg := fmt.Sprintf("class %s derives from %s (%s:%d), whose %s arms %s (%s:%d) around each of its tests, which do not use %s: a module imported for the first time under that alarm can be left half imported",
-			d.Name, base.Name, tb.Src.Path, base.Pos.Line, bm.Defs[tb.Method].Name, tb.What, tb.Src.Path, call.Pos.Line, r.spec.Deadline.Fixture)
+		msg := fmt.Sprintf("class %s derives from %s (%s:%d), whose method %s arms %s (%s:%d) in the tests of %s, which do not use %s: a module imported for the first time under that alarm can be left half imported",
+			d.Name, base.Name, tb.Src.Path, base.Pos.Line, bm.Defs[tb.Method].Name, tb.What, tb.Src.Path, call.Pos.Line, d.Name, r.spec.Deadline.Fixture)
 		fix := fmt.Sprintf("use the %s fixture in the tests of %s in place of the timer (it imports the preload first)", r.spec.Deadline.Fixture, base.Name)
 		switch {
 		case !slices.Contains(schema.ShieldSignals, sig):

@@ -28,10 +28,11 @@ _count.calls = 0
 
 
 def test_sleep_restarts_after_a_signal():
-    signal.signal(signal.SIGALRM, _count)
+    previous = signal.signal(signal.SIGALRM, _count)
     signal.setitimer(signal.ITIMER_REAL, 0.01, 0.01)
     time.sleep(0.05)
     signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, previous)
 
 
 class EINTRTests(unittest.TestCase):
@@ -156,7 +157,7 @@ class MoreTests(helpers.TimedCase):
 		t.Fatalf("findings\n  %q\nwant\n  %q", got, want)
 	}
 	msg := msgs[want[1]]
-	if !strings.Contains(msg, "class JobTests derives from TimedCase (tests/helpers.py:9), whose setUp arms signal.alarm (tests/helpers.py:12)") {
+	if !strings.Contains(msg, "class JobTests derives from TimedCase (tests/helpers.py:9), whose method setUp arms signal.alarm (tests/helpers.py:12) in the tests of JobTests") {
 		t.Errorf("message: %s", msg)
 	}
 	if !strings.Contains(msg, "which do not use recovery_deadline") {

@@ -6,36 +6,37 @@ import (
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 )
 
-// Timers armed in a base class's setup, in a module that holds no tests:
-// they run around the tests of the classes that derive from it, in the
-// test modules, and are reported there.
+// Timers armed in a test base class, in a module that holds no tests:
+// they run in the tests of the classes that derive from it, in the test
+// modules, and are reported there.
 
 // setupMethods are the methods a test class runs before each of its tests,
 // or once before all of them.
 var setupMethods = map[string]bool{"setUp": true, "asyncSetUp": true, "setUpClass": true, "setup_method": true, "setup_class": true}
 
-// TimedBase is a class, in a module that is no test module, whose setup
-// method arms a timer: every test of a class deriving from it runs under
-// that timer.
+// TimedBase is a test base class, in a module that is no test module,
+// with a method that arms a timer (setUp, or a test method its subclasses
+// inherit): the tests of a class deriving from it run that method.
 type TimedBase struct {
 	Src    *Source
 	Class  int    // index in Src.Mod.Defs
-	Method int    // the setup method that arms the timer
+	Method int    // the method that arms the timer
 	Call   int    // the first call that arms it, index in Src.Mod.Calls
 	What   string // what arms it: signal.alarm, signal.setitimer
 }
 
 // InBaseSetup reports whether the call c of src, a module that is no test
-// module, arms a timer in the setup method of a class of its own: a timer
-// that the test classes deriving from that class run under, reported at
-// them (see Query.TimedBaseOf).
+// module, arms a timer in a method of a test base class of its own: a
+// timer that the tests of the classes deriving from that class run,
+// reported at them (see Query.TimedBaseOf).
 func InBaseSetup(src *Source, c pyscan.Call) bool {
 	_, ok := setupClass(src, c)
 	return ok
 }
 
-// setupClass returns the class whose setup method holds the call c of
-// src, a module that is no test module.
+// setupClass returns the test base class of src, a module that is no
+// test module, whose method holds the call c. A test base class has a
+// setup method or a test method, or derives from unittest's TestCase.
 func setupClass(src *Source, c pyscan.Call) (int, bool) {
 	if src.Test || src.Conftest || c.Scope < 0 {
 		return 0, false
@@ -43,11 +44,28 @@ func setupClass(src *Source, c pyscan.Call) (int, bool) {
 	m := src.Mod
 	for d := c.Scope; d >= 0; d = m.Defs[d].Parent {
 		p := m.Defs[d].Parent
-		if m.Defs[d].Kind == pyscan.Function && p >= 0 && m.Defs[p].Kind == pyscan.Class && setupMethods[m.Defs[d].Name] {
+		if m.Defs[d].Kind == pyscan.Function && p >= 0 && m.Defs[p].Kind == pyscan.Class && testBase(m, p) {
 			return p, true
 		}
 	}
 	return 0, false
+}
+
+// testBase reports whether the class of m is a test base class: it
+// derives from unittest's TestCase, or has a setup or test method.
+func testBase(m *pyscan.Module, class int) bool {
+	d := m.Defs[class]
+	for _, b := range d.Bases {
+		if unittestBases[m.ResolveAt(b, d.Parent, d.Pos)] {
+			return true
+		}
+	}
+	for _, o := range m.Defs {
+		if o.Parent == class && o.Kind == pyscan.Function && (setupMethods[o.Name] || strings.HasPrefix(o.Name, "test")) {
+			return true
+		}
+	}
+	return false
 }
 
 // timedBase returns the timer the class of src (a module that is no test

@@ -272,6 +272,15 @@ func HandlerReturns(m *pyscan.Module, c pyscan.Call) bool {
 			case "signal.SIG_IGN":
 			case "signal.SIG_DFL":
 				continue // disarms: answers nothing
+			case "":
+				// Bound in the module: a function of it, or a handler
+				// saved from an earlier signal.signal and put back.
+				if !definesFunction(m, lastName(a.Value)) {
+					continue // the saved handler, put back
+				}
+				if !functionsReturn(m, a.Value) {
+					return false
+				}
 			default:
 				if !functionsReturn(m, a.Value) {
 					return false
@@ -330,4 +339,9 @@ func functionsReturn(m *pyscan.Module, name string) bool {
 		found = true
 	}
 	return found
+}
+
+// definesFunction reports whether m defines a function named name.
+func definesFunction(m *pyscan.Module, name string) bool {
+	return slices.ContainsFunc(m.Defs, func(d pyscan.Def) bool { return d.Kind == pyscan.Function && d.Name == name })
 }
