@@ -203,8 +203,17 @@ func leaveOutUnimportable(c *context, spec *schema.Spec, python string, report *
 		return err
 	}
 	report.Optional = opt
+	// One line per place, which names the package's optional import.
+	var places []string
+	byPlace := map[string][]string{}
 	for _, o := range opt {
-		fmt.Fprintf(c.stderr, "%s: %s, which the project imports only where its package may be missing (%s: under try/except ImportError, importorskip or find_spec); preloading it would fail every test where the package is not installed: preload it by hand only where it always is\n", where, o.Module, o.Where)
+		if byPlace[o.Where] == nil {
+			places = append(places, o.Where)
+		}
+		byPlace[o.Where] = append(byPlace[o.Where], o.Module)
+	}
+	for _, p := range places {
+		fmt.Fprintf(c.stderr, "%s: %s, which the project imports only where the package may be missing (%s: under try/except ImportError, importorskip or find_spec); preloading would fail every test where it is not installed, so add it by hand only if every environment that runs the tests installs it\n", where, strings.Join(byPlace[p], ", "), p)
 	}
 	_, not, err := probe.Importable(spec, python, report.ToPreload(spec.Preload.Modules), nodes)
 	if err != nil || len(not) == 0 {
