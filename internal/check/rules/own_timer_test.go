@@ -173,3 +173,37 @@ class MoreTests(helpers.TimedCase):
 		t.Errorf("with [shield]: findings %q, want none", got)
 	}
 }
+
+// A fixture that keeps an interval timer ticking with a handler that
+// returns, for an EINTR test, is no hand-written deadline, and its timer
+// is no own timer.
+func TestAFixtureWhoseHandlerReturnsIsNoDeadline(t *testing.T) {
+	got, _ := checkTree(t, map[string]string{
+		"tests/conftest.py": "",
+		"tests/test_ticking.py": `import signal
+import time
+
+import pytest
+
+
+def _tick(signum, frame):
+    pass
+
+
+@pytest.fixture
+def ticking():
+    previous = signal.signal(signal.SIGALRM, _tick)
+    signal.setitimer(signal.ITIMER_REAL, 0.01, 0.01)
+    yield
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+def test_sleep_resumes(ticking):
+    time.sleep(0.05)
+`,
+	})
+	if len(got) != 0 {
+		t.Errorf("findings %q, want none", got)
+	}
+}

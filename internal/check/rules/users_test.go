@@ -153,13 +153,10 @@ def per_test_timeout(preload):
 			rules = append(rules, f.Rule)
 		}
 		// An empty preload has no import for a group to keep on one
-		// worker: no group is advised.
+		// worker: neither the group nor --dist loadgroup is advised.
 		want := ""
-		switch group {
-		case "g":
+		if group == "g" {
 			want = RuleDistLoadgroup + " " + RuleMissingGroup
-		case "g, empty preload":
-			want = RuleDistLoadgroup
 		}
 		slices.Sort(rules)
 		if got := strings.Join(rules, " "); got != want {
