@@ -17,7 +17,7 @@ var ownTimerRule = checked{
 	Rule: Rule{
 		ID:           RuleOwnTimer,
 		Summary:      "code arms a timer without the deadline fixture",
-		Meaning:      "Code arms a timer (`signal.setitimer`, `signal.alarm`, `signal.signal(SIGALRM, ...)`) in a test or fixture that does not use the deadline fixture, in a helper of a module whose tests do not all use it, or in a conftest's hook that pytest runs for every test (`pytest_runtest_call` and the like: a hand-written per-test deadline). A module imported for the first time under that alarm can be left half imported. Disarming (`setitimer(..., 0)`, `SIG_DFL`) is not flagged, nor is a timer whose signal's every handler the module installs returns (a function whose body holds no `raise` and no call, as one that counts the signals; `lambda *args: None`; `SIG_IGN`), as an EINTR test's does: it interrupts a system call and can leave no import half done.",
+		Meaning:      "Code arms a timer (`signal.setitimer`, `signal.alarm`, `signal.signal(SIGALRM, ...)`) in a test or fixture that does not use the deadline fixture, in a helper of a module whose tests do not all use it, or in a conftest's hook that pytest runs for every test (`pytest_runtest_call` and the like: a hand-written per-test deadline). A module imported for the first time under that alarm can be left half imported. Disarming (`setitimer(..., 0)`, `SIG_DFL`) is not flagged, nor is a timer whose signal's every handler the module installs returns (a function whose body holds no `raise` and no call, as one that counts the signals; `lambda *args: None`; `SIG_IGN`), as an EINTR test's does: it interrupts a system call and can leave no import half done. A timer a test base class arms (in `setUp`, or in a test method it passes on) in a module without tests is reported at each test class that derives from it, where its tests run, with the import shield (`[shield]`) as the fix; a timer whose signal the spec's `[shield]` holds back is not flagged.",
 		Fix:          "Use the deadline fixture, which runs the preload first",
 		Suppressible: true,
 		Calls:        timerCalls,
@@ -46,9 +46,10 @@ func (r *rules) ownTimer(src *suite.Source) {
 			// alarm interrupts a system call, never an import.
 			continue
 		}
-		if suite.InBaseSetup(src, c) {
-			// A base class's setup, in a module without tests: reported
-			// at the test classes that derive from it, where it runs.
+		if suite.InTestBase(src, c) {
+			// A test base class's method, in a module without tests:
+			// reported at the test classes that derive from it, where
+			// it runs.
 			continue
 		}
 		own := -1
@@ -125,11 +126,12 @@ func (r *rules) shielded(signal string) bool {
 }
 
 // inheritedTimers reports, at each class of the test module src that
-// derives from a class of another module that arms a timer in its setup
-// (setUp, setup_method), that timer: it runs around every test of the
-// class, and a module imported for the first time under it can be left
-// half imported. The deadline fixture cannot replace a timer that
-// unittest's setUp arms; the import shield can hold its handler back.
+// derives from a test base class of a module without tests that arms a
+// timer in a method (setUp, or a test method it passes on), that timer:
+// it runs in the tests of the class, and a module imported for the first
+// time under it can be left half imported. The deadline fixture cannot
+// replace a timer that unittest's setUp arms; the import shield can hold
+// its handler back.
 func (r *rules) inheritedTimers(src *suite.Source, allCovered **bool) {
 	m := src.Mod
 	for i, d := range m.Defs {

@@ -25,19 +25,19 @@ type TimedBase struct {
 	What   string // what arms it: signal.alarm, signal.setitimer
 }
 
-// InBaseSetup reports whether the call c of src, a module that is no test
+// InTestBase reports whether the call c of src, a module that is no test
 // module, arms a timer in a method of a test base class of its own: a
 // timer that the tests of the classes deriving from that class run,
 // reported at them (see Query.TimedBaseOf).
-func InBaseSetup(src *Source, c pyscan.Call) bool {
-	_, ok := setupClass(src, c)
+func InTestBase(src *Source, c pyscan.Call) bool {
+	_, ok := testBaseOf(src, c)
 	return ok
 }
 
-// setupClass returns the test base class of src, a module that is no
+// testBaseOf returns the test base class of src, a module that is no
 // test module, whose method holds the call c. A test base class has a
 // setup method or a test method, or derives from unittest's TestCase.
-func setupClass(src *Source, c pyscan.Call) (int, bool) {
+func testBaseOf(src *Source, c pyscan.Call) (int, bool) {
 	if src.Test || src.Conftest || c.Scope < 0 {
 		return 0, false
 	}
@@ -68,9 +68,9 @@ func testBase(m *pyscan.Module, class int) bool {
 	return false
 }
 
-// timedBase returns the timer the class of src (a module that is no test
-// module) arms in its setup methods, if it arms one that can interrupt an
-// import: one whose signal's handler can raise.
+// timedBase returns the first timer the test base class of src (a module
+// that is no test module) arms in a method, if it arms one that can
+// interrupt an import: one whose signal's handler can raise.
 func timedBase(src *Source, class int) (TimedBase, bool) {
 	if src.facts == nil {
 		return TimedBase{}, false
@@ -82,7 +82,7 @@ func timedBase(src *Source, class int) (TimedBase, bool) {
 		if !ok || strings.HasPrefix(what, "signal.signal") || HandlerReturns(m, c) {
 			continue
 		}
-		if k, ok := setupClass(src, c); ok && k == class {
+		if k, ok := testBaseOf(src, c); ok && k == class {
 			method := c.Scope
 			for m.Defs[method].Parent != class {
 				method = m.Defs[method].Parent
@@ -93,9 +93,9 @@ func timedBase(src *Source, class int) (TimedBase, bool) {
 	return TimedBase{}, false
 }
 
-// timedBaseNames lists the names of the classes of the sources that arm a
-// timer in their setup, in modules that are no test modules: the test
-// modules that name them are read for the classes that derive from them.
+// timedBaseNames lists the names of the test base classes of the sources
+// that arm a timer, in modules that are no test modules: the test modules
+// that name them are read for the classes that derive from them.
 func timedBaseNames(sources []*Source) []string {
 	var out []string
 	for _, src := range sources {
