@@ -185,11 +185,11 @@ Examples:
 			}
 			if add := report.ToPreload(spec.Preload.Modules); fix && len(add) > 0 && spec.HasDeadline() {
 				out.print(spec, report)
-				not := report.NotImportable
+				not, opt := report.NotImportable, report.Optional
 				if spec, report, err = fixAndConfirm(c, spec, python, nodes, quiet, out, report, add); err != nil {
 					return err
 				}
-				report.NotImportable = not
+				report.NotImportable, report.Optional = not, opt
 			}
 			out.print(spec, report)
 			if fix && !spec.HasDeadline() {
@@ -229,20 +229,40 @@ func pluginProbe(c *context, python string) (spec *schema.Spec, py string, ok bo
 	return spec, python, true
 }
 
-// leaveOutUnimportable marks the late modules that do not import in a
-// fresh interpreter started in the spec's folder with pytest's import
-// path for nodes, so that neither the report's fix nor --fix names them,
-// and says so.
+// leaveOutUnimportable marks the late modules that the project imports
+// only where their package may be missing, and those that do not import
+// in a fresh interpreter started in the spec's folder with pytest's
+// import path for nodes, so that neither the report's fix nor --fix
+// names them, and says so.
 func leaveOutUnimportable(c *context, spec *schema.Spec, python string, report *probe.Report, nodes []string) error {
+	where := "left out of [preload].modules"
+	if !spec.HasDeadline() {
+		where = "left out of the fix"
+	}
+	// A module the project imports only where its package may be
+	// missing stays optional: the preload would make it mandatory.
+	opt, err := probe.Optionals(spec, python, report.ToPreload(spec.Preload.Modules))
+	if err != nil {
+		return err
+	}
+	report.Optional = opt
+	// One line per place, which names the package's optional import.
+	var places []string
+	byPlace := map[string][]string{}
+	for _, o := range opt {
+		if byPlace[o.Where] == nil {
+			places = append(places, o.Where)
+		}
+		byPlace[o.Where] = append(byPlace[o.Where], o.Module)
+	}
+	for _, p := range places {
+		fmt.Fprintf(c.stderr, "%s: %s, which the project imports only where the package may be missing (%s: under try/except ImportError, importorskip or find_spec); preloading would fail every test where it is not installed, so add it by hand only if every environment that runs the tests installs it\n", where, strings.Join(byPlace[p], ", "), p)
+	}
 	_, not, err := probe.Importable(spec, python, report.ToPreload(spec.Preload.Modules), nodes)
 	if err != nil || len(not) == 0 {
 		return err
 	}
 	report.NotImportable = not
-	where := "left out of [preload].modules"
-	if !spec.HasDeadline() {
-		where = "left out of the fix"
-	}
 	fmt.Fprintf(c.stderr, "%s: %s, which do not import in a fresh %s started in %s with pytest's import path (a module a test writes and imports itself); preloading them would fail every test\n", where, strings.Join(not, ", "), python, spec.Dir)
 	return nil
 }

@@ -318,9 +318,12 @@ func (r *Report) JSON(w io.Writer) error {
 		Armed  []armed        `json:"armed"`
 		// NotImportable are late modules left out of the fix.
 		NotImportable []string `json:"not_importable"`
-		Results       []Result `json:"results"`
+		// Optional are late modules left out of the fix because the
+		// project imports them only where their package may be missing.
+		Optional []Optional `json:"optional"`
+		Results  []Result   `json:"results"`
 	}{OK: r.OK(), Code: r.Code, Nodes: r.Nodes, Late: r.Late, Failed: r.Failed, Armed: []armed{},
-		NotImportable: r.NotImportable, Results: r.Results}
+		NotImportable: r.NotImportable, Optional: r.Optional, Results: r.Results}
 	if doc.Nodes == nil {
 		doc.Nodes = []string{}
 	}
@@ -332,6 +335,9 @@ func (r *Report) JSON(w io.Writer) error {
 	}
 	if doc.NotImportable == nil {
 		doc.NotImportable = []string{}
+	}
+	if doc.Optional == nil {
+		doc.Optional = []Optional{}
 	}
 	if doc.Results == nil {
 		doc.Results = []Result{}

@@ -62,6 +62,10 @@ type Report struct {
 	// NotImportable are late modules no fresh interpreter imports (one a
 	// test writes and imports itself): ToPreload leaves them out.
 	NotImportable []string
+	// Optional are late modules the project imports only where their
+	// package may be missing: ToPreload leaves them out too, since the
+	// preload would make them mandatory.
+	Optional []Optional
 	// Output is the inner run's stdout and stderr, for diagnosis.
 	Stdout, Stderr string
 	// Results holds each test's result in the order they arrived, and
@@ -153,6 +157,9 @@ func (r *Report) ToPreload(preloaded []string) []string {
 	}
 	for _, m := range r.NotImportable {
 		have[m] = true
+	}
+	for _, o := range r.Optional {
+		have[o.Module] = true
 	}
 	var out []string
 	for _, m := range r.LateModules() {

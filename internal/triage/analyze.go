@@ -124,7 +124,19 @@ func Analyze(sources []*Source, spec Spec) *Report {
 	for _, a := range rep.Attempts {
 		rep.Verdicts = append(rep.Verdicts, j.attempt(a)...)
 	}
-	rep.Verdicts = append(rep.Verdicts, j.slowLoops(rep.Attempts)...)
+	// One verdict per test: a test a poisoned-worker verdict names, as the
+	// poisoning test or a poisoned one, failed on its deadline because of
+	// an import under the alarm, so it is no slow recovery loop too.
+	named := map[string]bool{}
+	for _, v := range rep.Verdicts {
+		if v.Poisoning != nil {
+			named[v.Poisoning.Node] = true
+		}
+		for _, p := range v.Poisoned {
+			named[p.Node] = true
+		}
+	}
+	rep.Verdicts = append(rep.Verdicts, j.slowLoops(rep.Attempts, named)...)
 	if len(rep.Verdicts) == 0 {
 		rep.Verdicts = append(rep.Verdicts, j.notThisClass(rep.Attempts))
 	}

@@ -274,3 +274,20 @@ func TestReplayTimelineTakesLastOutcomesFromTheLog(t *testing.T) {
 		t.Errorf("summary = %s", v.Summary)
 	}
 }
+
+// A cold import under the alarm that fails on its deadline on every rerun
+// and leaves the next test of its worker a half-imported package: one
+// verdict, the poisoned worker, and no slow recovery loop for the same
+// test that would say the preload is not involved.
+func TestThePoisoningTestIsNoSlowLoop(t *testing.T) {
+	r := analyze(t, exampleSpec, nil, "cold_import.log")
+	v := only(t, r, PoisonedWorker)
+	if v.Poisoning.Node != "tests/test_sdk.py::test_cold_import" || strings.Join(poisoned(v), ",") != "tests/test_sdk.py::test_stdio_server" {
+		t.Errorf("poisoning %s, poisoned %q", v.Poisoning.Node, poisoned(v))
+	}
+	var out bytes.Buffer
+	r.Text(&out)
+	if strings.Contains(out.String(), "preload is not involved") {
+		t.Errorf("the report contradicts its poisoning finding:\n%s", out.String())
+	}
+}

@@ -309,8 +309,10 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 }
 
 // slowLoops finds tests that failed on their deadline on every attempt
-// and worker they ran on, at least twice, with no passing run.
-func (j *judge) slowLoops(attempts []*Attempt) []Verdict {
+// and worker they ran on, at least twice, with no passing run; but those
+// in explained (node ids without their group), which another verdict
+// already accounts for.
+func (j *judge) slowLoops(attempts []*Attempt, explained map[string]bool) []Verdict {
 	type tally struct {
 		attempts, deadline int
 		runs               int // bad runs in the attempts with a deadline failure
@@ -367,7 +369,7 @@ func (j *judge) slowLoops(attempts []*Attempt) []Verdict {
 		t := tests[node]
 		// One failure alone may be a first import that took the window;
 		// a slow loop fails again when rerun or retried.
-		if t.passed || t.deadline == 0 || t.deadline < t.attempts || t.runs < 2 {
+		if t.passed || t.deadline == 0 || t.deadline < t.attempts || t.runs < 2 || explained[stripGroup(node)] {
 			continue
 		}
 		out = append(out, Verdict{

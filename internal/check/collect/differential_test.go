@@ -80,6 +80,10 @@ var treeFiles = []struct {
 	// ignored counts the test functions of files that pytest must not
 	// collect (the settings exclude them).
 	ignored int
+	// inherited counts the tests pytest collects beyond the test
+	// functions written: a class collects the test methods of its bases
+	// (and a base outside a test module, none of its own).
+	inherited int
 }{
 	{what: "an autouse conftest fixture that depends on the deadline, with and without the group", files: map[string]string{
 		"tests/autouse/conftest.py": `import pytest
@@ -240,6 +244,56 @@ class GroupedChecks(unittest.TestCase):
         pass
 `,
 	}},
+	{what: "test classes that inherit test methods from bases in a helper module and in their own, and one a test module imports", inherited: 4, files: map[string]string{
+		"tests/inherit/test_imported.py": `from tests.inherit.helpers import ChannelChecks, PumpChecks
+
+
+class TestPumpHere(PumpChecks):
+    def test_here(self):
+        pass
+`,
+		"tests/inherit/helpers.py": `import unittest
+
+
+class ChannelChecks(unittest.TestCase):
+    def test_opens(self):
+        pass
+
+    def test_closes(self):
+        pass
+
+    def helper(self):
+        pass
+
+
+class PumpChecks:
+    def test_pumps(self):
+        pass
+`,
+		"tests/inherit/test_inherit.py": `from tests.inherit import helpers
+
+
+class LocalChannelTests(helpers.ChannelChecks):
+    def test_local(self):
+        pass
+
+    def test_closes(self):
+        pass
+
+
+class TestPump(helpers.PumpChecks):
+    pass
+
+
+class TestPumpAgain(TestPump):
+    def test_again(self):
+        pass
+
+
+class TestPumpThird(TestPump):
+    pass
+`,
+	}},
 	{what: "collection settings whose patterns hold a slash", ignored: 1, ini: []string{
 		"python_files = test_*.py tests/special/*.py",
 		"norecursedirs = tests/skipme .* build",
@@ -276,7 +330,7 @@ func TestStaticModelAgreesOnAGeneratedTree(t *testing.T) {
 	tests := 0
 	for _, situation := range treeFiles {
 		ini = append(ini, situation.ini...)
-		tests -= situation.ignored
+		tests += situation.inherited - situation.ignored
 		for name, text := range situation.files {
 			files[name] = text
 			tests += len(testDef.FindAllString(text, -1))

@@ -129,6 +129,9 @@ func (r *rules) display(abs string) string { return show(r.cwd, abs) }
 // scheduled in the group.
 func (r *rules) missingGroup() {
 	deadline, group := r.spec.Deadline.Fixture, r.spec.Group.Name
+	if len(r.spec.Preload.Modules) == 0 {
+		return // no import for the group to keep on one worker (see the static rule)
+	}
 	for i := range r.v.Items {
 		it := &r.v.Items[i]
 		if it.Deselected || !slices.Contains(it.Fixtures, deadline) || it.Group() == group {

@@ -15,6 +15,7 @@ func testSpec() *schema.Spec {
 	spec := &schema.Spec{Dir: "/p", File: "/p/fixturegen.toml"}
 	spec.Deadline.Fixture = "deadline"
 	spec.Preload.Fixture = "preload"
+	spec.Preload.Modules = []string{"json"} // a group keeps its import on one worker
 	spec.Group.Name = "sdk"
 	return spec
 }

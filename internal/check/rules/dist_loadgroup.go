@@ -13,7 +13,7 @@ var distLoadgroupRule = checked{
 	Rule: Rule{
 		ID:      RuleDistLoadgroup,
 		Summary: "pytest-xdist runs without --dist loadgroup",
-		Meaning: "The pytest configuration's `addopts` runs pytest-xdist (`-n`) without `--dist loadgroup`, so the group mark does nothing. Reported at the `-n` (or at the wrong `--dist`). Not checked when the spec has no `[group]`.",
+		Meaning: "The pytest configuration's `addopts` runs pytest-xdist (`-n`) without `--dist loadgroup`, so the group mark does nothing. Reported at the `-n` (or at the wrong `--dist`). Not checked when the spec has no `[group]`, nor when its `[preload].modules` is empty (no import for the group to keep on one worker).",
 		Fix:     "Add `--dist loadgroup` to `addopts`",
 	},
 	tree: func(r *rules, _ *suite.Tree) { r.distLoadgroup() },
@@ -23,7 +23,7 @@ var distLoadgroupRule = checked{
 // xdist_group marks.
 func (r *rules) distLoadgroup() {
 	cfg := r.opts.Config
-	if cfg == nil || r.spec.Group.Name == "" {
+	if cfg == nil || r.spec.Group.Name == "" || len(r.spec.Preload.Modules) == 0 {
 		return
 	}
 	x := cfg.Xdist()

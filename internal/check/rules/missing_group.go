@@ -12,7 +12,7 @@ var missingGroupRule = checked{
 	Rule: Rule{
 		ID:           RuleMissingGroup,
 		Summary:      "deadline users outside the xdist group",
-		Meaning:      "Tests use the deadline fixture (as a parameter, through `usefixtures`, or through an autouse fixture that depends on it) but are not marked `pytest.mark.xdist_group(\"<group>\")`, or are in another group. Not checked when the spec has no `[group]`.",
+		Meaning:      "Tests use the deadline fixture (as a parameter, through `usefixtures`, or through an autouse fixture that depends on it) but are not marked `pytest.mark.xdist_group(\"<group>\")`, or are in another group. Not checked when the spec has no `[group]`, nor when its `[preload].modules` is empty: the group keeps the tests on the worker whose imports the preload manages, and an empty preload manages none.",
 		Fix:          "Add the mark to the module's `pytestmark`",
 		Suppressible: true,
 		Fixtures:     deadlineName,
@@ -26,7 +26,9 @@ var missingGroupRule = checked{
 // whose imports the preload manages.
 func (r *rules) missingGroup(src *suite.Source) {
 	// A spec without [group] keeps no tests together: nothing is missing.
-	if !src.Test || r.spec.Group.Name == "" {
+	// Nor does an empty preload ask for it: one group would put every
+	// user of the deadline on one worker for no import to share.
+	if !src.Test || r.spec.Group.Name == "" || len(r.spec.Preload.Modules) == 0 {
 		return
 	}
 	var first suite.Request

@@ -3,9 +3,12 @@ package rules
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/schema"
 )
 
 const RuleOwnTimer = "own-timer"
@@ -14,7 +17,7 @@ var ownTimerRule = checked{
 	Rule: Rule{
 		ID:           RuleOwnTimer,
 		Summary:      "code arms a timer without the deadline fixture",
-		Meaning:      "Code arms a timer (`signal.setitimer`, `signal.alarm`, `signal.signal(SIGALRM, ...)`) in a test or fixture that does not use the deadline fixture, in a helper of a module whose tests do not all use it, or in a conftest's hook that pytest runs for every test (`pytest_runtest_call` and the like: a hand-written per-test deadline). A module imported for the first time under that alarm can be left half imported. Disarming (`setitimer(..., 0)`, `SIG_DFL`) is not flagged.",
+		Meaning:      "Code arms a timer (`signal.setitimer`, `signal.alarm`, `signal.signal(SIGALRM, ...)`) in a test or fixture that does not use the deadline fixture, in a helper of a module whose tests do not all use it, or in a conftest's hook that pytest runs for every test (`pytest_runtest_call` and the like: a hand-written per-test deadline). A module imported for the first time under that alarm can be left half imported. Disarming (`setitimer(..., 0)`, `SIG_DFL`) is not flagged, nor is a timer whose signal's every handler the module installs returns (a function whose body holds no `raise` and no call, as one that counts the signals; `lambda *args: None`; `SIG_IGN`), as an EINTR test's does: it interrupts a system call and can leave no import half done. A timer a test base class arms (in `setUp`, or in a test method it passes on) in a module without tests is reported at each test class that derives from it, where its tests run, with the import shield (`[shield]`) as the fix; a timer whose signal the spec's `[shield]` holds back is not flagged.",
 		Fix:          "Use the deadline fixture, which runs the preload first",
 		Suppressible: true,
 		Calls:        timerCalls,
@@ -28,10 +31,25 @@ func (r *rules) ownTimer(src *suite.Source) {
 	m := src.Mod
 	deadline := r.spec.Deadline.Fixture
 	var allCovered *bool // computed once, for helpers and module-level code
+	if src.Test {
+		r.inheritedTimers(src, &allCovered)
+	}
 	for _, ci := range src.ArmingCalls() {
 		c := m.Calls[ci]
 		what, ok := suite.ArmsTimer(m, c)
 		if !ok || src.InRegion(c.Pos.Line) {
+			continue
+		}
+		if suite.HandlerReturns(m, c) || r.shielded(suite.TimerSignal(m, c)) {
+			// Its signal's handler returns (an EINTR test's), or the
+			// import shield holds it back during a first import: the
+			// alarm interrupts a system call, never an import.
+			continue
+		}
+		if suite.InTestBase(src, c) {
+			// A test base class's method, in a module without tests:
+			// reported at the test classes that derive from it, where
+			// it runs.
 			continue
 		}
 		own := -1
@@ -87,10 +105,67 @@ func (r *rules) ownTimer(src *suite.Source) {
 			if own >= 0 {
 				where = fmt.Sprintf("in helper %s", m.Defs[own].Name)
 			}
-			where += fmt.Sprintf(", and not every test in this module uses %s", deadline)
+			if src.Test {
+				where += fmt.Sprintf(", and not every test in this module uses %s", deadline)
+			} else {
+				// A module without tests: its code runs where a test or
+				// a fixture calls it, which this module cannot tell.
+				where += fmt.Sprintf(", outside any test or fixture that uses %s", deadline)
+			}
 		}
 		r.add(RuleOwnTimer, src.Path, c.Pos,
 			fmt.Sprintf("%s arms its own timer %s; a module imported for the first time under that alarm can be left half imported", what, where),
 			fmt.Sprintf("use the %s fixture instead (it imports the preload first), or take it as a parameter of the code that arms the timer", deadline))
+	}
+}
+
+// shielded reports whether the spec's import shield holds back the
+// handler of signal (SIGALRM) while a module is first imported.
+func (r *rules) shielded(signal string) bool {
+	return signal != "" && r.spec.Shield.On && slices.Contains(r.spec.Shield.Signals, signal)
+}
+
+// inheritedTimers reports, at each class of the test module src that
+// derives from a test base class of a module without tests that arms a
+// timer in a method (setUp, or a test method it passes on), that timer:
+// it runs in the tests of the class, and a module imported for the first
+// time under it can be left half imported. The deadline fixture cannot
+// replace a timer that unittest's setUp arms; the import shield can hold
+// its handler back.
+func (r *rules) inheritedTimers(src *suite.Source, allCovered **bool) {
+	m := src.Mod
+	for i, d := range m.Defs {
+		if d.Kind != pyscan.Class || len(d.Bases) == 0 {
+			continue
+		}
+		tb, ok := r.TimedBaseOf(src, i)
+		if !ok {
+			continue
+		}
+		bm := tb.Src.Mod
+		call := bm.Calls[tb.Call]
+		sig := suite.TimerSignal(bm, call)
+		if r.shielded(sig) {
+			continue
+		}
+		if *allCovered == nil {
+			v := r.AllTestsUseDeadline(src)
+			*allCovered = &v
+		}
+		if **allCovered {
+			continue
+		}
+		base := bm.Defs[tb.Class]
+		msg := fmt.Sprintf("class %s derives from %s (%s:%d), whose method %s arms %s (%s:%d) in the tests of %s, which do not use %s: a module imported for the first time under that alarm can be left half imported",
+			d.Name, base.Name, tb.Src.Path, base.Pos.Line, bm.Defs[tb.Method].Name, tb.What, tb.Src.Path, call.Pos.Line, d.Name, r.spec.Deadline.Fixture)
+		fix := fmt.Sprintf("use the %s fixture in the tests of %s in place of the timer (it imports the preload first)", r.spec.Deadline.Fixture, base.Name)
+		switch {
+		case !slices.Contains(schema.ShieldSignals, sig):
+		case r.spec.Shield.On:
+			fix = fmt.Sprintf("add %q to [shield].signals in the spec and run fixturegen generate: the import shield then holds the handler back until a first import is done (%s's %s takes no fixture)", sig, base.Name, bm.Defs[tb.Method].Name)
+		default:
+			fix = fmt.Sprintf("add the import shield to the spec, a [shield] table with signals = [%q], and run fixturegen generate: it holds the handler back until a first import is done (%s's %s takes no fixture)", sig, base.Name, bm.Defs[tb.Method].Name)
+		}
+		r.add(RuleOwnTimer, src.Path, d.Pos, msg, fix)
 	}
 }

@@ -15,11 +15,12 @@ import (
 
 // treeSpec is a spec for a tree written under root: its deadline and
 // preload fixtures, its group ("" for none), and the conftest at
-// tests/conftest.py.
+// tests/conftest.py. Its preload imports the standard library's json, so
+// that the group has a module to keep on one worker.
 func treeSpec(root, deadline, preload, group string) *schema.Spec {
 	return &schema.Spec{
 		Deadline: schema.Deadline{Fixture: deadline},
-		Preload:  schema.Preload{Fixture: preload},
+		Preload:  schema.Preload{Fixture: preload, Modules: []string{"json"}},
 		Group:    schema.Group{Name: group},
 		Paths:    schema.Paths{Conftest: "tests/conftest.py"},
 		File:     "fixturegen.toml",
@@ -33,6 +34,12 @@ func treeSpec(root, deadline, preload, group string) *schema.Spec {
 // messages by those lines.
 func checkTree(t *testing.T, files map[string]string) ([]string, map[string]string) {
 	t.Helper()
+	return checkTreeWith(t, files, nil)
+}
+
+// checkTreeWith is checkTree with a spec that edit changes, if not nil.
+func checkTreeWith(t *testing.T, files map[string]string, edit func(*schema.Spec)) ([]string, map[string]string) {
+	t.Helper()
 	root := testenv.WriteTree(t, files)
 	t.Chdir(root)
 	cfg, err := pytestcfg.Plain(root)
@@ -40,6 +47,9 @@ func checkTree(t *testing.T, files map[string]string) ([]string, map[string]stri
 		t.Fatal(err)
 	}
 	spec := treeSpec(root, "recovery_deadline", "toy_sdk", "g")
+	if edit != nil {
+		edit(spec)
+	}
 	res, err := Check(Options{Options: suite.Options{Spec: spec, Roots: []string{"tests"}, Planned: map[string]bool{},
 		Conftest: filepath.Join(root, "tests", "conftest.py"), Config: cfg}})
 	if err != nil {

@@ -52,6 +52,15 @@ type Def struct {
 	// yield from), which makes it a generator: a fixture that yields
 	// hands the test its value and runs on after it.
 	Yields bool
+	// Raises is true for a function whose own body holds a raise
+	// statement: a signal handler without one returns to the code it
+	// interrupted, unless a call in it raises.
+	Raises bool
+	// HasCalls is true for a function whose own body holds a call of a
+	// name, kept by the Scanner's filter or not; a body that holds none
+	// (a counter, pass) calls nothing that could raise. A NoCalls
+	// Scanner leaves it false.
+	HasCalls bool
 }
 
 // Param is one parameter of a function. Star parameters (*args,
@@ -104,6 +113,10 @@ const (
 	ArgString         // a string literal (or adjacent ones); Value is its text
 	ArgName           // a dotted name, True, False or None; Value as written
 	ArgNumber         // a number literal; Value as written
+	// ArgLambda is a lambda; Value is "call" when its body holds a call
+	// (or any parenthesis), "" when it holds none and so can raise no
+	// exception of its own making beyond an expression's.
+	ArgLambda
 )
 
 // Arg is one argument of a Call.
@@ -818,6 +831,9 @@ func (p *parser) simple(toks []tok) {
 		p.importStmt(toks)
 		return
 	}
+	if s := p.scope(); s >= 0 && p.isWord(&toks[0], kwRaise) && p.m.Defs[s].Kind == Function {
+		p.m.Defs[s].Raises = true
+	}
 	target := ""
 	i, n := 0, 0
 	for i+1 < len(toks) {
@@ -1064,6 +1080,9 @@ func (p *parser) calls(toks []tok, scope int, target string) {
 			}
 			open++ // (signal.alarm)(5) calls signal.alarm
 		}
+		if scope >= 0 && !p.inDecorator && p.m.Defs[scope].Kind == Function {
+			p.m.Defs[scope].HasCalls = true
+		}
 		// Most calls are not kept, which their last name tells before
 		// the name is read whole.
 		if p.keep != nil && !p.inDecorator && !p.keepsLast(&toks[k+n-1], n == 1, target) {
@@ -1135,6 +1154,13 @@ func (p *parser) arg(seg []tok) Arg {
 		a.Kind, a.Value = ArgString, b.String()
 	case len(seg) == 1 && seg[0].kind == Number:
 		a.Kind, a.Value = ArgNumber, p.str(&seg[0])
+	case p.isWord(&seg[0], kwLambda):
+		a.Kind = ArgLambda
+		for i := range seg {
+			if seg[i].kind == Op && p.bracket(&seg[i]) == '(' {
+				a.Value = "call"
+			}
+		}
 	case seg[0].kind == Name:
 		if name, n := p.chain(seg, 0); n == len(seg) {
 			a.Kind, a.Value = ArgName, name

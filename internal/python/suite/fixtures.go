@@ -88,6 +88,9 @@ func (f *facts) reset() {
 type index struct {
 	opts      *Options
 	conftests map[string]*Source // by absolute folder
+	// byAbs holds every module read, by absolute path, for the bases a
+	// test class takes from another module.
+	byAbs map[string]*Source
 }
 
 // testPatterns are python_functions and python_classes, read once from the
@@ -118,7 +121,7 @@ type reachItem struct {
 }
 
 func newIndex(opts *Options, sources []*Source) *index {
-	ix := &index{opts: opts, conftests: map[string]*Source{}}
+	ix := &index{opts: opts, conftests: map[string]*Source{}, byAbs: make(map[string]*Source, len(sources))}
 	var pats *testPatterns
 	for _, s := range sources {
 		if s.facts == nil {
@@ -128,6 +131,7 @@ func newIndex(opts *Options, sources []*Source) *index {
 			s.facts = newFacts(s, pats, opts.Spec.Deadline.Fixture)
 		}
 		s.facts.reset()
+		ix.byAbs[s.Abs] = s
 		if s.Conftest {
 			ix.conftests[s.Dir] = s
 		}

@@ -38,6 +38,9 @@ type Source struct {
 	// knownCases are the dotted names, as the module's imports give them,
 	// of the classes in other modules that are unittest test cases.
 	knownCases map[string]bool
+	// inherited are the test methods its collected classes take from
+	// their bases (with Options.ListTests).
+	inherited []inheritedTest
 }
 
 // InRegion reports whether line lies in the generated region, whose code

@@ -182,7 +182,9 @@ func ArmingFixtures(src *Source) []ArmingFixture {
 					continue
 				}
 				what, ok := ArmsTimer(m, c)
-				if !ok {
+				if !ok || HandlerReturns(m, c) {
+					// A timer whose handler returns (an EINTR test's
+					// fixture) bounds nothing: no deadline.
 					continue
 				}
 				hw.Calls = append(hw.Calls, c.Pos)
@@ -221,4 +223,127 @@ func adoptable(sources []*Source, opts *Options) bool {
 		}
 	}
 	return false
+}
+
+// HandlerReturns reports whether the signal the call c of m arms a timer
+// for (or installs a handler of) is answered by a handler that returns to
+// the code it interrupted: a function of m whose body holds no raise
+// statement and no call (it counts, or passes), a lambda that calls
+// nothing, or SIG_IGN. Such a timer, an EINTR test's, interrupts a system
+// call and nothing else: it cannot leave an import half done. The
+// handlers judged are those installed in the function that arms the
+// timer, or, when it installs none, in the methods of its class (setUp);
+// with none there, the handler is installed elsewhere and may raise.
+func HandlerReturns(m *pyscan.Module, c pyscan.Call) bool {
+	sig := timerSignal(m, c)
+	if sig == "" || c.Scope < 0 {
+		return false
+	}
+	class := -1
+	if p := m.Defs[c.Scope].Parent; p >= 0 && m.Defs[p].Kind == pyscan.Class {
+		class = p
+	}
+	var handlers []pyscan.Call
+	local := false
+	for _, h := range m.Calls {
+		if h.Scope < 0 || !mayArm(m, h.Callee) || m.ResolveCall(h) != "signal.signal" || len(h.Args) < 2 || h.Args[0].Keyword != "" || h.Args[1].Keyword != "" {
+			continue
+		}
+		if s := h.Args[0]; s.Kind != pyscan.ArgName || m.ResolveAt(s.Value, h.Scope, h.Pos) != sig {
+			continue
+		}
+		switch {
+		case h.Scope == c.Scope:
+			if !local {
+				local, handlers = true, handlers[:0]
+			}
+			handlers = append(handlers, h)
+		case !local && class >= 0 && m.Defs[h.Scope].Parent == class:
+			handlers = append(handlers, h)
+		}
+	}
+	found := false
+	for _, h := range handlers {
+		switch a := h.Args[1]; a.Kind {
+		case pyscan.ArgLambda:
+			if a.Value != "" {
+				return false
+			}
+		case pyscan.ArgName:
+			switch m.ResolveAt(a.Value, h.Scope, h.Pos) {
+			case "signal.SIG_IGN":
+			case "signal.SIG_DFL":
+				continue // disarms: answers nothing
+			case "":
+				// Bound in the module: a function of it, or a handler
+				// saved from an earlier signal.signal and put back.
+				if !definesFunction(m, lastName(a.Value)) {
+					continue // the saved handler, put back
+				}
+				if !functionsReturn(m, a.Value) {
+					return false
+				}
+			default:
+				if !functionsReturn(m, a.Value) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// timerSignal names the signal the call c of m arms a timer for, or
+// installs a handler of, as signal.SIGALRM; "" when it cannot tell.
+func timerSignal(m *pyscan.Module, c pyscan.Call) string {
+	callee := m.ResolveCall(c)
+	if callee == "signal.alarm" {
+		return "signal.SIGALRM"
+	}
+	if len(c.Args) == 0 || c.Args[0].Keyword != "" || c.Args[0].Kind != pyscan.ArgName {
+		return ""
+	}
+	first := m.ResolveAt(c.Args[0].Value, c.Scope, c.Pos)
+	switch callee {
+	case "signal.signal":
+		return first
+	case "signal.setitimer":
+		return itimerSignals[first]
+	}
+	return ""
+}
+
+// itimerSignals are the signals of the interval timers.
+var itimerSignals = map[string]string{"signal.ITIMER_REAL": "signal.SIGALRM", "signal.ITIMER_VIRTUAL": "signal.SIGVTALRM", "signal.ITIMER_PROF": "signal.SIGPROF"}
+
+// functionsReturn reports whether name (a function of m, or a method
+// named self.x or cls.x) names functions of m that all return to their
+// caller: none holds a raise statement or a call. False when m defines no
+// function so named.
+func functionsReturn(m *pyscan.Module, name string) bool {
+	if head, rest, ok := strings.Cut(name, "."); ok {
+		if (head != "self" && head != "cls") || strings.Contains(rest, ".") {
+			return false
+		}
+		name = rest
+	}
+	found := false
+	for _, d := range m.Defs {
+		if d.Kind != pyscan.Function || d.Name != name {
+			continue
+		}
+		if d.Raises || d.HasCalls {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// definesFunction reports whether m defines a function named name.
+func definesFunction(m *pyscan.Module, name string) bool {
+	return slices.ContainsFunc(m.Defs, func(d pyscan.Def) bool { return d.Kind == pyscan.Function && d.Name == name })
 }

@@ -297,6 +297,11 @@ func (s *scan) followBases(src *Source) {
 	if !src.Test {
 		return
 	}
+	if s.opts.ListTests {
+		// Only the list of tests names the methods a class inherits;
+		// the rules read the module's own.
+		defer func() { src.inherited = s.inheritedTests(src) }()
+	}
 	bases := importedBases(src.Mod, src.facts.cases)
 	if len(bases) == 0 {
 		return
