@@ -3,7 +3,7 @@
 //
 // Keys describes every key once: its name, default, allowed values and
 // documentation. The editor schema (fixturegen.schema.json) and the
-// README's key table are generated from it (go test ./schema -update),
+// key table of docs/spec.md are generated from it (go test ./schema -update),
 // and tests hold the Go types, the loader's defaults and the starter spec
 // to it.
 //
@@ -439,7 +439,7 @@ func lastDot(s string) int {
 
 // Key describes one key of the spec once, for the loader and for every
 // place that documents the spec: the JSON Schema for editors
-// (fixturegen.schema.json) and the README's key table are generated from
+// (fixturegen.schema.json) and docs/spec.md's key table are generated from
 // Keys, and the loader's lists of allowed keys and values, the starter
 // spec and the Go types are tested against it.
 type Key struct {
@@ -448,9 +448,9 @@ type Key struct {
 	// "probe.case.node".
 	Name string
 	// Required is true when the table that holds the key must have it;
-	// the README says "with [table]" when that table is optional.
+	// the key table says "with [table]" when that table is optional.
 	Required bool
-	// RequiredWhen overrides the README's required column, for a key
+	// RequiredWhen overrides the key table's required column, for a key
 	// that other keys make required ("with cases").
 	RequiredWhen string
 	// Default is the value the loader uses when the key is absent, nil
@@ -461,14 +461,14 @@ type Key struct {
 	// Enum lists the values a string key allows, in the order messages
 	// list them.
 	Enum []string
-	// Doc is one line of Markdown: the README's meaning column, and the
+	// Doc is one line of Markdown: the key table's meaning column, and the
 	// description editors show.
 	Doc string
 	// Schema is the JSON Schema of the value, without its description,
 	// enum and default, which come from the fields above.
 	Schema string
-	// Table marks a table whose keys are listed on their own; the README
-	// leaves it out of its key table.
+	// Table marks a table whose keys are listed on their own; the key table
+	// leaves it out.
 	Table bool
 	// Starter is true when the starter spec (fixturegen init) writes the
 	// key, or shows it commented out.

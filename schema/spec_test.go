@@ -15,7 +15,7 @@ import (
 	"unicode"
 )
 
-var update = flag.Bool("update", false, "rewrite fixturegen.schema.json and the README's key table from Keys")
+var update = flag.Bool("update", false, "rewrite fixturegen.schema.json and the key table of docs/spec.md from Keys")
 
 // jsonSchemaTop is what the editor schema says about the spec as a whole,
 // and the definitions its keys share.
@@ -252,13 +252,13 @@ func fieldAt(v reflect.Value, key string) (any, bool) {
 }
 
 const (
-	readmeFile  = "../README.md"
-	keysBegin   = "<!-- fixturegen:keys:begin: generated from schema.Keys by go test ./schema -update -->\n"
-	keysEnd     = "<!-- fixturegen:keys:end -->\n"
-	tableHeader = "| key | required | default | meaning |\n|---|---|---|---|\n"
+	keyTableFile = "../docs/spec.md"
+	keysBegin    = "<!-- fixturegen:keys:begin: generated from schema.Keys by go test ./schema -update -->\n"
+	keysEnd      = "<!-- fixturegen:keys:end -->\n"
+	tableHeader  = "| key | required | default | meaning |\n|---|---|---|---|\n"
 )
 
-// keyTable is the README's table of spec keys: every key but the tables
+// keyTable is docs/spec.md's table of spec keys: every key but the tables
 // whose keys it lists.
 func keyTable(t *testing.T) string {
 	var b strings.Builder
@@ -268,7 +268,7 @@ func keyTable(t *testing.T) string {
 			continue
 		}
 		if strings.Contains(k.Doc, "|") {
-			t.Errorf("%s: Doc has a |, which would end its cell in the README's table", k.Name)
+			t.Errorf("%s: Doc has a |, which would end its cell in the key table", k.Name)
 		}
 		row := fmt.Sprintf("| `%s` | %s | %s | %s |\n", k.Name, requiredText(t, k), defaultText(k), k.Doc)
 		b.WriteString(strings.ReplaceAll(row, "|  |", "| |"))
@@ -312,9 +312,9 @@ func defaultText(k Key) string {
 	return "`" + fmt.Sprint(k.Default) + "`"
 }
 
-// The README's key table is generated from Keys, between its marker lines.
-func TestReadmeKeyTable(t *testing.T) {
-	src, err := os.ReadFile(readmeFile)
+// docs/spec.md's key table is generated from Keys, between its marker lines.
+func TestKeyTableDoc(t *testing.T) {
+	src, err := os.ReadFile(keyTableFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,17 +322,17 @@ func TestReadmeKeyTable(t *testing.T) {
 	before, rest, ok := strings.Cut(text, keysBegin)
 	_, after, ok2 := strings.Cut(rest, keysEnd)
 	if !ok || !ok2 {
-		t.Fatalf("%s has no %q ... %q lines", readmeFile, strings.TrimSpace(keysBegin), strings.TrimSpace(keysEnd))
+		t.Fatalf("%s has no %q ... %q lines", keyTableFile, strings.TrimSpace(keysBegin), strings.TrimSpace(keysEnd))
 	}
 	want := before + keysBegin + keyTable(t) + keysEnd + after
 	if *update && want != text {
-		if err := os.WriteFile(readmeFile, []byte(want), 0o644); err != nil {
+		if err := os.WriteFile(keyTableFile, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
 	if want != text {
-		t.Errorf("the key table in %s differs from what Keys describe; run go test ./schema -update and review the diff", readmeFile)
+		t.Errorf("the key table in %s differs from what Keys describe; run go test ./schema -update and review the diff", keyTableFile)
 	}
 }
 
