@@ -26,6 +26,7 @@ type shape struct {
 	Raises      string
 	Message     string
 	DumpThreads bool
+	OptIn       bool     // armed_when_env_set
 	Unread      []string // key: why
 }
 
@@ -33,10 +34,7 @@ func shapeOf(c *Contract) shape {
 	sh := shape{
 		Autouse: c.Spec.Autouse, Seconds: c.Spec.Seconds, SecondsEnv: strings.Join(c.Spec.SecondsEnv, ","), Timer: c.Spec.Timer,
 		Interval: c.Interval != "", Raises: c.Spec.Raises, Message: c.Spec.Message, DumpThreads: c.Spec.DumpThreads,
-	}
-	if sh.Timer == schema.TimerAuto {
-		// Only the real timer behind a guard is auto.
-		sh.Timer, sh.Guarded = schema.TimerReal, true
+		OptIn: c.Spec.ArmedWhenEnvSet, Guarded: c.Spec.WithoutTimer == schema.WithoutTimerOff,
 	}
 	if c.Handler != nil {
 		sh.Handler = c.Handler.Name
@@ -264,7 +262,7 @@ def timeout():
     signal.alarm(0)
 `,
 		want: shape{Autouse: true, Timer: "real", Unread: []string{
-			"seconds: pytest could not run the fixture: ModuleNotFoundError: No module named 'helpers'",
+			"seconds: pytest could not run the fixture: ModuleNotFoundError: No module named 'helpers'; if this Python is not the one the project's tests run under, name that one with --python",
 		}},
 	}, {
 		name: "a computed deadline, a custom exception, a message naming the test",
@@ -315,8 +313,7 @@ def timeout():
     yield
     signal.alarm(0)
 `,
-		want: shape{Autouse: true, SecondsEnv: "T", Timer: "real", Handler: "nested handler", Raises: "TimeoutError", Unread: []string{
-			"seconds: without $T the fixture arms no timer, so its default turns the deadline off",
+		want: shape{Autouse: true, SecondsEnv: "T", Timer: "real", Handler: "nested handler", Raises: "TimeoutError", OptIn: true, Unread: []string{
 			"message: the exception is raised without a message",
 		}},
 	}, {
