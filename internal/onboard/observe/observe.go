@@ -281,7 +281,15 @@ func Sessions(root, python string, watch []string, runs []Run) ([]*Result, error
 		}()
 	}
 	wg.Wait()
-	return out, errors.Join(errs...)
+	// The sessions run the same Python on the same project: one reason
+	// they all failed is said once.
+	var distinct []error
+	for _, err := range errs {
+		if err != nil && !slices.ContainsFunc(distinct, func(d error) bool { return d.Error() == err.Error() }) {
+			distinct = append(distinct, err)
+		}
+	}
+	return out, errors.Join(distinct...)
 }
 
 // session runs one pytest.
