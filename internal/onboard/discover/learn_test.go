@@ -317,6 +317,47 @@ def timeout():
 			"message: the exception is raised without a message",
 		}},
 	}, {
+		name: "an opt-in alarm handed the variable's text, never disarmed",
+		src: `import os
+import signal
+
+import pytest
+
+
+def _on_alarm(signum, frame):
+    raise TimeoutError("budget exhausted")
+
+
+@pytest.fixture(autouse=True)
+def budget():
+    limit = os.environ.get("B")
+    if limit:
+        signal.signal(signal.SIGALRM, _on_alarm)
+        signal.alarm(limit)
+    yield
+`,
+		want: shape{Autouse: true, SecondsEnv: "B", Timer: "real", Handler: "_on_alarm", Raises: "TimeoutError", Message: "budget exhausted", OptIn: true},
+		note: "with $B=311 the fixture's setup raises TypeError: 'str' object cannot be interpreted as an integer: it hands signal.alarm the variable's text, '311'",
+	}, {
+		name: "an alarm never disarmed",
+		src: `import signal
+
+import pytest
+
+
+def _on_alarm(signum, frame):
+    raise TimeoutError("over")
+
+
+@pytest.fixture(autouse=True)
+def budget():
+    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.alarm(4)
+    yield
+`,
+		want: shape{Autouse: true, Seconds: 4, Timer: "real", Handler: "_on_alarm", Raises: "TimeoutError", Message: "over"},
+		note: "the fixture arms signal.alarm and never disarms it",
+	}, {
 		name: "a lambda handler calling pytest.fail, after the signal is reset",
 		src: `import signal
 
