@@ -137,6 +137,7 @@ func TestRefusedCalls(t *testing.T) {
 		"alarm_keyword": `signal.alarm(seconds=5)`,
 		"itimer_str":    `signal.setitimer(signal.ITIMER_REAL, "1")`,
 		"itimer_which":  `signal.setitimer(9, 1)`,
+		"itimer_list":   `signal.setitimer([0], 1)`,
 		"handler_str":   `signal.signal(signal.SIGALRM, "x")`,
 		"dump_zero":     `faulthandler.dump_traceback_later(0)`,
 		"alarm_int":     `signal.alarm(5)`,
@@ -147,6 +148,7 @@ func TestRefusedCalls(t *testing.T) {
 		"alarm_keyword": "TypeError: alarm() takes no keyword arguments",
 		"itimer_str":    "TypeError: 'str' object cannot be interpreted as an integer",
 		"itimer_which":  "itimer_error: [Errno 22] Invalid argument",
+		"itimer_list":   "TypeError: 'list' object cannot be interpreted as an integer",
 		"handler_str":   "TypeError: signal handler must be signal.SIG_IGN, signal.SIG_DFL, or a callable object",
 		"dump_zero":     "ValueError: timeout must be greater than 0",
 	}

@@ -227,7 +227,7 @@ def _setitimer(*args: Any, **kwargs: Any) -> tuple[float, float]:
             raise signal.ItimerError(22, "Invalid argument")
     except (TypeError, ValueError, OverflowError, OSError) as exc:
         _refused("setitimer", exc, args)
-        if len(args) > 1 and args[0] in _SIGNALS:
+        if len(args) > 1 and isinstance(args[0], int) and args[0] in _SIGNALS:
             _ring_refused(args[0], args[1])
         raise
     _record("setitimer", which=which, seconds=seconds, interval=interval)
