@@ -518,7 +518,11 @@ func failedAt(cf *conftest, s seen) (string, string) {
 		if len(e.Frames) > 0 {
 			where = e.Frames[0].At()
 		}
-		return where, "the fixture's setup failed when init ran it: " + errorText(e)
+		unset := ""
+		if len(cf.env) > 0 {
+			unset = fmt.Sprintf(" with $%s unset", strings.Join(cf.env, ", $"))
+		}
+		return where, "the fixture's setup failed when init ran it" + unset + ": " + errorText(e)
 	}
 	why := "pytest could not run the fixture"
 	if s.res != nil {
