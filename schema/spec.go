@@ -132,6 +132,19 @@ type Deadline struct {
 	// spec writes them: the first whose pattern matches a test's module
 	// wins. nil when not configured.
 	ModuleSeconds []ModuleSeconds `toml:"module_seconds"`
+	// ArmedWhenEnvSet arms the deadline only when a variable of
+	// SecondsEnv holds a value: unset, the tests run with no deadline, as
+	// a hand-written opt-in timer's do. Seconds is optional then.
+	ArmedWhenEnvSet bool `toml:"armed_when_env_set"`
+	// MessageVerbatim makes the failure say Message alone, as written:
+	// no "(<seconds> s, <timer>)" follows a message without {seconds}, as
+	// none followed the hand-written handler's text.
+	MessageVerbatim bool `toml:"message_verbatim"`
+	// WithoutTimer says what the deadline does where its timer does not
+	// exist (no SIGALRM): WithoutTimerFail fails the test saying what to
+	// set, WithoutTimerOff arms nothing, as a hand-written
+	// hasattr(signal, "SIGALRM") guard does; "" is WithoutTimerFail.
+	WithoutTimer string `toml:"without_timer"`
 }
 
 // SecondsOf returns the seconds ModuleSeconds gives the test module at
@@ -270,6 +283,11 @@ const (
 const (
 	SecondsEnvError    = "error"
 	SecondsEnvFallback = "fallback"
+
+	// deadline.without_timer values.
+	WithoutTimerFail    = "fail"
+	WithoutTimerOff     = "off"
+	DefaultWithoutTimer = WithoutTimerFail
 )
 
 // late_imports modes.
@@ -490,14 +508,14 @@ var Keys = []Key{
 	{Name: "deadline.fixture", Required: true, Starter: true,
 		Doc:    "name of the deadline fixture: a Python identifier, not a keyword, not `request`, not starting with `_fixturegen`",
 		Schema: `{"$ref": "#/$defs/fixture"}`},
-	{Name: "deadline.seconds", Required: true, Starter: true,
+	{Name: "deadline.seconds", Required: true, RequiredWhen: "with `[deadline]`, unless `armed_when_env_set`", Starter: true,
 		Doc:    "the deadline, in seconds of the timer's time; more than 0, at most 86400",
 		Schema: `{"$ref": "#/$defs/seconds"}`},
 	{Name: "deadline.timer", Default: DefaultTimer, Starter: true,
 		Enum: []string{TimerReal, TimerVirtual, TimerProf, TimerThread, TimerAuto},
-		Doc:  "`real` (wall clock, SIGALRM), `virtual` (user CPU, SIGVTALRM), `prof` (CPU, SIGPROF), `thread` (wall clock, a watchdog thread; Python 3.10+, any platform), `auto` (`real` where `signal.setitimer` exists, `thread` elsewhere)"},
+		Doc:  "`real` (wall clock, SIGALRM), `virtual` (user CPU, SIGVTALRM), `prof` (CPU, SIGPROF), `thread` (wall clock, a watchdog thread; Python 3.10+, any platform), `auto` (`real` where `signal.setitimer` exists, `thread` elsewhere; to arm nothing there instead, `real` with `without_timer = \"off\"`)"},
 	{Name: "deadline.message", Default: DefaultMessage, Starter: true,
-		Doc:    "the failure's message. It may place the seconds armed for the test with `{seconds}`, or a number format of them, `{seconds:g}` (Python's format-spec mini-language): the failure is then the message filled in, exactly (`\"Test exceeded {seconds:g} seconds\"`); without the field it is followed by `(<seconds> s, <timer>)`. Braces are a Python format string's: write a literal one as `{{` or `}}`",
+		Doc:    "the failure's message. It may place the seconds armed for the test with `{seconds}`, or a number format of them, `{seconds:g}` (Python's format-spec mini-language): the failure is then the message filled in, exactly (`\"Test exceeded {seconds:g} seconds\"`); without the field it is followed by `(<seconds> s, <timer>)`, unless `message_verbatim`. Braces are a Python format string's: write a literal one as `{{` or `}}`",
 		Schema: `{"type": "string", "minLength": 1, "pattern": "^(?:[^{}]|\\{\\{|\\}\\}|\\{seconds(?::[^{}]*)?\\})+$"}`},
 	{Name: "deadline.on_import", Default: DefaultOnImport, Starter: true,
 		Enum: []string{OnImportExclude, OnImportDefer, OnImportRaise},
@@ -526,6 +544,15 @@ var Keys = []Key{
 	{Name: "deadline.defer_to_pytest_timeout", Default: false, Starter: true,
 		Doc:    "`true`: when pytest-timeout is loaded, the deadline fixture arms no timer and leaves the timing to it (with `dump_threads`, the stacks are still dumped at the deadline)",
 		Schema: `{"type": "boolean"}`},
+	{Name: "deadline.armed_when_env_set", Default: false,
+		Doc:    "`true`: the deadline is armed only when a `seconds_env` variable is set: with none set, the tests run with no deadline (an opt-in timer); `seconds` is then optional. Needs `seconds_env`",
+		Schema: `{"type": "boolean"}`},
+	{Name: "deadline.message_verbatim", Default: false,
+		Doc:    "`true`: the failure says `message` alone, exactly as written, where a message without `{seconds}` is otherwise followed by `(<seconds> s, <timer>)` (what a hand-written handler's fixed text said)",
+		Schema: `{"type": "boolean"}`},
+	{Name: "deadline.without_timer", Default: DefaultWithoutTimer,
+		Enum: []string{WithoutTimerFail, WithoutTimerOff},
+		Doc:  "what the deadline does on a platform without its timer (no `SIGALRM`, say): `fail` fails each test, saying what to set; `off` arms nothing, as a hand-written `hasattr(signal, \"SIGALRM\")` guard does"},
 	{Name: "deadline.module_seconds", Starter: true,
 		Doc:    "the deadline of the tests of some modules, in place of `seconds` (and of `seconds_env`'s value; `0` there still turns every deadline off): a table from a test module's path relative to the spec's folder, or a glob of them (`*` and `?` within a segment, `**` for any number of segments), to seconds, written `[deadline.module_seconds]` with quoted keys, `\"tests/test_zone.py\" = 120`; the first key that matches, in the order written, wins",
 		Schema: `{"type": "object", "propertyNames": {"pattern": "^[^/\\\\\\[\\]{}\\x00-\\x1f][^\\\\\\[\\]{}\\x00-\\x1f]*(\\.py|\\*\\*)$"}, "additionalProperties": {"$ref": "#/$defs/seconds"}}`},

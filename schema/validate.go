@@ -149,6 +149,7 @@ func defaultDeadline() Deadline {
 		Raises:      DefaultRaises,
 
 		SecondsEnvInvalid: DefaultSecondsEnvInvalid,
+		WithoutTimer:      DefaultWithoutTimer,
 	}
 }
 
@@ -224,7 +225,18 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 		return
 	}
 	c.keys(n, t, deadlineKeys...)
-	c.required(n, t, "fixture", "seconds")
+	c.required(n, t, "fixture")
+	if v, ok := t["armed_when_env_set"]; ok {
+		kn := n.child("armed_when_env_set")
+		d.ArmedWhenEnvSet, _ = c.boolean(kn, v)
+		if _, hasEnv := t["seconds_env"]; d.ArmedWhenEnvSet && !hasEnv {
+			c.errorf(kn, "%s needs %s: it arms the deadline only when one of those variables is set", kn.key, n.child("seconds_env").key)
+		}
+	}
+	if !d.ArmedWhenEnvSet {
+		// An opt-in deadline takes its seconds from the variable alone.
+		c.required(n, t, "seconds")
+	}
 	if v, ok := t["fixture"]; ok {
 		d.Fixture, _ = c.fixtureName(n.child("fixture"), v)
 	}
@@ -258,6 +270,15 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 		if _, hasEnv := t["seconds_env"]; !hasEnv {
 			c.errorf(kn, "%s needs %s: it says what a variable of it that holds no number does", kn.key, n.child("seconds_env").key)
 		}
+		if _, hasSeconds := t["seconds"]; !hasSeconds && d.SecondsEnvInvalid == SecondsEnvFallback {
+			c.errorf(kn, "%s = %q keeps %s, which this spec does not give: set it, or drop %s", kn.key, SecondsEnvFallback, n.child("seconds").key, kn.key)
+		}
+	}
+	if v, ok := t["message_verbatim"]; ok {
+		d.MessageVerbatim, _ = c.boolean(n.child("message_verbatim"), v)
+	}
+	if v, ok := t["without_timer"]; ok {
+		d.WithoutTimer, _ = c.oneOf(n.child("without_timer"), v, keyEnum("deadline.without_timer")...)
 	}
 	if v, ok := t["raises"]; ok {
 		d.Raises, _ = c.oneOf(n.child("raises"), v, keyEnum("deadline.raises")...)

@@ -81,7 +81,7 @@ Examples:
 			fs.StringArrayVar(&scanDirs, "scan", nil, "scan `DIR` for the contract rules instead of the spec's test folders (repeatable)")
 			fs.BoolVar(&listGroup, "list-group", false, "list the modules in the xdist group and why each is there, instead of checking")
 			fs.BoolVar(&collectOn, "collect", false, "also ask pytest (pytest --collect-only) which tests exist, with which fixtures and groups")
-			fs.StringVar(&python, "python", "", "with --collect, the `PYTHON` interpreter to run (default: the project's .venv/bin/python if present, else python3)")
+			fs.StringVar(&python, "python", "", "with --collect, the `PYTHON` interpreter to run (default: the project's own, found as init finds it; else python3)")
 			verb.define(fs)
 			completion.Dirs(fs, "scan")
 			completion.Files(fs, "python")

@@ -96,7 +96,7 @@ Examples:
   fixturegen --spec pyproject.toml init`,
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVar(&force, "force", false, "replace an existing spec file")
-			fs.StringVar(&python, "python", "", "the `PYTHON` interpreter that runs the fixtures (default: the project's .venv/bin/python if present, else python3)")
+			fs.StringVar(&python, "python", "", "the `PYTHON` interpreter that runs the fixtures (default: the project's own: $VIRTUAL_ENV, $UV_PROJECT_ENVIRONMENT, .venv, venv, PDM's, Poetry's, hatch's or tox's environment, in that order; else python3)")
 			completion.Files(fs, "python")
 		},
 		run: func(c *context, args []string) error {

@@ -107,7 +107,7 @@ Examples:
   fixturegen probe --importtime`,
 		flags: func(fs *pflag.FlagSet) {
 			fs.StringVar(&format, "format", "text", "output `FORMAT`: text or json")
-			fs.StringVar(&python, "python", "", "the `PYTHON` interpreter to run (default: the project's .venv/bin/python if present, else python3)")
+			fs.StringVar(&python, "python", "", "the `PYTHON` interpreter to run (default: the project's own, found as init finds it; else python3)")
 			fs.BoolVar(&fix, "fix", false, "add the late modules to [preload].modules, regenerate, and probe again")
 			fs.BoolVar(&importTime, "importtime", false, "measure each preload module's cold import against the deadline")
 			fs.BoolVarP(&quiet, "quiet", "q", false, "print no progress, only the result")

@@ -128,8 +128,10 @@ func TestScripts(t *testing.T) {
 // Scripts not listed take under 6 s and follow in name order. The figures
 // only order the scripts; a stale one costs time, never a result.
 var scriptSeconds = map[string]float64{
+	"adopt_timeout_hasplugin_absent":      49.2,
 	"adopt_timeout_module_seconds":        37.5,
 	"adopt_timeout_pytest_fail_fallback":  33.8,
+	"adopt_timeout_rearmed_message":       27.2,
 	"late_import_xdist":                   32.1,
 	"probe_fix_failed_imports":            29.7,
 	"generate_deadline":                   27.1,

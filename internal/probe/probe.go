@@ -190,7 +190,7 @@ func Broken(before, after *Report) []string {
 }
 
 // DefaultPython is the interpreter used when none is named: the project's
-// .venv if it has one, else python3 from PATH.
+// own, found as its tools find it (venv.Python), else python3 from PATH.
 func DefaultPython(spec *schema.Spec) string {
 	return venv.Python(spec.Dir)
 }

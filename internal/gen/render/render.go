@@ -296,6 +296,13 @@ type deadlineView struct {
 	// runtime follows with the seconds and the timer.
 	MessageHasSeconds bool
 	MessageText       string
+	// MessageAlone is true when the failure is the message filled in and
+	// nothing else: it places the seconds itself, or the spec keeps it
+	// verbatim (message_verbatim).
+	MessageAlone bool
+	// WithoutTimerOff is true when the deadline arms nothing on a
+	// platform without its timer (without_timer = "off").
+	WithoutTimerOff bool
 	// SignalTimer and ThreadTimer say which timers the runtime may arm:
 	// an interval timer of the signal module (real, virtual, prof, auto),
 	// the watchdog thread (thread, auto). TimerType is the Python type of
@@ -407,6 +414,8 @@ func newView(spec *schema.Spec) view {
 			ModulePatterns:       modulePatterns(spec.Deadline.ModuleSeconds),
 			MessageHasSeconds:    message.HasSeconds(),
 			MessageText:          message.Text(),
+			MessageAlone:         message.HasSeconds() || spec.Deadline.MessageVerbatim,
+			WithoutTimerOff:      spec.Deadline.WithoutTimer == schema.WithoutTimerOff,
 			SignalTimer:          signalTimer,
 			ThreadTimer:          threadTimer,
 			TimerType:            timerType,

@@ -180,7 +180,8 @@ func (c *Contract) readAutouse(cf *conftest, def int) {
 // readGuard finds a hasattr(signal, "SIGALRM") test (or one for
 // "setitimer" or "alarm") in the deadline fixture or at module level: a
 // real timer that the hand-written deadline arms only where the signal
-// exists, which no run on this machine can show, is timer = "auto".
+// exists, which no run on this machine can show. Elsewhere it armed
+// nothing, and so does the generated one: without_timer = "off".
 func (c *Contract) readGuard(cf *conftest, def int) {
 	m := cf.s.m
 	if c.Spec.Timer != schema.TimerReal {
@@ -196,7 +197,7 @@ func (c *Contract) readGuard(cf *conftest, def int) {
 		}
 		switch attr.Value {
 		case "SIGALRM", "setitimer", "alarm":
-			c.Spec.Timer, c.Origin["timer"] = schema.TimerAuto, at(cf.file, call.Pos)
+			c.Spec.WithoutTimer, c.Origin["without_timer"] = schema.WithoutTimerOff, at(cf.file, call.Pos)
 			return
 		}
 	}

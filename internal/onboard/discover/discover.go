@@ -47,10 +47,11 @@ type Contract struct {
 	// each value is written under ("deadline" for the fixture), the
 	// path:line:col of the code it came from. Seconds is the default of
 	// SecondsEnv (the variables that set them, the first one set
-	// winning), 0 when unread (see Unread). Timer is auto for the real
-	// timer behind a hasattr(signal, "SIGALRM") guard: the hand-written
-	// deadline runs only where the signal exists, which no run here can
-	// show. Raises is schema.RaisesFailed for a handler that calls
+	// winning), 0 when unread (see Unread) or when the deadline is armed
+	// only with a variable set (ArmedWhenEnvSet). WithoutTimer is off
+	// for the real timer behind a hasattr(signal, "SIGALRM") guard: the
+	// hand-written deadline runs only where the signal exists, which no
+	// run here can show. Raises is schema.RaisesFailed for a handler that calls
 	// pytest.fail. Message is the failure's text, its literal braces
 	// doubled and a {seconds} field where it states the seconds
 	// (secondsMessage). Raises and Message are "" when not learned.

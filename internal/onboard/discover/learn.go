@@ -214,6 +214,11 @@ type seen struct {
 	ring  *observe.Ring  // what the timer's signal's handler did
 	item  *observe.ItemResult
 	res   *observe.Result
+	// refused is the fixture's call that would have armed a timer, which
+	// raised as the real call does for the arguments given (a string's
+	// seconds); ring is then what the handler did at the seconds the
+	// argument states.
+	refused *observe.Event
 }
 
 // look returns what the throwaway test id showed of fixture's setup (of
@@ -248,7 +253,12 @@ func lookIn(r *observe.Result, id, fixture, hook string) seen {
 			s.arm = e
 		case e.Disarms() && s.arm != nil && e.Which == s.arm.Which && e.Phase == s.arm.Phase:
 			s.arm = nil
+		case e.Rejected != "" && (e.Call == "alarm" || e.Call == "setitimer") && len(e.Frames) > 0:
+			s.refused = e
 		}
+	}
+	if s.arm == nil && s.refused != nil && s.err != nil {
+		s.ring = it.Rings[strconv.Itoa(s.refused.Which)]
 	}
 	if s.arm != nil {
 		which := strconv.Itoa(s.arm.Which)
@@ -363,6 +373,9 @@ type secondsOf struct {
 	// that holds no number; "" when such a variable is an error.
 	fallbackAt string
 	samples    []*observe.Ring // the handler's message at each number of seconds
+	// optIn is set when the fixture arms no timer unless a variable of
+	// env is set.
+	optIn bool
 }
 
 // learnSeconds reads the candidate's seconds from its runs.
@@ -382,6 +395,21 @@ func (l *learner) learnSeconds(cf *conftest, cd *cand) secondsOf {
 		}
 		s := l.look(id, cd.name, "")
 		want, _ := strconv.ParseFloat(v.set[v.name], 64)
+		if !s.spans && s.refused != nil && s.err != nil && slices.Contains(s.refused.Given, "'"+v.set[v.name]+"'") {
+			// The variable gives the seconds, which the fixture hands
+			// the timer as text: the real call refuses them.
+			arm := *s.refused
+			arm.Seconds, arm.Rejected = want, ""
+			s.arm, s.spans = &arm, true
+			out.notes = append(out.notes, fmt.Sprintf("%s: with $%s=%s the fixture's setup raises %s: it hands %s the variable's text, %s, where a number is needed, so no test it covers runs; the generated deadline arms %s s there",
+				l.callPos(s.refused.Frames[0]), v.name, v.set[v.name], s.refused.Rejected, "signal."+s.refused.Call, "'"+v.set[v.name]+"'", v.set[v.name]))
+		} else if !s.spans && s.err != nil {
+			where := cf.envAt[v.name]
+			if len(s.err.Frames) > 0 {
+				where = s.err.Frames[0].At()
+			}
+			out.notes = append(out.notes, fmt.Sprintf("%s: with $%s=%s the fixture's setup raises %s", where, v.name, v.set[v.name], errorText(s.err)))
+		}
 		switch {
 		case !s.spans:
 		case s.arm.Seconds == want:
@@ -397,7 +425,11 @@ func (l *learner) learnSeconds(cf *conftest, cd *cand) secondsOf {
 		}
 	}
 	out.env = l.order(cd, out.env, values)
-	if len(out.env) > 0 && !out.ok {
+	if len(out.env) > 0 && !out.ok && base.ran && base.err == nil && base.arm == nil {
+		// Without its variables the fixture arms nothing: an opt-in
+		// timer, which armed_when_env_set says.
+		out.optIn = true
+	} else if len(out.env) > 0 && !out.ok {
 		why := fmt.Sprintf("the seconds come from $%s, which has no default here", strings.Join(out.env, " or $"))
 		where := cf.envAt[out.env[0]]
 		if base.ran && base.err == nil {
@@ -486,7 +518,11 @@ func failedAt(cf *conftest, s seen) (string, string) {
 		if len(e.Frames) > 0 {
 			where = e.Frames[0].At()
 		}
-		return where, "the fixture's setup failed when init ran it: " + errorText(e)
+		unset := ""
+		if len(cf.env) > 0 {
+			unset = fmt.Sprintf(" with $%s unset", strings.Join(cf.env, ", $"))
+		}
+		return where, "the fixture's setup failed when init ran it" + unset + ": " + errorText(e)
 	}
 	why := "pytest could not run the fixture"
 	if s.res != nil {
@@ -500,7 +536,7 @@ func failedAt(cf *conftest, s seen) (string, string) {
 			why += ": " + lastLine(s.res.Output)
 		}
 	}
-	return cf.file, why
+	return cf.file, why + "; if this Python is not the one the project's tests run under, name that one with --python"
 }
 
 // lastLine returns the last line of text that is not blank, without
@@ -547,6 +583,9 @@ func (c *Contract) learnTimer(l *learner, cf *conftest, sec secondsOf) {
 		c.Spec.Seconds = sec.value
 	}
 	c.Spec.SecondsEnv = sec.env
+	if sec.optIn {
+		c.Spec.ArmedWhenEnvSet, c.Origin["armed_when_env_set"] = true, cf.envAt[sec.env[0]]
+	}
 	if len(sec.env) > 0 {
 		c.Origin["seconds_env"] = cf.envAt[sec.env[0]]
 		if sec.fallbackAt != "" {
@@ -557,11 +596,28 @@ func (c *Contract) learnTimer(l *learner, cf *conftest, sec secondsOf) {
 		c.Notes = append(c.Notes, fmt.Sprintf("%s: PYTEST_TIMEOUT is pytest-timeout's variable too: where it is set and pytest-timeout is loaded, pytest-timeout arms its own timer beside the generated deadline, where the hand-written handler replaced pytest-timeout's; read another variable, or set defer_to_pytest_timeout = true", c.Origin["seconds_env"]))
 	}
 	c.Notes = append(c.Notes, sec.notes...)
+	if neverDisarmed(sec.base, arm) {
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture arms signal.%s and never disarms it: after each test the timer keeps running into whatever runs next, where it rings or the next test's setup arms it again; the generated deadline disarms it when the test ends, and changes that", c.Origin["timer"], arm.Call))
+	}
 	if sec.unread != nil {
 		c.Unread = append(c.Unread, *sec.unread)
-	} else if !sec.ok {
+	} else if !sec.ok && !sec.optIn {
 		c.unread("seconds", c.Origin["seconds"], "the fixture armed no timer when init ran it without its variables")
 	}
+}
+
+// neverDisarmed reports whether the run s armed the timer of arm and
+// nothing disarmed it by the end of the test's teardown.
+func neverDisarmed(s seen, arm *observe.Event) bool {
+	if s.item == nil || s.err != nil || arm.Rejected != "" {
+		return false
+	}
+	for _, e := range s.item.Events {
+		if (e.Phase == "after" || e.Phase == "teardown") && e.Disarms() && e.Which == arm.Which {
+			return false
+		}
+	}
+	return true
 }
 
 // learnHandler fills what the handler does when the timer rings.
@@ -658,6 +714,11 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 			return
 		}
 		c.Spec.Message, c.Origin["message"] = msg, msgAt
+		if f, p := schema.ParseMessage(msg); p == nil && !f.HasSeconds() {
+			// The hand-written text stated no seconds: the failure says
+			// it alone, as it did.
+			c.Spec.MessageVerbatim, c.Origin["message_verbatim"] = true, msgAt
+		}
 	}
 }
 

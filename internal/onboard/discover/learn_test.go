@@ -26,6 +26,7 @@ type shape struct {
 	Raises      string
 	Message     string
 	DumpThreads bool
+	OptIn       bool     // armed_when_env_set
 	Unread      []string // key: why
 }
 
@@ -33,10 +34,7 @@ func shapeOf(c *Contract) shape {
 	sh := shape{
 		Autouse: c.Spec.Autouse, Seconds: c.Spec.Seconds, SecondsEnv: strings.Join(c.Spec.SecondsEnv, ","), Timer: c.Spec.Timer,
 		Interval: c.Interval != "", Raises: c.Spec.Raises, Message: c.Spec.Message, DumpThreads: c.Spec.DumpThreads,
-	}
-	if sh.Timer == schema.TimerAuto {
-		// Only the real timer behind a guard is auto.
-		sh.Timer, sh.Guarded = schema.TimerReal, true
+		OptIn: c.Spec.ArmedWhenEnvSet, Guarded: c.Spec.WithoutTimer == schema.WithoutTimerOff,
 	}
 	if c.Handler != nil {
 		sh.Handler = c.Handler.Name
@@ -264,7 +262,7 @@ def timeout():
     signal.alarm(0)
 `,
 		want: shape{Autouse: true, Timer: "real", Unread: []string{
-			"seconds: pytest could not run the fixture: ModuleNotFoundError: No module named 'helpers'",
+			"seconds: pytest could not run the fixture: ModuleNotFoundError: No module named 'helpers'; if this Python is not the one the project's tests run under, name that one with --python",
 		}},
 	}, {
 		name: "a computed deadline, a custom exception, a message naming the test",
@@ -315,10 +313,50 @@ def timeout():
     yield
     signal.alarm(0)
 `,
-		want: shape{Autouse: true, SecondsEnv: "T", Timer: "real", Handler: "nested handler", Raises: "TimeoutError", Unread: []string{
-			"seconds: without $T the fixture arms no timer, so its default turns the deadline off",
+		want: shape{Autouse: true, SecondsEnv: "T", Timer: "real", Handler: "nested handler", Raises: "TimeoutError", OptIn: true, Unread: []string{
 			"message: the exception is raised without a message",
 		}},
+	}, {
+		name: "an opt-in alarm handed the variable's text, never disarmed",
+		src: `import os
+import signal
+
+import pytest
+
+
+def _on_alarm(signum, frame):
+    raise TimeoutError("budget exhausted")
+
+
+@pytest.fixture(autouse=True)
+def budget():
+    limit = os.environ.get("B")
+    if limit:
+        signal.signal(signal.SIGALRM, _on_alarm)
+        signal.alarm(limit)
+    yield
+`,
+		want: shape{Autouse: true, SecondsEnv: "B", Timer: "real", Handler: "_on_alarm", Raises: "TimeoutError", Message: "budget exhausted", OptIn: true},
+		note: "with $B=311 the fixture's setup raises TypeError: 'str' object cannot be interpreted as an integer: it hands signal.alarm the variable's text, '311'",
+	}, {
+		name: "an alarm never disarmed",
+		src: `import signal
+
+import pytest
+
+
+def _on_alarm(signum, frame):
+    raise TimeoutError("over")
+
+
+@pytest.fixture(autouse=True)
+def budget():
+    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.alarm(4)
+    yield
+`,
+		want: shape{Autouse: true, Seconds: 4, Timer: "real", Handler: "_on_alarm", Raises: "TimeoutError", Message: "over"},
+		note: "the fixture arms signal.alarm and never disarms it",
 	}, {
 		name: "a lambda handler calling pytest.fail, after the signal is reset",
 		src: `import signal

@@ -71,6 +71,10 @@ type Result struct {
 	EnvReads      []EnvRead              `json:"env_reads"`
 	Items         map[string]*ItemResult `json:"items"`
 	CollectErrors []CollectError         `json:"collect_errors"`
+	// TimeoutStandIn is true when the run asked for pytest-timeout, which
+	// this Python lacks, and a stand-in registered under its name took
+	// its place: a conftest that asks whether it is loaded hears yes.
+	TimeoutStandIn bool `json:"timeout_stand_in"`
 	// Code and Output are pytest's exit status and its output, for
 	// what went wrong.
 	Code   int    `json:"-"`
@@ -90,12 +94,21 @@ type Event struct {
 	Interval float64  `json:"interval"`
 	Signum   int      `json:"signum"`  // signal's
 	Handler  *Handler `json:"handler"` // signal's
+	// Rejected is the exception the call raised, as the real one would,
+	// for arguments it refuses ("TypeError: ..."), and Given the reprs
+	// of its positional arguments then; "" for a call that went through.
+	Rejected string   `json:"rejected"`
+	Given    []string `json:"given"`
 }
 
 // Arms reports whether the event arms a timer, and Disarms whether it
 // disarms one.
-func (e *Event) Arms() bool    { return (e.Call == "alarm" || e.Call == "setitimer") && e.Seconds > 0 }
-func (e *Event) Disarms() bool { return (e.Call == "alarm" || e.Call == "setitimer") && e.Seconds <= 0 }
+func (e *Event) Arms() bool {
+	return (e.Call == "alarm" || e.Call == "setitimer") && e.Rejected == "" && e.Seconds > 0
+}
+func (e *Event) Disarms() bool {
+	return (e.Call == "alarm" || e.Call == "setitimer") && e.Rejected == "" && e.Seconds <= 0
+}
 
 // Frame is one frame of the project's code.
 type Frame struct {
@@ -268,14 +281,22 @@ func Sessions(root, python string, watch []string, runs []Run) ([]*Result, error
 		}()
 	}
 	wg.Wait()
-	return out, errors.Join(errs...)
+	// The sessions run the same Python on the same project: one reason
+	// they all failed is said once.
+	var distinct []error
+	for _, err := range errs {
+		if err != nil && !slices.ContainsFunc(distinct, func(d error) bool { return d.Error() == err.Error() }) {
+			distinct = append(distinct, err)
+		}
+	}
+	return out, errors.Join(distinct...)
 }
 
 // session runs one pytest.
 func session(root, python, dir, name string, watch []string, run Run) (*Result, error) {
 	report := filepath.Join(dir, "report-"+name+".json")
 	config := filepath.Join(dir, "config-"+name+".json")
-	data, err := json.Marshal(map[string]any{"root": root, "out": report, "watch_env": watch, "items": run.Items})
+	data, err := json.Marshal(map[string]any{"root": root, "out": report, "watch_env": watch, "items": run.Items, "timeout": run.Timeout})
 	if err != nil {
 		return nil, err
 	}
@@ -311,15 +332,15 @@ func session(root, python, dir, name string, watch []string, run Run) (*Result, 
 	runErr := cmd.Run()
 	var exit *exec.ExitError
 	if runErr != nil && !errors.As(runErr, &exit) && !errors.Is(runErr, exec.ErrWaitDelay) {
-		return nil, fmt.Errorf("cannot run %s: %w", python, runErr)
+		return nil, fmt.Errorf("cannot run %s: %w; name the Python that runs the project's tests with --python", python, runErr)
 	}
 	r := &Result{}
 	if doc, err := os.ReadFile(report); err == nil {
 		if err := json.Unmarshal(doc, r); err != nil {
-			return nil, fmt.Errorf("the recording plugin's report does not parse: %v", err)
+			return nil, fmt.Errorf("the recording plugin's report does not parse: %v (a fault of fixturegen's, not the project's: please report it)", err)
 		}
 	} else if exit == nil {
-		return nil, fmt.Errorf("%s ran pytest, which wrote no report; its output:\n%s", python, output.String())
+		return nil, fmt.Errorf("%s ran pytest, which wrote no report (name the Python that runs the project's tests with --python); its output:\n%s", python, output.String())
 	}
 	if !r.Configured && strings.Contains(output.String(), "No module named pytest") {
 		return nil, fmt.Errorf("%s has no pytest: name the Python that runs the project's tests with --python", python)

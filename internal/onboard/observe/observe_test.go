@@ -124,3 +124,106 @@ def deadline():
 		t.Errorf("written into the project: %v", written)
 	}
 }
+
+// The recording stand-ins refuse what the real calls refuse, with the
+// real calls' exceptions: a setup that hands signal.alarm a string fails
+// as it does under pytest, and the refused call is recorded with what it
+// was given, never as a timer armed.
+func TestRefusedCalls(t *testing.T) {
+	python := testenv.Python(t)
+	fixtures := map[string]string{
+		"alarm_str":     `signal.alarm("5")`,
+		"alarm_float":   `signal.alarm(5.0)`,
+		"alarm_keyword": `signal.alarm(seconds=5)`,
+		"itimer_str":    `signal.setitimer(signal.ITIMER_REAL, "1")`,
+		"itimer_which":  `signal.setitimer(9, 1)`,
+		"itimer_list":   `signal.setitimer([0], 1)`,
+		"handler_str":   `signal.signal(signal.SIGALRM, "x")`,
+		"dump_zero":     `faulthandler.dump_traceback_later(0)`,
+		"alarm_int":     `signal.alarm(5)`,
+	}
+	want := map[string]string{
+		"alarm_str":     "TypeError: 'str' object cannot be interpreted as an integer",
+		"alarm_float":   "TypeError: 'float' object cannot be interpreted as an integer",
+		"alarm_keyword": "TypeError: alarm() takes no keyword arguments",
+		"itimer_str":    "TypeError: 'str' object cannot be interpreted as an integer",
+		"itimer_which":  "itimer_error: [Errno 22] Invalid argument",
+		"itimer_list":   "TypeError: 'list' object cannot be interpreted as an integer",
+		"handler_str":   "TypeError: signal handler must be signal.SIG_IGN, signal.SIG_DFL, or a callable object",
+		"dump_zero":     "ValueError: timeout must be greater than 0",
+	}
+	src := "import faulthandler\nimport signal\n\nimport pytest\n"
+	var items []Item
+	for name, call := range fixtures {
+		src += "\n\n@pytest.fixture\ndef " + name + "():\n    " + call + "\n    yield\n"
+		items = append(items, Item{ID: name, Dir: "tests", Fixture: name})
+	}
+	root := testenv.WriteTree(t, map[string]string{"tests/conftest.py": src})
+	results, err := Sessions(root, python, nil, []Run{{Items: items}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := results[0]
+	for name := range fixtures {
+		it := r.Items[name]
+		if it == nil {
+			t.Fatalf("%s did not run:\n%s", name, r.Output)
+		}
+		if name == "alarm_int" {
+			if it.SetupError != nil || len(it.Events) == 0 || !it.Events[0].Arms() {
+				t.Errorf("alarm_int: %+v, error %+v", it.Events, it.SetupError)
+			}
+			continue
+		}
+		if it.SetupError == nil {
+			t.Errorf("%s: no error, want %s", name, want[name])
+			continue
+		}
+		if got := it.SetupError.Type + ": " + it.SetupError.Message; got != want[name] {
+			t.Errorf("%s: raised %s, want %s", name, got, want[name])
+		}
+		// pytest's own faulthandler plugin cancels a dump in every setup.
+		e := it.Events[0]
+		if e.Fixture != name || e.Rejected != want[name] || e.Arms() || e.Disarms() || len(e.Frames) == 0 || e.Frames[0].File != "tests/conftest.py" {
+			t.Errorf("%s: recorded %+v", name, it.Events)
+		}
+	}
+	if got := r.Items["alarm_str"].Events[0].Given; len(got) != 1 || got[0] != "'5'" {
+		t.Errorf("alarm_str given %q", got)
+	}
+}
+
+// Asked to run with pytest-timeout where it is not loaded, the session
+// registers a stand-in under its name: the conftest's hasplugin("timeout")
+// branch is taken, as it is with the plugin installed.
+func TestTimeoutStandIn(t *testing.T) {
+	python := testenv.Python(t)
+	t.Setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+	root := testenv.WriteTree(t, map[string]string{"tests/conftest.py": `import signal
+
+import pytest
+
+
+@pytest.fixture
+def deadline(request):
+    if request.config.pluginmanager.hasplugin("timeout"):
+        yield
+        return
+    signal.alarm(2)
+    yield
+    signal.alarm(0)
+`})
+	items := []Item{{ID: "a", Dir: "tests", Fixture: "deadline"}}
+	results, err := Sessions(root, python, nil, []Run{{Items: items}, {Items: items, Timeout: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, with := results[0], results[1]
+	if without.TimeoutStandIn || len(without.Items["a"].Events) == 0 {
+		t.Errorf("without pytest-timeout: stand-in %v, events %+v", without.TimeoutStandIn, without.Items["a"].Events)
+	}
+	a := with.Items["a"]
+	if !with.TimeoutStandIn || a == nil || len(a.Events) != 0 || a.Timeout == nil || !a.Timeout.Loaded {
+		t.Errorf("with the stand-in: %v, item %+v\n%s", with.TimeoutStandIn, a, with.Output)
+	}
+}

@@ -28,6 +28,7 @@ import importlib
 import itertools
 import json
 import math
+import operator
 import os
 import re
 import signal
@@ -65,6 +66,7 @@ _out: dict[str, Any] = {
     "env_reads": [],
     "items": {},
     "collect_errors": [],
+    "timeout_stand_in": False,
 }
 _now: dict[str, Any] = {"item": None, "phase": "session", "fixtures": []}
 _armed: dict[int, tuple[float, float, float]] = {}  # which: start, delay, interval
@@ -151,16 +153,112 @@ def _arm(which: int, seconds: float, interval: float) -> tuple[float, float]:
     return old
 
 
-def _alarm(seconds: int) -> int:
+# The stand-ins take and refuse the arguments the real calls do, with the
+# real calls' exceptions: a conftest that hands signal.alarm a string fails
+# here as it fails under pytest. A refused call is recorded too, with the
+# value it was given and the exception.
+
+
+def _positional(
+    name: str, args: tuple[Any, ...], kwargs: dict[str, Any], low: int, high: int
+) -> None:
+    """Refuse keywords and a wrong count of arguments, as a C function does."""
+    if kwargs:
+        msg = f"{name}() takes no keyword arguments"
+        raise TypeError(msg)
+    if not low <= len(args) <= high:
+        want = f"exactly {low}" if low == high else f"from {low} to {high}"
+        msg = f"{name} expected {want} arguments, got {len(args)}"
+        raise TypeError(msg)
+
+
+def _c_int(value: Any) -> int:
+    """Read value as a C int, as the signal module's arguments are."""
+    number = operator.index(value)
+    if not -(2**31) <= number < 2**31:
+        msg = "Python int too large to convert to C int"
+        raise OverflowError(msg)
+    return number
+
+
+def _seconds_object(value: Any) -> float:
+    """Read value as seconds, as setitimer and dump_traceback_later do."""
+    if isinstance(value, float):
+        if math.isnan(value):
+            msg = "Invalid value NaN (not a number)"
+            raise ValueError(msg)
+        if abs(value) >= 2**63 / 1e9:
+            msg = "timestamp out of range for platform time_t"
+            raise OverflowError(msg)
+        return value
+    return float(operator.index(value))
+
+
+def _refused(
+    call: str, exc: BaseException, given: tuple[Any, ...], **args: Any
+) -> None:
+    _record(
+        call,
+        rejected=f"{type(exc).__name__}: {exc}",
+        given=[repr(g)[:80] for g in given],
+        **args,
+    )
+
+
+def _alarm(*args: Any, **kwargs: Any) -> int:
+    try:
+        _positional("alarm", args, kwargs, 1, 1)
+        seconds = _c_int(args[0])
+    except (TypeError, ValueError, OverflowError) as exc:
+        _refused("alarm", exc, args, which=signal.ITIMER_REAL)
+        _ring_refused(signal.ITIMER_REAL, args[0] if args else None)
+        raise
     _record("alarm", which=signal.ITIMER_REAL, seconds=seconds, interval=0)
     return math.ceil(_arm(signal.ITIMER_REAL, seconds, 0)[0])
 
 
-def _setitimer(
-    which: int, seconds: float, interval: float = 0.0
-) -> tuple[float, float]:
+def _setitimer(*args: Any, **kwargs: Any) -> tuple[float, float]:
+    try:
+        _positional("setitimer", args, kwargs, 2, 3)
+        which = _c_int(args[0])
+        seconds = _seconds_object(args[1])
+        interval = _seconds_object(args[2]) if args[2:] else 0.0
+        if which not in _SIGNALS or seconds < 0 or interval < 0:
+            raise signal.ItimerError(22, "Invalid argument")
+    except (TypeError, ValueError, OverflowError, OSError) as exc:
+        _refused("setitimer", exc, args)
+        if len(args) > 1 and isinstance(args[0], int) and args[0] in _SIGNALS:
+            _ring_refused(args[0], args[1])
+        raise
     _record("setitimer", which=which, seconds=seconds, interval=interval)
     return _arm(which, seconds, interval)
+
+
+def _ring_refused(which: int, given: Any) -> None:
+    """Ring a timer whose arming was refused, as if it had taken its seconds.
+
+    A setup that hands signal.alarm a variable's text ("30") never runs a
+    test, but its handler is installed: init learns what it would have
+    raised at the seconds the text states.
+    """
+    item = _now["item"]
+    if item is None or _now["phase"] != "setup":
+        return
+    try:
+        seconds = float(given)
+    except (TypeError, ValueError):
+        return
+    if not 0 < seconds < math.inf:
+        return
+    saved = _armed.get(which)
+    _armed[which] = (time.monotonic(), seconds, 0.0)
+    try:
+        _out["items"][item].setdefault("rings", {})[str(which)] = _ring(which)
+    finally:
+        if saved is None:
+            _armed.pop(which, None)
+        else:
+            _armed[which] = saved
 
 
 def _getitimer(which: int) -> tuple[float, float]:
@@ -170,11 +268,19 @@ def _getitimer(which: int) -> tuple[float, float]:
 _real_signal = signal.signal
 
 
-def _signal(signalnum: int, handler: Any) -> Any:
-    _record("signal", signum=int(signalnum), handler=_describe(handler))
+def _signal(*args: Any, **kwargs: Any) -> Any:
+    # The real call refuses what it refuses before anything is recorded.
+    try:
+        previous = _real_signal(*args, **kwargs)
+    except BaseException as exc:
+        _refused("signal", exc, args)
+        raise
+    signalnum = int(args[0] if args else kwargs["signalnum"])
+    handler = args[1] if len(args) > 1 else kwargs["handler"]
+    _record("signal", signum=signalnum, handler=_describe(handler))
     if _now["item"] is None:
-        _installs.append((int(signalnum), _caller_file(), handler))
-    return _real_signal(signalnum, handler)
+        _installs.append((signalnum, _caller_file(), handler))
+    return previous
 
 
 # The handlers of the timers' signals before any conftest ran, and those a
@@ -203,10 +309,25 @@ def _reset_timers(folder: Path) -> None:
         _real_signal(sig, mine[-1] if mine else handler)
 
 
+def _positive(seconds: float) -> float:
+    """Refuse a timeout that is not more than 0, as dump_traceback_later does."""
+    if seconds <= 0:
+        msg = "timeout must be greater than 0"
+        raise ValueError(msg)
+    return seconds
+
+
 def _dump_later(
-    timeout: float, repeat: bool = False, file: Any = None, exit: bool = False
+    timeout: Any, repeat: Any = False, file: Any = None, exit: Any = False
 ) -> None:
-    _record("dump_traceback_later", seconds=timeout, exit=exit)
+    try:
+        seconds = _positive(_seconds_object(timeout))
+        operator.index(repeat)
+        operator.index(exit)
+    except (TypeError, ValueError, OverflowError) as exc:
+        _refused("dump_traceback_later", exc, (timeout,))
+        raise
+    _record("dump_traceback_later", seconds=seconds, exit=bool(exit))
 
 
 def _cancel_dump_later() -> None:
@@ -478,6 +599,46 @@ def pytest_configure(config: pytest.Config) -> None:
     """Note that pytest got as far as configuring the plugin."""
     _out["configured"] = True
     _now["config"] = config
+    if _out.get("timeout_stand_in"):
+        config.addinivalue_line(
+            "markers", "timeout(timeout, method=None): pytest-timeout's"
+        )
+
+
+class _TimeoutStandIn:
+    """Stands for pytest-timeout where it is not installed.
+
+    Registered under pytest-timeout's plugin name, so that a conftest's
+    ``config.pluginmanager.hasplugin("timeout")`` takes the branch it takes
+    with the plugin loaded; it times nothing.
+    """
+
+
+def pytest_addoption(
+    parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager
+) -> None:
+    """In a session asked to run with pytest-timeout, stand in for it if it is missing."""
+    if not _CONFIG.get("timeout") or pluginmanager.hasplugin("timeout"):
+        return
+    pluginmanager.register(_TimeoutStandIn(), "timeout")
+    _out["timeout_stand_in"] = True
+    # The settings pytest-timeout adds, which a conftest may read.
+    parser.addini("timeout", "pytest-timeout's timeout (a stand-in)")
+    parser.addini("timeout_method", "pytest-timeout's method (a stand-in)")
+    parser.addini(
+        "timeout_func_only", "pytest-timeout's func_only (a stand-in)", type="bool"
+    )
+    group = parser.getgroup("timeout")
+    group.addoption(
+        "--timeout", type=float, default=None, help="pytest-timeout's (a stand-in)"
+    )
+    group.addoption(
+        "--timeout-method",
+        "--timeout_method",
+        dest="timeout_method",
+        default=None,
+        help="pytest-timeout's (a stand-in)",
+    )
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -155,7 +155,10 @@ func (r *Report) found(w io.Writer) {
 		kind = "autouse deadline fixture"
 	}
 	seconds := pyquote.Number(d.Seconds) + " s"
-	if len(d.SecondsEnv) > 0 {
+	switch {
+	case d.ArmedWhenEnvSet:
+		seconds = "armed only when $" + strings.Join(d.SecondsEnv, ", else $") + " is set, for its seconds"
+	case len(d.SecondsEnv) > 0:
 		seconds += ", or $" + strings.Join(d.SecondsEnv, ", else $") + " when set"
 	}
 	parts := []string{seconds, d.Timer + " timer"}
@@ -174,7 +177,9 @@ func (r *Report) found(w io.Writer) {
 		set  bool
 		what string
 	}{
-		{"timer", d.Timer == schema.TimerAuto, `runs only where SIGALRM exists; the spec says timer = "auto" (a watchdog thread elsewhere)`},
+		{"without_timer", d.WithoutTimer == schema.WithoutTimerOff, `runs only where SIGALRM exists: kept, the generated deadline arms nothing elsewhere either (without_timer = "off")`},
+		{"armed_when_env_set", d.ArmedWhenEnvSet, fmt.Sprintf(`arms no timer unless $%s is set: kept, the generated deadline is opt-in too (armed_when_env_set = true)`, strings.Join(d.SecondsEnv, " or $"))},
+		{"message_verbatim", d.MessageVerbatim, `says its message alone, with no seconds in it: kept, the generated failure says that text exactly (message_verbatim = true)`},
 		{"seconds_env_invalid", d.SecondsEnvInvalid == schema.SecondsEnvFallback, fmt.Sprintf(`falls back to %s s when $%s holds no number (seconds_env_invalid = "fallback": the generated deadline does too, and warns once naming the variable and its value)`,
 			pyquote.Number(d.Seconds), strings.Join(d.SecondsEnv, " or $"))},
 		{"dump_threads", d.DumpThreads, "dumps every thread's stack when it fires (dump_threads = true)"},

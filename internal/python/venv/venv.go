@@ -5,18 +5,17 @@ package venv
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 )
 
-// Python returns the project's .venv/bin/python when the project folder dir
-// has one, else python3 from PATH.
+// Python returns the interpreter the project in folder dir runs its tests
+// under, found as its own tools find it (see find for the order), else
+// python3 from PATH.
 func Python(dir string) string {
-	venv := filepath.Join(dir, ".venv", "bin", "python")
-	if _, err := os.Stat(venv); err == nil {
-		return venv
+	if p := find(dir, os.Getenv, runTool(dir)); p != "" {
+		return p
 	}
-	return "python3"
+	return fallback()
 }
 
 // Env returns the environment of a pytest that fixturegen starts inside a
