@@ -17,6 +17,7 @@ package pytestcfg
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 
@@ -120,8 +121,8 @@ func wanted(key string) bool {
 
 // toml reads the table at prefix; it reports whether the table exists.
 func (c *Config) toml(src []byte, prefix []string) (bool, error) {
-	var doc map[string]any
-	if _, err := toml.Decode(string(src), &doc); err != nil {
+	doc, err := DecodeTOML(src)
+	if err != nil {
 		return false, schema.SyntaxError(relpath.FromWD(c.File), src, err)
 	}
 	var table map[string]any = doc
@@ -348,4 +349,34 @@ func (c *Config) Xdist() Xdist {
 		}
 	}
 	return x
+}
+
+// decoded is the latest document DecodeTOML decoded. One check run reads
+// pyproject.toml for the pytest configuration (twice: for its run and for
+// its project) and for the declared dependencies; a large one (twisted's
+// is 27 KB) took as long to decode as a tenth of the scan of its tests.
+var decoded struct {
+	sync.Mutex
+	src string
+	doc map[string]any
+	err error
+}
+
+// DecodeTOML decodes a TOML document. The document it returns is shared
+// with every caller that decodes the same bytes: it is only to be read.
+func DecodeTOML(src []byte) (map[string]any, error) {
+	decoded.Lock()
+	defer decoded.Unlock()
+	if decoded.doc != nil || decoded.err != nil {
+		if decoded.src == string(src) {
+			return decoded.doc, decoded.err
+		}
+	}
+	var doc map[string]any
+	_, err := toml.Decode(string(src), &doc)
+	if err != nil {
+		doc = nil
+	}
+	decoded.src, decoded.doc, decoded.err = string(src), doc, err
+	return doc, err
 }

@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
 	"github.com/fixturegen/fixturegen/internal/lazyregexp"
 	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
@@ -206,13 +204,19 @@ func tomlDeps(file string, tables [][]string) []Declaration {
 	if err != nil {
 		return nil
 	}
-	var doc map[string]any
-	if _, err := toml.Decode(string(src), &doc); err != nil {
+	doc, err := pytestcfg.DecodeTOML(src)
+	if err != nil {
 		return nil
 	}
-	spans := schema.Locate(src)
+	// Where each entry sits is worked out only for a file that declares
+	// one: most do not, and locating every key of a large file costs as
+	// much as decoding it.
+	var spans map[string]schema.Span
 	var out []Declaration
 	add := func(name, key, set string) {
+		if spans == nil {
+			spans = schema.Locate(src)
+		}
 		sp := spans[key]
 		out = append(out, Declaration{Name: name, File: file, Line: sp.Line, Col: sp.Col, Set: Set{File: file, Part: "[" + tableName(set) + "]"}})
 	}

@@ -43,11 +43,10 @@ func ReadFile(path string, buf []byte) ([]byte, error) {
 // readListed reads, as ReadFile does, a file the walk listed as a regular
 // file: the folder's listing said so, or a stat of the link to it. It
 // opens the file first and asks its size of the open file, which spares
-// the system a second lookup of the path for every file of the tree. A
-// file replaced by a FIFO between the walk and the read would make it
-// wait, as a FIFO swapped in between ReadFile's stat and open would.
+// the system a second lookup of the path for every file of the tree, and
+// opens it with openFlags, which spare it four more.
 func readListed(path string, buf []byte) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, openFlags, 0)
 	if err != nil {
 		return buf[:0], err
 	}
