@@ -45,7 +45,9 @@ func (r *rules) timerOrder() {
 				"set faulthandler_timeout above the other timers")
 		}
 	}
-	if deadline && timeout && r.spec.Deadline.Seconds >= t.Timeout {
+	// A deadline that defers to pytest-timeout arms nothing where
+	// pytest-timeout runs, so pytest-timeout's timeout beats nothing.
+	if deadline && timeout && !r.spec.Deadline.DeferToPytestTimeout && r.spec.Deadline.Seconds >= t.Timeout {
 		r.add(RuleTimerOrder, r.spec.File, r.specPos("deadline.seconds"),
 			fmt.Sprintf("the %s s deadline of %s is at or above pytest-timeout's %s s timeout (%s:%d:%d), which always ends the test first, so the deadline never acts",
 				pyquote.Number(r.spec.Deadline.Seconds), r.spec.Deadline.Fixture, pyquote.Number(t.Timeout), path, t.TimeoutAt.Line, t.TimeoutAt.Col),
