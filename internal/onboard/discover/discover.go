@@ -271,6 +271,7 @@ func (l *learner) contract(cf *conftest) *Contract {
 		c.learnHandler(l, sec)
 		c.readGuard(cf, def)
 		c.learnDefer(l, cf, cd)
+		c.notePytestTimeoutVariable()
 		c.readPreload(m, cf.file, cf.fx, def)
 		if arm := sec.base.arm; arm != nil && arm.Frames[0].File == cf.file {
 			c.readEarlyYield(cf.s, def, arm.Frames[0].Line)

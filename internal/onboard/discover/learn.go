@@ -592,9 +592,6 @@ func (c *Contract) learnTimer(l *learner, cf *conftest, sec secondsOf) {
 			c.Spec.SecondsEnvInvalid, c.Origin["seconds_env_invalid"] = schema.SecondsEnvFallback, sec.fallbackAt
 		}
 	}
-	if slices.Contains(sec.env, "PYTEST_TIMEOUT") {
-		c.Notes = append(c.Notes, fmt.Sprintf("%s: PYTEST_TIMEOUT is pytest-timeout's variable too: where it is set and pytest-timeout is loaded, pytest-timeout arms its own timer beside the generated deadline, where the hand-written handler replaced pytest-timeout's; read another variable, or set defer_to_pytest_timeout = true", c.Origin["seconds_env"]))
-	}
 	c.Notes = append(c.Notes, sec.notes...)
 	if neverDisarmed(sec.base, arm) {
 		c.Notes = append(c.Notes, fmt.Sprintf("%s: the fixture arms signal.%s and never disarms it: after each test the timer keeps running into whatever runs next, where it rings or the next test's setup arms it again; the generated deadline disarms it when the test ends, and changes that", c.Origin["timer"], arm.Call))
@@ -771,6 +768,16 @@ func (c *Contract) learnDefer(l *learner, cf *conftest, cd *cand) {
 	if !s.spans {
 		c.Spec.DeferToPytestTimeout, c.Origin["defer_to_pytest_timeout"] = true, cf.defersAt
 	}
+}
+
+// notePytestTimeoutVariable notes seconds read from PYTEST_TIMEOUT, which
+// pytest-timeout reads too, unless the deadline leaves the timing to
+// pytest-timeout where it is loaded: then the two never run together.
+func (c *Contract) notePytestTimeoutVariable() {
+	if c.Spec.DeferToPytestTimeout || !slices.Contains(c.Spec.SecondsEnv, "PYTEST_TIMEOUT") {
+		return
+	}
+	c.Notes = append(c.Notes, fmt.Sprintf("%s: PYTEST_TIMEOUT is pytest-timeout's variable too: where it is set and pytest-timeout is loaded, pytest-timeout arms its own timer beside the generated deadline, where the hand-written handler replaced pytest-timeout's; read another variable, or set defer_to_pytest_timeout = true", c.Origin["seconds_env"]))
 }
 
 func (c *Contract) unreadHandler(where, why string) {

@@ -27,6 +27,7 @@ type shape struct {
 	Message     string
 	DumpThreads bool
 	OptIn       bool     // armed_when_env_set
+	Defers      bool     // defer_to_pytest_timeout
 	Unread      []string // key: why
 }
 
@@ -34,7 +35,7 @@ func shapeOf(c *Contract) shape {
 	sh := shape{
 		Autouse: c.Spec.Autouse, Seconds: c.Spec.Seconds, SecondsEnv: strings.Join(c.Spec.SecondsEnv, ","), Timer: c.Spec.Timer,
 		Interval: c.Interval != "", Raises: c.Spec.Raises, Message: c.Spec.Message, DumpThreads: c.Spec.DumpThreads,
-		OptIn: c.Spec.ArmedWhenEnvSet, Guarded: c.Spec.WithoutTimer == schema.WithoutTimerOff,
+		OptIn: c.Spec.ArmedWhenEnvSet, Defers: c.Spec.DeferToPytestTimeout, Guarded: c.Spec.WithoutTimer == schema.WithoutTimerOff,
 	}
 	if c.Handler != nil {
 		sh.Handler = c.Handler.Name
@@ -56,6 +57,7 @@ func TestDeadlineShapes(t *testing.T) {
 		src  string
 		want shape
 		note string // one of the notes, when set
+		lack string // in none of the notes, when set
 		none bool   // no deadline: the fixture keeps no timer armed
 	}{{
 		name: "setitimer, seconds from the environment, TimeoutError from a module-level handler",
@@ -608,6 +610,30 @@ def deadline():
 		want: shape{Autouse: true, Seconds: 3, SecondsEnv: "PYTEST_TIMEOUT", Timer: "real", Handler: "_alarm", Raises: "TimeoutError", Message: "slow"},
 		note: "conftest.py:14:37: PYTEST_TIMEOUT is pytest-timeout's variable too",
 	}, {
+		name: "seconds from pytest-timeout's variable, with the timing left to pytest-timeout where it is loaded",
+		src: `import os
+import signal
+
+import pytest
+
+
+def _alarm(signum, frame):
+    raise TimeoutError("slow")
+
+
+@pytest.fixture(autouse=True)
+def deadline(request):
+    if request.config.pluginmanager.hasplugin("timeout"):
+        yield
+        return
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(int(os.environ.get("PYTEST_TIMEOUT", 3)))
+    yield
+    signal.alarm(0)
+`,
+		want: shape{Autouse: true, Seconds: 3, SecondsEnv: "PYTEST_TIMEOUT", Timer: "real", Handler: "_alarm", Raises: "TimeoutError", Message: "slow", Defers: true},
+		lack: "PYTEST_TIMEOUT is pytest-timeout's variable too",
+	}, {
 		name: "a context manager the fixture yields to its tests",
 		src: `import contextlib
 import signal
@@ -807,6 +833,9 @@ if hasattr(signal, "SIGALRM"):
 			}
 			if c == nil {
 				t.Fatal("no deadline fixture found")
+			}
+			if tt.lack != "" && strings.Contains(strings.Join(c.Notes, "\n"), tt.lack) {
+				t.Errorf("notes\n%s\nhold\n%s", strings.Join(c.Notes, "\n"), tt.lack)
 			}
 			if tt.note != "" && !strings.Contains(strings.Join(c.Notes, "\n"), tt.note) {
 				t.Errorf("notes\n%s\nlack\n%s", strings.Join(c.Notes, "\n"), tt.note)
