@@ -84,12 +84,6 @@ type Tree struct {
 	ix   *index
 }
 
-// Options returns the options the tree was read with.
-func (t *Tree) Options() *Options { return t.opts }
-
-// Conftest returns the conftest read in folder dir, or nil.
-func (t *Tree) Conftest(dir string) *Source { return t.ix.conftests[dir] }
-
 // Test is one test function as the static model sees it.
 type Test struct {
 	Path string // as the user reaches it
