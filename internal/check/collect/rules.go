@@ -10,6 +10,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/check/finding"
 	checkrules "github.com/fixturegen/fixturegen/internal/check/rules"
 	"github.com/fixturegen/fixturegen/internal/python/pytesttimeout"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -123,7 +124,7 @@ func (r *rules) add(rule, path string, line, col int, msg, fix string) {
 		Line: max(line, 1), Col: max(col, 1), Message: msg, Fix: fix})
 }
 
-func (r *rules) display(abs string) string { return show(r.cwd, abs) }
+func (r *rules) display(abs string) string { return relpath.Rel(r.cwd, abs) }
 
 // missingGroup: every test whose closure holds the deadline fixture must be
 // scheduled in the group.
