@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -203,7 +204,7 @@ func (c *checker) asTable(n *node, v any) (map[string]any, bool) {
 // that was probably meant.
 func (c *checker) keys(n *node, t map[string]any, allowed ...string) {
 	for k := range t {
-		if contains(allowed, k) {
+		if slices.Contains(allowed, k) {
 			continue
 		}
 		if s := suggest.Closest(k, allowed); s != "" {
@@ -222,15 +223,6 @@ func (c *checker) required(n *node, t map[string]any, keys ...string) {
 			c.missingKey(n, "missing required key %s", n.child(k).key)
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (c *checker) str(n *node, v any) (string, bool) {
@@ -303,7 +295,7 @@ func (c *checker) oneOf(n *node, v any, allowed ...string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if !contains(allowed, s) {
+	if !slices.Contains(allowed, s) {
 		quoted := make([]string, len(allowed))
 		for i, a := range allowed {
 			quoted[i] = strconv.Quote(a)
