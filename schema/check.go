@@ -225,6 +225,13 @@ func (c *checker) required(n *node, t map[string]any, keys ...string) {
 	}
 }
 
+// fail reports an error at n, as errorf, for a reader of a string that
+// returns none.
+func (c *checker) fail(n *node, format string, args ...any) (string, bool) {
+	c.errorf(n, format, args...)
+	return "", false
+}
+
 func (c *checker) str(n *node, v any) (string, bool) {
 	s, ok := v.(string)
 	if !ok {
@@ -241,8 +248,7 @@ func (c *checker) name(n *node, v any, what string) (string, bool) {
 		return "", false
 	}
 	if strings.IndexFunc(s, unicode.IsControl) >= 0 {
-		c.errorf(n, "%s must be %s without control characters, not %q", n.key, what, s)
-		return "", false
+		return c.fail(n, "%s must be %s without control characters, not %q", n.key, what, s)
 	}
 	return s, true
 }
@@ -300,8 +306,7 @@ func (c *checker) oneOf(n *node, v any, allowed ...string) (string, bool) {
 		for i, a := range allowed {
 			quoted[i] = strconv.Quote(a)
 		}
-		c.errorf(n, "%s must be one of %s, not %q", n.key, strings.Join(quoted, ", "), s)
-		return "", false
+		return c.fail(n, "%s must be one of %s, not %q", n.key, strings.Join(quoted, ", "), s)
 	}
 	return s, true
 }

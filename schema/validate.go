@@ -388,8 +388,7 @@ func (c *checker) envName(n *node, v any) (string, bool) {
 		return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
 	}) < 0 && !(s[0] >= '0' && s[0] <= '9')
 	if !valid {
-		c.errorf(n, "%s must be an environment variable name, letters, digits and _ not starting with a digit, not %q", n.key, s)
-		return "", false
+		return c.fail(n, "%s must be an environment variable name, letters, digits and _ not starting with a digit, not %q", n.key, s)
 	}
 	return s, true
 }
@@ -403,11 +402,9 @@ func (c *checker) message(n *node, v any) (string, bool) {
 	case !ok:
 		return "", false
 	case s == "":
-		c.errorf(n, "%s must not be empty; leave it out to use %q", n.key, DefaultMessage)
-		return "", false
+		return c.fail(n, "%s must not be empty; leave it out to use %q", n.key, DefaultMessage)
 	case strings.ContainsRune(s, 0):
-		c.errorf(n, "%s must not contain a NUL character", n.key)
-		return "", false
+		return c.fail(n, "%s must not contain a NUL character", n.key)
 	}
 	if _, p := ParseMessage(s); p != nil {
 		line, col := c.posIn(n, p.Offset)
@@ -444,16 +441,13 @@ func (c *checker) fixtureName(n *node, v any) (string, bool) {
 		return "", false
 	}
 	if p := identifierProblem(s); p != "" {
-		c.errorf(n, "%s must be a Python identifier, not %q: %s", n.key, s, p)
-		return "", false
+		return c.fail(n, "%s must be a Python identifier, not %q: %s", n.key, s, p)
 	}
 	if s == "request" {
-		c.errorf(n, "%s must not be \"request\", which is pytest's own fixture", n.key)
-		return "", false
+		return c.fail(n, "%s must not be \"request\", which is pytest's own fixture", n.key)
 	}
 	if strings.HasPrefix(s, reservedPrefix) {
-		c.errorf(n, "%s must not start with %q, which is kept for the helpers fixturegen generates", n.key, reservedPrefix)
-		return "", false
+		return c.fail(n, "%s must not start with %q, which is kept for the helpers fixturegen generates", n.key, reservedPrefix)
 	}
 	return s, true
 }
@@ -464,8 +458,7 @@ func (c *checker) moduleName(n *node, v any) (string, bool) {
 		return "", false
 	}
 	if p := moduleProblem(s); p != "" {
-		c.errorf(n, "%s must be a dotted module name, not %q: %s", n.key, s, p)
-		return "", false
+		return c.fail(n, "%s must be a dotted module name, not %q: %s", n.key, s, p)
 	}
 	return s, true
 }
@@ -760,12 +753,10 @@ func (c *checker) testName(n *node, v any) (string, bool) {
 		return "", false
 	}
 	if p := identifierProblem(name); p != "" {
-		c.errorf(n, "%s must be a Python identifier, not %q: %s", n.key, name, p)
-		return "", false
+		return c.fail(n, "%s must be a Python identifier, not %q: %s", n.key, name, p)
 	}
 	if !strings.HasPrefix(name, "test") {
-		c.errorf(n, "%s must start with \"test\" so that pytest collects it, not %q", n.key, name)
-		return "", false
+		return c.fail(n, "%s must start with \"test\" so that pytest collects it, not %q", n.key, name)
 	}
 	return name, true
 }
@@ -777,13 +768,11 @@ func (c *checker) nodeID(n *node, v any, s *Spec) (string, bool) {
 	}
 	clean, problem := nodeIDProblem(id)
 	if problem != "" {
-		c.errorf(n, "%s must be a pytest node id like \"tests/test_x.py::test_name\", not %q: %s", n.key, id, problem)
-		return "", false
+		return c.fail(n, "%s must be a pytest node id like \"tests/test_x.py::test_name\", not %q: %s", n.key, id, problem)
 	}
 	file, _, _ := strings.Cut(clean, "::")
 	if sameFile(file, s.Paths.ProbeTests) {
-		c.errorf(n, "%s must not run a test in %s, %q: the probe would run itself", n.key, c.key("paths", "probe_tests"), file)
-		return "", false
+		return c.fail(n, "%s must not run a test in %s, %q: the probe would run itself", n.key, c.key("paths", "probe_tests"), file)
 	}
 	return clean, true
 }
