@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -203,7 +204,7 @@ func (c *checker) asTable(n *node, v any) (map[string]any, bool) {
 // that was probably meant.
 func (c *checker) keys(n *node, t map[string]any, allowed ...string) {
 	for k := range t {
-		if contains(allowed, k) {
+		if slices.Contains(allowed, k) {
 			continue
 		}
 		if s := suggest.Closest(k, allowed); s != "" {
@@ -224,13 +225,11 @@ func (c *checker) required(n *node, t map[string]any, keys ...string) {
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+// fail reports an error at n, as errorf, for a reader of a string that
+// returns none.
+func (c *checker) fail(n *node, format string, args ...any) (string, bool) {
+	c.errorf(n, format, args...)
+	return "", false
 }
 
 func (c *checker) str(n *node, v any) (string, bool) {
@@ -249,8 +248,7 @@ func (c *checker) name(n *node, v any, what string) (string, bool) {
 		return "", false
 	}
 	if strings.IndexFunc(s, unicode.IsControl) >= 0 {
-		c.errorf(n, "%s must be %s without control characters, not %q", n.key, what, s)
-		return "", false
+		return c.fail(n, "%s must be %s without control characters, not %q", n.key, what, s)
 	}
 	return s, true
 }
@@ -303,13 +301,12 @@ func (c *checker) oneOf(n *node, v any, allowed ...string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if !contains(allowed, s) {
+	if !slices.Contains(allowed, s) {
 		quoted := make([]string, len(allowed))
 		for i, a := range allowed {
 			quoted[i] = strconv.Quote(a)
 		}
-		c.errorf(n, "%s must be one of %s, not %q", n.key, strings.Join(quoted, ", "), s)
-		return "", false
+		return c.fail(n, "%s must be one of %s, not %q", n.key, strings.Join(quoted, ", "), s)
 	}
 	return s, true
 }

@@ -27,12 +27,6 @@ func IsIdentifier(s string) bool {
 	return identifierProblem(s) == ""
 }
 
-// IsModuleName reports whether s is a dotted module name that an import
-// statement accepts: one or more identifiers (see IsIdentifier) joined by dots.
-func IsModuleName(s string) bool {
-	return moduleProblem(s) == ""
-}
-
 // identifierProblem says why s is not an identifier, as a clause that follows
 // "not %q: " in a message, or returns "" when s is one.
 func identifierProblem(s string) string {

@@ -254,17 +254,6 @@ func IsTimerSignal(name string) bool {
 	return false
 }
 
-// TimerNamed returns the spec's name of the timer a constant, as a reader
-// resolves it ("signal.ITIMER_REAL"), names.
-func TimerNamed(constant string) (string, bool) {
-	for name, t := range IntervalTimers {
-		if constant == "signal."+t.Which {
-			return name, true
-		}
-	}
-	return "", false
-}
-
 // Exceptions a fired deadline can raise, as written in the spec.
 const (
 	RaisesAssertionError = pytext.AssertionError

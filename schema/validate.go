@@ -178,15 +178,9 @@ func (c *checker) shield(root *node, doc map[string]any, s *Spec) {
 	if v, ok := t["signals"]; ok {
 		sh.Signals = c.signals(n.child("signals"), v)
 	}
-	if v, ok := t["import_grace"]; ok {
-		sh.ImportGrace, _ = c.seconds(n.child("import_grace"), v)
-	}
-	if v, ok := t["past_grace"]; ok {
-		sh.PastGrace, _ = c.oneOf(n.child("past_grace"), v, keyEnum("shield.past_grace")...)
-	}
-	if v, ok := t["rollback"]; ok {
-		sh.Rollback, _ = c.boolean(n.child("rollback"), v)
-	}
+	opt(n, t, "import_grace", &sh.ImportGrace, c.seconds)
+	opt(n, t, "past_grace", &sh.PastGrace, c.enum("shield.past_grace"))
+	opt(n, t, "rollback", &sh.Rollback, c.boolean)
 	s.Shield = sh
 }
 
@@ -237,30 +231,14 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 		// An opt-in deadline takes its seconds from the variable alone.
 		c.required(n, t, "seconds")
 	}
-	if v, ok := t["fixture"]; ok {
-		d.Fixture, _ = c.fixtureName(n.child("fixture"), v)
-	}
-	if v, ok := t["seconds"]; ok {
-		d.Seconds, _ = c.seconds(n.child("seconds"), v)
-	}
-	if v, ok := t["timer"]; ok {
-		d.Timer, _ = c.oneOf(n.child("timer"), v, keyEnum("deadline.timer")...)
-	}
-	if v, ok := t["message"]; ok {
-		d.Message, _ = c.message(n.child("message"), v)
-	}
-	if v, ok := t["on_import"]; ok {
-		d.OnImport, _ = c.oneOf(n.child("on_import"), v, keyEnum("deadline.on_import")...)
-	}
-	if v, ok := t["late_imports"]; ok {
-		d.LateImports, _ = c.oneOf(n.child("late_imports"), v, keyEnum("deadline.late_imports")...)
-	}
-	if v, ok := t["import_grace"]; ok {
-		d.ImportGrace, _ = c.seconds(n.child("import_grace"), v)
-	}
-	if v, ok := t["autouse"]; ok {
-		d.Autouse, _ = c.boolean(n.child("autouse"), v)
-	}
+	opt(n, t, "fixture", &d.Fixture, c.fixtureName)
+	opt(n, t, "seconds", &d.Seconds, c.seconds)
+	opt(n, t, "timer", &d.Timer, c.enum("deadline.timer"))
+	opt(n, t, "message", &d.Message, c.message)
+	opt(n, t, "on_import", &d.OnImport, c.enum("deadline.on_import"))
+	opt(n, t, "late_imports", &d.LateImports, c.enum("deadline.late_imports"))
+	opt(n, t, "import_grace", &d.ImportGrace, c.seconds)
+	opt(n, t, "autouse", &d.Autouse, c.boolean)
 	if v, ok := t["seconds_env"]; ok {
 		d.SecondsEnv = c.envNames(n.child("seconds_env"), v)
 	}
@@ -274,24 +252,26 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 			c.errorf(kn, "%s = %q keeps %s, which this spec does not give: set it, or drop %s", kn.key, SecondsEnvFallback, n.child("seconds").key, kn.key)
 		}
 	}
-	if v, ok := t["message_verbatim"]; ok {
-		d.MessageVerbatim, _ = c.boolean(n.child("message_verbatim"), v)
-	}
-	if v, ok := t["without_timer"]; ok {
-		d.WithoutTimer, _ = c.oneOf(n.child("without_timer"), v, keyEnum("deadline.without_timer")...)
-	}
-	if v, ok := t["raises"]; ok {
-		d.Raises, _ = c.oneOf(n.child("raises"), v, keyEnum("deadline.raises")...)
-	}
-	if v, ok := t["dump_threads"]; ok {
-		d.DumpThreads, _ = c.boolean(n.child("dump_threads"), v)
-	}
-	if v, ok := t["defer_to_pytest_timeout"]; ok {
-		d.DeferToPytestTimeout, _ = c.boolean(n.child("defer_to_pytest_timeout"), v)
-	}
+	opt(n, t, "message_verbatim", &d.MessageVerbatim, c.boolean)
+	opt(n, t, "without_timer", &d.WithoutTimer, c.enum("deadline.without_timer"))
+	opt(n, t, "raises", &d.Raises, c.enum("deadline.raises"))
+	opt(n, t, "dump_threads", &d.DumpThreads, c.boolean)
+	opt(n, t, "defer_to_pytest_timeout", &d.DeferToPytestTimeout, c.boolean)
 	if v, ok := t["module_seconds"]; ok {
 		d.ModuleSeconds = c.moduleSeconds(n.child("module_seconds"), v)
 	}
+}
+
+// opt reads key of t, where the table has it, into *dst with read.
+func opt[T any](n *node, t map[string]any, key string, dst *T, read func(*node, any) (T, bool)) {
+	if v, ok := t[key]; ok {
+		*dst, _ = read(n.child(key), v)
+	}
+}
+
+// enum reads a string that must be one of key's values (keyEnum).
+func (c *checker) enum(key string) func(*node, any) (string, bool) {
+	return func(n *node, v any) (string, bool) { return c.oneOf(n, v, keyEnum(key)...) }
 }
 
 // moduleSeconds reads deadline.module_seconds: test modules' paths, or
@@ -408,8 +388,7 @@ func (c *checker) envName(n *node, v any) (string, bool) {
 		return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
 	}) < 0 && !(s[0] >= '0' && s[0] <= '9')
 	if !valid {
-		c.errorf(n, "%s must be an environment variable name, letters, digits and _ not starting with a digit, not %q", n.key, s)
-		return "", false
+		return c.fail(n, "%s must be an environment variable name, letters, digits and _ not starting with a digit, not %q", n.key, s)
 	}
 	return s, true
 }
@@ -423,11 +402,9 @@ func (c *checker) message(n *node, v any) (string, bool) {
 	case !ok:
 		return "", false
 	case s == "":
-		c.errorf(n, "%s must not be empty; leave it out to use %q", n.key, DefaultMessage)
-		return "", false
+		return c.fail(n, "%s must not be empty; leave it out to use %q", n.key, DefaultMessage)
 	case strings.ContainsRune(s, 0):
-		c.errorf(n, "%s must not contain a NUL character", n.key)
-		return "", false
+		return c.fail(n, "%s must not contain a NUL character", n.key)
 	}
 	if _, p := ParseMessage(s); p != nil {
 		line, col := c.posIn(n, p.Offset)
@@ -464,16 +441,13 @@ func (c *checker) fixtureName(n *node, v any) (string, bool) {
 		return "", false
 	}
 	if p := identifierProblem(s); p != "" {
-		c.errorf(n, "%s must be a Python identifier, not %q: %s", n.key, s, p)
-		return "", false
+		return c.fail(n, "%s must be a Python identifier, not %q: %s", n.key, s, p)
 	}
 	if s == "request" {
-		c.errorf(n, "%s must not be \"request\", which is pytest's own fixture", n.key)
-		return "", false
+		return c.fail(n, "%s must not be \"request\", which is pytest's own fixture", n.key)
 	}
 	if strings.HasPrefix(s, reservedPrefix) {
-		c.errorf(n, "%s must not start with %q, which is kept for the helpers fixturegen generates", n.key, reservedPrefix)
-		return "", false
+		return c.fail(n, "%s must not start with %q, which is kept for the helpers fixturegen generates", n.key, reservedPrefix)
 	}
 	return s, true
 }
@@ -484,8 +458,7 @@ func (c *checker) moduleName(n *node, v any) (string, bool) {
 		return "", false
 	}
 	if p := moduleProblem(s); p != "" {
-		c.errorf(n, "%s must be a dotted module name, not %q: %s", n.key, s, p)
-		return "", false
+		return c.fail(n, "%s must be a dotted module name, not %q: %s", n.key, s, p)
 	}
 	return s, true
 }
@@ -767,9 +740,7 @@ func (c *checker) cases(n *node, v any, s *Spec, pk pathKeys) {
 		if v, ok := t["planted_delay"]; ok {
 			pc.PlantedDelay = c.plantedDelay(en.child("planted_delay"), v)
 		}
-		if v, ok := t["armed_delay"]; ok {
-			pc.ArmedDelay, _ = c.seconds(en.child("armed_delay"), v)
-		}
+		opt(en, t, "armed_delay", &pc.ArmedDelay, c.seconds)
 		s.Probe.Cases = append(s.Probe.Cases, pc)
 	}
 }
@@ -782,12 +753,10 @@ func (c *checker) testName(n *node, v any) (string, bool) {
 		return "", false
 	}
 	if p := identifierProblem(name); p != "" {
-		c.errorf(n, "%s must be a Python identifier, not %q: %s", n.key, name, p)
-		return "", false
+		return c.fail(n, "%s must be a Python identifier, not %q: %s", n.key, name, p)
 	}
 	if !strings.HasPrefix(name, "test") {
-		c.errorf(n, "%s must start with \"test\" so that pytest collects it, not %q", n.key, name)
-		return "", false
+		return c.fail(n, "%s must start with \"test\" so that pytest collects it, not %q", n.key, name)
 	}
 	return name, true
 }
@@ -799,13 +768,11 @@ func (c *checker) nodeID(n *node, v any, s *Spec) (string, bool) {
 	}
 	clean, problem := nodeIDProblem(id)
 	if problem != "" {
-		c.errorf(n, "%s must be a pytest node id like \"tests/test_x.py::test_name\", not %q: %s", n.key, id, problem)
-		return "", false
+		return c.fail(n, "%s must be a pytest node id like \"tests/test_x.py::test_name\", not %q: %s", n.key, id, problem)
 	}
 	file, _, _ := strings.Cut(clean, "::")
 	if sameFile(file, s.Paths.ProbeTests) {
-		c.errorf(n, "%s must not run a test in %s, %q: the probe would run itself", n.key, c.key("paths", "probe_tests"), file)
-		return "", false
+		return c.fail(n, "%s must not run a test in %s, %q: the probe would run itself", n.key, c.key("paths", "probe_tests"), file)
 	}
 	return clean, true
 }
@@ -818,11 +785,7 @@ func (c *checker) plantedDelay(n *node, v any) *PlantedDelay {
 	c.keys(n, t, plantedKeys...)
 	c.required(n, t, "module", "seconds")
 	pd := &PlantedDelay{}
-	if v, ok := t["module"]; ok {
-		pd.Module, _ = c.moduleName(n.child("module"), v)
-	}
-	if v, ok := t["seconds"]; ok {
-		pd.Seconds, _ = c.seconds(n.child("seconds"), v)
-	}
+	opt(n, t, "module", &pd.Module, c.moduleName)
+	opt(n, t, "seconds", &pd.Seconds, c.seconds)
 	return pd
 }

@@ -836,7 +836,7 @@ func TestPythonNames(t *testing.T) {
 		"a": true, "a.b.c": true, "mcp.server.stdio": true, "_x.y_": true,
 		"": false, ".a": false, "a.": false, "a..b": false, "a.if": false, "a.1b": false, "a b": false, "a/b": false,
 	} {
-		if got := IsModuleName(s); got != want {
+		if got := moduleProblem(s) == ""; got != want {
 			t.Errorf("IsModuleName(%q) = %v, want %v", s, got, want)
 		}
 	}

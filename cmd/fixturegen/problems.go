@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
 	"github.com/fixturegen/fixturegen/schema"
@@ -25,12 +24,4 @@ func problems(name string, err error) []finding.Problem {
 		return []finding.Problem{{Path: se.File, Line: se.Line, Col: se.Col, Message: se.Msg}}
 	}
 	return []finding.Problem{{Message: fmt.Sprintf("fixturegen %s: %v", name, err)}}
-}
-
-func printErrorsJSON(w io.Writer, name string, err error) {
-	finding.ProblemsJSON(w, problems(name, err))
-}
-
-func printErrorsGitHub(w io.Writer, name string, err error) {
-	finding.ProblemsGitHub(w, problems(name, err))
 }

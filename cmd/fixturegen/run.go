@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/fixturegen/fixturegen/internal/check/finding"
 	"github.com/fixturegen/fixturegen/internal/cli/color"
 	"github.com/fixturegen/fixturegen/internal/cli/completion"
 	"github.com/fixturegen/fixturegen/internal/gen/write"
@@ -175,9 +176,9 @@ func (c *context) exitCode(name string, err error) int {
 	case errors.As(err, &ue):
 		fmt.Fprintf(c.stderr, "fixturegen %s: %s\nrun 'fixturegen %s --help' for usage\n", name, ue.msg, name)
 	case c.format == "json":
-		printErrorsJSON(c.stdout, name, err)
+		finding.ProblemsJSON(c.stdout, problems(name, err))
 	case c.format == "github":
-		printErrorsGitHub(c.stdout, name, err)
+		finding.ProblemsGitHub(c.stdout, problems(name, err))
 	default:
 		var se *schema.Error
 		var ses schema.Errors

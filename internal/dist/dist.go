@@ -20,7 +20,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
 
@@ -62,16 +61,6 @@ var Targets = []Target{
 	{"darwin", "arm64", "macosx_12_0_arm64"},
 	{"windows", "amd64", "win_amd64"},
 	{"windows", "arm64", "win_arm64"},
-}
-
-// Host is the target of the machine running this code.
-func Host() (Target, bool) {
-	for _, t := range Targets {
-		if t.GOOS == runtime.GOOS && t.GOARCH == runtime.GOARCH {
-			return t, true
-		}
-	}
-	return Target{}, false
 }
 
 // Release describes one release build.

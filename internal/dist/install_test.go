@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -478,3 +479,13 @@ func runAction(t *testing.T, root, wheels, project, work, mislabeled string) {
 }
 
 var expression = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
+
+// Host is the target of the machine running this code.
+func Host() (Target, bool) {
+	for _, t := range Targets {
+		if t.GOOS == runtime.GOOS && t.GOARCH == runtime.GOARCH {
+			return t, true
+		}
+	}
+	return Target{}, false
+}

@@ -322,26 +322,8 @@ func (r *Report) JSON(w io.Writer) error {
 		// project imports them only where their package may be missing.
 		Optional []Optional `json:"optional"`
 		Results  []Result   `json:"results"`
-	}{OK: r.OK(), Code: r.Code, Nodes: r.Nodes, Late: r.Late, Failed: r.Failed, Armed: []armed{},
-		NotImportable: r.NotImportable, Optional: r.Optional, Results: r.Results}
-	if doc.Nodes == nil {
-		doc.Nodes = []string{}
-	}
-	if doc.Late == nil {
-		doc.Late = []Import{}
-	}
-	if doc.Failed == nil {
-		doc.Failed = []FailedImport{}
-	}
-	if doc.NotImportable == nil {
-		doc.NotImportable = []string{}
-	}
-	if doc.Optional == nil {
-		doc.Optional = []Optional{}
-	}
-	if doc.Results == nil {
-		doc.Results = []Result{}
-	}
+	}{OK: r.OK(), Code: r.Code, Nodes: orEmpty(r.Nodes), Late: orEmpty(r.Late), Failed: orEmpty(r.Failed), Armed: []armed{},
+		NotImportable: orEmpty(r.NotImportable), Optional: orEmpty(r.Optional), Results: orEmpty(r.Results)}
 	for i, rec := range r.Armed {
 		doc.Armed = append(doc.Armed, armed{nodeAt(r.ArmedNodes, i), rec})
 	}
@@ -389,4 +371,13 @@ func ImportTimesJSON(w io.Writer, spec *schema.Spec, times []ImportTime) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(rows)
+}
+
+// orEmpty is s, or an empty slice for nil, so that JSON shows [] and not
+// null.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

@@ -3,6 +3,7 @@ package probe
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
@@ -73,7 +74,7 @@ func (v *pytestView) keep(args []string, dir string, timeout bool) {
 		a := args[i]
 		name, value, inline := strings.Cut(a, "=")
 		switch {
-		case contains(valued, name):
+		case slices.Contains(valued, name):
 			if !inline {
 				if i+1 >= len(args) {
 					continue
@@ -88,7 +89,7 @@ func (v *pytestView) keep(args []string, dir string, timeout bool) {
 				v.mode = value
 			}
 			v.kept = append(v.kept, name+"="+value)
-		case timeout && contains(keptTimeoutFlags, a):
+		case timeout && slices.Contains(keptTimeoutFlags, a):
 			v.kept = append(v.kept, a)
 		case timeout && a == "-pno:timeout":
 			v.kept = append(v.kept, "-p", "no:timeout")
@@ -97,15 +98,6 @@ func (v *pytestView) keep(args []string, dir string, timeout bool) {
 			i++
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // importPath is the head of sys.path as pytest sets it in a session of the

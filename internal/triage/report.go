@@ -181,32 +181,17 @@ type (
 
 // JSON prints the report as one JSON document.
 func (r *Report) JSON(w io.Writer) error {
-	doc := jsonReport{Spec: r.Spec, Poisoned: r.Poisoned(), Verdicts: []jsonVerdict{}, Attempts: []jsonAttempt{}, Warnings: r.Warnings}
-	if doc.Warnings == nil {
-		doc.Warnings = []string{}
-	}
+	doc := jsonReport{Spec: r.Spec, Poisoned: r.Poisoned(), Verdicts: []jsonVerdict{}, Attempts: []jsonAttempt{}, Warnings: orEmpty(r.Warnings)}
 	for _, v := range r.Verdicts {
 		jv := jsonVerdict{Kind: v.Kind, Attempt: v.Attempt, Worker: v.Worker, Certain: v.Certain, Summary: v.Summary,
-			Poisoning: v.Poisoning, Poisoned: v.Poisoned, Modules: v.Modules, Next: v.Next, Evidence: []jsonEvidence{}}
-		if jv.Poisoned == nil {
-			jv.Poisoned = []TestRef{}
-		}
-		if jv.Modules == nil {
-			jv.Modules = []string{}
-		}
-		if jv.Next == nil {
-			jv.Next = []string{}
-		}
+			Poisoning: v.Poisoning, Poisoned: orEmpty(v.Poisoned), Modules: orEmpty(v.Modules), Next: orEmpty(v.Next), Evidence: []jsonEvidence{}}
 		for _, e := range v.Evidence {
 			jv.Evidence = append(jv.Evidence, jsonEvidence{File: e.Loc.File, Line: e.Loc.Line, Col: e.Loc.Col, What: e.What})
 		}
 		doc.Verdicts = append(doc.Verdicts, jv)
 	}
 	for _, a := range r.Attempts {
-		ja := jsonAttempt{Label: a.Label, Timeline: string(a.Timeline), Workers: []jsonWorker{}, Gaps: a.Gaps()}
-		if ja.Gaps == nil {
-			ja.Gaps = []string{}
-		}
+		ja := jsonAttempt{Label: a.Label, Timeline: string(a.Timeline), Workers: []jsonWorker{}, Gaps: orEmpty(a.Gaps())}
 		for _, s := range a.Sources {
 			ja.Inputs = append(ja.Inputs, jsonInput{Path: s.Path, Kind: string(s.Kind), Lines: s.Lines})
 		}
@@ -262,4 +247,13 @@ func (r *Report) GitHub(w io.Writer) {
 	r.Warnings = nil
 	r.Text(w)
 	r.Warnings = warnings
+}
+
+// orEmpty is s, or an empty slice for nil, so that JSON shows [] and not
+// null.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

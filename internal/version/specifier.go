@@ -11,7 +11,6 @@ import (
 // A Specifier is a spec's required_version: comma-separated PEP 440 version
 // clauses (">=0.4, <0.6"), every one of which a version must satisfy.
 type Specifier struct {
-	text    string
 	clauses []clause
 }
 
@@ -59,7 +58,7 @@ func parse(s string) (parsed, bool) {
 // ParseSpecifier reads a required_version value. Its errors say what is
 // wrong with which clause, for a message at the spec's position.
 func ParseSpecifier(text string) (Specifier, error) {
-	s := Specifier{text: text}
+	s := Specifier{}
 	if strings.TrimSpace(text) == "" {
 		return s, fmt.Errorf("is empty; write a version clause such as \">=0.4\"")
 	}
@@ -91,9 +90,6 @@ func ParseSpecifier(text string) (Specifier, error) {
 	}
 	return s, nil
 }
-
-// String is the specifier as written.
-func (s Specifier) String() string { return s.text }
 
 // Allows reports whether version v satisfies every clause. A version that
 // is not a release (Dev, say) satisfies none.

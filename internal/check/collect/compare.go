@@ -36,7 +36,7 @@ func Compare(v *View, static []suite.Test, skip map[string]bool, cwd string) *fi
 			gap.Agree++
 			gap.Items++
 		} else {
-			gap.Missed = append(gap.Missed, show(cwd, it.Path)+"::"+it.Test)
+			gap.Missed = append(gap.Missed, relpath.Rel(cwd, it.Path)+"::"+it.Test)
 		}
 	}
 	done := map[string]bool{}
@@ -46,12 +46,7 @@ func Compare(v *View, static []suite.Test, skip map[string]bool, cwd string) *fi
 			continue
 		}
 		done[key] = true
-		gap.NotCollected = append(gap.NotCollected, show(cwd, t.Abs)+"::"+t.Name)
+		gap.NotCollected = append(gap.NotCollected, relpath.Rel(cwd, t.Abs)+"::"+t.Name)
 	}
 	return gap
-}
-
-// show is a path as fixturegen's messages show it, from cwd.
-func show(cwd, abs string) string {
-	return relpath.Rel(cwd, abs)
 }

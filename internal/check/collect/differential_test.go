@@ -17,6 +17,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/gen/write"
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/internal/testenv"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -410,12 +411,12 @@ func agree(t *testing.T, dir, python string, want int) agreement {
 			if !filepath.IsAbs(path) {
 				path = filepath.Join(cwd, path)
 			}
-			staticUsers = appendOnce(staticUsers, show(cwd, path)+"::"+strings.ReplaceAll(use.Test, ".", "::"))
+			staticUsers = appendOnce(staticUsers, relpath.Rel(cwd, path)+"::"+strings.ReplaceAll(use.Test, ".", "::"))
 		}
 	}
 	for _, it := range view.Items {
 		if it.Python && !planned[it.Path] && slices.Contains(it.Fixtures, spec.Deadline.Fixture) {
-			pytestUsers = appendOnce(pytestUsers, show(cwd, it.Path)+"::"+it.Test)
+			pytestUsers = appendOnce(pytestUsers, relpath.Rel(cwd, it.Path)+"::"+it.Test)
 		}
 	}
 	sameSet(t, "tests that use the deadline fixture", staticUsers, pytestUsers)

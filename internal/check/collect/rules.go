@@ -10,6 +10,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/check/finding"
 	checkrules "github.com/fixturegen/fixturegen/internal/check/rules"
 	"github.com/fixturegen/fixturegen/internal/python/pytesttimeout"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -92,15 +93,10 @@ func Judge(spec *schema.Spec, v *View, static *checkrules.Result, planned map[st
 	return out, Compare(v, static.Tests, planned, cwd), nil
 }
 
-// Findings applies the contract's collection rules to pytest's view:
-// missing-group, group-void, deadline-without-preload and probe-node.
-// Paths are shown relative to cwd where they lie below it.
-func Findings(spec *schema.Spec, v *View, cwd string) []finding.Finding {
-	return findings(spec, v, cwd, nil)
-}
-
-// findings is Findings with the declarations of pytest-import-shield,
-// which shield-not-loaded confirms pytest loads.
+// findings applies the contract's collection rules to pytest's view
+// (judges), with the declarations of pytest-import-shield, which
+// shield-not-loaded confirms pytest loads. Paths are shown relative to
+// cwd where they lie below it.
 func findings(spec *schema.Spec, v *View, cwd string, plugin []pytesttimeout.Place) []finding.Finding {
 	r := &rules{spec: spec, v: v, cwd: cwd, plugin: plugin}
 	for _, j := range judges {
@@ -123,7 +119,7 @@ func (r *rules) add(rule, path string, line, col int, msg, fix string) {
 		Line: max(line, 1), Col: max(col, 1), Message: msg, Fix: fix})
 }
 
-func (r *rules) display(abs string) string { return show(r.cwd, abs) }
+func (r *rules) display(abs string) string { return relpath.Rel(r.cwd, abs) }
 
 // missingGroup: every test whose closure holds the deadline fixture must be
 // scheduled in the group.

@@ -25,7 +25,6 @@ import (
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/python/pytesttimeout"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
-	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -196,12 +195,6 @@ func SpecProject(spec *schema.Spec) (Options, error) {
 func SpecTree(spec *schema.Spec, cfg *pytestcfg.Config) Options {
 	conftest, planned := plan.Targets(spec)
 	return Options{Options: suite.SpecTree(spec, cfg, conftest, planned)}
-}
-
-// display makes an absolute path relative to the working directory, as
-// every message shows paths.
-func display(cwd, abs string) string {
-	return relpath.Rel(cwd, abs)
 }
 
 // argPos is where a value of pytest's configuration is written; 1:1 for

@@ -5,6 +5,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 const RuleDistLoadgroup = "dist-loadgroup"
@@ -30,7 +31,7 @@ func (r *rules) distLoadgroup() {
 	if x.Workers == nil || x.Disabled || x.Mode == "loadgroup" {
 		return
 	}
-	path := display(r.cwd, cfg.File)
+	path := relpath.Rel(r.cwd, cfg.File)
 	group := fmt.Sprintf("pytest.mark.xdist_group(%q)", r.spec.Group.Name)
 	if x.Dist != nil {
 		r.add(RuleDistLoadgroup, path, pyscan.Pos{Line: x.Dist.Line, Col: x.Dist.Col},

@@ -82,7 +82,7 @@ func (r *rules) handwrittenDeadlines(src *suite.Source) {
 		what := fmt.Sprintf("around each test that uses %s", fx.Name)
 		switch {
 		case fx.Autouse && src.Conftest:
-			what = fmt.Sprintf("around every test below %s (autouse)", filepath.ToSlash(display(r.cwd, src.Dir)))
+			what = fmt.Sprintf("around every test below %s (autouse)", filepath.ToSlash(relpath.Rel(r.cwd, src.Dir)))
 		case fx.Autouse:
 			what = "around every test of this module (autouse)"
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -98,7 +99,7 @@ func (r *rules) ownTimer(src *suite.Source) {
 			}
 			if own >= 0 && src.Conftest && suite.IsTestHook(m.Defs[own].Name) {
 				r.add(RuleOwnTimer, src.Path, c.Pos,
-					fmt.Sprintf("%s arms its own timer in hook %s, which pytest runs for every test below %s: a hand-written per-test deadline, and a module imported for the first time under its alarm can be left half imported", what, m.Defs[own].Name, filepath.ToSlash(display(r.cwd, src.Dir))),
+					fmt.Sprintf("%s arms its own timer in hook %s, which pytest runs for every test below %s: a hand-written per-test deadline, and a module imported for the first time under its alarm can be left half imported", what, m.Defs[own].Name, filepath.ToSlash(relpath.Rel(r.cwd, src.Dir))),
 					fmt.Sprintf("set autouse = true in the spec's [deadline], with this deadline's seconds, so that %s covers every test without interrupting an import, and delete the hook", deadline))
 				continue
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 const RulePreloadMissing = "preload-missing"
@@ -48,7 +49,7 @@ func (r *rules) preloadModules() {
 				continue // not first-party under this root
 			}
 			if missing := firstMissing(r.cwd, root, parts); missing != "" {
-				where := display(r.cwd, root)
+				where := relpath.Rel(r.cwd, root)
 				if where == "." {
 					where = "the project folder"
 				}
@@ -77,7 +78,7 @@ func firstMissing(cwd, root string, parts []string) string {
 				return fmt.Sprintf("%s is a module, not a package, so it has no %s", strings.Join(parts[:i+1], "."), parts[i+1])
 			}
 		default:
-			return fmt.Sprintf("there is no %s.py or %s/ in %s", p, p, filepath.ToSlash(display(cwd, dir)))
+			return fmt.Sprintf("there is no %s.py or %s/ in %s", p, p, filepath.ToSlash(relpath.Rel(cwd, dir)))
 		}
 	}
 	return ""

@@ -6,7 +6,7 @@ import (
 )
 
 // static lists the rules Check applies, each declared in a file of its
-// own with its check; the registry (rule.go), which they join as
+// own with its check (the read's own findings share read_problems.go); the registry (rule.go), which they join as
 // the package is initialized, gives docs/check.md, check --help, the
 // suppression comment and the prefilter what they say about them. A new
 // rule is one more file and its line here.
@@ -26,8 +26,7 @@ var static = []*checked{
 	&unshieldedTimeoutRule,
 	&uncoveredTestsRule,
 	&timerOrderRule,
-	// The read's own findings: problems reading the tree, reported where
-	// the read meets them (suite.Problem).
+	// The read's own findings (read_problems.go).
 	&undecodableRule,
 	&syntaxRule,
 	&unreadableRule,

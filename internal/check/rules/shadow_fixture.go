@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -40,7 +41,7 @@ func (r *rules) shadows(src *suite.Source) {
 			}
 			reported[fx.Def] = true
 			r.add(RuleShadowFixture, src.Path, fx.Pos(),
-				fmt.Sprintf("defines fixture %s, which shadows the one fixturegen generates in %s", fx.Name, display(r.cwd, r.opts.Conftest)),
+				fmt.Sprintf("defines fixture %s, which shadows the one fixturegen generates in %s", fx.Name, relpath.Rel(r.cwd, r.opts.Conftest)),
 				fmt.Sprintf("rename or remove this fixture; change the generated one through %s and fixturegen generate", r.spec.File))
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -28,7 +29,7 @@ func (r *rules) timerOrder() {
 		return
 	}
 	t := cfg.Timers()
-	path := display(r.cwd, cfg.File)
+	path := relpath.Rel(r.cwd, cfg.File)
 	timeout := t.Timeout > 0 && !t.TimeoutOff
 	deadline := r.spec.HasDeadline() && len(r.spec.Deadline.SecondsEnv) == 0 && r.spec.Deadline.Timer != schema.TimerVirtual && r.spec.Deadline.Timer != schema.TimerProf
 	if t.Faulthandler > 0 && t.FaulthandlerExit {

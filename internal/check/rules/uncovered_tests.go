@@ -48,7 +48,7 @@ func (r *rules) uncoveredTests() {
 	if modules = coverage.Outside(run, dir, modules); err != nil || len(modules) == 0 {
 		return
 	}
-	conftest := display(r.cwd, r.opts.Conftest)
+	conftest := relpath.Rel(r.cwd, r.opts.Conftest)
 	fix := "point [paths].conftest at a conftest.py above every test"
 	if all, err := coverage.Collected(run, "", planned); err == nil {
 		if folder, ok := coverage.Folder(run, all); ok {
@@ -80,7 +80,7 @@ func (r *rules) uncoveredTests() {
 		if n := len(g); n > 1 {
 			var names []string
 			for _, m := range g[1:min(n, 4)] {
-				names = append(names, display(r.cwd, m))
+				names = append(names, relpath.Rel(r.cwd, m))
 			}
 			more := ""
 			if n > 4 {
@@ -90,17 +90,17 @@ func (r *rules) uncoveredTests() {
 		}
 		var msg string
 		if key == "" {
-			reads := "is rooted in " + display(r.cwd, run.Setup.Rootdir) + "/"
+			reads := "is rooted in " + relpath.Rel(r.cwd, run.Setup.Rootdir) + "/"
 			if c := run.Setup.Config; c != nil {
-				reads = "reads " + display(r.cwd, c.File)
+				reads = "reads " + relpath.Rel(r.cwd, c.File)
 			}
 			msg = fmt.Sprintf("this test module%s is below %s, but pytest run on the tests %s, and loads no conftest.py above %s/: the import shield does not reach it",
-				others, conftest, reads, display(r.cwd, run.Setup.ConfcutDir()))
+				others, conftest, reads, relpath.Rel(r.cwd, run.Setup.ConfcutDir()))
 		} else {
 			msg = fmt.Sprintf("this test module%s, which pytest collects, is not below %s, which loads the import shield: pytest-timeout's handler is held in its first imports only in a run that also collects %s/",
-				others, conftest, display(r.cwd, dir))
+				others, conftest, relpath.Rel(r.cwd, dir))
 		}
-		r.add(RuleUncoveredTests, display(r.cwd, g[0]), pyscan.Pos{Line: 1, Col: 1}, msg, fix)
+		r.add(RuleUncoveredTests, relpath.Rel(r.cwd, g[0]), pyscan.Pos{Line: 1, Col: 1}, msg, fix)
 	}
 }
 

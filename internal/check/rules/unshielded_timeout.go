@@ -8,6 +8,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/pytesttimeout"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -121,5 +122,5 @@ func (r *rules) unshielded(found *pytesttimeout.Found, p pytesttimeout.Place) {
 	default:
 		fix = "declare `" + pytesttimeout.Plugin + "` beside pytest-timeout in the project's test dependencies, or add [shield] to " + r.spec.File + " and run `fixturegen generate`"
 	}
-	r.add(RuleUnshieldedTimeout, display(r.cwd, p.File), pyscan.Pos{Line: p.Line, Col: p.Col}, msg, fix)
+	r.add(RuleUnshieldedTimeout, relpath.Rel(r.cwd, p.File), pyscan.Pos{Line: p.Line, Col: p.Col}, msg, fix)
 }

@@ -286,13 +286,7 @@ func sentence(s string) string {
 // pipe is escaped, a backtick gets a longer fence, and control characters
 // (a newline in a message, say) become spaces.
 func code(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
-	s = strings.ReplaceAll(s, "|", `\|`)
+	s = cell(s)
 	fence := "`"
 	for strings.Contains(s, fence) {
 		fence += "`"

@@ -61,14 +61,6 @@ func DecodeASCII(src []byte, ascii bool) ([]byte, *Problem) {
 	return src, nil
 }
 
-// CheckEncoding reports whether src can be read as Python reads it (see
-// Decode): nil when it can, a Problem at the first offending place
-// otherwise.
-func CheckEncoding(src []byte) *Problem {
-	_, prob := Decode(src)
-	return prob
-}
-
 // codingDeclaration returns the encoding named by a "coding[:=]" comment on
 // the first line, or on the second when the first is blank or a comment,
 // and the line it is on.

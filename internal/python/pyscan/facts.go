@@ -934,7 +934,7 @@ func (p *parser) assignedValue(value []tok, n int) {
 	if !importCalls[name[strings.LastIndexByte(name, '.')+1:]] {
 		return
 	}
-	if mod, ok := stringValue(p.str(&value[k+1])); ok && mod != "" {
+	if mod, ok := StringValue(p.str(&value[k+1])); ok && mod != "" {
 		p.bindTargets = append(p.bindTargets, mod)
 		for j := range targets {
 			targets[j].target = int32(len(p.bindTargets))
@@ -1137,7 +1137,7 @@ func (p *parser) arg(seg []tok) Arg {
 		if len(seg) == 1 {
 			// One literal, the usual case: its value is a substring of
 			// the source unless it has escapes.
-			if s, ok := stringValue(p.str(&seg[0])); ok {
+			if s, ok := StringValue(p.str(&seg[0])); ok {
 				a.Kind, a.Value = ArgString, s
 			}
 			return a
@@ -1145,7 +1145,7 @@ func (p *parser) arg(seg []tok) Arg {
 		var b strings.Builder
 		for i := range seg {
 			t := &seg[i]
-			s, ok := stringValue(p.str(t))
+			s, ok := StringValue(p.str(t))
 			if t.kind != String || !ok {
 				return a
 			}
@@ -1172,11 +1172,7 @@ func (p *parser) arg(seg []tok) Arg {
 // StringValue returns the text of one string literal token as written
 // (prefix and quotes included), or false for a formatted string, whose
 // text is known only when it runs.
-func StringValue(literal string) (string, bool) { return stringValue(literal) }
-
-// stringValue returns the text of a string literal token, or false for a
-// formatted string, whose text is known only when it runs.
-func stringValue(tok string) (string, bool) {
+func StringValue(tok string) (string, bool) {
 	i := 0
 	raw := false
 	for i < len(tok) && tok[i] != '"' && tok[i] != '\'' {

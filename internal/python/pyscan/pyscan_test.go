@@ -234,7 +234,7 @@ func TestCheckEncoding(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := ""
-		if p := CheckEncoding([]byte(tt.src)); p != nil {
+		if _, p := Decode([]byte(tt.src)); p != nil {
 			got = fmt.Sprintf("%d:%d %s", p.Pos.Line, p.Pos.Col, p.Msg)
 		}
 		if got != tt.want {

@@ -30,26 +30,33 @@ func (s *scan) inheritedTests(src *Source) []inheritedTest {
 		if d.Kind != pyscan.Class || len(d.Bases) == 0 || !collectedClass(m, i, s.pats, cases) {
 			continue
 		}
-		unit := cases != nil && cases[i]
 		seen := map[string]bool{}
 		for _, o := range m.Defs {
 			if o.Parent == i && o.Kind == pyscan.Function {
 				seen[o.Name] = true
 			}
 		}
-		s.cases.walkBases(src.Dir, m, i, 0, func(bm *pyscan.Module, k int) {
-			for _, o := range bm.Defs {
-				if o.Parent != k || o.Kind != pyscan.Function || seen[o.Name] {
-					continue
-				}
-				seen[o.Name] = true
-				if unit && strings.HasPrefix(o.Name, "test") || !unit && matchName(s.pats.funcs, o.Name) {
-					out = append(out, inheritedTest{class: strings.ReplaceAll(qualifiedName(m, i), ".", "::"), line: d.Pos.Line, name: o.Name})
-				}
-			}
-		})
+		visit := s.testMethods(&out, seen, cases != nil && cases[i], strings.ReplaceAll(qualifiedName(m, i), ".", "::"), d.Pos.Line)
+		s.cases.walkBases(src.Dir, m, i, 0, visit)
 	}
 	return append(out, s.importedClassTests(src)...)
+}
+
+// testMethods returns a visitor of a class's bases that adds to out, as
+// tests of class, the methods pytest collects (test* in a unittest case,
+// python_functions elsewhere) that no class before defines (seen).
+func (s *scan) testMethods(out *[]inheritedTest, seen map[string]bool, unit bool, class string, line int) func(*pyscan.Module, int) {
+	return func(bm *pyscan.Module, k int) {
+		for _, o := range bm.Defs {
+			if o.Parent != k || o.Kind != pyscan.Function || seen[o.Name] {
+				continue
+			}
+			seen[o.Name] = true
+			if unit && strings.HasPrefix(o.Name, "test") || !unit && matchName(s.pats.funcs, o.Name) {
+				*out = append(*out, inheritedTest{class: class, line: line, name: o.Name})
+			}
+		}
+	}
 }
 
 // importedClassTests lists the tests of the test classes the test module
@@ -64,10 +71,7 @@ func (s *scan) importedClassTests(src *Source) []inheritedTest {
 		if im.Scope >= 0 || im.Name == "" || im.Name == "*" {
 			continue
 		}
-		target := im.Module + "." + im.Name
-		if strings.HasSuffix(im.Module, ".") {
-			target = im.Module + im.Name
-		}
+		target := importTarget(im)
 		if m.ResolveAt(im.Bound, -1, pyscan.Pos{Line: 1 << 30}) != target {
 			continue // bound again after the import
 		}
@@ -82,18 +86,7 @@ func (s *scan) importedClassTests(src *Source) []inheritedTest {
 		if !ok {
 			continue
 		}
-		seen := map[string]bool{}
-		visit := func(bm *pyscan.Module, k int) {
-			for _, o := range bm.Defs {
-				if o.Parent != k || o.Kind != pyscan.Function || seen[o.Name] {
-					continue
-				}
-				seen[o.Name] = true
-				if unit && strings.HasPrefix(o.Name, "test") || !unit && matchName(s.pats.funcs, o.Name) {
-					out = append(out, inheritedTest{class: im.Bound, line: im.Pos.Line, name: o.Name})
-				}
-			}
-		}
+		visit := s.testMethods(&out, map[string]bool{}, unit, im.Bound, im.Pos.Line)
 		visit(bm, k)
 		s.cases.walkBases(filepath.Dir(file), bm, k, 0, visit)
 	}
@@ -180,14 +173,19 @@ func (cf *caseFinder) class(dir, dotted string, depth int) (*pyscan.Module, stri
 		// The module may import the class from another one.
 		for _, im := range m.Imports {
 			if im.Bound == class && im.Scope < 0 && im.Name != "" {
-				target := im.Module + "." + im.Name
-				if strings.HasSuffix(im.Module, ".") {
-					target = im.Module + im.Name
-				}
-				return cf.class(filepath.Dir(file), target, depth+1)
+				return cf.class(filepath.Dir(file), importTarget(im), depth+1)
 			}
 		}
 		return nil, "", 0, false
 	}
 	return nil, "", 0, false
+}
+
+// importTarget is the dotted name "from M import N" binds: "M.N", or
+// "..pkg" + "N" for a relative M that ends in a dot.
+func importTarget(im pyscan.Import) string {
+	if strings.HasSuffix(im.Module, ".") {
+		return im.Module + im.Name
+	}
+	return im.Module + "." + im.Name
 }

@@ -84,12 +84,6 @@ type Tree struct {
 	ix   *index
 }
 
-// Options returns the options the tree was read with.
-func (t *Tree) Options() *Options { return t.opts }
-
-// Conftest returns the conftest read in folder dir, or nil.
-func (t *Tree) Conftest(dir string) *Source { return t.ix.conftests[dir] }
-
 // Test is one test function as the static model sees it.
 type Test struct {
 	Path string // as the user reaches it
@@ -256,10 +250,10 @@ func (s *scan) probeFiles() bool {
 		}
 		text, prob := pyscan.Decode(data)
 		if prob != nil {
-			s.warn(display(s.cwd, abs), prob.Pos.Line, prob.Pos.Col, ProblemUndecodable, prob.Msg, "save the file as UTF-8, or declare its encoding as Python expects")
+			s.warn(relpath.Rel(s.cwd, abs), prob.Pos.Line, prob.Pos.Col, ProblemUndecodable, prob.Msg, "save the file as UTF-8, or declare its encoding as Python expects")
 			continue
 		}
-		s.tokenize(display(s.cwd, abs), abs, text, 0)
+		s.tokenize(relpath.Rel(s.cwd, abs), abs, text, 0)
 	}
 	return len(s.sources) > n
 }
@@ -278,10 +272,4 @@ func (o *Options) patterns(key, def string) []string {
 		}
 	}
 	return []string{def}
-}
-
-// display makes an absolute path relative to the working directory, as
-// every message shows paths.
-func display(cwd, abs string) string {
-	return relpath.Rel(cwd, abs)
 }

@@ -212,11 +212,7 @@ func (cf *caseFinder) isCase(dir, dotted string, depth int) bool {
 		// The module may import the class from another one.
 		for _, im := range m.Imports {
 			if im.Bound == class && im.Scope < 0 && im.Name != "" {
-				target := im.Module + "." + im.Name
-				if strings.HasSuffix(im.Module, ".") {
-					target = im.Module + im.Name
-				}
-				return cf.isCase(filepath.Dir(file), target, depth+1)
+				return cf.isCase(filepath.Dir(file), importTarget(im), depth+1)
 			}
 		}
 		return false
