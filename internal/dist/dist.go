@@ -106,12 +106,7 @@ func (r Release) Wheel(t Target, binary string) (string, error) {
 		Scripts:  []wheel.File{{Name: t.exe(), Content: exe}},
 		Licenses: []wheel.File{{Name: "LICENSE", Content: license}},
 	}
-	var buf bytes.Buffer
-	if err := w.Write(&buf); err != nil {
-		return "", err
-	}
-	path := filepath.Join(r.Out, w.Filename())
-	return path, write.File(path, buf.Bytes())
+	return r.writeWheel(w)
 }
 
 const repository = "https://github.com/fixturegen/fixturegen"
@@ -178,12 +173,7 @@ func (r Release) PluginWheel() (string, error) {
 		},
 		Licenses: []wheel.File{{Name: "LICENSE", Content: license}},
 	}
-	var buf bytes.Buffer
-	if err := w.Write(&buf); err != nil {
-		return "", err
-	}
-	path := filepath.Join(r.Out, w.Filename())
-	return path, write.File(path, buf.Bytes())
+	return r.writeWheel(w)
 }
 
 // PluginPythons and PluginPytest are what the plugin supports, as
@@ -461,4 +451,15 @@ func (r Release) All(ctx context.Context, targets []Target, progress func(string
 	}
 	progress(PreCommitDir + "/")
 	return append(written, sums, hooks), nil
+}
+
+// writeWheel writes w into the release folder under its file name and
+// returns the path.
+func (r Release) writeWheel(w *wheel.Wheel) (string, error) {
+	var buf bytes.Buffer
+	if err := w.Write(&buf); err != nil {
+		return "", err
+	}
+	path := filepath.Join(r.Out, w.Filename())
+	return path, write.File(path, buf.Bytes())
 }
