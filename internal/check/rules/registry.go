@@ -53,6 +53,6 @@ type checked struct {
 
 // timerCalls are the signal module's calls that arm a timer or install a
 // timer signal's handler: the words of the rules about timers.
-var timerCalls = []string{"setitimer", "alarm", "ALRM", "SIGPROF"}
+var timerCalls = suite.TimerWords
 
 func deadlineName(s *schema.Spec) []string { return []string{s.Deadline.Fixture} }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/onboard/discover"
@@ -28,6 +29,9 @@ type Report struct {
 	Timeouts *Timeouts
 	// Conftest is the spec's [paths].conftest.
 	Conftest string
+	// BaseTimers are the timers of test base classes the spec's deadline
+	// does not cover, for which it holds the import shield.
+	BaseTimers []BaseTimer
 }
 
 // shielded reports whether the spec holds the shield for pytest-timeout.
@@ -37,6 +41,7 @@ func (r *Report) shielded() bool { return r.Timeouts != nil && len(r.Timeouts.Si
 // the spec is written, what was written and the command that comes next.
 func (r *Report) Text(w io.Writer) {
 	r.found(w)
+	r.baseTimers(w)
 	if !r.Wrote {
 		return
 	}
@@ -56,6 +61,25 @@ func (r *Report) Text(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nnext: fixturegen generate --adopt\n  replaces the hand-written %s in %s with the generated region; everything else in that file stays as it is\n",
 		names, found.Conftest)
+}
+
+// baseTimers prints the timers of test base classes the spec shields,
+// and why the deadline does not cover them.
+func (r *Report) baseTimers(w io.Writer) {
+	if len(r.BaseTimers) == 0 {
+		return
+	}
+	var signals []string
+	for _, bt := range r.BaseTimers {
+		if q := pyquote.String(bt.Signal); !slices.Contains(signals, q) {
+			signals = append(signals, q)
+		}
+	}
+	fmt.Fprintf(w, "added the import shield ([shield], signals = [%s]) for the timers test base classes arm in their tests, which the deadline fixture cannot replace:\n", strings.Join(signals, ", "))
+	for _, bt := range r.BaseTimers {
+		fmt.Fprintf(w, "  %s: %s in %s.%s runs in the tests of %s, and %s: a module imported for the first time under that alarm can be left half imported; the shield holds the handler back until the import is done\n",
+			bt.At, bt.What, bt.Base, bt.Method, strings.Join(bt.Classes, ", "), bt.Why)
+	}
 }
 
 // timeouts prints where the project sets pytest-timeout, and what the

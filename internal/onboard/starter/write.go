@@ -64,21 +64,42 @@ func Write(target string, force bool, python string) (*Report, error) {
 	if len(timeouts.Signal) > 0 {
 		v = Shielded(v, found == nil, timeouts)
 	}
-	text := Text(v, prefix)
-
 	var old []byte
 	if prefix != nil {
 		old, _, err = root.ReadFile(target)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s: cannot read: %w", target, err)
 		}
-		text = appendTables(old, text)
 	}
-	if _, err := schema.ParseTable(text, target, dir, prefix); err != nil {
-		return nil, fmt.Errorf("the contract found does not make a valid spec, so nothing was written:\n%v", err)
+	render := func(v Values) ([]byte, *schema.Spec, error) {
+		text := Text(v, prefix)
+		if prefix != nil {
+			text = appendTables(old, text)
+		}
+		spec, err := schema.ParseTable(text, target, dir, prefix)
+		if err != nil {
+			return nil, nil, fmt.Errorf("the contract found does not make a valid spec, so nothing was written:\n%v", err)
+		}
+		return text, spec, nil
+	}
+	text, spec, err := render(v)
+	if err != nil {
+		return nil, err
+	}
+	// What check would report of a test base class's timer, the spec
+	// settles: it holds the import shield for it.
+	baseTimers, err := FindBaseTimers(spec, dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading the project's tests: %w", err)
+	}
+	if len(baseTimers) > 0 {
+		v = ShieldBaseTimers(v, baseTimers)
+		if text, _, err = render(v); err != nil {
+			return nil, err
+		}
 	}
 
-	r := &Report{Target: target, Found: found, Strays: strays, Group: v.Group, Timeouts: timeouts, Conftest: v.Paths.Conftest}
+	r := &Report{Target: target, Found: found, Strays: strays, Group: v.Group, Timeouts: timeouts, Conftest: v.Paths.Conftest, BaseTimers: baseTimers}
 	switch {
 	case prefix != nil && old != nil:
 		err = root.File(target, text)

@@ -157,6 +157,11 @@ func mayArm(m *pyscan.Module, callee string) bool {
 // arm a timer or install its handler.
 var timerCallees = map[string]bool{"setitimer": true, "alarm": true, "signal": true}
 
+// TimerWords are the words of the signal module's calls that arm a timer
+// or install a timer signal's handler: a read that asks about timers
+// (Options.Calls) tokenizes the files that hold one.
+var TimerWords = []string{"setitimer", "alarm", "ALRM", "SIGPROF"}
+
 // ArmingFixture is a fixture outside the region that arms a timer in its
 // body (or in a function nested in it).
 type ArmingFixture struct {
