@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
@@ -134,18 +133,10 @@ func (r *rules) shielded(signal string) bool {
 // replace a timer that unittest's setUp arms; the import shield can hold
 // its handler back.
 func (r *rules) inheritedTimers(src *suite.Source, allCovered **bool) {
-	m := src.Mod
-	for i, d := range m.Defs {
-		if d.Kind != pyscan.Class || len(d.Bases) == 0 {
-			continue
-		}
-		tb, ok := r.TimedBaseOf(src, i)
-		if !ok {
-			continue
-		}
+	for _, tc := range r.TimedClasses(src) {
+		d, tb, sig := src.Mod.Defs[tc.Class], tc.Base, tc.Signal
 		bm := tb.Src.Mod
 		call := bm.Calls[tb.Call]
-		sig := suite.TimerSignal(bm, call)
 		if r.shielded(sig) {
 			continue
 		}

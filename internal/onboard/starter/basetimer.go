@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
@@ -61,18 +60,10 @@ func FindBaseTimers(spec *schema.Spec, root string) ([]BaseTimer, error) {
 		if !src.Test {
 			continue
 		}
-		m := src.Mod
-		for i, d := range m.Defs {
-			if d.Kind != pyscan.Class || len(d.Bases) == 0 {
-				continue
-			}
-			tb, ok := q.TimedBaseOf(src, i)
-			if !ok {
-				continue
-			}
+		for _, tc := range q.TimedClasses(src) {
+			d, tb, sig := src.Mod.Defs[tc.Class], tc.Base, tc.Signal
 			bm := tb.Src.Mod
 			call := bm.Calls[tb.Call]
-			sig := suite.TimerSignal(bm, call)
 			if !slices.Contains(schema.ShieldSignals, sig) || spec.Shield.On && slices.Contains(spec.Shield.Signals, sig) {
 				continue
 			}

@@ -153,3 +153,26 @@ func (q *Query) TimedBaseOf(src *Source, class int) (TimedBase, bool) {
 func TimerSignal(m *pyscan.Module, c pyscan.Call) string {
 	return strings.TrimPrefix(timerSignal(m, c), "signal.")
 }
+
+// TimedClass is a class of a test module that derives from a timed test
+// base: the tests of the class run the base's timer.
+type TimedClass struct {
+	Class  int // index in the test module's Defs
+	Base   TimedBase
+	Signal string // the signal the base's timer rings with: SIGALRM, ...
+}
+
+// TimedClasses lists the classes of the test module src that derive from
+// a timed test base, for own-timer's findings and init's shield alike.
+func (q *Query) TimedClasses(src *Source) []TimedClass {
+	var out []TimedClass
+	for i, d := range src.Mod.Defs {
+		if d.Kind != pyscan.Class || len(d.Bases) == 0 {
+			continue
+		}
+		if tb, ok := q.TimedBaseOf(src, i); ok {
+			out = append(out, TimedClass{Class: i, Base: tb, Signal: TimerSignal(tb.Src.Mod, tb.Src.Mod.Calls[tb.Call])})
+		}
+	}
+	return out
+}
