@@ -29,19 +29,7 @@ import (
 // development build cannot: version drift between two releases, and
 // required_version refusing and accepting a release.
 func TestInstallHostWheel(t *testing.T) {
-	t.Parallel()
-	testenv.GoBuild(t)
-	python := testenv.Python(t)
-	target, ok := Host()
-	if !ok {
-		t.Skip("fixturegen releases no wheel for this platform")
-	}
-	root, err := testenv.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	work := t.TempDir()
-	r := Release{Root: root, Version: "0.4.0", Out: filepath.Join(work, "dist")}
+	python, target, r, work := hostRelease(t)
 	if err := os.MkdirAll(r.Out, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +50,7 @@ func TestInstallHostWheel(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("built %s and %s in %v", filepath.Base(whl), PreCommitDir, time.Since(start).Round(time.Millisecond))
-	h := host{python: python, target: target, root: root, wheels: r.Out, bin: bin}
+	h := host{python: python, target: target, root: r.Root, wheels: r.Out, bin: bin}
 
 	t.Run("pip", func(t *testing.T) {
 		t.Parallel()
@@ -72,10 +60,10 @@ func TestInstallHostWheel(t *testing.T) {
 		t.Parallel()
 		work := t.TempDir()
 		project := filepath.Join(work, "inbox")
-		if err := testenv.CopyTree(filepath.Join(root, "examples", "inbox"), project); err != nil {
+		if err := testenv.CopyTree(filepath.Join(r.Root, "examples", "inbox"), project); err != nil {
 			t.Fatal(err)
 		}
-		runAction(t, root, r.Out, project, work, h.mislabeled(t, work))
+		runAction(t, r.Root, r.Out, project, work, h.mislabeled(t, work))
 	})
 	t.Run("pipx-uv", func(t *testing.T) {
 		t.Parallel()
@@ -479,6 +467,28 @@ func runAction(t *testing.T, root, wheels, project, work, mislabeled string) {
 }
 
 var expression = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
+
+// hostRelease starts a test of this machine's release, stamped 0.4.0: it
+// runs in parallel, needs Python and a Go build, and skips where
+// fixturegen releases no wheel. It returns the test venv's python, the
+// target, a release writing into work/dist, and work.
+func hostRelease(t *testing.T) (python string, target Target, r Release, work string) {
+	t.Helper()
+	t.Parallel()
+	testenv.GoBuild(t)
+	python = testenv.Python(t)
+	target, ok := Host()
+	if !ok {
+		t.Skip("fixturegen releases no wheel for this platform")
+	}
+	root, err := testenv.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	work = t.TempDir()
+	r = Release{Root: root, Version: "0.4.0", Out: filepath.Join(work, "dist")}
+	return python, target, r, work
+}
 
 // Host is the target of the machine running this code.
 func Host() (Target, bool) {

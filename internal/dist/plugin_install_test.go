@@ -22,19 +22,7 @@ import (
 // whole under -n 2 --dist loadgroup --reruns 2 and under -W error, while
 // -p no:import_shield makes it poisoned again.
 func TestInstallPluginWheel(t *testing.T) {
-	t.Parallel()
-	testenv.GoBuild(t)
-	python := testenv.Python(t)
-	target, ok := Host()
-	if !ok {
-		t.Skip("fixturegen releases no wheel for this platform")
-	}
-	root, err := testenv.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	work := t.TempDir()
-	r := Release{Root: root, Version: "0.4.0", Out: filepath.Join(work, "dist")}
+	python, target, r, work := hostRelease(t)
 	if _, err := r.All(context.Background(), []Target{target}, func(string) {}); err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +48,7 @@ func TestInstallPluginWheel(t *testing.T) {
 		"--no-index", "--find-links", r.Out, pytext.PluginDistribution)
 
 	project := filepath.Join(work, "inbox")
-	if err := testenv.CopyTree(filepath.Join(root, "examples", "inbox"), project); err != nil {
+	if err := testenv.CopyTree(filepath.Join(r.Root, "examples", "inbox"), project); err != nil {
 		t.Fatal(err)
 	}
 	unshield(t, project)
