@@ -13,6 +13,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/onboard/discover"
 	"github.com/fixturegen/fixturegen/internal/python/coverage"
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -197,7 +198,7 @@ func (c *context) planGenerate(adopting bool) (*schema.Spec, []*plan.Change, []a
 // that protects nothing. A project whose pytest configuration cannot be
 // read is left to check, which reports it.
 func checkConftest(spec *schema.Spec) error {
-	run, err := coverage.Read(spec)
+	run, err := suite.SpecRun(spec)
 	if err != nil {
 		return nil
 	}

@@ -5,6 +5,7 @@
 package relpath
 
 import (
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,4 +59,29 @@ func Under(p, dir string) bool {
 		dir += string(filepath.Separator)
 	}
 	return len(p) > len(dir) && strings.HasPrefix(p, dir)
+}
+
+// Resolve is p made absolute against the folder dir, and clean.
+func Resolve(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(dir, p)
+}
+
+// Up yields the clean absolute folder dir, then every folder above it up
+// to the file system's root.
+func Up(dir string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for {
+			if !yield(dir) {
+				return
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				return
+			}
+			dir = parent
+		}
+	}
 }

@@ -20,7 +20,6 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
-	"github.com/fixturegen/fixturegen/internal/python/coverage"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/python/pytesttimeout"
@@ -175,7 +174,7 @@ func (r *rules) specPos(key string) pyscan.Pos {
 // tests (suite.SpecRun), which may lie below the spec's folder, and with
 // what the rules need to know of that run.
 func SpecProject(spec *schema.Spec) (Options, error) {
-	run, err := coverage.Read(spec)
+	run, err := suite.SpecRun(spec)
 	if err != nil {
 		return Options{}, err
 	}

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
@@ -23,17 +24,12 @@ import (
 	"github.com/fixturegen/fixturegen/schema"
 )
 
-// Read returns the pytest run of the spec's tests (suite.SpecRun).
-func Read(spec *schema.Spec) (pytestcfg.Run, error) {
-	return suite.SpecRun(spec)
-}
-
 // Collected returns the test modules the run collects, absolute, in path
 // order, leaving out those in skip and those below the folder except
 // ("" for none), which is not walked.
 func Collected(r pytestcfg.Run, except string, skip map[string]bool) ([]string, error) {
 	files, err := suite.TestModules(Roots(r), r.Config(), except)
-	return Without(files, skip), err
+	return slices.DeleteFunc(files, func(m string) bool { return skip[m] }), err
 }
 
 // Roots are the paths a run collects from, absolute: its arguments (a
@@ -47,10 +43,7 @@ func Roots(r pytestcfg.Run) []string {
 	var out []string
 	for _, a := range r.Inv.Args {
 		p, _, _ := strings.Cut(a, "::")
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, filepath.FromSlash(p))
-		}
-		out = append(out, filepath.Clean(p))
+		out = append(out, relpath.Resolve(dir, filepath.FromSlash(p)))
 	}
 	if len(out) > 0 {
 		return out
@@ -103,9 +96,9 @@ func Folder(r pytestcfg.Run, modules []string) (string, bool) {
 	// The folders from dir up to the confcutdir, the highest with a
 	// conftest.py first.
 	var chain []string
-	for d := dir; ; d = filepath.Dir(d) {
+	for d := range relpath.Up(dir) {
 		chain = append(chain, d)
-		if d == cut || filepath.Dir(d) == d {
+		if d == cut {
 			break
 		}
 	}
@@ -115,17 +108,6 @@ func Folder(r pytestcfg.Run, modules []string) (string, bool) {
 		}
 	}
 	return dir, true
-}
-
-// Without returns the modules not in skip.
-func Without(modules []string, skip map[string]bool) []string {
-	var out []string
-	for _, m := range modules {
-		if !skip[m] {
-			out = append(out, m)
-		}
-	}
-	return out
 }
 
 // AnyBelow reports whether the run collects a test module below folder

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/internal/testenv"
 
@@ -77,7 +78,7 @@ func TestCheckConftestRefusesATypo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := Read(spec)
+	runs, err := suite.SpecRun(spec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package pytestcfg
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/relpath"
@@ -89,7 +90,7 @@ func (c *Config) ini(src []byte, section string) (bool, error) {
 		}
 	}
 	for _, k := range keys {
-		if k.Section != section || !wanted(k.Name.Text) {
+		if k.Section != section || !slices.Contains(read, k.Name.Text) {
 			continue
 		}
 		c.Where[k.Name.Text] = Arg{Text: k.Name.Text, Line: k.Name.Line, Col: 1}

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 // Fnmatch matches name against a shell pattern as Python's fnmatch does:
@@ -137,12 +139,7 @@ type Collection struct {
 // Collection reads the options that decide which paths pytest collects.
 func (c *Config) Collection() Collection {
 	var col Collection
-	abs := func(p string) string {
-		if filepath.IsAbs(p) {
-			return filepath.Clean(p)
-		}
-		return filepath.Join(c.Dir, p)
-	}
+	abs := func(p string) string { return relpath.Resolve(c.Dir, p) }
 	args := c.Options["addopts"]
 	for i := 0; i < len(args); i++ {
 		text := args[i].Text

@@ -57,10 +57,15 @@ var read = []string{"addopts", "pythonpath", "python_files", "python_classes", "
 	// The timers that can ring during a test (see Timers).
 	"timeout", "timeout_method", "faulthandler_timeout", "faulthandler_exit_on_timeout"}
 
+// newConfig is a configuration read from path that sets no option yet.
+func newConfig(path string) *Config {
+	return &Config{File: path, Options: map[string][]Arg{}, Where: map[string]Arg{}}
+}
+
 // parse reads one candidate file and returns nil when it holds no pytest
 // configuration.
 func parse(path, name string, src []byte) (*Config, error) {
-	c := &Config{File: path, Options: map[string][]Arg{}, Where: map[string]Arg{}}
+	c := newConfig(path)
 	switch name {
 	case "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg":
 		section := "pytest"
@@ -85,12 +90,12 @@ func parse(path, name string, src []byte) (*Config, error) {
 	default: // pyproject.toml
 		// [tool.pytest] with keys of its own is pytest 9's native TOML
 		// table; with [tool.pytest.ini_options] beside it, pytest stops.
-		found, err := c.toml(src, []string{"tool", "pytest"})
+		native := c
+		found, err := native.toml(src, []string{"tool", "pytest"})
 		if err != nil {
 			return nil, err
 		}
-		native := *c
-		c = &Config{File: path, Options: map[string][]Arg{}, Where: map[string]Arg{}}
+		c = newConfig(path)
 		ini, err := c.toml(src, []string{"tool", "pytest", "ini_options"})
 		if err != nil {
 			return nil, err
@@ -104,19 +109,10 @@ func parse(path, name string, src []byte) (*Config, error) {
 			return c, nil
 		}
 		if found {
-			return &native, nil
+			return native, nil
 		}
 		return nil, nil
 	}
-}
-
-func wanted(key string) bool {
-	for _, k := range read {
-		if k == key {
-			return true
-		}
-	}
-	return false
 }
 
 // toml reads the table at prefix; it reports whether the table exists.
@@ -323,13 +319,11 @@ func (c *Config) Xdist() Xdist {
 		case strings.HasPrefix(a.Text, "-n") && !strings.HasPrefix(a.Text, "--"):
 			value = strings.TrimPrefix(strings.TrimPrefix(a.Text, "-n"), "=")
 		case a.Text == "--dist":
-			arg := a
-			x.Dist, x.Mode = &arg, next
+			x.Dist, x.Mode = &a, next
 			i++
 			continue
 		case strings.HasPrefix(a.Text, "--dist="):
-			arg := a
-			x.Dist, x.Mode = &arg, strings.TrimPrefix(a.Text, "--dist=")
+			x.Dist, x.Mode = &a, strings.TrimPrefix(a.Text, "--dist=")
 			continue
 		case a.Text == "-p" && next == "no:xdist":
 			x.Disabled = true
@@ -344,8 +338,7 @@ func (c *Config) Xdist() Xdist {
 		if value == "0" {
 			x.Workers = nil
 		} else {
-			arg := a
-			x.Workers = &arg
+			x.Workers = &a
 		}
 	}
 	return x

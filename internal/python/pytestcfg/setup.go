@@ -64,12 +64,7 @@ func Determine(inv Invocation) (*Setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	abs := func(p string) string {
-		if filepath.IsAbs(p) {
-			return filepath.Clean(p)
-		}
-		return filepath.Join(invocation, p)
-	}
+	abs := func(p string) string { return relpath.Resolve(invocation, p) }
 	dirs := dirsFromArgs(inv.Args, abs)
 	s := &Setup{}
 	if inv.Inifile != "" {
@@ -91,7 +86,7 @@ func Determine(inv Invocation) (*Setup, error) {
 				return nil, err
 			}
 			if c == nil {
-				c = &Config{File: path, Options: map[string][]Arg{}, Where: map[string]Arg{}}
+				c = newConfig(path)
 			}
 			c.Dir = filepath.Dir(path)
 			s.Config, s.Rootdir = c, c.Dir
@@ -110,16 +105,11 @@ func Determine(inv Invocation) (*Setup, error) {
 			return nil, err
 		}
 		if s.Rootdir == "" && inv.Rootdir == "" {
-			for dir := ancestor; ; {
+			for dir := range relpath.Up(ancestor) {
 				if isFile(filepath.Join(dir, "setup.py")) {
 					s.Rootdir = dir
 					break
 				}
-				parent := filepath.Dir(dir)
-				if parent == dir {
-					break
-				}
-				dir = parent
 			}
 			if s.Rootdir == "" {
 				if !(len(dirs) == 1 && dirs[0] == ancestor) {
@@ -151,7 +141,7 @@ func Determine(inv Invocation) (*Setup, error) {
 func locate(dirs []string) (string, *Config, error) {
 	var pyproject string
 	for _, start := range dirs {
-		for dir := start; ; {
+		for dir := range relpath.Up(start) {
 			for _, name := range names {
 				path := filepath.Join(dir, name)
 				if !isFile(path) {
@@ -173,16 +163,13 @@ func locate(dirs []string) (string, *Config, error) {
 					return dir, c, nil
 				}
 			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				break
-			}
-			dir = parent
 		}
 	}
 	if pyproject != "" {
 		dir := filepath.Dir(pyproject)
-		return dir, &Config{File: pyproject, Dir: dir, Options: map[string][]Arg{}, Where: map[string]Arg{}, Fallback: true}, nil
+		c := newConfig(pyproject)
+		c.Dir, c.Fallback = dir, true
+		return dir, c, nil
 	}
 	return "", nil, nil
 }
@@ -204,7 +191,7 @@ func parseNamed(path string, src []byte) (*Config, error) {
 		return parse(path, "setup.cfg", src)
 	case ".toml":
 		// [pytest] as in pytest.toml, else pyproject's tables.
-		c := &Config{File: path, Options: map[string][]Arg{}, Where: map[string]Arg{}}
+		c := newConfig(path)
 		found, err := c.toml(src, []string{"pytest"})
 		if err != nil || found {
 			return c, err

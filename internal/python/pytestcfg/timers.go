@@ -60,11 +60,9 @@ func (c *Config) Timers() Timers {
 		}
 		switch {
 		case name == "--timeout":
-			arg := a
-			t.Timeout, t.TimeoutAt = ParseSeconds(value), &arg
+			t.Timeout, t.TimeoutAt = ParseSeconds(value), &a
 		case name == "--timeout-method" || name == "--timeout_method":
-			arg := a
-			t.Method, t.MethodAt = value, &arg
+			t.Method, t.MethodAt = value, &a
 		case a.Text == "-p" && value == "no:timeout", a.Text == "-pno:timeout":
 			t.TimeoutOff = true
 		default:

@@ -140,19 +140,15 @@ func (s *scan) dropCollectIgnored() {
 	// nearest finds the list of the kind asked for that applies to paths
 	// in folder dir.
 	nearest := func(dir string, globs bool) []string {
-		for {
-			if ci := lists[dir]; ci != nil && (globs && ci.hasGlobs || !globs && ci.hasPaths) {
+		for d := range relpath.Up(dir) {
+			if ci := lists[d]; ci != nil && (globs && ci.hasGlobs || !globs && ci.hasPaths) {
 				if globs {
 					return ci.globs
 				}
 				return ci.paths
 			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				return nil
-			}
-			dir = parent
 		}
+		return nil
 	}
 	memo := map[string]bool{}
 	var isIgnored func(p string) bool

@@ -1,14 +1,15 @@
 package suite
 
 import (
+	"cmp"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 // Fixture is a function decorated with pytest.Fixture.
@@ -232,10 +233,7 @@ func newFacts(s *Source, pats *testPatterns, deadline string) *facts {
 		}
 	}
 	slices.SortFunc(kept, func(a, b *Fixture) int {
-		if a.Def != b.Def {
-			return a.Def - b.Def
-		}
-		return strings.Compare(a.Name, b.Name)
+		return cmp.Or(a.Def-b.Def, strings.Compare(a.Name, b.Name))
 	})
 	for _, fx := range kept {
 		if fx.Autouse {
@@ -303,16 +301,12 @@ func (ix *index) levels(src *Source, class int) []level {
 // is not kept: the index stays read-only for the rules' goroutines.
 func (ix *index) conftestsAbove(dir string) []*Source {
 	var cs []*Source
-	for {
-		if c, ok := ix.conftests[dir]; ok {
+	for d := range relpath.Up(dir) {
+		if c, ok := ix.conftests[d]; ok {
 			cs = append(cs, c)
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return cs
-		}
-		dir = parent
 	}
+	return cs
 }
 
 func (ix *index) lookup(name string, ls []level) (*Fixture, []level) {
@@ -395,23 +389,13 @@ func (f *facts) marks(def int, out []int) []int {
 // of that name (see mayReach).
 func namesFixture(m *pyscan.Module, name string) bool {
 	for _, d := range m.Defs {
-		if d.Name == name {
+		if d.Name == name || slices.ContainsFunc(d.Params, func(p pyscan.Param) bool { return p.Name == name }) {
 			return true
 		}
-		for _, p := range d.Params {
-			if p.Name == name {
-				return true
-			}
-		}
 	}
-	for _, c := range m.Calls {
-		for _, a := range c.Args {
-			if a.Value == name {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(m.Calls, func(c pyscan.Call) bool {
+		return slices.ContainsFunc(c.Args, func(a pyscan.Arg) bool { return a.Value == name })
+	})
 }
 
 // reachShortcut lets mayReach answer; a test turns it off to check that
@@ -439,14 +423,10 @@ func (ix *index) mayReach(src *Source) bool {
 	}
 	f := src.facts
 	if f.reach == 0 {
+		// The levels start with src itself.
 		f.reach = reachNo
-		if f.namesDeadline {
+		if slices.ContainsFunc(ix.levels(src, -1), func(l level) bool { return l.src.facts.namesDeadline }) {
 			f.reach = reachYes
-		}
-		for _, l := range ix.levels(src, -1) {
-			if l.src.facts.namesDeadline {
-				f.reach = reachYes
-			}
 		}
 	}
 	return f.reach == reachYes
@@ -487,14 +467,7 @@ func (ix *index) reaches(src *Source, class int, rs []Request, target string, sc
 	return Request{}, false
 }
 
-// isTest reports whether def in src is a test pytest collects: a function
-// named by python_functions at module level, or in a class named by
-// python_classes, in a module named by python_files.
-func (ix *index) isTest(src *Source, def int) bool {
-	return src.facts.isTest[def]
-}
-
-// collects is isTest worked out, for newFacts. A method of a unittest
+// collects is Source.IsTest worked out, for newFacts. A method of a unittest
 // test case, or of a mixin a case inherits it from, is a test when its
 // name starts with "test", as unittest's loader has it, whatever
 // python_functions says; such classes are collected whatever their names.
@@ -513,18 +486,7 @@ func collects(m *pyscan.Module, def int, pats *testPatterns, cases []bool) bool 
 	} else if !matchName(pats.funcs, d.Name) {
 		return false
 	}
-	for ; p >= 0; p = m.Defs[p].Parent {
-		if m.Defs[p].Kind != pyscan.Class || !matchName(pats.classes, m.Defs[p].Name) && !(cases != nil && cases[p]) {
-			return false
-		}
-	}
-	return true
-}
-
-// tests lists the tests of a module. The slice is shared: callers must not
-// change it.
-func (ix *index) tests(src *Source) []int {
-	return src.facts.tests
+	return collectedClass(m, p, pats, cases)
 }
 
 // namePattern is a pattern of python_functions or python_classes: a glob
@@ -558,7 +520,9 @@ func matchName(patterns []namePattern, name string) bool {
 	return false
 }
 
-// IsTest reports whether def is a test pytest collects (see collects).
+// IsTest reports whether def is a test pytest collects: a function
+// named by python_functions at module level, or in a class named by
+// python_classes, in a module named by python_files (see collects).
 func (s *Source) IsTest(def int) bool { return s.facts.isTest[def] }
 
 // Tests lists the module's tests. The slice is shared: callers must not

@@ -95,7 +95,7 @@ func (s *scan) importedClassTests(src *Source) []inheritedTest {
 
 // collectedClass reports whether pytest collects the class def of m, and
 // every class around it: a unittest case, or a name python_classes
-// matches.
+// matches. A def at module level (-1) is in no class.
 func collectedClass(m *pyscan.Module, def int, pats *testPatterns, cases []bool) bool {
 	for p := def; p >= 0; p = m.Defs[p].Parent {
 		if m.Defs[p].Kind != pyscan.Class || !matchName(pats.classes, m.Defs[p].Name) && !(cases != nil && cases[p]) {
@@ -109,8 +109,7 @@ func collectedClass(m *pyscan.Module, def int, pats *testPatterns, cases []bool)
 // every class around it is collected, where a mixin's test methods are
 // collected only through the cases that derive from it.
 func directTest(m *pyscan.Module, def int, pats *testPatterns, cases []bool) bool {
-	p := m.Defs[def].Parent
-	return p < 0 || collectedClass(m, p, pats, cases)
+	return collectedClass(m, m.Defs[def].Parent, pats, cases)
 }
 
 // walkBases calls visit with each class the class of m (a module of

@@ -102,7 +102,7 @@ func (q *Query) Member(src *Source) (Member, bool) {
 		return Member{}, false
 	}
 	mem := Member{Path: src.Path}
-	for _, t := range q.ix.tests(src) {
+	for _, t := range src.Tests() {
 		if via, ok := q.UsesDeadline(src, t); ok {
 			mem.Reasons = append(mem.Reasons, Reason{Kind: "uses-fixture", Line: via.Pos.Line, Col: via.Pos.Col,
 				Detail: fmt.Sprintf("uses %s (%s)", q.spec.Deadline.Fixture, describeRequest(via))})

@@ -55,7 +55,7 @@ func (q *Query) UsesDeadline(src *Source, def int) (Request, bool) {
 	if !q.ix.mayReach(src) {
 		return Request{}, false
 	}
-	isTest := q.ix.isTest(src, def)
+	isTest := src.IsTest(def)
 	rs := q.ix.requests(src, def, isTest, &q.sc)
 	via, ok := q.ix.reaches(src, src.Mod.Defs[def].Parent, rs, q.spec.Deadline.Fixture, &q.sc)
 	f.uses[def] = use{via, ok, true}
@@ -72,7 +72,7 @@ type use struct {
 // AllTestsUseDeadline reports whether a module has tests and every one of
 // them uses the deadline fixture.
 func (q *Query) AllTestsUseDeadline(src *Source) bool {
-	tests := q.ix.tests(src)
+	tests := src.Tests()
 	if len(tests) == 0 {
 		return false
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/region"
 	"github.com/fixturegen/fixturegen/internal/python/treeread"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 // Source is one Python file that check read and tokenized.
@@ -81,12 +82,7 @@ type scan struct {
 
 // abs returns the absolute form of a path from the walk without asking the
 // system: the working directory is known.
-func (s *scan) abs(p string) string {
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(s.cwd, p)
-}
+func (s *scan) abs(p string) string { return relpath.Resolve(s.cwd, p) }
 
 // Problem is a trouble the read had with a file or a folder, where it met
 // it. Kind is the id of the check rule that reports it.
@@ -156,7 +152,7 @@ func (s *scan) run(roots []string, noRecurse []string) error {
 	// A file generate writes is compared with the spec, not scanned, so it
 	// is not read at all.
 	r.Unread = func(f *treeread.File) bool {
-		return s.special(f.Name) && s.opts.Planned[s.abs(f.Path())]
+		return s.specialNames[f.Name] && s.opts.Planned[s.abs(f.Path())]
 	}
 	files, err := r.Read(roots, s.first)
 	s.files = files
@@ -182,13 +178,6 @@ var problemFix = map[string]string{
 	ProblemDanglingSymlink: "remove the link, or restore the file it points to",
 }
 
-// special reports whether a file's name is that of a file the scan treats
-// apart (a planned file, the conftest, a probe case's file), so that only
-// those need their absolute path worked out before reading.
-func (s *scan) special(base string) bool {
-	return s.specialNames[base]
-}
-
 // readerWork is one reader's working memory.
 type readerWork struct {
 	needles needleScratch
@@ -204,7 +193,9 @@ func (s *scan) first(j *treeread.File, data []byte, err error, worker int) {
 	}
 	base := j.Name
 	p, abs := "", ""
-	if s.special(base) {
+	// Only the files the scan treats apart (a planned file, the conftest,
+	// a probe case's file) need their absolute path before the prefilter.
+	if s.specialNames[base] {
 		p = j.Path()
 		abs = s.abs(p)
 	}
@@ -242,16 +233,11 @@ func (s *scan) first(j *treeread.File, data []byte, err error, worker int) {
 }
 
 // tokenize scans text, whose encoding was checked, with the reader's
-// Scanner, and keeps its facts.
+// Scanner, and keeps the module's facts; text is read again only for a
+// conftest, which may hold the region.
 func (s *scan) tokenize(p, abs string, text []byte, worker int) {
-	s.keep(p, abs, s.work[worker].scanner.Scan(text), text)
-}
-
-// keep keeps the facts of the module at p, scanned from text; text is
-// read again only for a conftest, which may hold the region.
-func (s *scan) keep(p, abs string, mod *pyscan.Module, text []byte) {
 	src := &Source{Path: p, Abs: abs, Dir: filepath.Dir(abs), Conftest: filepath.Base(p) == "conftest.py", Test: s.coll.isTestFile(abs)}
-	src.Mod = mod
+	src.Mod = s.work[worker].scanner.Scan(text)
 	src.facts = newFacts(src, s.pats, s.opts.Spec.Deadline.Fixture)
 	// The region is recognised by its markers, so that the conftest that
 	// holds it is known whatever name the walk reached it by.

@@ -203,11 +203,7 @@ func ArmingFixtures(src *Source) []ArmingFixture {
 		}
 	}
 	// The fixtures map has no order; findings do.
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].Fixture.Def < out[j-1].Fixture.Def; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	slices.SortStableFunc(out, func(a, b ArmingFixture) int { return a.Fixture.Def - b.Fixture.Def })
 	return out
 }
 

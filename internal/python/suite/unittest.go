@@ -6,9 +6,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/fixturegen/fixturegen/internal/python/treeread"
-
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
+	"github.com/fixturegen/fixturegen/internal/python/treeread"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
 // unittestBases are the standard library's test case classes, by the
@@ -181,41 +181,18 @@ const depthLimit = 8
 // isCase reports whether the class that the dotted name (as an import in
 // a module of folder dir resolves it) names is a test case.
 func (cf *caseFinder) isCase(dir, dotted string, depth int) bool {
-	if depth > depthLimit {
+	_, file, j, ok := cf.class(dir, dotted, depth)
+	if !ok {
 		return false
 	}
-	i := strings.LastIndexByte(dotted, '.')
-	if i <= 0 || i == len(dotted)-1 {
-		return false
+	bm := cf.module(file)
+	if bm.cases != nil && bm.cases[j] {
+		return true
 	}
-	modName, class := dotted[:i], dotted[i+1:]
-	for _, file := range moduleFiles(dir, modName) {
-		bm := cf.module(file)
-		if bm.mod == nil {
-			continue
+	for _, b := range bm.imported {
+		if cf.isCase(filepath.Dir(file), b, depth+1) {
+			return true
 		}
-		m, cases := bm.mod, bm.cases
-		for j, d := range m.Defs {
-			if d.Kind != pyscan.Class || d.Parent >= 0 || d.Name != class {
-				continue
-			}
-			if cases != nil && cases[j] {
-				return true
-			}
-			for _, b := range bm.imported {
-				if cf.isCase(filepath.Dir(file), b, depth+1) {
-					return true
-				}
-			}
-			return false
-		}
-		// The module may import the class from another one.
-		for _, im := range m.Imports {
-			if im.Bound == class && im.Scope < 0 && im.Name != "" {
-				return cf.isCase(filepath.Dir(file), importTarget(im), depth+1)
-			}
-		}
-		return false
 	}
 	return false
 }
@@ -277,12 +254,10 @@ func moduleFiles(dir, name string) []string {
 		return candidates(base)
 	}
 	var out []string
-	for d := dir; ; d = filepath.Dir(d) {
+	for d := range relpath.Up(dir) {
 		out = append(out, candidates(d)...)
-		if filepath.Dir(d) == d {
-			return out
-		}
 	}
+	return out
 }
 
 // followBases works out, for a test module just tokenized, which of its

@@ -32,7 +32,7 @@ type Use struct {
 // User returns the module src as a user of the deadline fixture; false
 // when none of its tests uses it.
 func (q *Query) User(src *Source) (User, bool) {
-	tests := q.ix.tests(src)
+	tests := src.Tests()
 	u := User{Path: src.Path, Tests: len(tests)}
 	f := src.facts
 	for _, t := range tests {
