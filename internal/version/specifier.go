@@ -1,6 +1,7 @@
 package version
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -114,10 +115,7 @@ func (c clause) allows(v parsed) bool {
 		}
 		return compare(v, c.v) == 0
 	case "!=":
-		if c.wildcard {
-			return !hasPrefix(v, c.v.release)
-		}
-		return compare(v, c.v) != 0
+		return !clause{op: "==", v: c.v, wildcard: c.wildcard}.allows(v)
 	case "<":
 		return compare(v, c.v) < 0
 	case "<=":
@@ -154,26 +152,11 @@ func at(release []int, i int) int {
 // compare orders two versions as PEP 440 does for these forms: release
 // numbers padded with zeros, then a pre-release before its release.
 func compare(a, b parsed) int {
-	for i := 0; i < max(len(a.release), len(b.release)); i++ {
-		if x, y := at(a.release, i), at(b.release, i); x != y {
-			if x < y {
-				return -1
-			}
-			return 1
+	for i := range max(len(a.release), len(b.release)) {
+		if c := cmp.Compare(at(a.release, i), at(b.release, i)); c != 0 {
+			return c
 		}
 	}
 	rank := map[string]int{"a": 0, "b": 1, "rc": 2, "": 3}
-	if ra, rb := rank[a.pre], rank[b.pre]; ra != rb {
-		if ra < rb {
-			return -1
-		}
-		return 1
-	}
-	switch {
-	case a.preN < b.preN:
-		return -1
-	case a.preN > b.preN:
-		return 1
-	}
-	return 0
+	return cmp.Or(cmp.Compare(rank[a.pre], rank[b.pre]), cmp.Compare(a.preN, b.preN))
 }

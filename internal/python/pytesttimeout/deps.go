@@ -2,8 +2,10 @@ package pytesttimeout
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -148,33 +150,30 @@ func exists(file string) bool {
 // Each folder is listed once.
 func requirementFiles(root string) []string {
 	var out []string
-	named := func(name string) bool {
-		return strings.Contains(name, "requirements") && (strings.HasSuffix(name, ".txt") || strings.HasSuffix(name, ".in"))
-	}
-	list := func(dir string, keep func(e os.DirEntry) bool) []os.DirEntry {
+	// list adds to out the files of dir whose names keep accepts, and
+	// returns its folders.
+	list := func(dir string, keep func(name string) bool) []os.DirEntry {
 		entries, _ := os.ReadDir(dir)
-		var files []os.DirEntry
+		var folders []os.DirEntry
 		for _, e := range entries {
-			if keep(e) {
+			if e.IsDir() {
+				folders = append(folders, e)
+			} else if keep(e.Name()) {
 				out = append(out, filepath.Join(dir, e.Name()))
 			}
-			if e.IsDir() {
-				files = append(files, e)
-			}
 		}
-		return files
+		return folders
 	}
-	isFile := func(e os.DirEntry) bool { return !e.IsDir() }
-	for _, d := range list(root, func(e os.DirEntry) bool { return isFile(e) && named(e.Name()) }) {
+	isList := func(name string) bool { return strings.HasSuffix(name, ".txt") || strings.HasSuffix(name, ".in") }
+	named := func(name string) bool { return strings.Contains(name, "requirements") && isList(name) }
+	for _, d := range list(root, named) {
 		dir := filepath.Join(root, d.Name())
 		if d.Name() != "requirements" {
-			list(dir, func(e os.DirEntry) bool { return isFile(e) && named(e.Name()) })
+			list(dir, named)
 			continue
 		}
-		for _, sub := range list(dir, func(e os.DirEntry) bool {
-			return isFile(e) && (strings.HasSuffix(e.Name(), ".txt") || strings.HasSuffix(e.Name(), ".in"))
-		}) {
-			list(filepath.Join(dir, sub.Name()), func(e os.DirEntry) bool { return isFile(e) && strings.HasSuffix(e.Name(), ".txt") })
+		for _, sub := range list(dir, isList) {
+			list(filepath.Join(dir, sub.Name()), func(name string) bool { return strings.HasSuffix(name, ".txt") })
 		}
 	}
 	sort.Strings(out)
@@ -233,12 +232,7 @@ func tomlDeps(file string, tables [][]string) []Declaration {
 			if depth > 4 {
 				return
 			}
-			keys := make([]string, 0, len(v))
-			for k := range v {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
+			for _, k := range slices.Sorted(maps.Keys(v)) {
 				key := path + "." + tomlKey(k)
 				if n := named(k); n != "" && requirementName().FindString(k) == k {
 					add(n, key, path)

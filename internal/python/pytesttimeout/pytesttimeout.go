@@ -16,6 +16,7 @@
 package pytesttimeout
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -109,21 +110,6 @@ func (f *Found) WithMethod(p Place) Place {
 		p.Method = Signal
 	}
 	return p
-}
-
-// Signal returns the places whose tests run pytest-timeout's signal
-// method: the ones the import shield is for.
-func (f *Found) Signal() []Place {
-	if f == nil {
-		return nil
-	}
-	var out []Place
-	for _, p := range f.Places {
-		if p.Method != Thread {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // Unshielded returns the declarations of pytest-timeout whose dependency
@@ -223,12 +209,6 @@ func isZero(s string) bool {
 // Sort puts places in file order.
 func Sort(places []Place) {
 	slices.SortStableFunc(places, func(a, b Place) int {
-		if c := strings.Compare(a.File, b.File); c != 0 {
-			return c
-		}
-		if a.Line != b.Line {
-			return a.Line - b.Line
-		}
-		return a.Col - b.Col
+		return cmp.Or(strings.Compare(a.File, b.File), a.Line-b.Line, a.Col-b.Col)
 	})
 }

@@ -2,7 +2,7 @@ package region
 
 import (
 	"bytes"
-	"sort"
+	"slices"
 
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 )
@@ -23,25 +23,21 @@ type Def struct {
 // level, read with pyscan, so a "def" inside a string or a nested block
 // does not count.
 func UserDefs(src []byte, names []string) []Def {
-	want := map[string]bool{}
-	for _, n := range names {
-		want[n] = true
-	}
 	first, last := Lines(src)
 	outside := func(line int) bool { return first == 0 || line < first || line > last }
 	m := pyscan.Scan(src)
 	var defs []Def
 	for _, d := range m.Defs {
-		if d.Parent < 0 && want[d.Name] && outside(d.Pos.Line) {
+		if d.Parent < 0 && slices.Contains(names, d.Name) && outside(d.Pos.Line) {
 			defs = append(defs, Def{d.Name, d.Pos.Line})
 		}
 	}
 	for _, a := range m.Assigns {
-		if a.Scope < 0 && want[a.Name] && outside(a.Pos.Line) {
+		if a.Scope < 0 && slices.Contains(names, a.Name) && outside(a.Pos.Line) {
 			defs = append(defs, Def{a.Name, a.Pos.Line})
 		}
 	}
-	sort.SliceStable(defs, func(i, j int) bool { return defs[i].Line < defs[j].Line })
+	slices.SortStableFunc(defs, func(a, b Def) int { return a.Line - b.Line })
 	return defs
 }
 

@@ -105,14 +105,7 @@ func (m Markers) Find(src []byte) (Bounds, error) {
 // Two blank lines come before the end marker, as ruff format and black put
 // them before a module-level comment that follows a class or function.
 func Block(spec string, content []byte) []byte {
-	var out bytes.Buffer
-	out.WriteString(BeginLine(spec))
-	out.WriteByte('\n')
-	out.Write(content)
-	out.WriteString("\n\n")
-	out.WriteString(End)
-	out.WriteByte('\n')
-	return out.Bytes()
+	return []byte(BeginLine(spec) + "\n" + string(content) + "\n\n" + End + "\n")
 }
 
 // Splice returns src with its block replaced by block, or with block

@@ -281,9 +281,7 @@ func HandlerReturns(m *pyscan.Module, c pyscan.Call) bool {
 				if !definesFunction(m, lastName(a.Value)) {
 					continue // the saved handler, put back
 				}
-				if !functionsReturn(m, a.Value) {
-					return false
-				}
+				fallthrough
 			default:
 				if !functionsReturn(m, a.Value) {
 					return false

@@ -1,8 +1,6 @@
 package venv
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -105,9 +103,8 @@ func isFile(p string) bool {
 // hasTable reports whether a TOML document has the table name, or one
 // below it, as a header of its own line.
 func hasTable(doc []byte, name string) bool {
-	sc := bufio.NewScanner(bytes.NewReader(doc))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
+	for line := range strings.Lines(string(doc)) {
+		line = strings.TrimSpace(line)
 		if line == "["+name+"]" || strings.HasPrefix(line, "["+name+".") {
 			return true
 		}
