@@ -129,14 +129,9 @@ func (c *Config) toml(src []byte, prefix []string) (bool, error) {
 		}
 		table = t
 	}
-	if len(prefix) == 2 { // [tool.pytest] counts only with keys of its own
-		own := false
-		for k := range table {
-			own = own || k != "ini_options"
-		}
-		if !own {
-			return false, nil
-		}
+	// [tool.pytest] counts only with keys of its own.
+	if _, ini := table["ini_options"]; len(prefix) == 2 && (len(table) == 0 || ini && len(table) == 1) {
+		return false, nil
 	}
 	spans := schema.Locate(src)
 	base := strings.Join(prefix, ".")
@@ -207,6 +202,14 @@ func shlexSplit(pieces []piece) []Arg {
 	inArg := false
 	var start Arg
 	var quote byte
+	flush := func() {
+		if inArg {
+			start.Text = cur.String()
+			args = append(args, start)
+			cur.Reset()
+			inArg = false
+		}
+	}
 	for _, p := range pieces {
 		col := p.col
 		for i := 0; i < len(p.text); i++ {
@@ -234,12 +237,7 @@ func shlexSplit(pieces []piece) []Arg {
 					cur.WriteByte(ch)
 				}
 			case ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r':
-				if inArg {
-					start.Text = cur.String()
-					args = append(args, start)
-					cur.Reset()
-					inArg = false
-				}
+				flush()
 			default:
 				if !inArg {
 					inArg, start = true, here
@@ -262,17 +260,11 @@ func shlexSplit(pieces []piece) []Arg {
 		// inside quotes.
 		if quote != 0 {
 			cur.WriteByte('\n')
-		} else if inArg {
-			start.Text = cur.String()
-			args = append(args, start)
-			cur.Reset()
-			inArg = false
+		} else {
+			flush()
 		}
 	}
-	if inArg {
-		start.Text = cur.String()
-		args = append(args, start)
-	}
+	flush()
 	return args
 }
 
@@ -335,10 +327,9 @@ func (c *Config) Xdist() Xdist {
 		default:
 			continue
 		}
+		x.Workers = &a
 		if value == "0" {
 			x.Workers = nil
-		} else {
-			x.Workers = &a
 		}
 	}
 	return x

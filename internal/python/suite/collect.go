@@ -2,6 +2,7 @@ package suite
 
 import (
 	"path/filepath"
+	"slices"
 
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/relpath"
@@ -66,17 +67,8 @@ func (c *collection) isTestFile(abs string) bool {
 // ignored reports whether --ignore or --ignore-glob in addopts keeps
 // pytest from collecting the path at abs (a folder or a file).
 func (c *collection) ignored(abs string) bool {
-	for _, p := range c.cfg.Ignore {
-		if abs == p {
-			return true
-		}
-	}
-	for _, g := range c.cfg.IgnoreGlob {
-		if pytestcfg.Fnmatch(abs, g) {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(c.cfg.Ignore, abs) ||
+		slices.ContainsFunc(c.cfg.IgnoreGlob, func(g string) bool { return pytestcfg.Fnmatch(abs, g) })
 }
 
 // walkIgnore is the Reader's Ignore hook, or nil when nothing is ignored,
@@ -88,64 +80,44 @@ func (c *collection) walkIgnore() func(string) bool {
 	return c.ignored
 }
 
-// conftestIgnores are the literal collect_ignore and collect_ignore_glob
-// lists of one conftest, made absolute against its folder as pytest makes
-// them.
-type conftestIgnores struct {
-	paths, globs []string
-	hasPaths     bool // collect_ignore is set, even to an empty list
-	hasGlobs     bool
-}
-
-func readConftestIgnores(src *Source) *conftestIgnores {
-	var ci *conftestIgnores
-	for _, a := range src.Mod.Assigns {
-		if a.Scope >= 0 || !a.Literal || a.Name != "collect_ignore" && a.Name != "collect_ignore_glob" {
-			continue
-		}
-		if ci == nil {
-			ci = &conftestIgnores{}
-		}
-		var abs []string
-		for _, v := range a.Strings {
-			abs = append(abs, filepath.Join(src.Dir, filepath.FromSlash(v)))
-		}
-		// A later assignment replaces an earlier one, as in Python.
-		if a.Name == "collect_ignore" {
-			ci.paths, ci.hasPaths = abs, true
-		} else {
-			ci.globs, ci.hasGlobs = abs, true
-		}
-	}
-	return ci
-}
-
 // dropCollectIgnored removes from the sources and problems the files that
 // the collect_ignore and collect_ignore_glob lists of the conftests keep
 // pytest from collecting. pytest asks, for every path it meets (each
 // folder on the way, then the file), the nearest conftest above that
 // path that sets the list; so does this.
 func (s *scan) dropCollectIgnored() {
-	lists := map[string]*conftestIgnores{} // by the conftest's folder
+	// The literal lists of the conftests, by the conftest's folder, made
+	// absolute against it as pytest makes them. A list set to [] is
+	// there, and hides the lists above it. A later assignment replaces an
+	// earlier one, as in Python.
+	paths, globs := map[string][]string{}, map[string][]string{}
 	for _, src := range s.sources {
-		if src.Conftest {
-			if ci := readConftestIgnores(src); ci != nil {
-				lists[src.Dir] = ci
+		if !src.Conftest {
+			continue
+		}
+		for _, a := range src.Mod.Assigns {
+			if a.Scope >= 0 || !a.Literal || a.Name != "collect_ignore" && a.Name != "collect_ignore_glob" {
+				continue
 			}
+			lists := paths
+			if a.Name == "collect_ignore_glob" {
+				lists = globs
+			}
+			var abs []string
+			for _, v := range a.Strings {
+				abs = append(abs, filepath.Join(src.Dir, filepath.FromSlash(v)))
+			}
+			lists[src.Dir] = abs
 		}
 	}
-	if len(lists) == 0 {
+	if len(paths) == 0 && len(globs) == 0 {
 		return
 	}
-	// nearest finds the list of the kind asked for that applies to paths
-	// in folder dir.
-	nearest := func(dir string, globs bool) []string {
+	// nearest finds the list that applies to paths in folder dir.
+	nearest := func(lists map[string][]string, dir string) []string {
 		for d := range relpath.Up(dir) {
-			if ci := lists[d]; ci != nil && (globs && ci.hasGlobs || !globs && ci.hasPaths) {
-				if globs {
-					return ci.globs
-				}
-				return ci.paths
+			if l, ok := lists[d]; ok {
+				return l
 			}
 		}
 		return nil
@@ -159,25 +131,14 @@ func (s *scan) dropCollectIgnored() {
 		parent := filepath.Dir(p)
 		v := false
 		if parent != p {
-			for _, q := range nearest(parent, false) {
-				v = v || q == p
-			}
-			for _, g := range nearest(parent, true) {
-				v = v || pytestcfg.Fnmatch(p, g)
-			}
-			v = v || isIgnored(parent)
+			v = slices.Contains(nearest(paths, parent), p) ||
+				slices.ContainsFunc(nearest(globs, parent), func(g string) bool { return pytestcfg.Fnmatch(p, g) }) ||
+				isIgnored(parent)
 		}
 		memo[p] = v
 		return v
 	}
-	kept := s.sources[:0]
-	for _, src := range s.sources {
-		if !isIgnored(src.Abs) {
-			kept = append(kept, src)
-		}
-	}
-	clear(s.sources[len(kept):])
-	s.sources = kept
+	s.sources = slices.DeleteFunc(s.sources, func(src *Source) bool { return isIgnored(src.Abs) })
 	s.ignoreFile = isIgnored
 	var problems []Problem
 	for _, w := range s.problems {
