@@ -88,7 +88,7 @@ func Marks(path string, m *pyscan.Module) []Place {
 		}
 		what := c.Callee + "(" + strings.Join(texts, ", ") + ")"
 		switch {
-		case c.Decorates >= 0 && decorator(m.Defs[c.Decorates], ci):
+		case c.Decorates >= 0 && slices.ContainsFunc(m.Defs[c.Decorates].Decorators, func(d pyscan.Decorator) bool { return d.Call == ci }):
 			d := m.Defs[c.Decorates]
 			kind := "function"
 			if d.Kind == pyscan.Class {
@@ -109,16 +109,6 @@ func Marks(path string, m *pyscan.Module) []Place {
 		out = append(out, p)
 	}
 	return out
-}
-
-// decorator reports whether call ci is one of d's decorators itself.
-func decorator(d pyscan.Def, ci int) bool {
-	for _, dec := range d.Decorators {
-		if dec.Call == ci {
-			return true
-		}
-	}
-	return false
 }
 
 // argText is a mark's argument as written, near enough for a message.

@@ -62,10 +62,10 @@ type facts struct {
 	// that applies the rules to this module asks, but for a conftest's,
 	// which newIndex fills before the rules start.
 
-	// uses caches rules.usesDeadline by def; reach caches index.mayReach
-	// (0 until known, then reachYes or reachNo).
-	uses  []use
-	reach int8
+	// uses caches rules.usesDeadline by def; mayReach caches
+	// index.mayReach once reachKnown.
+	uses                 []use
+	mayReach, reachKnown bool
 	// levels and classLevels cache index.levels, for module level and
 	// by class.
 	levels      []level
@@ -75,7 +75,7 @@ type facts struct {
 // reset forgets what an earlier index worked out.
 func (f *facts) reset() {
 	clear(f.uses)
-	f.reach = 0
+	f.reachKnown = false
 	f.levels, f.classLevels = nil, nil
 }
 
@@ -402,12 +402,6 @@ func namesFixture(m *pyscan.Module, name string) bool {
 // the rules find the same without it.
 var reachShortcut = true
 
-// Values of facts.reach.
-const (
-	reachYes = 1 + iota
-	reachNo
-)
-
 // mayReach reports whether a def of src may reach the deadline fixture.
 // reaches compares with the target the names of the requests (a def's
 // parameters, the strings of the usefixtures marks around it, the names
@@ -422,14 +416,12 @@ func (ix *index) mayReach(src *Source) bool {
 		return true
 	}
 	f := src.facts
-	if f.reach == 0 {
+	if !f.reachKnown {
 		// The levels start with src itself.
-		f.reach = reachNo
-		if slices.ContainsFunc(ix.levels(src, -1), func(l level) bool { return l.src.facts.namesDeadline }) {
-			f.reach = reachYes
-		}
+		f.mayReach = slices.ContainsFunc(ix.levels(src, -1), func(l level) bool { return l.src.facts.namesDeadline })
+		f.reachKnown = true
 	}
-	return f.reach == reachYes
+	return f.mayReach
 }
 
 // reaches reports whether the requests, followed through the fixtures they

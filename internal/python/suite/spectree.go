@@ -62,13 +62,7 @@ func DefaultRoots(spec *schema.Spec) []string {
 	// A root inside another is scanned with it.
 	var out []string
 	for _, r := range roots {
-		inner := false
-		for _, o := range roots {
-			if o != r && (o == "." || relpath.Under(r, o)) {
-				inner = true
-			}
-		}
-		if !inner {
+		if !slices.ContainsFunc(roots, func(o string) bool { return o != r && (o == "." || relpath.Under(r, o)) }) {
 			out = append(out, r)
 		}
 	}

@@ -38,19 +38,12 @@ const toolWait = 20 * time.Second
 // holds one. getenv reads the environment; look runs a tool and returns
 // its standard output.
 func find(dir string, getenv func(string) string, look func(name string, args ...string) string) string {
-	if p := inEnv(getenv("VIRTUAL_ENV")); p != "" {
-		return p
+	uv := getenv("UV_PROJECT_ENVIRONMENT")
+	if uv != "" && !filepath.IsAbs(uv) {
+		uv = filepath.Join(dir, uv)
 	}
-	if env := getenv("UV_PROJECT_ENVIRONMENT"); env != "" {
-		if !filepath.IsAbs(env) {
-			env = filepath.Join(dir, env)
-		}
+	for _, env := range []string{getenv("VIRTUAL_ENV"), uv, filepath.Join(dir, ".venv"), filepath.Join(dir, "venv")} {
 		if p := inEnv(env); p != "" {
-			return p
-		}
-	}
-	for _, name := range []string{".venv", "venv"} {
-		if p := inEnv(filepath.Join(dir, name)); p != "" {
 			return p
 		}
 	}
