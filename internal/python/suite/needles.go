@@ -14,8 +14,8 @@ import (
 // keyword argument, a mark only in comments, a timer call only in
 // comments or strings).
 //
-// Its words are looked for in the bytes first (find); only when some are
-// there does it ask where they lie (judge): fixture names count where a
+// Its words are looked for in the bytes first; only when some are
+// there does it ask where they lie: fixture names count where a
 // file can request or define such a fixture (fixtureWords), and the other
 // words are placed with one pyscan.Places for all of them. Places reads
 // strings as the Scanner does, and counts the replacement fields of
@@ -94,27 +94,25 @@ type needleScratch struct {
 	offs []int
 }
 
-// find looks for the words in data and keeps the hits in sc for judge.
-func (f *prefilter) find(data []byte, sc *needleScratch) {
+// match reports whether data can matter to a rule: it looks for the
+// words, then judges where the ones it found lie.
+func (f *prefilter) match(data []byte, sc *needleScratch) bool {
 	sc.hits = f.m.Find(data, sc.hits[:0])
 	for _, h := range sc.hits {
 		if f.roles[h.Word]&roleSignal != 0 {
 			sc.hits = f.calls.Find(data, sc.hits)
-			return
+			break
 		}
 	}
-}
-
-// judge reports whether the data find last looked at can matter to a
-// rule, from the hits find kept.
-func (f *prefilter) judge(data []byte, sc *needleScratch) bool {
 	if len(sc.hits) == 0 {
 		return false
 	}
 	slices.SortFunc(sc.hits, func(a, b treeread.Hit) int { return a.Off - b.Off })
 	// Fixture names first: they have their own reading of the bytes.
+	var have role
 	sc.offs = sc.offs[:0]
 	for _, h := range sc.hits {
+		have |= f.roles[h.Word]
 		if f.roles[h.Word]&roleFixture != 0 {
 			sc.offs = append(sc.offs, h.Off)
 		}
@@ -122,17 +120,6 @@ func (f *prefilter) judge(data []byte, sc *needleScratch) bool {
 	if len(sc.offs) > 0 && f.fixtures.match(data, sc.offs) {
 		return true
 	}
-	var have role
-	kept := sc.hits[:0]
-	for _, h := range sc.hits {
-		r := f.roles[h.Word] &^ roleFixture
-		if r == 0 {
-			continue
-		}
-		kept = append(kept, h)
-		have |= r
-	}
-	sc.hits = kept
 	timers := have&roleSignal != 0 && have&roleCall != 0
 	if have&roleMark == 0 && !timers {
 		return false
@@ -141,7 +128,7 @@ func (f *prefilter) judge(data []byte, sc *needleScratch) bool {
 	sc.offs = sc.offs[:0]
 	counted := sc.hits[:0]
 	for _, h := range sc.hits {
-		if f.roles[h.Word]&roleMark != 0 || timers {
+		if r := f.roles[h.Word]; r&roleMark != 0 || timers && r&^roleFixture != 0 {
 			counted = append(counted, h)
 			sc.offs = append(sc.offs, h.Off)
 		}
@@ -158,10 +145,4 @@ func (f *prefilter) judge(data []byte, sc *needleScratch) bool {
 		callInCode = callInCode || r&roleCall != 0 && p == pyscan.InCode
 	}
 	return signal && callInCode
-}
-
-// match reports whether data can matter to a rule: find, then judge.
-func (f *prefilter) match(data []byte, sc *needleScratch) bool {
-	f.find(data, sc)
-	return f.judge(data, sc)
 }

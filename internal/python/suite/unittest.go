@@ -162,16 +162,21 @@ type baseModule struct {
 	imported []string
 }
 
-// add makes a module the scan tokenized known to the finder.
-func (cf *caseFinder) add(abs string, m *pyscan.Module) {
+// entry returns the finder's entry for the module at file, made on first
+// use with mod: the module as the scan tokenized it, or nil for one to
+// read when first asked.
+func (cf *caseFinder) entry(file string, mod *pyscan.Module) *baseModule {
 	cf.mu.Lock()
 	defer cf.mu.Unlock()
 	if cf.modules == nil {
 		cf.modules = map[string]*baseModule{}
 	}
-	if _, ok := cf.modules[abs]; !ok {
-		cf.modules[abs] = &baseModule{mod: m}
+	bm := cf.modules[file]
+	if bm == nil {
+		bm = &baseModule{mod: mod}
+		cf.modules[file] = bm
 	}
+	return bm
 }
 
 // depthLimit bounds how many modules a chain of bases is followed
@@ -200,16 +205,7 @@ func (cf *caseFinder) isCase(dir, dotted string, depth int) bool {
 // module returns the module at file, reading it on first use, with its
 // cases and imported bases worked out.
 func (cf *caseFinder) module(file string) *baseModule {
-	cf.mu.Lock()
-	if cf.modules == nil {
-		cf.modules = map[string]*baseModule{}
-	}
-	bm := cf.modules[file]
-	if bm == nil {
-		bm = &baseModule{}
-		cf.modules[file] = bm
-	}
-	cf.mu.Unlock()
+	bm := cf.entry(file, nil)
 	bm.once.Do(func() {
 		if bm.mod == nil {
 			// readFile refuses what is too large or not a regular file.
@@ -264,7 +260,7 @@ func moduleFiles(dir, name string) []string {
 // classes derive from test cases defined in other modules, and recomputes
 // its facts where some do. The readers call it, each for its own modules.
 func (s *scan) followBases(src *Source) {
-	s.cases.add(src.Abs, src.Mod)
+	s.cases.entry(src.Abs, src.Mod)
 	if !src.Test {
 		return
 	}
