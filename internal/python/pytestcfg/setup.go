@@ -232,13 +232,9 @@ func commonAncestor(invocation string, paths []string) string {
 		if _, err := os.Stat(p); err != nil {
 			continue
 		}
-		switch {
-		case common == "":
+		if common == "" {
 			common = p
-		case p == common || relpath.Under(p, common):
-		case relpath.Under(common, p):
-			common = p
-		default:
+		} else {
 			common = commonPath(p, common)
 		}
 	}

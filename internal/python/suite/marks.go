@@ -2,6 +2,7 @@ package suite
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
@@ -67,12 +68,10 @@ func GroupMarks(src *Source, calls []int) []GroupMark {
 // InGroup reports whether the marks on a test put it in the spec's group;
 // other names the group it is in instead, if any.
 func (q *Query) InGroup(src *Source, test int) (in bool, other string) {
-	f := src.facts
-	q.sc.markBuf = f.marks(test, q.sc.markBuf[:0])
-	calls := q.sc.markBuf
+	q.sc.markBuf = src.facts.marks(test, q.sc.markBuf[:0])
 	// Marks inside pytest.param(...) in the test's decorators apply to
 	// its parametrized cases; they are among the decorator's calls.
-	for _, gm := range GroupMarks(src, calls) {
+	for _, gm := range GroupMarks(src, q.sc.markBuf) {
 		if gm.Group == q.spec.Group.Name {
 			return true, ""
 		}
@@ -92,13 +91,9 @@ func (q *Query) Member(src *Source) (Member, bool) {
 	for i := range m.Calls {
 		all = append(all, i)
 	}
-	var marks []GroupMark
-	for _, gm := range GroupMarks(src, all) {
-		if gm.Group == q.spec.Group.Name {
-			marks = append(marks, gm)
-		}
-	}
-	if len(marks) == 0 {
+	marks := GroupMarks(src, all)
+	first := slices.IndexFunc(marks, func(gm GroupMark) bool { return gm.Group == q.spec.Group.Name })
+	if first < 0 {
 		return Member{}, false
 	}
 	mem := Member{Path: src.Path}
@@ -117,7 +112,7 @@ func (q *Query) Member(src *Source) (Member, bool) {
 		}
 	}
 	if len(mem.Reasons) == 0 {
-		mem.Reasons = append(mem.Reasons, Reason{Kind: "marks", Line: marks[0].Pos.Line, Col: marks[0].Pos.Col,
+		mem.Reasons = append(mem.Reasons, Reason{Kind: "marks", Line: marks[first].Pos.Line, Col: marks[first].Pos.Col,
 			Detail: fmt.Sprintf("marks it, but neither uses %s nor patches a preload module", q.spec.Deadline.Fixture)})
 	}
 	return mem, true
@@ -152,16 +147,11 @@ func (q *Query) patchesPreload(m *pyscan.Module, c pyscan.Call) (string, bool) {
 		return "", false
 	}
 	target := c.Args[0].Value
+	// A package that holds a preload module holds it through its top
+	// package, so that is the one package to look inside.
 	for _, mod := range q.spec.Preload.Modules {
-		for p := mod; p != ""; {
-			if target == p || strings.HasPrefix(target, p+".") {
-				return target, true
-			}
-			i := strings.LastIndexByte(p, '.')
-			if i < 0 {
-				break
-			}
-			p = p[:i]
+		if top, _, _ := strings.Cut(mod, "."); top != "" && (target == top || strings.HasPrefix(target, top+".")) {
+			return target, true
 		}
 	}
 	return "", false

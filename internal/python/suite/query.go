@@ -122,11 +122,7 @@ func PerModule[T any](t *Tree, ask func(q *Query, src *Source) T) []T {
 		n = 1
 	}
 	for range min(n, len(sources)) - 1 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			worker()
-		}()
+		wg.Go(worker)
 	}
 	worker()
 	wg.Wait()

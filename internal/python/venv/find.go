@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -128,12 +127,4 @@ func runTool(dir string) func(name string, args ...string) string {
 		}
 		return string(out)
 	}
-}
-
-// fallback is the interpreter when the project has none of its own.
-func fallback() string {
-	if runtime.GOOS == "windows" {
-		return "python"
-	}
-	return "python3"
 }

@@ -5,6 +5,7 @@ package venv
 
 import (
 	"os"
+	"runtime"
 	"strings"
 )
 
@@ -15,7 +16,10 @@ func Python(dir string) string {
 	if p := find(dir, os.Getenv, runTool(dir)); p != "" {
 		return p
 	}
-	return fallback()
+	if runtime.GOOS == "windows" {
+		return "python"
+	}
+	return "python3"
 }
 
 // Env returns the environment of a pytest that fixturegen starts inside a
