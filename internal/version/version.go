@@ -123,9 +123,7 @@ func Revision() string {
 	if rev == "" {
 		return ""
 	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
+	rev = rev[:min(len(rev), 12)]
 	if modified == "true" {
 		rev += ", modified"
 	}

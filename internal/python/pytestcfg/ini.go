@@ -94,11 +94,7 @@ func (c *Config) ini(src []byte, section string) (bool, error) {
 			continue
 		}
 		c.Where[k.Name.Text] = Arg{Text: k.Name.Text, Line: k.Name.Line, Col: 1}
-		pieces := make([]piece, len(k.Lines))
-		for i, l := range k.Lines {
-			pieces[i] = piece{text: l.Text, line: l.Line, col: l.Col}
-		}
-		c.Options[k.Name.Text] = shlexSplit(pieces)
+		c.Options[k.Name.Text] = shlexSplit(k.Lines)
 	}
 	return sections[section], nil
 }

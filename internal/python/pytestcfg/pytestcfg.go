@@ -167,10 +167,10 @@ func (c *Config) tomlString(src []byte, v string, sp schema.Span) []Arg {
 		lit := string(src[sp.Start:sp.End])
 		if len(lit) == len(v)+2 && lit[1:len(lit)-1] == v {
 			line, col := textpos.LineCol(src, sp.Start+1)
-			return shlexSplit([]piece{{text: v, line: line, col: col}})
+			return shlexSplit([]Arg{{Text: v, Line: line, Col: col}})
 		}
 	}
-	args := shlexSplit([]piece{{text: v}})
+	args := shlexSplit([]Arg{{Text: v}})
 	for i := range args {
 		args[i].Line, args[i].Col = sp.Line, sp.Col
 	}
@@ -187,16 +187,10 @@ func (c *Config) arg(src []byte, text string, sp schema.Span) Arg {
 	return Arg{Text: text, Line: line, Col: col}
 }
 
-// piece is one line's part of an option's value, at a position.
-type piece struct {
-	text      string
-	line, col int
-}
-
-// shlexSplit splits pieces (the lines of one value, joined by newlines) as
-// Python's shlex.split does in POSIX mode, and gives each argument the
-// position of its first character.
-func shlexSplit(pieces []piece) []Arg {
+// shlexSplit splits the lines of one value, each at its position and
+// joined by newlines, as Python's shlex.split does in POSIX mode, and
+// gives each argument the position of its first character.
+func shlexSplit(lines []Arg) []Arg {
 	var args []Arg
 	var cur strings.Builder
 	inArg := false
@@ -210,11 +204,11 @@ func shlexSplit(pieces []piece) []Arg {
 			inArg = false
 		}
 	}
-	for _, p := range pieces {
-		col := p.col
-		for i := 0; i < len(p.text); i++ {
-			ch := p.text[i]
-			here := Arg{Line: p.line, Col: col}
+	for _, p := range lines {
+		col := p.Col
+		for i := 0; i < len(p.Text); i++ {
+			ch := p.Text[i]
+			here := Arg{Line: p.Line, Col: col}
 			if ch < 0x80 || ch >= 0xC0 {
 				col++
 			}
@@ -229,10 +223,10 @@ func shlexSplit(pieces []piece) []Arg {
 				switch {
 				case ch == '"':
 					quote = 0
-				case ch == '\\' && i+1 < len(p.text) && strings.IndexByte("\\\"$`", p.text[i+1]) >= 0:
+				case ch == '\\' && i+1 < len(p.Text) && strings.IndexByte("\\\"$`", p.Text[i+1]) >= 0:
 					i++
 					col++
-					cur.WriteByte(p.text[i])
+					cur.WriteByte(p.Text[i])
 				default:
 					cur.WriteByte(ch)
 				}
@@ -246,17 +240,17 @@ func shlexSplit(pieces []piece) []Arg {
 				case '\'', '"':
 					quote = ch
 				case '\\':
-					if i+1 < len(p.text) {
+					if i+1 < len(p.Text) {
 						i++
 						col++
-						cur.WriteByte(p.text[i])
+						cur.WriteByte(p.Text[i])
 					}
 				default:
 					cur.WriteByte(ch)
 				}
 			}
 		}
-		// The newline between pieces separates arguments, unless it is
+		// The newline between lines separates arguments, unless it is
 		// inside quotes.
 		if quote != 0 {
 			cur.WriteByte('\n')
@@ -272,7 +266,7 @@ func shlexSplit(pieces []piece) []Arg {
 // PYTEST_ADDOPTS: with the POSIX shell rules of Python's shlex.
 func SplitArgs(text string) []string {
 	var out []string
-	for _, a := range shlexSplit([]piece{{text: text, line: 1, col: 1}}) {
+	for _, a := range shlexSplit([]Arg{{Text: text, Line: 1, Col: 1}}) {
 		out = append(out, a.Text)
 	}
 	return out

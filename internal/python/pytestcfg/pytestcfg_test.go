@@ -130,7 +130,7 @@ func TestXdist(t *testing.T) {
 		{"-p no:xdist -n 2", true, "", true},
 	}
 	for _, tt := range tests {
-		c := &Config{Options: map[string][]Arg{"addopts": shlexSplit([]piece{{text: tt.addopts, line: 1, col: 1}})}}
+		c := &Config{Options: map[string][]Arg{"addopts": shlexSplit([]Arg{{Text: tt.addopts, Line: 1, Col: 1}})}}
 		x := c.Xdist()
 		if (x.Workers != nil) != tt.workers || x.Mode != tt.mode || x.Disabled != tt.off {
 			t.Errorf("%q: workers %v mode %q disabled %v; want %v %q %v", tt.addopts, x.Workers != nil, x.Mode, x.Disabled, tt.workers, tt.mode, tt.off)

@@ -37,9 +37,6 @@ var (
 // is pytest-timeout or the plugin, "" otherwise.
 func named(req string) string {
 	name := requirementName().FindString(strings.TrimSpace(req))
-	if name == "" {
-		return ""
-	}
 	switch norm := strings.ToLower(separators().ReplaceAllString(name, "-")); norm {
 	case Name, Plugin:
 		return norm

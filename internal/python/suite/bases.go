@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
@@ -55,17 +56,10 @@ func testBaseOf(src *Source, c pyscan.Call) (int, bool) {
 // derives from unittest's TestCase, or has a setup or test method.
 func testBase(m *pyscan.Module, class int) bool {
 	d := m.Defs[class]
-	for _, b := range d.Bases {
-		if unittestBases[m.ResolveAt(b, d.Parent, d.Pos)] {
-			return true
-		}
-	}
-	for _, o := range m.Defs {
-		if o.Parent == class && o.Kind == pyscan.Function && (setupMethods[o.Name] || strings.HasPrefix(o.Name, "test")) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(d.Bases, func(b string) bool { return unittestBases[m.ResolveAt(b, d.Parent, d.Pos)] }) ||
+		slices.ContainsFunc(m.Defs, func(o pyscan.Def) bool {
+			return o.Parent == class && o.Kind == pyscan.Function && (setupMethods[o.Name] || strings.HasPrefix(o.Name, "test"))
+		})
 }
 
 // timedBase returns the first timer the test base class of src (a module

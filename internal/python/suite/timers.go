@@ -217,10 +217,8 @@ func adoptable(sources []*Source, opts *Options) bool {
 		if src.Abs != opts.Conftest || src.facts == nil {
 			continue
 		}
-		for _, hw := range ArmingFixtures(src) {
-			if hw.Fixture.Name == opts.Spec.Deadline.Fixture {
-				return true
-			}
+		if slices.ContainsFunc(ArmingFixtures(src), func(hw ArmingFixture) bool { return hw.Fixture.Name == opts.Spec.Deadline.Fixture }) {
+			return true
 		}
 	}
 	return false
