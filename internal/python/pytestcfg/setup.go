@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/relpath"
@@ -179,10 +180,8 @@ func locate(dirs []string) (string, *Config, error) {
 // other.
 func parseNamed(path string, src []byte) (*Config, error) {
 	base := filepath.Base(path)
-	for _, n := range names {
-		if base == n {
-			return parse(path, n, src)
-		}
+	if slices.Contains(names, base) {
+		return parse(path, base, src)
 	}
 	switch filepath.Ext(base) {
 	case ".ini":

@@ -67,15 +67,11 @@ func Splice(src, block []byte) ([]byte, error) { return Conftest.Splice(src, blo
 func (m Markers) Find(src []byte) (Bounds, error) {
 	var b Bounds
 	begins, ends := 0, 0
-	line := 0
-	for off := 0; off < len(src); {
+	line, off := 0, 0
+	for l := range bytes.Lines(src) {
 		line++
-		next := bytes.IndexByte(src[off:], '\n')
-		lineEnd := len(src)
-		if next >= 0 {
-			lineEnd = off + next + 1
-		}
-		text := bytes.TrimRight(src[off:lineEnd], " \t\r\n")
+		lineEnd := off + len(l)
+		text := bytes.TrimRight(l, " \t\r\n")
 		switch {
 		case bytes.HasPrefix(text, []byte(m.Begin)):
 			begins++

@@ -225,23 +225,23 @@ func newFacts(s *Source, pats *testPatterns, deadline string) *facts {
 	}
 	// A later definition of a name replaces an earlier one, as in Python,
 	// so only the fixtures the maps kept count.
-	var kept []*Fixture
+	var autouse []*Fixture
 	for _, byName := range f.fixtures {
 		for _, fx := range byName {
-			kept = append(kept, fx)
 			f.isFixture[fx.Def] = true
+			if fx.Autouse {
+				autouse = append(autouse, fx)
+			}
 		}
 	}
-	slices.SortFunc(kept, func(a, b *Fixture) int {
+	slices.SortFunc(autouse, func(a, b *Fixture) int {
 		return cmp.Or(a.Def-b.Def, strings.Compare(a.Name, b.Name))
 	})
-	for _, fx := range kept {
-		if fx.Autouse {
-			if f.autouse == nil {
-				f.autouse = map[int][]*Fixture{}
-			}
-			f.autouse[fx.Class] = append(f.autouse[fx.Class], fx)
+	for _, fx := range autouse {
+		if f.autouse == nil {
+			f.autouse = map[int][]*Fixture{}
 		}
+		f.autouse[fx.Class] = append(f.autouse[fx.Class], fx)
 	}
 	return f
 }
