@@ -170,12 +170,6 @@ func (c *Config) Collection() Collection {
 // stands for any number of folders, "*" does not match names that start
 // with a dot, and the result is sorted.
 func glob(pattern string) []string {
-	if !strings.ContainsAny(pattern, "*?[") {
-		if _, err := os.Lstat(pattern); err != nil {
-			return nil
-		}
-		return []string{pattern}
-	}
 	var out []string
 	var walk func(dir string, parts []string)
 	walk = func(dir string, parts []string) {

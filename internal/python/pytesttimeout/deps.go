@@ -75,12 +75,6 @@ type Declaration struct {
 	Set       Set
 }
 
-// Place is a declaration of pytest-timeout as a Place.
-func (d Declaration) Place(root string) Place {
-	return Place{Kind: Dependency, File: d.File, Line: d.Line, Col: d.Col, Set: d.Set,
-		What: fmt.Sprintf("pytest-timeout, a declared test dependency (in %s)", d.Set.Where(root))}
-}
-
 // Declarations returns where the project at root declares pytest-timeout
 // and the plugin: requirement files, pyproject.toml (project dependencies
 // and extras, dependency groups, Poetry's, PDM's, uv's and hatch's),

@@ -172,13 +172,13 @@ func Find(root string, run pytestcfg.Run, opts Options) (*Found, error) {
 		}
 	}
 	for _, d := range Declarations(root) {
-		switch d.Name {
-		case Name:
-			f.Places = append(f.Places, f.WithMethod(d.Place(root)))
-		case Plugin:
-			p := d.Place(root)
+		p := Place{Kind: Dependency, File: d.File, Line: d.Line, Col: d.Col, Set: d.Set}
+		if d.Name == Plugin {
 			p.What = Plugin + ", declared in " + d.Set.Where(root)
 			f.Plugin = append(f.Plugin, p)
+		} else {
+			p.What = "pytest-timeout, a declared test dependency (in " + d.Set.Where(root) + ")"
+			f.Places = append(f.Places, f.WithMethod(p))
 		}
 	}
 	return f, nil
