@@ -36,30 +36,28 @@ func Project(dir string, roots []string) (Run, error) {
 		return Run{}, err
 	}
 	plain := Invocation{Dir: dir}
-	if len(roots) > 0 {
-		var args []string
-		for _, r := range roots {
-			if r, err = filepath.Abs(r); err != nil {
-				return Run{}, err
-			}
-			if rel, err := filepath.Rel(dir, r); err == nil && rel != "." && filepath.IsLocal(rel) {
-				args = append(args, rel)
-			}
+	var args []string
+	for _, r := range roots {
+		if r, err = filepath.Abs(r); err != nil {
+			return Run{}, err
 		}
-		if len(args) > 0 {
-			inv := Invocation{Dir: dir, Args: args}
-			s, err := Determine(inv)
-			if err != nil {
-				return Run{}, err
-			}
-			if c := s.Config; c != nil && !c.Fallback && relpath.Under(c.Dir, dir) {
-				return Run{Inv: inv, Setup: s}, nil
-			} else if c != nil && !c.Fallback {
-				// Found from the tests' folders at dir or above it: a
-				// plain "pytest" in dir finds the same file first, and
-				// pytest roots the run in its folder.
-				return Run{Inv: plain, Setup: &Setup{Rootdir: c.Dir, Config: c}}, nil
-			}
+		if rel, err := filepath.Rel(dir, r); err == nil && rel != "." && filepath.IsLocal(rel) {
+			args = append(args, rel)
+		}
+	}
+	if len(args) > 0 {
+		inv := Invocation{Dir: dir, Args: args}
+		s, err := Determine(inv)
+		if err != nil {
+			return Run{}, err
+		}
+		if c := s.Config; c != nil && !c.Fallback && relpath.Under(c.Dir, dir) {
+			return Run{Inv: inv, Setup: s}, nil
+		} else if c != nil && !c.Fallback {
+			// Found from the tests' folders at dir or above it: a
+			// plain "pytest" in dir finds the same file first, and
+			// pytest roots the run in its folder.
+			return Run{Inv: plain, Setup: &Setup{Rootdir: c.Dir, Config: c}}, nil
 		}
 	}
 	s, err := Determine(plain)
