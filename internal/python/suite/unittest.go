@@ -49,12 +49,8 @@ func caseClasses(m *pyscan.Module, known map[string]bool) []bool {
 // withMixins returns cases with the classes of the module that a test
 // case derives from without being one themselves marked too: pytest
 // collects a mixin's test methods through each case that inherits them.
-// It returns cases itself when there are none.
 func withMixins(m *pyscan.Module, cases []bool) []bool {
-	if cases == nil {
-		return nil
-	}
-	out := cases
+	out := slices.Clone(cases)
 	var named classIndex
 	var mark func(class int)
 	mark = func(class int) {
@@ -67,9 +63,6 @@ func withMixins(m *pyscan.Module, cases []bool) []bool {
 				o := m.Defs[j]
 				if j == class || o.Parent != d.Parent && o.Parent >= 0 || out[j] {
 					continue
-				}
-				if &out[0] == &cases[0] {
-					out = slices.Clone(cases)
 				}
 				out[j] = true
 				mark(j)
