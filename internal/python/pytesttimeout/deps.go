@@ -234,13 +234,10 @@ func tomlDeps(file string, tables [][]string) []Declaration {
 		}
 	}
 	for _, t := range tables {
+		// A key below a value that is no table is missing: a nil map's.
 		var v any = doc
 		for _, k := range t {
-			m, ok := v.(map[string]any)
-			if !ok {
-				v = nil
-				break
-			}
+			m, _ := v.(map[string]any)
 			v = m[k]
 		}
 		if v != nil {

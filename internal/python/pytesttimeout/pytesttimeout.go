@@ -158,8 +158,14 @@ func Find(root string, run pytestcfg.Run, opts Options) (*Found, error) {
 		if t.MethodAt != nil {
 			f.Method, f.MethodAt = t.Method, fmt.Sprintf("%s:%d:%d", relpath.Slash(root, cfg.File), t.MethodAt.Line, t.MethodAt.Col)
 		}
-		for _, p := range configPlaces(cfg) {
-			f.Places = append(f.Places, f.WithMethod(p))
+		if t.TimeoutAt != nil && t.Timeout != 0 {
+			p := Place{File: cfg.File, Line: t.TimeoutAt.Line, Col: t.TimeoutAt.Col, Seconds: pyquote.Number(t.Timeout)}
+			if strings.HasPrefix(t.TimeoutAt.Text, "--timeout") {
+				p.Kind, p.What = Addopts, "--timeout "+p.Seconds+" in addopts"
+			} else {
+				p.Kind, p.What = Ini, "timeout = "+p.Seconds
+			}
+			f.Places = append(f.Places, p)
 		}
 	}
 	if !opts.NoMarks {
@@ -167,9 +173,7 @@ func Find(root string, run pytestcfg.Run, opts Options) (*Found, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range marks {
-			f.Places = append(f.Places, f.WithMethod(p))
-		}
+		f.Places = append(f.Places, marks...)
 	}
 	for _, d := range Declarations(root) {
 		p := Place{Kind: Dependency, File: d.File, Line: d.Line, Col: d.Col, Set: d.Set}
@@ -178,25 +182,13 @@ func Find(root string, run pytestcfg.Run, opts Options) (*Found, error) {
 			f.Plugin = append(f.Plugin, p)
 		} else {
 			p.What = "pytest-timeout, a declared test dependency (in " + d.Set.Where(root) + ")"
-			f.Places = append(f.Places, f.WithMethod(p))
+			f.Places = append(f.Places, p)
 		}
 	}
+	for i, p := range f.Places {
+		f.Places[i] = f.WithMethod(p)
+	}
 	return f, nil
-}
-
-// configPlaces are the timeout settings of one configuration file.
-func configPlaces(c *pytestcfg.Config) []Place {
-	t := c.Timers()
-	if t.TimeoutOff || t.TimeoutAt == nil || t.Timeout == 0 {
-		return nil
-	}
-	p := Place{File: c.File, Line: t.TimeoutAt.Line, Col: t.TimeoutAt.Col, Seconds: pyquote.Number(t.Timeout)}
-	if strings.HasPrefix(t.TimeoutAt.Text, "--timeout") {
-		p.Kind, p.What = Addopts, "--timeout "+p.Seconds+" in addopts"
-	} else {
-		p.Kind, p.What = Ini, "timeout = "+p.Seconds
-	}
-	return []Place{p}
 }
 
 // isZero reports whether a timeout's text is a number pytest-timeout
