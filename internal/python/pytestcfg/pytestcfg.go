@@ -292,38 +292,32 @@ func (c *Config) Xdist() Xdist {
 	args := c.Options["addopts"]
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		value, next := "", ""
-		if i+1 < len(args) {
-			next = args[i+1].Text
+		name, value, inline := strings.Cut(a.Text, "=")
+		if !inline && i+1 < len(args) {
+			value = args[i+1].Text
 		}
+		workers := false
 		switch {
-		case a.Text == "-n" || a.Text == "--numprocesses":
-			value = next
-			i++
-		case strings.HasPrefix(a.Text, "--numprocesses="):
-			value = strings.TrimPrefix(a.Text, "--numprocesses=")
-		case strings.HasPrefix(a.Text, "-n") && !strings.HasPrefix(a.Text, "--"):
-			value = strings.TrimPrefix(strings.TrimPrefix(a.Text, "-n"), "=")
-		case a.Text == "--dist":
-			x.Dist, x.Mode = &a, next
-			i++
-			continue
-		case strings.HasPrefix(a.Text, "--dist="):
-			x.Dist, x.Mode = &a, strings.TrimPrefix(a.Text, "--dist=")
-			continue
-		case a.Text == "-p" && next == "no:xdist":
-			x.Disabled = true
-			i++
-			continue
-		case a.Text == "-pno:xdist":
-			x.Disabled = true
-			continue
+		case name == "-n" || name == "--numprocesses":
+			workers = true
+		case strings.HasPrefix(name, "-n") && !strings.HasPrefix(name, "--"):
+			// "-n4", "-nauto": the value is attached.
+			workers, value, inline = true, a.Text[2:], true
+		case name == "--dist":
+			x.Dist, x.Mode = &a, value
+		case a.Text == "-p" && value == "no:xdist", a.Text == "-pno:xdist":
+			x.Disabled, inline = true, a.Text != "-p"
 		default:
 			continue
 		}
-		x.Workers = &a
-		if value == "0" {
-			x.Workers = nil
+		if workers {
+			x.Workers = &a
+			if value == "0" {
+				x.Workers = nil
+			}
+		}
+		if !inline {
+			i++
 		}
 	}
 	return x

@@ -23,8 +23,6 @@ type Fixture struct {
 
 func (f *Fixture) Pos() pyscan.Pos { return f.Src.Mod.Defs[f.Def].Pos }
 
-func (f *Fixture) params() []pyscan.Param { return f.Src.Mod.Defs[f.Def].Params }
-
 // Where names a fixture for messages: "watchdog (tests/conftest.py:12)".
 func (f *Fixture) Where() string {
 	return fmt.Sprintf("%s (%s:%d)", f.Name, f.Src.Path, f.Pos().Line)
@@ -448,7 +446,7 @@ func (ix *index) reaches(src *Source, class int, rs []Request, target string, sc
 		}
 		seen = append(seen, fx)
 		own := ix.levels(fx.Src, fx.Class)
-		for _, p := range fx.params() {
+		for _, p := range fx.Src.Mod.Defs[fx.Def].Params {
 			from := own
 			if p.Name == fx.Name {
 				from = rest // a fixture that overrides one of its own name asks for the outer one

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -73,15 +74,10 @@ type use struct {
 // them uses the deadline fixture.
 func (q *Query) AllTestsUseDeadline(src *Source) bool {
 	tests := src.Tests()
-	if len(tests) == 0 {
-		return false
-	}
-	for _, t := range tests {
-		if _, ok := q.UsesDeadline(src, t); !ok {
-			return false
-		}
-	}
-	return true
+	return len(tests) > 0 && !slices.ContainsFunc(tests, func(t int) bool {
+		_, ok := q.UsesDeadline(src, t)
+		return !ok
+	})
 }
 
 // parallelModules is the number of modules from which PerModule asks on
