@@ -3,6 +3,7 @@ package version
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,10 +50,8 @@ func parse(s string) (parsed, bool) {
 		}
 		p.release = append(p.release, n)
 	}
-	if m[2] != "" {
-		p.pre = m[2]
-		p.preN, _ = strconv.Atoi(m[3])
-	}
+	p.pre = m[2]
+	p.preN, _ = strconv.Atoi(m[3]) // 0 without a pre-release
 	return p, true
 }
 
@@ -65,16 +64,11 @@ func ParseSpecifier(text string) (Specifier, error) {
 	}
 	for _, part := range strings.Split(text, ",") {
 		part = strings.TrimSpace(part)
-		var c clause
-		for _, op := range ops {
-			if strings.HasPrefix(part, op) {
-				c.op = op
-				break
-			}
-		}
-		if c.op == "" {
+		k := slices.IndexFunc(ops, func(op string) bool { return strings.HasPrefix(part, op) })
+		if k < 0 {
 			return s, fmt.Errorf("clause %q has no operator; start it with one of %s", part, strings.Join(ops, " "))
 		}
+		c := clause{op: ops[k]}
 		rest := strings.TrimSpace(strings.TrimPrefix(part, c.op))
 		if (c.op == "==" || c.op == "!=") && strings.HasSuffix(rest, ".*") {
 			c.wildcard, rest = true, strings.TrimSuffix(rest, ".*")

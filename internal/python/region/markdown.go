@@ -1,8 +1,8 @@
 package region
 
 import (
-	"bytes"
 	"fmt"
+	"strings"
 )
 
 // The marker lines around the docs block in a Markdown file. They are HTML
@@ -24,13 +24,10 @@ func DocsBeginLine(spec string) string {
 
 // commentSafe keeps a file name from ending the HTML comment or the line.
 func commentSafe(s string) string {
-	b := []byte(s)
-	b = bytes.ReplaceAll(b, []byte("--"), []byte("- -"))
-	b = bytes.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == '>' {
 			return '?'
 		}
 		return r
-	}, b)
-	return string(bytes.ReplaceAll(b, []byte(">"), []byte("?")))
+	}, strings.ReplaceAll(s, "--", "- -"))
 }
