@@ -93,21 +93,18 @@ func Folder(r pytestcfg.Run, modules []string) (string, bool) {
 		// No folder holds them all and is loaded.
 		return dir, true
 	}
-	// The folders from dir up to the confcutdir, the highest with a
-	// conftest.py first.
-	var chain []string
+	// The highest folder from dir up to the confcutdir that holds a
+	// conftest.py, else dir.
+	highest := dir
 	for d := range relpath.Up(dir) {
-		chain = append(chain, d)
+		if info, err := os.Stat(filepath.Join(d, "conftest.py")); err == nil && info.Mode().IsRegular() {
+			highest = d
+		}
 		if d == cut {
 			break
 		}
 	}
-	for i := len(chain) - 1; i >= 0; i-- {
-		if info, err := os.Stat(filepath.Join(chain[i], "conftest.py")); err == nil && info.Mode().IsRegular() {
-			return chain[i], true
-		}
-	}
-	return dir, true
+	return highest, true
 }
 
 // AnyBelow reports whether the run collects a test module below folder
