@@ -272,8 +272,10 @@ func (ix *index) levels(src *Source, class int) []level {
 		}
 	}
 	ls = append(ls, level{src, -1})
-	for _, c := range ix.conftestsAbove(src.Dir) {
-		if c != src {
+	// The conftests in the module's folder and every folder above it,
+	// nearest first.
+	for d := range relpath.Up(src.Dir) {
+		if c := ix.conftests[d]; c != nil && c != src {
 			ls = append(ls, level{c, -1})
 		}
 	}
@@ -292,19 +294,6 @@ func (ix *index) levels(src *Source, class int) []level {
 		f.classLevels[class] = ls
 	}
 	return ls
-}
-
-// conftestsAbove lists the conftests in dir and in every folder above it,
-// nearest first. Each module asks once (levels keeps the answer), so it
-// is not kept: the index stays read-only for the rules' goroutines.
-func (ix *index) conftestsAbove(dir string) []*Source {
-	var cs []*Source
-	for d := range relpath.Up(dir) {
-		if c, ok := ix.conftests[d]; ok {
-			cs = append(cs, c)
-		}
-	}
-	return cs
 }
 
 func (ix *index) lookup(name string, ls []level) (*Fixture, []level) {
