@@ -42,26 +42,15 @@ func (o *Options) newCollection() *collection {
 // of them or is one (a file named there is collected whatever its name).
 func (c *collection) isTestFile(abs string) bool {
 	if c.testPaths != nil {
-		in := false
-		for _, p := range c.testPaths {
-			if abs == p {
-				return true
-			}
-			if relpath.Under(abs, p) {
-				in = true
-				break
-			}
-		}
-		if !in {
+		i := slices.IndexFunc(c.testPaths, func(p string) bool { return relpath.Within(abs, p) })
+		if i < 0 {
 			return false
 		}
-	}
-	for _, p := range c.pythonFiles {
-		if pytestcfg.MatchPath(p, abs) {
+		if c.testPaths[i] == abs {
 			return true
 		}
 	}
-	return false
+	return slices.ContainsFunc(c.pythonFiles, func(p string) bool { return pytestcfg.MatchPath(p, abs) })
 }
 
 // ignored reports whether --ignore or --ignore-glob in addopts keeps

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -28,11 +29,8 @@ var readCalls = func() *pyscan.CallFilter {
 		Last:    map[string]bool{lastName(groupMarkCall): true, lastName(usefixturesMarkCall): true, finalizerCall: true, lastName(timeoutMarkCall): true},
 		Targets: map[string]bool{pytestmarkTarget: true},
 	}
-	for _, set := range []map[string]bool{timerCallees, patchCallees} {
-		for name := range set {
-			f.Last[name] = true
-		}
-	}
+	maps.Copy(f.Last, timerCallees)
+	maps.Copy(f.Last, patchCallees)
 	return f
 }()
 
