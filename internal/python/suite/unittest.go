@@ -184,15 +184,8 @@ func (cf *caseFinder) isCase(dir, dotted string, depth int) bool {
 		return false
 	}
 	bm := cf.module(file)
-	if bm.cases != nil && bm.cases[j] {
-		return true
-	}
-	for _, b := range bm.imported {
-		if cf.isCase(filepath.Dir(file), b, depth+1) {
-			return true
-		}
-	}
-	return false
+	return bm.cases != nil && bm.cases[j] ||
+		slices.ContainsFunc(bm.imported, func(b string) bool { return cf.isCase(filepath.Dir(file), b, depth+1) })
 }
 
 // module returns the module at file, reading it on first use, with its
