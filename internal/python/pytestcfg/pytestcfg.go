@@ -339,10 +339,8 @@ var decoded struct {
 func DecodeTOML(src []byte) (map[string]any, error) {
 	decoded.Lock()
 	defer decoded.Unlock()
-	if decoded.doc != nil || decoded.err != nil {
-		if decoded.src == string(src) {
-			return decoded.doc, decoded.err
-		}
+	if (decoded.doc != nil || decoded.err != nil) && decoded.src == string(src) {
+		return decoded.doc, decoded.err
 	}
 	var doc map[string]any
 	_, err := toml.Decode(string(src), &doc)

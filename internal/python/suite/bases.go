@@ -66,9 +66,6 @@ func testBase(m *pyscan.Module, class int) bool {
 // that is no test module) arms in a method, if it arms one that can
 // interrupt an import: one whose signal's handler can raise.
 func timedBase(src *Source, class int) (TimedBase, bool) {
-	if src.facts == nil {
-		return TimedBase{}, false
-	}
 	m := src.Mod
 	for _, ci := range src.facts.arming {
 		c := m.Calls[ci]
@@ -93,7 +90,7 @@ func timedBase(src *Source, class int) (TimedBase, bool) {
 func timedBaseNames(sources []*Source) []string {
 	var out []string
 	for _, src := range sources {
-		if src.Test || src.Conftest || src.facts == nil || len(src.facts.arming) == 0 {
+		if src.Test || src.Conftest || len(src.facts.arming) == 0 {
 			continue
 		}
 		for i, d := range src.Mod.Defs {

@@ -121,14 +121,7 @@ type reachItem struct {
 
 func newIndex(opts *Options, sources []*Source) *index {
 	ix := &index{opts: opts, conftests: map[string]*Source{}, byAbs: make(map[string]*Source, len(sources))}
-	var pats *testPatterns
 	for _, s := range sources {
-		if s.facts == nil {
-			if pats == nil {
-				pats = opts.testPatterns()
-			}
-			s.facts = newFacts(s, pats, opts.Spec.Deadline.Fixture)
-		}
 		s.facts.reset()
 		ix.byAbs[s.Abs] = s
 		if s.Conftest {

@@ -173,9 +173,6 @@ type ArmingFixture struct {
 func ArmingFixtures(src *Source) []ArmingFixture {
 	m := src.Mod
 	var out []ArmingFixture
-	if src.facts == nil {
-		return nil
-	}
 	for _, byClass := range src.facts.fixtures {
 		for _, fx := range byClass {
 			if src.InRegion(fx.Pos().Line) {
@@ -214,7 +211,7 @@ func ArmingFixtures(src *Source) []ArmingFixture {
 // command that writes it is generate --adopt.
 func adoptable(sources []*Source, opts *Options) bool {
 	for _, src := range sources {
-		if src.Abs != opts.Conftest || src.facts == nil {
+		if src.Abs != opts.Conftest {
 			continue
 		}
 		if slices.ContainsFunc(ArmingFixtures(src), func(hw ArmingFixture) bool { return hw.Fixture.Name == opts.Spec.Deadline.Fixture }) {
