@@ -7,6 +7,7 @@ package region
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 )
@@ -117,13 +118,10 @@ func (m Markers) Splice(src, block []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out bytes.Buffer
 	if b.Found {
-		out.Write(src[:b.Start])
-		out.Write(WithLineEnding(block, LineEnding(src[b.Start:b.InnerStart])))
-		out.Write(src[b.End:])
-		return out.Bytes(), nil
+		return slices.Concat(src[:b.Start], WithLineEnding(block, LineEnding(src[b.Start:b.InnerStart])), src[b.End:]), nil
 	}
+	var out bytes.Buffer
 	eol := LineEnding(src)
 	out.Write(src)
 	if len(src) > 0 {

@@ -251,13 +251,13 @@ func (s *scan) tokenize(p, abs string, text []byte, worker int) {
 	// most often its echoes.
 	if len(src.Mod.Problems) > 0 {
 		prob := src.Mod.Problems[0]
+		// pytest imports the conftest that holds the region for every test
+		// below it: a syntax error there stops the whole session.
+		effect := "; the rules may miss code after it"
 		if src.HoldsRegion {
-			// pytest imports this conftest for every test below it: a
-			// syntax error there stops the whole session.
-			s.report(true, p, prob.Pos.Line, prob.Pos.Col, ProblemSyntax, prob.Msg+"; pytest cannot import this conftest, which holds fixturegen's region", "fix the syntax error (python -m py_compile "+p+" shows it)")
-		} else {
-			s.warn(p, prob.Pos.Line, prob.Pos.Col, ProblemSyntax, prob.Msg+"; the rules may miss code after it", "fix the syntax error (python -m py_compile "+p+" shows it)")
+			effect = "; pytest cannot import this conftest, which holds fixturegen's region"
 		}
+		s.report(src.HoldsRegion, p, prob.Pos.Line, prob.Pos.Col, ProblemSyntax, prob.Msg+effect, "fix the syntax error (python -m py_compile "+p+" shows it)")
 	}
 	s.followBases(src)
 	s.mu.Lock()
