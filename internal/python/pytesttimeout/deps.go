@@ -208,7 +208,9 @@ func tomlDeps(file string, tables [][]string) []Declaration {
 			spans = schema.Locate(src)
 		}
 		sp := spans[key]
-		out = append(out, Declaration{Name: name, File: file, Line: sp.Line, Col: sp.Col, Set: Set{File: file, Part: "[" + tableName(set) + "]"}})
+		// The set is the table as it is written, without array indexes.
+		table := arrayIndex().ReplaceAllString(set, "")
+		out = append(out, Declaration{Name: name, File: file, Line: sp.Line, Col: sp.Col, Set: Set{File: file, Part: "[" + table + "]"}})
 	}
 	var walk func(v any, path string, depth int)
 	walk = func(v any, path string, depth int) {
@@ -224,7 +226,11 @@ func tomlDeps(file string, tables [][]string) []Declaration {
 				return
 			}
 			for _, k := range slices.Sorted(maps.Keys(v)) {
-				key := path + "." + tomlKey(k)
+				// The key as schema.Locate writes it in a path.
+				key := path + "." + k
+				if !bareKey().MatchString(k) {
+					key = fmt.Sprintf("%s.%q", path, k)
+				}
 				if n := named(k); n != "" && requirementName().FindString(k) == k {
 					add(n, key, path)
 					continue
@@ -245,18 +251,4 @@ func tomlDeps(file string, tables [][]string) []Declaration {
 		}
 	}
 	return out
-}
-
-// tomlKey writes a key as schema.Locate writes it in a path.
-func tomlKey(k string) string {
-	if bareKey().MatchString(k) {
-		return k
-	}
-	return fmt.Sprintf("%q", k)
-}
-
-// tableName is a key path as its table is written, without array
-// indexes.
-func tableName(path string) string {
-	return arrayIndex().ReplaceAllString(path, "")
 }

@@ -81,8 +81,8 @@ func Marks(path string, m *pyscan.Module) []Place {
 		}
 		seconds := ""
 		if timeout.Kind == pyscan.ArgNumber {
-			if isZero(timeout.Value) {
-				continue
+			if f, err := strconv.ParseFloat(strings.TrimSpace(timeout.Value), 64); err == nil && f <= 0 {
+				continue // pytest-timeout reads it as no timeout
 			}
 			seconds = timeout.Value
 		}

@@ -19,7 +19,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
@@ -189,13 +188,6 @@ func Find(root string, run pytestcfg.Run, opts Options) (*Found, error) {
 		f.Places[i] = f.WithMethod(p)
 	}
 	return f, nil
-}
-
-// isZero reports whether a timeout's text is a number pytest-timeout
-// reads as "no timeout".
-func isZero(s string) bool {
-	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	return err == nil && f <= 0
 }
 
 // Sort puts places in file order.

@@ -273,7 +273,8 @@ func HandlerReturns(m *pyscan.Module, c pyscan.Call) bool {
 			case "":
 				// Bound in the module: a function of it, or a handler
 				// saved from an earlier signal.signal and put back.
-				if !definesFunction(m, lastName(a.Value)) {
+				name := lastName(a.Value)
+				if !slices.ContainsFunc(m.Defs, func(d pyscan.Def) bool { return d.Kind == pyscan.Function && d.Name == name }) {
 					continue // the saved handler, put back
 				}
 				fallthrough
@@ -335,9 +336,4 @@ func functionsReturn(m *pyscan.Module, name string) bool {
 		found = true
 	}
 	return found
-}
-
-// definesFunction reports whether m defines a function named name.
-func definesFunction(m *pyscan.Module, name string) bool {
-	return slices.ContainsFunc(m.Defs, func(d pyscan.Def) bool { return d.Kind == pyscan.Function && d.Name == name })
 }
