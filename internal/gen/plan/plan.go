@@ -263,7 +263,7 @@ func (c *Change) RecordedVersion() (recorded string, line int, ok bool) {
 // rendered one only in its line endings ("\r\n" where a Windows checkout
 // or an editor wrote them): that is no edit, so check reports nothing and
 // generate changes no byte. The rendered content is already written with
-// the file's line ending (replaceWhole, region.Splice); this covers a file
+// the file's line ending (replaceWhole, region.Conftest.Splice); this covers a file
 // whose line endings are mixed.
 func (c *Change) keepLineEndings() {
 	if c.Exists && c.New != nil && region.SameButLineEndings(c.Old, c.New) {
@@ -403,7 +403,7 @@ func (c *Change) spliceRegion(spec *schema.Spec, content []byte) error {
 		c.Problem = &Problem{Kind: NotUTF8, Line: firstInvalidLine(c.Old), msg: "is not UTF-8; fixturegen edits only UTF-8 Python files"}
 		return nil
 	}
-	out, err := region.Splice(c.source(), region.Block(filepath.Base(spec.File), content))
+	out, err := region.Conftest.Splice(c.source(), region.Block(filepath.Base(spec.File), content))
 	var re *region.Error
 	if errors.As(err, &re) {
 		c.Problem = &Problem{Kind: BrokenMarkers, Line: re.Line, Detail: re.Msg,

@@ -34,7 +34,7 @@ func FuzzSplice(f *testing.F) {
 	block := Block("fixturegen.toml", []byte("import pytest\n\n\n@pytest.fixture\ndef x():\n    yield\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		before, findErr := Find(src)
-		out, err := Splice(src, block)
+		out, err := Conftest.Splice(src, block)
 		var re *Error
 		if err != nil {
 			if !errors.As(err, &re) {
@@ -71,7 +71,7 @@ func FuzzSplice(f *testing.F) {
 		} else if !bytes.HasPrefix(out, src) || after.End != len(out) {
 			t.Fatalf("without a region, the block must be appended after the file:\nsrc %q\nout %q", src, out)
 		}
-		again, err := Splice(out, block)
+		again, err := Conftest.Splice(out, block)
 		if err != nil || !bytes.Equal(again, out) {
 			t.Fatalf("a second splice changed the file (%v):\n%q\n%q", err, out, again)
 		}

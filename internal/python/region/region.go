@@ -60,9 +60,6 @@ var Conftest = Markers{Begin: Begin, End: End, Noun: "region", Holder: "a confte
 // Find locates the one region in src, with Conftest's markers.
 func Find(src []byte) (Bounds, error) { return Conftest.Find(src) }
 
-// Splice is Conftest.Splice.
-func Splice(src, block []byte) ([]byte, error) { return Conftest.Splice(src, block) }
-
 // Find locates the one block in src. Markers that are duplicated, nested
 // or unpaired are an *Error naming the offending line.
 func (m Markers) Find(src []byte) (Bounds, error) {

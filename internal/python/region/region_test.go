@@ -36,7 +36,7 @@ func TestSplice(t *testing.T) {
 		{name: "indented markers are not markers", src: "    # fixturegen:end\n", want: "    # fixturegen:end\n\n\n" + block},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Splice([]byte(tc.src), []byte(block))
+			got, err := Conftest.Splice([]byte(tc.src), []byte(block))
 			if tc.err != "" {
 				if err == nil || err.Error() != tc.err {
 					t.Fatalf("error %v, want %q", err, tc.err)

@@ -56,7 +56,7 @@ type facts struct {
 	arming        []int
 
 	// What follows depends on the other modules too: each index works it
-	// out anew (reset), when it is first asked for. Only the goroutine
+	// out anew (newIndex forgets it), when it is first asked for. Only the goroutine
 	// that applies the rules to this module asks, but for a conftest's,
 	// which newIndex fills before the rules start.
 
@@ -68,13 +68,6 @@ type facts struct {
 	// by class.
 	levels      []level
 	classLevels [][]level
-}
-
-// reset forgets what an earlier index worked out.
-func (f *facts) reset() {
-	clear(f.uses)
-	f.reachKnown = false
-	f.levels, f.classLevels = nil, nil
 }
 
 // index holds every module read, and how pytest makes fixtures visible
@@ -122,7 +115,11 @@ type reachItem struct {
 func newIndex(opts *Options, sources []*Source) *index {
 	ix := &index{opts: opts, conftests: map[string]*Source{}, byAbs: make(map[string]*Source, len(sources))}
 	for _, s := range sources {
-		s.facts.reset()
+		// Forget what an earlier index worked out.
+		f := s.facts
+		clear(f.uses)
+		f.reachKnown = false
+		f.levels, f.classLevels = nil, nil
 		ix.byAbs[s.Abs] = s
 		if s.Conftest {
 			ix.conftests[s.Dir] = s
