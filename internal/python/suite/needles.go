@@ -75,7 +75,6 @@ func newPrefilter(fixtures, marks, calls []string, pats *testPatterns) *prefilte
 			add(c, roleCall)
 		}
 	}
-	f := &prefilter{roles: roles, fixtures: newFixtureWords(fixtures, pats)}
 	first, later := make([]string, len(words)), make([]string, len(words))
 	for i, w := range words {
 		if roles[i] == roleCall {
@@ -84,8 +83,7 @@ func newPrefilter(fixtures, marks, calls []string, pats *testPatterns) *prefilte
 			first[i] = w
 		}
 	}
-	f.m, f.calls = treeread.NewMatcher(first), treeread.NewMatcher(later)
-	return f
+	return &prefilter{m: treeread.NewMatcher(first), calls: treeread.NewMatcher(later), roles: roles, fixtures: newFixtureWords(fixtures, pats)}
 }
 
 // needleScratch is one reader's working memory for the prefilter.

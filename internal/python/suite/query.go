@@ -56,8 +56,7 @@ func (q *Query) UsesDeadline(src *Source, def int) (Request, bool) {
 	if !q.ix.mayReach(src) {
 		return Request{}, false
 	}
-	isTest := src.IsTest(def)
-	rs := q.ix.requests(src, def, isTest, &q.sc)
+	rs := q.ix.requests(src, def, src.IsTest(def), &q.sc)
 	via, ok := q.ix.reaches(src, src.Mod.Defs[def].Parent, rs, q.spec.Deadline.Fixture, &q.sc)
 	f.uses[def] = use{via, ok, true}
 	return via, ok

@@ -223,10 +223,8 @@ func (s *scan) first(j *treeread.File, data []byte, err error, worker int) {
 		j.Skipped = true
 		return
 	}
-	if p == "" {
+	if p == "" { // p and abs are set together
 		p = j.Path()
-	}
-	if abs == "" {
 		abs = s.abs(p)
 	}
 	s.tokenize(p, abs, text, worker)

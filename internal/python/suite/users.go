@@ -34,7 +34,6 @@ type Use struct {
 func (q *Query) User(src *Source) (User, bool) {
 	tests := src.Tests()
 	u := User{Path: src.Path, Tests: len(tests)}
-	f := src.facts
 	for _, t := range tests {
 		via, ok := q.UsesDeadline(src, t)
 		if !ok {
@@ -44,7 +43,7 @@ func (q *Query) User(src *Source) (User, bool) {
 		switch {
 		case via.Autouse != nil:
 			use.How, use.Via = ViaAutouse, via.Autouse.Name
-		case via.How == "usefixtures" && f.inPytestmark(via.Pos):
+		case via.How == "usefixtures" && src.facts.inPytestmark(via.Pos):
 			use.How = ViaPytestmark
 		case via.How == "usefixtures":
 			use.How = ViaUsefixtures
