@@ -150,11 +150,8 @@ func (cf *caseFinder) walkBases(dir string, m *pyscan.Module, class, depth int, 
 // folder dir resolves it) names: its module, that module's file, and its
 // index there.
 func (cf *caseFinder) class(dir, dotted string, depth int) (*pyscan.Module, string, int, bool) {
-	if depth > depthLimit {
-		return nil, "", 0, false
-	}
 	i := strings.LastIndexByte(dotted, '.')
-	if i <= 0 || i == len(dotted)-1 {
+	if depth > depthLimit || i <= 0 || i == len(dotted)-1 {
 		return nil, "", 0, false
 	}
 	modName, class := dotted[:i], dotted[i+1:]
