@@ -59,11 +59,10 @@ func variations(env []string) []variation {
 			out = append(out, variation{kind: "set", set: set})
 		}
 	}
-	for _, name := range env {
-		out = append(out, variation{kind: "zero", name: name, set: map[string]string{name: "0"}})
-	}
-	for _, name := range env {
-		out = append(out, variation{kind: "nan", name: name, set: map[string]string{name: notNumber}})
+	for _, fixed := range []struct{ kind, value string }{{"zero", "0"}, {"nan", notNumber}} {
+		for _, name := range env {
+			out = append(out, variation{kind: fixed.kind, name: name, set: map[string]string{name: fixed.value}})
+		}
 	}
 	return out
 }
@@ -192,12 +191,8 @@ func (l *learner) inSession(r *observe.Result, id string, v variation) bool {
 		if !r.Reads(name) {
 			return true // never read: the setting changes nothing
 		}
-		for _, e := range r.EnvReads {
-			if e.Name == name && e.Item == "" {
-				return false
-			}
-		}
-		if !r.SetupReads(base, name) {
+		atImport := slices.ContainsFunc(r.EnvReads, func(e observe.EnvRead) bool { return e.Name == name && e.Item == "" })
+		if atImport || !r.SetupReads(base, name) {
 			return false
 		}
 		readHere = readHere || r.SetupReads(id, name)
@@ -224,18 +219,15 @@ type seen struct {
 // look returns what the throwaway test id showed of fixture's setup (of
 // hook's, when fixture is "").
 func (l *learner) look(id, fixture, hook string) seen {
-	r := l.results[id]
-	if r == nil {
-		return seen{}
-	}
-	return lookIn(r, id, fixture, hook)
+	return lookIn(l.results[id], id, fixture, hook)
 }
 
+// lookIn is look in the session r, nil when no session ran the test.
 func lookIn(r *observe.Result, id, fixture, hook string) seen {
-	it := r.Items[id]
-	if it == nil {
+	if r == nil || r.Items[id] == nil {
 		return seen{res: r}
 	}
+	it := r.Items[id]
 	s := seen{ran: true, err: it.SetupError, item: it, res: r}
 	mine := func(e *observe.Event) bool {
 		if hook != "" {
