@@ -92,7 +92,6 @@ type Event struct {
 	Which    int      `json:"which"`
 	Seconds  float64  `json:"seconds"`
 	Interval float64  `json:"interval"`
-	Signum   int      `json:"signum"`  // signal's
 	Handler  *Handler `json:"handler"` // signal's
 	// Rejected is the exception the call raised, as the real one would,
 	// for arguments it refuses ("TypeError: ..."), and Given the reprs
@@ -203,8 +202,7 @@ type Outcome struct {
 	Type    string  `json:"type"`
 	Message string  `json:"message"`
 	Pytrace *bool   `json:"pytrace"` // pytest.fail's
-	Args    int     `json:"args"`
-	Code    int     `json:"code"` // os._exit's
+	Code    int     `json:"code"`    // os._exit's
 	Frames  []Frame `json:"frames"`
 }
 
@@ -222,11 +220,9 @@ type Return struct {
 	Value *float64 `json:"value"` // nil when it returned no number
 }
 
-// TimeoutSettings is what pytest-timeout would arm for a test.
+// TimeoutSettings says whether pytest-timeout was loaded for a test.
 type TimeoutSettings struct {
-	Loaded  bool    `json:"loaded"`
-	Timeout float64 `json:"timeout"`
-	Method  string  `json:"method"`
+	Loaded bool `json:"loaded"`
 }
 
 // CollectError is a collector that failed, such as a conftest that does
@@ -344,9 +340,6 @@ func session(root, python, dir, name string, watch []string, run Run) (*Result, 
 	}
 	if !r.Configured && strings.Contains(output.String(), "No module named pytest") {
 		return nil, fmt.Errorf("%s has no pytest: name the Python that runs the project's tests with --python", python)
-	}
-	if r.Items == nil {
-		r.Items = map[string]*ItemResult{}
 	}
 	r.Code, r.Output = cmd.ProcessState.ExitCode(), output.String()
 	return r, nil
