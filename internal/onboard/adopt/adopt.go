@@ -216,11 +216,8 @@ func namedOnlyIn(src []byte, name string, def pyscan.Pos, cuts []extent) bool {
 		if t.Kind != pyscan.Name || string(t.Text) != name || lx.Pos(t) == def {
 			continue
 		}
-		cut := false
-		for _, e := range cuts {
-			cut = cut || t.Off >= e.start && t.Off < e.end
-		}
-		if !cut {
+		inCut := func(e extent) bool { return t.Off >= e.start && t.Off < e.end }
+		if !slices.ContainsFunc(cuts, inCut) {
 			return false
 		}
 	}

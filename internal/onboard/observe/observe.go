@@ -235,22 +235,12 @@ type CollectError struct {
 // SetupReads reports whether the item read the variable name while its
 // setup ran.
 func (r *Result) SetupReads(item, name string) bool {
-	for _, e := range r.EnvReads {
-		if e.Item == item && e.Name == name && e.Phase == "setup" {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(r.EnvReads, func(e EnvRead) bool { return e.Item == item && e.Name == name && e.Phase == "setup" })
 }
 
 // Reads reports whether anything read the variable name.
 func (r *Result) Reads(name string) bool {
-	for _, e := range r.EnvReads {
-		if e.Name == name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(r.EnvReads, func(e EnvRead) bool { return e.Name == name })
 }
 
 // Sessions runs the runs at once, each in a pytest of its own started by
@@ -270,11 +260,7 @@ func Sessions(root, python string, watch []string, runs []Run) ([]*Result, error
 	errs := make([]error, len(runs))
 	var wg sync.WaitGroup
 	for i, run := range runs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out[i], errs[i] = session(root, python, dir, strconv.Itoa(i), watch, run)
-		}()
+		wg.Go(func() { out[i], errs[i] = session(root, python, dir, strconv.Itoa(i), watch, run) })
 	}
 	wg.Wait()
 	// The sessions run the same Python on the same project: one reason
