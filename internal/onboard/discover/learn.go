@@ -659,13 +659,12 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 		c.unreadHandler(handlerAt, "the handler returns without failing the test, so a test that runs out of time goes on, where the generated deadline fails it")
 		return
 	}
-	where := handlerAt
-	msgAt := ""
+	where, msgAt := handlerAt, handlerAt // the raise, and the message in it
 	if len(o.Frames) > 0 {
 		where = l.callPos(o.Frames[0])
 		msgAt = l.argAt(o.Frames[0], 0, "reason", "msg")
 	}
-	switch kind := o.Module + "." + o.Type; {
+	switch {
 	case o.Outcome == "fail":
 		c.Spec.Raises, c.Origin["raises"] = schema.RaisesFailed, where
 		if o.Pytrace != nil && *o.Pytrace {
@@ -674,10 +673,8 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 	case o.Outcome != "":
 		c.unreadHandler(where, fmt.Sprintf("the handler calls pytest.%s, so a test that runs out of time ends %s, where the generated deadline fails it", o.Outcome, endsBy[o.Outcome]))
 		return
-	case kind == "builtins.TimeoutError":
-		c.Spec.Raises, c.Origin["raises"] = schema.RaisesTimeoutError, where
-	case kind == "builtins.AssertionError":
-		c.Spec.Raises, c.Origin["raises"] = schema.RaisesAssertionError, where
+	case o.Module == "builtins" && (o.Type == schema.RaisesTimeoutError || o.Type == schema.RaisesAssertionError):
+		c.Spec.Raises, c.Origin["raises"] = o.Type, where
 	default:
 		raised := o.Type
 		if slices.Contains(pytext.Raises, o.Type) {
@@ -685,9 +682,6 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 		}
 		c.unread("raises", where, fmt.Sprintf("the handler raises %s; the generated deadline raises %s or %s", raised,
 			strings.Join(pytext.Raises[:len(pytext.Raises)-1], ", "), pytext.Raises[len(pytext.Raises)-1]))
-	}
-	if msgAt == "" {
-		msgAt = where
 	}
 	switch {
 	case o.Message == "":
