@@ -75,9 +75,7 @@ type Result struct {
 	// this Python lacks, and a stand-in registered under its name took
 	// its place: a conftest that asks whether it is loaded hears yes.
 	TimeoutStandIn bool `json:"timeout_stand_in"`
-	// Code and Output are pytest's exit status and its output, for
-	// what went wrong.
-	Code   int    `json:"-"`
+	// Output is pytest's output, for what went wrong.
 	Output string `json:"-"`
 }
 
@@ -119,11 +117,7 @@ type Frame struct {
 
 // At returns file:line:col.
 func (f Frame) At() string {
-	col := f.Col
-	if col == 0 {
-		col = 1
-	}
-	return fmt.Sprintf("%s:%d:%d", filepath.ToSlash(f.File), f.Line, col)
+	return fmt.Sprintf("%s:%d:%d", filepath.ToSlash(f.File), f.Line, max(f.Col, 1))
 }
 
 // Handler is a signal's handler.
@@ -285,10 +279,16 @@ func session(root, python, dir, name string, watch []string, run Run) (*Result, 
 	if err := os.WriteFile(config, data, 0o644); err != nil {
 		return nil, err
 	}
+	args := []string{"-m", "pytest", "-p", pluginModule, "-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:randomly", "-q", "--no-header", "-rN",
+		// One conftest that does not import must not keep the others'
+		// fixtures from running.
+		"--continue-on-collection-errors"}
+	if !run.Timeout {
+		args = append(args, "-p", "no:timeout")
+	}
 	// pytest is given the folder that holds every throwaway test's: it
 	// imports a conftest below it while it collects, where one that fails
 	// to import is an error of its folder alone, not of the session.
-	var args []string
 	if len(run.Items) > 0 {
 		top := run.Items[0].Dir
 		for _, it := range run.Items[1:] {
@@ -298,14 +298,7 @@ func session(root, python, dir, name string, watch []string, run Run) (*Result, 
 		}
 		args = append(args, top)
 	}
-	cmdArgs := []string{"-m", "pytest", "-p", pluginModule, "-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:randomly", "-q", "--no-header", "-rN",
-		// One conftest that does not import must not keep the others'
-		// fixtures from running.
-		"--continue-on-collection-errors"}
-	if !run.Timeout {
-		cmdArgs = append(cmdArgs, "-p", "no:timeout")
-	}
-	cmd := exec.Command(python, append(cmdArgs, args...)...)
+	cmd := exec.Command(python, args...)
 	cmd.Dir = root
 	cmd.Env = sessionEnv(os.Environ(), dir, config, watch, run.Env)
 	var output bytes.Buffer
@@ -327,7 +320,7 @@ func session(root, python, dir, name string, watch []string, run Run) (*Result, 
 	if !r.Configured && strings.Contains(output.String(), "No module named pytest") {
 		return nil, fmt.Errorf("%s has no pytest: name the Python that runs the project's tests with --python", python)
 	}
-	r.Code, r.Output = cmd.ProcessState.ExitCode(), output.String()
+	r.Output = output.String()
 	return r, nil
 }
 

@@ -3,6 +3,7 @@ package starter
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 
@@ -79,10 +80,8 @@ func FindTimeouts(root string) (*Timeouts, error) {
 		return nil, err
 	}
 	t.Modules = modules
-	if dir, ok := coverage.Folder(run, modules); ok {
-		if relpath.Within(dir, root) {
-			t.Folder = relpath.Slash(root, dir)
-		}
+	if dir, ok := coverage.Folder(run, modules); ok && relpath.Within(dir, root) {
+		t.Folder = relpath.Slash(root, dir)
 	}
 	return t, nil
 }
@@ -102,12 +101,8 @@ func Shielded(v Values, alone bool, t *Timeouts) Values {
 		return v
 	}
 	v.ShieldOnly, v.Timeout, v.Group = true, first, ""
-	switch t.Folder {
-	case "":
-	case ".":
-		v.Paths.Conftest = "conftest.py"
-	default:
-		v.Paths.Conftest = t.Folder + "/conftest.py"
+	if t.Folder != "" {
+		v.Paths.Conftest = path.Join(t.Folder, "conftest.py")
 	}
 	return v
 }
