@@ -3,7 +3,6 @@ package discover
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -65,16 +64,6 @@ func variations(env []string) []variation {
 		}
 	}
 	return out
-}
-
-// key names a setting, the same for every conftest.
-func (v variation) key() string {
-	names := make([]string, 0, len(v.set))
-	for name := range v.set {
-		names = append(names, name+"="+v.set[name])
-	}
-	sort.Strings(names)
-	return strings.Join(names, ",")
 }
 
 // learner runs the candidates and holds what they did.
@@ -151,15 +140,18 @@ func run(t *tree, python string, cfs []*conftest) (*learner, error) {
 	// The settings a single session cannot show: a variable read at
 	// import, or by a fixture wider than a test, keeps its first value.
 	var more []observe.Run
-	runOf := map[string]int{} // by the setting's key
+	// By the setting, the same for every conftest: fmt prints a map
+	// sorted by its keys.
+	runOf := map[string]int{}
 	for _, it := range items {
 		v, ok := l.vars[it.ID]
 		if !ok || l.inSession(first, it.ID, v) {
 			continue
 		}
-		i, ok := runOf[v.key()]
+		key := fmt.Sprint(v.set)
+		i, ok := runOf[key]
 		if !ok {
-			i, runOf[v.key()] = len(more), len(more)
+			i, runOf[key] = len(more), len(more)
 			more = append(more, observe.Run{Env: v.set})
 		}
 		it.Env = nil // the session's environment holds the setting
@@ -396,11 +388,7 @@ func (l *learner) learnSeconds(cf *conftest, cd *cand) secondsOf {
 			out.notes = append(out.notes, fmt.Sprintf("%s: with $%s=%s the fixture's setup raises %s: it hands %s the variable's text, %s, where a number is needed, so no test it covers runs; the generated deadline arms %s s there",
 				l.callPos(s.refused.Frames[0]), v.name, v.set[v.name], s.refused.Rejected, "signal."+s.refused.Call, "'"+v.set[v.name]+"'", v.set[v.name]))
 		} else if !s.spans && s.err != nil {
-			where := cf.envAt[v.name]
-			if len(s.err.Frames) > 0 {
-				where = s.err.Frames[0].At()
-			}
-			out.notes = append(out.notes, fmt.Sprintf("%s: with $%s=%s the fixture's setup raises %s", where, v.name, v.set[v.name], errorText(s.err)))
+			out.notes = append(out.notes, fmt.Sprintf("%s: with $%s=%s the fixture's setup raises %s", raisedAt(s.err, cf.envAt[v.name]), v.name, v.set[v.name], errorText(s.err)))
 		}
 		switch {
 		case !s.spans:
@@ -429,9 +417,7 @@ func (l *learner) learnSeconds(cf *conftest, cd *cand) secondsOf {
 		}
 		if base.err != nil {
 			why = fmt.Sprintf("$%s has no default: without it, the fixture's setup raises %s", strings.Join(out.env, " or $"), errorText(base.err))
-			if len(base.err.Frames) > 0 {
-				where = base.err.Frames[0].At()
-			}
+			where = raisedAt(base.err, where)
 		}
 		out.unread = &Unread{Key: "seconds", At: where, Why: why}
 	}
@@ -506,15 +492,11 @@ func sample(s seen) []*observe.Ring {
 // it failed, or pytest never ran it (its conftest does not import).
 func failedAt(cf *conftest, s seen) (string, string) {
 	if e := s.err; e != nil {
-		where := cf.file
-		if len(e.Frames) > 0 {
-			where = e.Frames[0].At()
-		}
 		unset := ""
 		if len(cf.env) > 0 {
 			unset = fmt.Sprintf(" with $%s unset", strings.Join(cf.env, ", $"))
 		}
-		return where, "the fixture's setup failed when init ran it" + unset + ": " + errorText(e)
+		return raisedAt(e, cf.file), "the fixture's setup failed when init ran it" + unset + ": " + errorText(e)
 	}
 	why := "pytest could not run the fixture"
 	if s.res != nil {
@@ -540,6 +522,14 @@ func lastLine(text string) string {
 		last = strings.TrimSpace(rest)
 	}
 	return last
+}
+
+// raisedAt returns where the project's code raised e, else fallback.
+func raisedAt(e *observe.Error, fallback string) string {
+	if len(e.Frames) > 0 {
+		return e.Frames[0].At()
+	}
+	return fallback
 }
 
 func errorText(e *observe.Error) string {
