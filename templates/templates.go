@@ -27,4 +27,6 @@ var (
 	ProbePlugin string
 	//go:embed probe_tests.py.tmpl
 	ProbeTests string
+	//go:embed scaffold_module.py.tmpl
+	ScaffoldModule string
 )

@@ -72,6 +72,8 @@ var sources = [...]struct {
 	{"runtime_plugin.py.tmpl", &templates.RuntimePlugin},
 	{"probe_plugin.py.tmpl", &templates.ProbePlugin},
 	{"probe_tests.py.tmpl", &templates.ProbeTests},
+	// The test module fixturegen scaffold writes.
+	{"scaffold_module.py.tmpl", &templates.ScaffoldModule},
 }
 
 // tmpl parses the templates when they are first needed, not at start-up:
@@ -141,6 +143,14 @@ func runtimePath(spec *schema.Spec) string {
 // places it in the project: fixturegen probe loads it from a folder of its own.
 func ProbePlugin(spec *schema.Spec) ([]byte, error) {
 	return execute("probe_plugin.py.tmpl", newView(spec))
+}
+
+// ScaffoldModule renders the test module fixturegen scaffold writes, from
+// the values package scaffold works out for it.
+func ScaffoldModule(values map[string]any) ([]byte, error) {
+	var buf bytes.Buffer
+	err := tmpl().ExecuteTemplate(&buf, "scaffold_module.py.tmpl", values)
+	return buf.Bytes(), err
 }
 
 func execute(name string, v view) ([]byte, error) {

@@ -11,6 +11,7 @@ package adopt
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
@@ -49,10 +50,6 @@ func Remove(src []byte, names []string, placeholder []byte) ([]byte, []Def) {
 	if err != nil {
 		return src, nil
 	}
-	want := map[string]bool{}
-	for _, n := range names {
-		want[n] = true
-	}
 	m := pyscan.Scan(src)
 	extents := topLevel(src)
 	var cuts []extent
@@ -60,7 +57,7 @@ func Remove(src []byte, names []string, placeholder []byte) ([]byte, []Def) {
 	var removed []int
 	inRegion := func(e extent) bool { return bounds.Found && e.start < bounds.End && e.end > bounds.Start }
 	for i, d := range m.Defs {
-		if d.Parent >= 0 || !m.IsFixture(i) || !want[m.FixtureName(i)] {
+		if d.Parent >= 0 || !m.IsFixture(i) || !slices.Contains(names, m.FixtureName(i)) {
 			continue
 		}
 		e, ok := extents[d.Pos.Line]
@@ -75,8 +72,9 @@ func Remove(src []byte, names []string, placeholder []byte) ([]byte, []Def) {
 		return src, nil
 	}
 	for _, h := range handlers(src, m, removed, cuts) {
+		// Both removed fixtures may install the one handler: it goes once.
 		e, ok := extents[m.Defs[h.def].Pos.Line]
-		if !ok || inRegion(e) {
+		if !ok || inRegion(e) || slices.Contains(cuts, e) {
 			continue
 		}
 		cuts = append(cuts, e)
@@ -86,43 +84,30 @@ func Remove(src []byte, names []string, placeholder []byte) ([]byte, []Def) {
 	sort.SliceStable(defs, func(i, j int) bool { return defs[i].First < defs[j].First })
 	sort.SliceStable(cuts, func(i, j int) bool { return cuts[i].start < cuts[j].start })
 
-	var out bytes.Buffer
+	var result []byte
 	prev := 0
-	placed := false // the placeholder took the place of the last cut
+	placedAt := -1 // where the placeholder ends in result, once written
 	for i, e := range cuts {
-		out.Write(src[prev:e.start])
+		result = append(result, src[prev:e.start]...)
 		prev = skipBlankLines(src, e.end)
-		placed = i == 0 && !bounds.Found && placeholder != nil
-		if placed {
-			out.Write(placeholder)
-			if len(bytes.TrimSpace(rest(src, cuts[1:], prev))) > 0 {
-				out.WriteString("\n\n")
-			}
+		if i == 0 && !bounds.Found && placeholder != nil {
+			result = append(result, placeholder...)
+			placedAt = len(result)
 		}
 	}
-	out.Write(src[prev:])
-	result := out.Bytes()
+	result = append(result, src[prev:]...)
+	if placedAt >= 0 && len(bytes.TrimSpace(result[placedAt:])) > 0 {
+		result = slices.Insert(result, placedAt, '\n', '\n')
+	}
 	// A file that ended with a removed fixture keeps one line ending, not
-	// the blank lines that separated the fixture from what came before.
-	if prev == len(src) && !placed {
+	// the blank lines that separated the fixture from what came before,
+	// unless the placeholder took its place.
+	if prev == len(src) && !(len(cuts) == 1 && placedAt >= 0) {
 		if trimmed := bytes.TrimRight(result, " \t\r\n"); len(trimmed) > 0 {
 			result = append(trimmed, '\n')
 		}
 	}
 	return result, defs
-}
-
-// rest returns what is left of src after offset from once every cut is
-// taken out.
-func rest(src []byte, cuts []extent, from int) []byte {
-	var out []byte
-	for _, e := range cuts {
-		if e.start >= from {
-			out = append(out, src[from:e.start]...)
-			from = skipBlankLines(src, e.end)
-		}
-	}
-	return append(out, src[from:]...)
 }
 
 // skipBlankLines moves off past the lines that hold only blanks.
@@ -231,11 +216,8 @@ func namedOnlyIn(src []byte, name string, def pyscan.Pos, cuts []extent) bool {
 		if t.Kind != pyscan.Name || string(t.Text) != name || lx.Pos(t) == def {
 			continue
 		}
-		cut := false
-		for _, e := range cuts {
-			cut = cut || t.Off >= e.start && t.Off < e.end
-		}
-		if !cut {
+		inCut := func(e extent) bool { return t.Off >= e.start && t.Off < e.end }
+		if !slices.ContainsFunc(cuts, inCut) {
 			return false
 		}
 	}

@@ -2,6 +2,7 @@ package discover
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -61,13 +62,9 @@ const maxDepth = 4
 func scanConftest(file string, src []byte, m *pyscan.Module) *conftest {
 	s := newSource(file, src, m)
 	cf := &conftest{file: file, dir: path.Dir(file), s: s, fx: m.Fixtures(), envAt: map[string]string{}}
-	names := make([]string, 0, len(cf.fx))
-	for name := range cf.fx {
-		names = append(names, name)
-	}
 	// Source order, the fixtures that keep a timer armed while the test
 	// runs first: the first of those is the deadline.
-	sort.Slice(names, func(i, j int) bool { return cf.fx[names[i]] < cf.fx[names[j]] })
+	names := slices.SortedFunc(maps.Keys(cf.fx), func(a, b string) int { return cf.fx[a] - cf.fx[b] })
 	sort.SliceStable(names, func(i, j int) bool {
 		return suite.SpansTest(m, cf.fx[names[i]]) && !suite.SpansTest(m, cf.fx[names[j]])
 	})

@@ -194,12 +194,11 @@ func Find(root, python string) (*Contract, []Stray, error) {
 		if path.Base(rel) != "conftest.py" {
 			continue
 		}
-		src, err := t.read(rel)
+		m, err := t.module(rel)
 		if err != nil {
 			return nil, nil, err
 		}
-		m, _ := t.module(rel)
-		if cf := scanConftest(rel, src, m); cf != nil {
+		if cf := scanConftest(rel, t.src[rel], m); cf != nil {
 			cfs = append(cfs, cf)
 			continue
 		}
@@ -298,11 +297,9 @@ func (l *learner) contract(cf *conftest) *Contract {
 
 // notePos orders notes by the line they are about.
 func notePos(note string) int {
-	parts := strings.SplitN(note, ":", 3)
-	if len(parts) < 3 {
-		return 0
-	}
-	n, _ := strconv.Atoi(parts[1])
+	_, rest, _ := strings.Cut(note, ":")
+	line, _, _ := strings.Cut(rest, ":")
+	n, _ := strconv.Atoi(line)
 	return n
 }
 
@@ -386,7 +383,6 @@ func (c *Contract) readPreload(m *pyscan.Module, file string, fx map[string]int,
 			continue
 		}
 		var modules []string
-		seen := map[string]bool{}
 		for _, im := range m.Imports {
 			if im.Scope != def {
 				continue
@@ -400,8 +396,7 @@ func (c *Contract) readPreload(m *pyscan.Module, file string, fx map[string]int,
 				c.Notes = append(c.Notes, fmt.Sprintf("%s: from %s import %s preloads %s; if %s is a submodule, add %s.%s to [preload].modules",
 					at(file, im.Pos), mod, im.Name, mod, im.Name, mod, im.Name))
 			}
-			if !seen[mod] {
-				seen[mod] = true
+			if !slices.Contains(modules, mod) {
 				modules = append(modules, mod)
 			}
 		}
@@ -526,12 +521,7 @@ func (c *Contract) findProbe(t *tree) error {
 }
 
 func hasHook(m *pyscan.Module) bool {
-	for _, d := range m.Defs {
-		if d.Parent < 0 && strings.HasPrefix(d.Name, "pytest_") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(m.Defs, func(d pyscan.Def) bool { return d.Parent < 0 && strings.HasPrefix(d.Name, "pytest_") })
 }
 
 // hasToken reports whether src holds a token of kind with one of texts: a

@@ -3,7 +3,6 @@ package discover
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -59,23 +58,12 @@ func variations(env []string) []variation {
 			out = append(out, variation{kind: "set", set: set})
 		}
 	}
-	for _, name := range env {
-		out = append(out, variation{kind: "zero", name: name, set: map[string]string{name: "0"}})
-	}
-	for _, name := range env {
-		out = append(out, variation{kind: "nan", name: name, set: map[string]string{name: notNumber}})
+	for _, fixed := range []struct{ kind, value string }{{"zero", "0"}, {"nan", notNumber}} {
+		for _, name := range env {
+			out = append(out, variation{kind: fixed.kind, name: name, set: map[string]string{name: fixed.value}})
+		}
 	}
 	return out
-}
-
-// key names a setting, the same for every conftest.
-func (v variation) key() string {
-	names := make([]string, 0, len(v.set))
-	for name := range v.set {
-		names = append(names, name+"="+v.set[name])
-	}
-	sort.Strings(names)
-	return strings.Join(names, ",")
 }
 
 // learner runs the candidates and holds what they did.
@@ -152,15 +140,18 @@ func run(t *tree, python string, cfs []*conftest) (*learner, error) {
 	// The settings a single session cannot show: a variable read at
 	// import, or by a fixture wider than a test, keeps its first value.
 	var more []observe.Run
-	runOf := map[string]int{} // by the setting's key
+	// By the setting, the same for every conftest: fmt prints a map
+	// sorted by its keys.
+	runOf := map[string]int{}
 	for _, it := range items {
 		v, ok := l.vars[it.ID]
 		if !ok || l.inSession(first, it.ID, v) {
 			continue
 		}
-		i, ok := runOf[v.key()]
+		key := fmt.Sprint(v.set)
+		i, ok := runOf[key]
 		if !ok {
-			i, runOf[v.key()] = len(more), len(more)
+			i, runOf[key] = len(more), len(more)
 			more = append(more, observe.Run{Env: v.set})
 		}
 		it.Env = nil // the session's environment holds the setting
@@ -192,12 +183,8 @@ func (l *learner) inSession(r *observe.Result, id string, v variation) bool {
 		if !r.Reads(name) {
 			return true // never read: the setting changes nothing
 		}
-		for _, e := range r.EnvReads {
-			if e.Name == name && e.Item == "" {
-				return false
-			}
-		}
-		if !r.SetupReads(base, name) {
+		atImport := slices.ContainsFunc(r.EnvReads, func(e observe.EnvRead) bool { return e.Name == name && e.Item == "" })
+		if atImport || !r.SetupReads(base, name) {
 			return false
 		}
 		readHere = readHere || r.SetupReads(id, name)
@@ -224,18 +211,15 @@ type seen struct {
 // look returns what the throwaway test id showed of fixture's setup (of
 // hook's, when fixture is "").
 func (l *learner) look(id, fixture, hook string) seen {
-	r := l.results[id]
-	if r == nil {
-		return seen{}
-	}
-	return lookIn(r, id, fixture, hook)
+	return lookIn(l.results[id], id, fixture, hook)
 }
 
+// lookIn is look in the session r, nil when no session ran the test.
 func lookIn(r *observe.Result, id, fixture, hook string) seen {
-	it := r.Items[id]
-	if it == nil {
+	if r == nil || r.Items[id] == nil {
 		return seen{res: r}
 	}
+	it := r.Items[id]
 	s := seen{ran: true, err: it.SetupError, item: it, res: r}
 	mine := func(e *observe.Event) bool {
 		if hook != "" {
@@ -404,11 +388,7 @@ func (l *learner) learnSeconds(cf *conftest, cd *cand) secondsOf {
 			out.notes = append(out.notes, fmt.Sprintf("%s: with $%s=%s the fixture's setup raises %s: it hands %s the variable's text, %s, where a number is needed, so no test it covers runs; the generated deadline arms %s s there",
 				l.callPos(s.refused.Frames[0]), v.name, v.set[v.name], s.refused.Rejected, "signal."+s.refused.Call, "'"+v.set[v.name]+"'", v.set[v.name]))
 		} else if !s.spans && s.err != nil {
-			where := cf.envAt[v.name]
-			if len(s.err.Frames) > 0 {
-				where = s.err.Frames[0].At()
-			}
-			out.notes = append(out.notes, fmt.Sprintf("%s: with $%s=%s the fixture's setup raises %s", where, v.name, v.set[v.name], errorText(s.err)))
+			out.notes = append(out.notes, fmt.Sprintf("%s: with $%s=%s the fixture's setup raises %s", raisedAt(s.err, cf.envAt[v.name]), v.name, v.set[v.name], errorText(s.err)))
 		}
 		switch {
 		case !s.spans:
@@ -437,9 +417,7 @@ func (l *learner) learnSeconds(cf *conftest, cd *cand) secondsOf {
 		}
 		if base.err != nil {
 			why = fmt.Sprintf("$%s has no default: without it, the fixture's setup raises %s", strings.Join(out.env, " or $"), errorText(base.err))
-			if len(base.err.Frames) > 0 {
-				where = base.err.Frames[0].At()
-			}
+			where = raisedAt(base.err, where)
 		}
 		out.unread = &Unread{Key: "seconds", At: where, Why: why}
 	}
@@ -514,15 +492,11 @@ func sample(s seen) []*observe.Ring {
 // it failed, or pytest never ran it (its conftest does not import).
 func failedAt(cf *conftest, s seen) (string, string) {
 	if e := s.err; e != nil {
-		where := cf.file
-		if len(e.Frames) > 0 {
-			where = e.Frames[0].At()
-		}
 		unset := ""
 		if len(cf.env) > 0 {
 			unset = fmt.Sprintf(" with $%s unset", strings.Join(cf.env, ", $"))
 		}
-		return where, "the fixture's setup failed when init ran it" + unset + ": " + errorText(e)
+		return raisedAt(e, cf.file), "the fixture's setup failed when init ran it" + unset + ": " + errorText(e)
 	}
 	why := "pytest could not run the fixture"
 	if s.res != nil {
@@ -548,6 +522,14 @@ func lastLine(text string) string {
 		last = strings.TrimSpace(rest)
 	}
 	return last
+}
+
+// raisedAt returns where the project's code raised e, else fallback.
+func raisedAt(e *observe.Error, fallback string) string {
+	if len(e.Frames) > 0 {
+		return e.Frames[0].At()
+	}
+	return fallback
 }
 
 func errorText(e *observe.Error) string {
@@ -667,13 +649,12 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 		c.unreadHandler(handlerAt, "the handler returns without failing the test, so a test that runs out of time goes on, where the generated deadline fails it")
 		return
 	}
-	where := handlerAt
-	msgAt := ""
+	where, msgAt := handlerAt, handlerAt // the raise, and the message in it
 	if len(o.Frames) > 0 {
 		where = l.callPos(o.Frames[0])
 		msgAt = l.argAt(o.Frames[0], 0, "reason", "msg")
 	}
-	switch kind := o.Module + "." + o.Type; {
+	switch {
 	case o.Outcome == "fail":
 		c.Spec.Raises, c.Origin["raises"] = schema.RaisesFailed, where
 		if o.Pytrace != nil && *o.Pytrace {
@@ -682,10 +663,8 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 	case o.Outcome != "":
 		c.unreadHandler(where, fmt.Sprintf("the handler calls pytest.%s, so a test that runs out of time ends %s, where the generated deadline fails it", o.Outcome, endsBy[o.Outcome]))
 		return
-	case kind == "builtins.TimeoutError":
-		c.Spec.Raises, c.Origin["raises"] = schema.RaisesTimeoutError, where
-	case kind == "builtins.AssertionError":
-		c.Spec.Raises, c.Origin["raises"] = schema.RaisesAssertionError, where
+	case o.Module == "builtins" && (o.Type == schema.RaisesTimeoutError || o.Type == schema.RaisesAssertionError):
+		c.Spec.Raises, c.Origin["raises"] = o.Type, where
 	default:
 		raised := o.Type
 		if slices.Contains(pytext.Raises, o.Type) {
@@ -693,9 +672,6 @@ func (c *Contract) learnHandler(l *learner, sec secondsOf) {
 		}
 		c.unread("raises", where, fmt.Sprintf("the handler raises %s; the generated deadline raises %s or %s", raised,
 			strings.Join(pytext.Raises[:len(pytext.Raises)-1], ", "), pytext.Raises[len(pytext.Raises)-1]))
-	}
-	if msgAt == "" {
-		msgAt = where
 	}
 	switch {
 	case o.Message == "":

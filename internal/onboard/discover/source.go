@@ -9,7 +9,6 @@ import (
 // early yield, an except clause around the yield).
 type source struct {
 	file  string
-	src   []byte
 	m     *pyscan.Module
 	lx    *pyscan.Lexer
 	lines []line
@@ -24,7 +23,7 @@ type line struct {
 }
 
 func newSource(file string, src []byte, m *pyscan.Module) *source {
-	s := &source{file: file, src: src, m: m, lx: pyscan.NewLexer(src)}
+	s := &source{file: file, m: m, lx: pyscan.NewLexer(src)}
 	defAt := map[pyscan.Pos]int{} // a def's name → its index
 	for i, d := range m.Defs {
 		defAt[d.Pos] = i

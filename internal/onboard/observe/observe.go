@@ -75,9 +75,7 @@ type Result struct {
 	// this Python lacks, and a stand-in registered under its name took
 	// its place: a conftest that asks whether it is loaded hears yes.
 	TimeoutStandIn bool `json:"timeout_stand_in"`
-	// Code and Output are pytest's exit status and its output, for
-	// what went wrong.
-	Code   int    `json:"-"`
+	// Output is pytest's output, for what went wrong.
 	Output string `json:"-"`
 }
 
@@ -92,7 +90,6 @@ type Event struct {
 	Which    int      `json:"which"`
 	Seconds  float64  `json:"seconds"`
 	Interval float64  `json:"interval"`
-	Signum   int      `json:"signum"`  // signal's
 	Handler  *Handler `json:"handler"` // signal's
 	// Rejected is the exception the call raised, as the real one would,
 	// for arguments it refuses ("TypeError: ..."), and Given the reprs
@@ -120,11 +117,7 @@ type Frame struct {
 
 // At returns file:line:col.
 func (f Frame) At() string {
-	col := f.Col
-	if col == 0 {
-		col = 1
-	}
-	return fmt.Sprintf("%s:%d:%d", filepath.ToSlash(f.File), f.Line, col)
+	return fmt.Sprintf("%s:%d:%d", filepath.ToSlash(f.File), f.Line, max(f.Col, 1))
 }
 
 // Handler is a signal's handler.
@@ -203,8 +196,7 @@ type Outcome struct {
 	Type    string  `json:"type"`
 	Message string  `json:"message"`
 	Pytrace *bool   `json:"pytrace"` // pytest.fail's
-	Args    int     `json:"args"`
-	Code    int     `json:"code"` // os._exit's
+	Code    int     `json:"code"`    // os._exit's
 	Frames  []Frame `json:"frames"`
 }
 
@@ -222,11 +214,9 @@ type Return struct {
 	Value *float64 `json:"value"` // nil when it returned no number
 }
 
-// TimeoutSettings is what pytest-timeout would arm for a test.
+// TimeoutSettings says whether pytest-timeout was loaded for a test.
 type TimeoutSettings struct {
-	Loaded  bool    `json:"loaded"`
-	Timeout float64 `json:"timeout"`
-	Method  string  `json:"method"`
+	Loaded bool `json:"loaded"`
 }
 
 // CollectError is a collector that failed, such as a conftest that does
@@ -239,22 +229,12 @@ type CollectError struct {
 // SetupReads reports whether the item read the variable name while its
 // setup ran.
 func (r *Result) SetupReads(item, name string) bool {
-	for _, e := range r.EnvReads {
-		if e.Item == item && e.Name == name && e.Phase == "setup" {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(r.EnvReads, func(e EnvRead) bool { return e.Item == item && e.Name == name && e.Phase == "setup" })
 }
 
 // Reads reports whether anything read the variable name.
 func (r *Result) Reads(name string) bool {
-	for _, e := range r.EnvReads {
-		if e.Name == name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(r.EnvReads, func(e EnvRead) bool { return e.Name == name })
 }
 
 // Sessions runs the runs at once, each in a pytest of its own started by
@@ -274,11 +254,7 @@ func Sessions(root, python string, watch []string, runs []Run) ([]*Result, error
 	errs := make([]error, len(runs))
 	var wg sync.WaitGroup
 	for i, run := range runs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out[i], errs[i] = session(root, python, dir, strconv.Itoa(i), watch, run)
-		}()
+		wg.Go(func() { out[i], errs[i] = session(root, python, dir, strconv.Itoa(i), watch, run) })
 	}
 	wg.Wait()
 	// The sessions run the same Python on the same project: one reason
@@ -303,10 +279,16 @@ func session(root, python, dir, name string, watch []string, run Run) (*Result, 
 	if err := os.WriteFile(config, data, 0o644); err != nil {
 		return nil, err
 	}
+	args := []string{"-m", "pytest", "-p", pluginModule, "-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:randomly", "-q", "--no-header", "-rN",
+		// One conftest that does not import must not keep the others'
+		// fixtures from running.
+		"--continue-on-collection-errors"}
+	if !run.Timeout {
+		args = append(args, "-p", "no:timeout")
+	}
 	// pytest is given the folder that holds every throwaway test's: it
 	// imports a conftest below it while it collects, where one that fails
 	// to import is an error of its folder alone, not of the session.
-	var args []string
 	if len(run.Items) > 0 {
 		top := run.Items[0].Dir
 		for _, it := range run.Items[1:] {
@@ -316,14 +298,7 @@ func session(root, python, dir, name string, watch []string, run Run) (*Result, 
 		}
 		args = append(args, top)
 	}
-	cmdArgs := []string{"-m", "pytest", "-p", pluginModule, "-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:randomly", "-q", "--no-header", "-rN",
-		// One conftest that does not import must not keep the others'
-		// fixtures from running.
-		"--continue-on-collection-errors"}
-	if !run.Timeout {
-		cmdArgs = append(cmdArgs, "-p", "no:timeout")
-	}
-	cmd := exec.Command(python, append(cmdArgs, args...)...)
+	cmd := exec.Command(python, args...)
 	cmd.Dir = root
 	cmd.Env = sessionEnv(os.Environ(), dir, config, watch, run.Env)
 	var output bytes.Buffer
@@ -345,10 +320,7 @@ func session(root, python, dir, name string, watch []string, run Run) (*Result, 
 	if !r.Configured && strings.Contains(output.String(), "No module named pytest") {
 		return nil, fmt.Errorf("%s has no pytest: name the Python that runs the project's tests with --python", python)
 	}
-	if r.Items == nil {
-		r.Items = map[string]*ItemResult{}
-	}
-	r.Code, r.Output = cmd.ProcessState.ExitCode(), output.String()
+	r.Output = output.String()
 	return r, nil
 }
 

@@ -107,18 +107,15 @@ func Create(spec *schema.Spec, target string, probe bool) (*Created, error) {
 			return c, err
 		}
 	}
-	docsFile, err := plan.DocsFile(spec, "")
+	docs, err := plan.DocsFile(spec, "")
 	if err != nil {
 		return c, err
 	}
-	var docChanges []*plan.Change
-	if docsFile != nil {
-		docChanges = append(docChanges, docsFile)
-	}
-	wrote, err := plan.WriteChanged(docChanges)
-	c.Wrote = append(c.Wrote, wrote...)
-	if err != nil {
-		return c, err
+	if docs != nil && docs.Changed() {
+		if err := docs.Write(); err != nil {
+			return c, err
+		}
+		c.Wrote = append(c.Wrote, docs.Display)
 	}
 	if !probe {
 		c.Stale = stale(spec)

@@ -8,29 +8,14 @@
 package scaffold
 
 import (
-	"bytes"
-	_ "embed"
 	"fmt"
 	"path"
 	"strings"
-	"sync"
-	"text/template"
 
+	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/schema"
 )
-
-//go:embed module.py.tmpl
-var moduleTemplate string
-
-// tmpl parses the template when scaffold first needs it, not at start-up
-// of every command.
-var tmpl = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("module").
-		Option("missingkey=error").
-		Funcs(template.FuncMap{"py": pyquote.String}).
-		Parse(moduleTemplate))
-})
 
 // Module is a planned test module.
 type Module struct {
@@ -70,8 +55,7 @@ func New(spec *schema.Spec, rel string) (*Module, error) {
 	if title == "" {
 		title = "Tests"
 	}
-	var buf bytes.Buffer
-	err := tmpl().Execute(&buf, map[string]any{
+	content, err := render.ScaffoldModule(map[string]any{
 		"Title":    strings.ToUpper(title[:1]) + title[1:],
 		"Deadline": spec.Deadline.Fixture,
 		"Preload":  spec.Preload.Fixture,
@@ -85,7 +69,7 @@ func New(spec *schema.Spec, rel string) (*Module, error) {
 	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", rel, err)
 	}
-	m.Content = buf.Bytes()
+	m.Content = content
 	return m, nil
 }
 

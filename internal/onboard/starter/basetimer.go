@@ -108,24 +108,10 @@ func ShieldBaseTimers(v Values, timers []BaseTimer) Values {
 	if len(timers) == 0 {
 		return v
 	}
-	if !v.Shield.On {
-		v.Shield = schema.Shield{On: true, ImportGrace: schema.DefaultShieldGrace, PastGrace: schema.DefaultPastGrace, Rollback: true}
-	}
-	v.Shield.Signals = slices.Clone(v.Shield.Signals)
-	var at []string
+	var signals, at []string
 	for _, bt := range timers {
-		if !slices.Contains(v.Shield.Signals, bt.Signal) {
-			v.Shield.Signals = append(v.Shield.Signals, bt.Signal)
-		}
+		signals = append(signals, bt.Signal)
 		at = append(at, bt.At)
 	}
-	if v.Origin == nil {
-		v.Origin = map[string]string{}
-	}
-	where := strings.Join(at, ", ")
-	if prev := v.Origin["shield"]; prev != "" {
-		where = prev + ", " + where
-	}
-	v.Origin["shield"] = where
-	return v
+	return addShield(v, signals, strings.Join(at, ", "))
 }

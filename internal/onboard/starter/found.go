@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -21,8 +22,7 @@ func For(root string, found *discover.Contract) Values {
 		}
 		return Defaults(testDir)
 	}
-	dir := filepath.ToSlash(filepath.Dir(filepath.FromSlash(found.Conftest)))
-	v := Defaults(dir)
+	v := Defaults(path.Dir(found.Conftest))
 	v.From = found.Conftest
 	v.Paths.Conftest = found.Conftest
 	v.Origin = maps.Clone(found.Origin)

@@ -140,17 +140,13 @@ func (r *Report) found(w io.Writer) {
 			return
 		}
 		fmt.Fprintln(w, "no hand-written contract found (a pytest fixture in a conftest.py that arms a timer with signal.setitimer or signal.alarm)")
+		const byHand = "adopt it by hand (docs/migrating.md#a-deadline-armed-in-a-helper-or-a-hook)"
 		for _, st := range r.Strays {
-			if st.Bounds {
-				fmt.Fprintf(w, "  %s: %s in fixture %s, which bounds its own setup with it and disarms it before any test runs: no deadline of the tests, so the spec has none to read; check reports the call (own-timer)\n", st.At, st.Arms, st.In)
-				continue
-			}
-			if st.HandedBy != "" {
-				fmt.Fprintf(w, "  %s: %s in %s, which fixture %s hands to its tests: they arm the timer with seconds they choose, so the spec has no deadline to read; check reports the call (own-timer)\n", st.At, st.Arms, st.In, st.HandedBy)
-				continue
-			}
-			const byHand = "adopt it by hand (docs/migrating.md#a-deadline-armed-in-a-helper-or-a-hook)"
 			switch {
+			case st.Bounds:
+				fmt.Fprintf(w, "  %s: %s in fixture %s, which bounds its own setup with it and disarms it before any test runs: no deadline of the tests, so the spec has none to read; check reports the call (own-timer)\n", st.At, st.Arms, st.In)
+			case st.HandedBy != "":
+				fmt.Fprintf(w, "  %s: %s in %s, which fixture %s hands to its tests: they arm the timer with seconds they choose, so the spec has no deadline to read; check reports the call (own-timer)\n", st.At, st.Arms, st.In, st.HandedBy)
 			case suite.IsTestHook(st.In):
 				ran := ""
 				if st.Ran != "" {

@@ -3,7 +3,9 @@ package starter
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 
 	"github.com/fixturegen/fixturegen/internal/python/coverage"
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
@@ -78,10 +80,8 @@ func FindTimeouts(root string) (*Timeouts, error) {
 		return nil, err
 	}
 	t.Modules = modules
-	if dir, ok := coverage.Folder(run, modules); ok {
-		if relpath.Within(dir, root) {
-			t.Folder = relpath.Slash(root, dir)
-		}
+	if dir, ok := coverage.Folder(run, modules); ok && relpath.Within(dir, root) {
+		t.Folder = relpath.Slash(root, dir)
 	}
 	return t, nil
 }
@@ -92,27 +92,40 @@ func FindTimeouts(root string) (*Timeouts, error) {
 // conftest.py that every test pytest collects lies below
 // (t.Folder; the starter's conftest when it collects none).
 func Shielded(v Values, alone bool, t *Timeouts) Values {
-	v.Shield = schema.Shield{On: true, Signals: schema.DefaultShieldSignals(),
-		ImportGrace: schema.DefaultShieldGrace, PastGrace: schema.DefaultPastGrace, Rollback: true}
-	if v.Origin == nil {
-		v.Origin = map[string]string{}
-	}
 	first := t.Signal[0].At(t.Root)
 	if n := len(t.Signal) - 1; n > 0 {
 		first += fmt.Sprintf(" and %d more place%s", n, plural(n))
 	}
-	v.Origin["shield"] = first
+	v = addShield(v, schema.DefaultShieldSignals(), first)
 	if !alone {
 		return v
 	}
 	v.ShieldOnly, v.Timeout, v.Group = true, first, ""
-	switch t.Folder {
-	case "":
-	case ".":
-		v.Paths.Conftest = "conftest.py"
-	default:
-		v.Paths.Conftest = t.Folder + "/conftest.py"
+	if t.Folder != "" {
+		v.Paths.Conftest = path.Join(t.Folder, "conftest.py")
 	}
+	return v
+}
+
+// addShield turns v's import shield on, if it is off, for signals too,
+// and adds where to the places its comment names.
+func addShield(v Values, signals []string, where string) Values {
+	if !v.Shield.On {
+		v.Shield = schema.Shield{On: true, ImportGrace: schema.DefaultShieldGrace, PastGrace: schema.DefaultPastGrace, Rollback: true}
+	}
+	v.Shield.Signals = slices.Clone(v.Shield.Signals)
+	for _, s := range signals {
+		if !slices.Contains(v.Shield.Signals, s) {
+			v.Shield.Signals = append(v.Shield.Signals, s)
+		}
+	}
+	if prev := v.Origin["shield"]; prev != "" {
+		where = prev + ", " + where
+	}
+	if v.Origin == nil {
+		v.Origin = map[string]string{}
+	}
+	v.Origin["shield"] = where
 	return v
 }
 

@@ -11,6 +11,7 @@ package starter
 import (
 	"bytes"
 	_ "embed"
+	"path"
 	"strings"
 	"sync"
 	"text/template"
@@ -72,19 +73,13 @@ type Values struct {
 // Defaults returns the values of a starter spec for a project whose tests
 // live in testDir ("." for the project folder itself).
 func Defaults(testDir string) Values {
-	join := func(name string) string {
-		if testDir == "." || testDir == "" {
-			return name
-		}
-		return testDir + "/" + name
-	}
 	return Values{
 		Deadline:    schema.Deadline{Fixture: "deadline", Seconds: 5, Timer: schema.DefaultTimer, Message: schema.DefaultMessage},
 		Preload:     schema.Preload{Fixture: "preload", Modules: []string{}},
 		Group:       "preload",
-		Paths:       schema.Paths{Conftest: join("conftest.py")},
-		ProbePlugin: join("alarm_probe.py"),
-		ProbeTests:  join("test_alarm_probe.py"),
+		Paths:       schema.Paths{Conftest: path.Join(testDir, "conftest.py")},
+		ProbePlugin: path.Join(testDir, "alarm_probe.py"),
+		ProbeTests:  path.Join(testDir, "test_alarm_probe.py"),
 	}
 }
 

@@ -101,9 +101,7 @@ func Write(target string, force bool, python string) (*Report, error) {
 
 	r := &Report{Target: target, Found: found, Strays: strays, Group: v.Group, Timeouts: timeouts, Conftest: v.Paths.Conftest, BaseTimers: baseTimers}
 	switch {
-	case prefix != nil && old != nil:
-		err = root.File(target, text)
-	case force:
+	case force || prefix != nil && old != nil:
 		err = root.File(target, text)
 	default:
 		err = root.New(target, text)
