@@ -174,7 +174,7 @@ type view struct {
 	Probe      probeView
 	// Text holds the names and message formats that cross from the
 	// generated Python to the Go that reads what it printed.
-	Text textView
+	Text map[string]string
 	// HasDeadline is false for a spec that holds only the shield: the
 	// region then defines no fixture.
 	HasDeadline bool
@@ -195,7 +195,6 @@ type view struct {
 // its name, and the values its settings may take, as Python literals.
 type pluginView struct {
 	Name           string // the pytest11 entry-point name
-	Version        string // the distribution's version
 	DefaultSignals string // "SIGALRM", as the ini option spells it
 	SignalsText    string // "SIGALRM, SIGVTALRM, SIGPROF"
 	Signals        string // ("SIGALRM", "SIGVTALRM", "SIGPROF")
@@ -204,26 +203,18 @@ type pluginView struct {
 
 type runtimeView struct {
 	Module string // the module name the region loads it under
-	File   string // its path relative to the project folder
-	Rel    string // its path relative to the conftest's folder
-	// SpecDir is the spec's folder relative to the runtime's: ".", "..",
-	// "../..". deadline.module_seconds' paths start there. SpecDirLine is
-	// the runtime's assignment of it.
-	SpecDir     string
+	// SpecDirLine is the runtime's assignment of the spec's folder,
+	// relative to the runtime's: ".", "..", "../..".
+	// deadline.module_seconds' paths start there.
 	SpecDirLine string
 }
 
 func newRuntimeView(spec *schema.Spec) runtimeView {
-	file := runtimePath(spec)
-	up := []string{"."}
-	if dir := path.Dir(file); dir != "." {
-		up = make([]string, strings.Count(dir, "/")+1)
-		for i := range up {
-			up[i] = ".."
-		}
+	up := "."
+	if dir := path.Dir(runtimePath(spec)); dir != "." {
+		up = strings.Repeat("../", strings.Count(dir, "/")) + ".."
 	}
-	return runtimeView{Module: pytext.RuntimeModule, File: file, Rel: relPath(path.Dir(spec.Paths.Conftest), file),
-		SpecDir: strings.Join(up, "/"), SpecDirLine: specDirLine(strings.Join(up, "/"))}
+	return runtimeView{Module: pytext.RuntimeModule, SpecDirLine: specDirLine(up)}
 }
 
 // relPath is the slash-separated path of target relative to the folder
@@ -274,11 +265,10 @@ func newPreloadView(p schema.Preload) preloadView {
 
 type deadlineView struct {
 	schema.Deadline
-	SecondsText string // "1 second", "2.5 seconds"
-	TimerText   string // "real time"
-	Which       string // signal.ITIMER_* name
-	Signal      string // signal.SIG* name
-	Clock       string // time.* function that measures the timer's time
+	TimerText string // "real time"
+	Which     string // signal.ITIMER_* name
+	Signal    string // signal.SIG* name
+	Clock     string // time.* function that measures the timer's time
 	// RaisesFailed is true when the deadline raises pytest's Failed,
 	// which the runtime takes from pytest.fail and raises without a
 	// traceback, as pytest.fail(message, pytrace=False) does.
@@ -289,13 +279,10 @@ type deadlineView struct {
 	// ModulePatterns is deadline.module_seconds, each path or glob as the
 	// regular expression the runtime matches a test module's path with.
 	ModulePatterns []modulePattern
-	// MessageHasSeconds is true when deadline.message places the seconds
-	// itself ({seconds}): the runtime then fills it with str.format, and
-	// the failure is that text alone. MessageText is the message as text,
-	// its doubled braces undone, for a message without the field, which the
-	// runtime follows with the seconds and the timer.
-	MessageHasSeconds bool
-	MessageText       string
+	// MessageText is the message as text, its doubled braces undone, for
+	// a message without the {seconds} field, which the runtime follows
+	// with the seconds and the timer.
+	MessageText string
 	// MessageAlone is true when the failure is the message filled in and
 	// nothing else: it places the seconds itself, or the spec keeps it
 	// verbatim (message_verbatim).
@@ -335,37 +322,23 @@ func timerView(kind string) (t schema.IntervalTimer, clock string) {
 	return t, "process_time"
 }
 
-// textView is pytext's names and formats, as the templates use them.
-type textView struct {
-	RegionPytest      string
-	RegionConfigure   string
-	DeadlineExceeded  string
-	LateImportWarning string
-	// InterruptedImportWarning is the import shield's report of an
-	// import it rolled back.
-	InterruptedImportWarning string
-	DeadlineFormat           string
-	InterruptedFormat        string
-	// PluginModule is the pytest-import-shield plugin's module, which a
-	// generated shield asks to stand aside.
-	PluginModule     string
-	GraceFormat      string
-	LateImportFormat string
-	LateModuleFormat string
-}
-
-var crossingText = textView{
-	RegionPytest:             pytext.RegionPytest,
-	RegionConfigure:          pytext.RegionConfigure,
-	DeadlineExceeded:         pytext.DeadlineExceeded,
-	LateImportWarning:        pytext.LateImportWarning,
-	InterruptedImportWarning: pytext.InterruptedImportWarning,
-	DeadlineFormat:           pytext.DeadlineFormat,
-	InterruptedFormat:        pytext.InterruptedFormat,
-	PluginModule:             pytext.PluginModule,
-	GraceFormat:              pytext.GraceFormat,
-	LateImportFormat:         pytext.LateImportFormat,
-	LateModuleFormat:         pytext.LateModuleFormat,
+// crossingText is pytext's names and formats, by the names the templates
+// use for them.
+var crossingText = map[string]string{
+	"RegionPytest":      pytext.RegionPytest,
+	"RegionConfigure":   pytext.RegionConfigure,
+	"DeadlineExceeded":  pytext.DeadlineExceeded,
+	"LateImportWarning": pytext.LateImportWarning,
+	// The import shield's report of an import it rolled back.
+	"InterruptedImportWarning": pytext.InterruptedImportWarning,
+	"DeadlineFormat":           pytext.DeadlineFormat,
+	"InterruptedFormat":        pytext.InterruptedFormat,
+	// The pytest-import-shield plugin's module, which a generated shield
+	// asks to stand aside.
+	"PluginModule":     pytext.PluginModule,
+	"GraceFormat":      pytext.GraceFormat,
+	"LateImportFormat": pytext.LateImportFormat,
+	"LateModuleFormat": pytext.LateModuleFormat,
 }
 
 func modulePatterns(ms []schema.ModuleSeconds) []modulePattern {
@@ -402,17 +375,15 @@ func newView(spec *schema.Spec) view {
 		Version:    version.Version(),
 		ModulesKey: "[" + strings.Join(append(schema.TablePrefix(spec.File), "preload"), ".") + "].modules",
 		Deadline: deadlineView{
-			Deadline:    spec.Deadline,
-			SecondsText: seconds,
-			TimerText:   t.Time,
-			Which:       t.Which,
-			Signal:      t.Signal,
-			Clock:       clock,
+			Deadline:  spec.Deadline,
+			TimerText: t.Time,
+			Which:     t.Which,
+			Signal:    t.Signal,
+			Clock:     clock,
 
 			RaisesFailed:         spec.Deadline.Exception() == schema.RaisesFailed,
 			FallBackOnInvalidEnv: spec.Deadline.SecondsEnvInvalid == schema.SecondsEnvFallback && len(spec.Deadline.SecondsEnv) > 0,
 			ModulePatterns:       modulePatterns(spec.Deadline.ModuleSeconds),
-			MessageHasSeconds:    message.HasSeconds(),
 			MessageText:          message.Text(),
 			MessageAlone:         message.HasSeconds() || spec.Deadline.MessageVerbatim,
 			WithoutTimerOff:      spec.Deadline.WithoutTimer == schema.WithoutTimerOff,
@@ -495,7 +466,6 @@ func Plugin(version string) ([]byte, error) {
 	v.Configure = false
 	v.Plugin = &pluginView{
 		Name:           pytext.PluginName,
-		Version:        version,
 		DefaultSignals: strings.Join(schema.DefaultShieldSignals(), ","),
 		SignalsText:    strings.Join(schema.ShieldSignals, ", "),
 		Signals:        "(" + strings.Join(quoteAll(schema.ShieldSignals), ", ") + ")",

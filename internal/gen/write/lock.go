@@ -42,10 +42,7 @@ type LockError struct {
 }
 
 func (e *LockError) Error() string {
-	holder := "another fixturegen"
-	if e.Holder != "" {
-		holder += " (" + e.Holder + ")"
-	}
+	holder := holderName(e.Holder)
 	switch {
 	case e.Err != nil:
 		cause, fix := (&OSError{Path: e.Path, What: "create", Place: filepath.Dir(e.Path), Err: e.Err}).explain()
@@ -63,6 +60,14 @@ func (e *LockError) Error() string {
 }
 
 func (e *LockError) Unwrap() error { return e.Err }
+
+// holderName names the command that holds a lock whose file says holder.
+func holderName(holder string) string {
+	if holder == "" {
+		return "another fixturegen"
+	}
+	return "another fixturegen (" + holder + ")"
+}
 
 // AcquireLock takes the lock of the folder dir (the spec's folder), shown
 // to the user as display, waiting up to LockWait for a command that holds
@@ -92,11 +97,7 @@ func AcquireLock(dir, display string, notify func(string)) (*Lock, error) {
 		}
 		if !noted && waited >= lockNote && notify != nil {
 			noted = true
-			who := "another fixturegen"
-			if holder != "" {
-				who += " (" + holder + ")"
-			}
-			notify(fmt.Sprintf("waiting for %s, which holds %s while it writes", who, shown))
+			notify(fmt.Sprintf("waiting for %s, which holds %s while it writes", holderName(holder), shown))
 		}
 		time.Sleep(pause)
 		pause = min(2*pause, 100*time.Millisecond)

@@ -137,13 +137,5 @@ func removeStale(dir *folder, name string) {
 // and digits.
 func IsTemp(name, target string) bool {
 	suffix, ok := strings.CutPrefix(name, "."+target+tempInfix)
-	if !ok || suffix == "" {
-		return false
-	}
-	for _, r := range suffix {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+	return ok && suffix != "" && strings.Trim(suffix, "0123456789") == ""
 }
