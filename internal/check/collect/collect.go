@@ -20,7 +20,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/fixturegen/fixturegen/internal/python/venv"
 	"github.com/fixturegen/fixturegen/schema"
@@ -211,17 +210,15 @@ func env(environ []string) []string {
 // the caller can work meanwhile. The function may be called more than
 // once; a caller that returns early calls it to leave no pytest running.
 func Start(spec *schema.Spec, python string, args []string) func() (*View, error) {
-	type result struct {
-		v   *View
-		err error
-	}
-	done := make(chan result, 1)
+	var v *View
+	var err error
+	done := make(chan struct{})
 	go func() {
-		v, err := Run(spec, python, args)
-		done <- result{v, err}
+		v, err = Run(spec, python, args)
+		close(done)
 	}()
-	return sync.OnceValues(func() (*View, error) {
-		r := <-done
-		return r.v, r.err
-	})
+	return func() (*View, error) {
+		<-done
+		return v, err
+	}
 }

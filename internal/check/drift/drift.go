@@ -150,13 +150,11 @@ func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs boo
 			k := keys[ch.Path]
 			f = add(RuleMissingFile, spec.File, k.line, k.col,
 				fmt.Sprintf("%s plans %s, which does not exist", k.name, ch.Display), regen)
-			r.Generate = true
 		case !ch.Changed():
 			continue
 		case VersionDrift(ch) != "":
 			_, line, _ := ch.RecordedVersion()
 			f = add(RuleVersionDrift, ch.Display, line, 1, VersionDrift(ch), regen)
-			r.Generate = true
 		case ch.Region:
 			if b, err := region.Find(ch.Old); err == nil && !b.Found {
 				f = add(RuleRegionMissing, ch.Display, 1, 1,
@@ -167,13 +165,13 @@ func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs boo
 					fmt.Sprintf("fixturegen's region differs from what %s renders: it was edited by hand, or the spec changed since the last generate", spec.File),
 					"move hand edits into the spec or outside the markers, then "+regen)
 			}
-			r.Generate = true
 		default:
 			f = add(RuleStaleFile, ch.Display, firstDifference(ch.Old, ch.New), 1,
 				fmt.Sprintf("differs from what %s renders: it was edited by hand, or the spec changed since the last generate", spec.File),
 				"move hand edits into the spec, then "+regen)
-			r.Generate = true
 		}
+		// Every finding left here is one generate repairs.
+		r.Generate = true
 		if diffs {
 			f.Diff = string(diff.Unified(ch.Display, ch.Old, ch.New))
 		}

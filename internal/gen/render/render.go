@@ -366,10 +366,7 @@ func newView(spec *schema.Spec) view {
 	if p != nil {
 		message = schema.MessageFormat{{Literal: spec.Deadline.Message}}
 	}
-	seconds := pyquote.Number(spec.Deadline.Seconds) + " seconds"
-	if spec.Deadline.Seconds == 1 {
-		seconds = "1 second"
-	}
+	seconds := Seconds(spec.Deadline.Seconds)
 	return view{
 		Spec:       path.Base(spec.File),
 		Version:    version.Version(),
@@ -402,6 +399,14 @@ func newView(spec *schema.Spec) view {
 		ConfigureDoc: configureDoc(spec),
 		Region:       newRegionView(spec, relPath(path.Dir(spec.Paths.Conftest), runtimePath(spec)), seconds, t.Time),
 	}
+}
+
+// Seconds says a number of seconds in words: "1 second", "2.5 seconds".
+func Seconds(s float64) string {
+	if s == 1 {
+		return "1 second"
+	}
+	return pyquote.Number(s) + " seconds"
 }
 
 // configureDoc says what the runtime's pytest_configure does for spec, in
