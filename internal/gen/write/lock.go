@@ -80,7 +80,7 @@ func AcquireLock(dir, display string, notify func(string)) (*Lock, error) {
 	pause := 5 * time.Millisecond
 	noted := false
 	for {
-		l, held, err := tryLock(path)
+		l, stale, err := tryLock(path)
 		if err != nil {
 			return nil, &LockError{Path: shown, Err: err}
 		}
@@ -89,7 +89,7 @@ func AcquireLock(dir, display string, notify func(string)) (*Lock, error) {
 		}
 		waited := time.Since(start)
 		holder := lockHolder(path)
-		if held == lockStale {
+		if stale {
 			return nil, &LockError{Path: shown, Holder: holder, Stale: true}
 		}
 		if waited >= LockWait {
@@ -103,14 +103,6 @@ func AcquireLock(dir, display string, notify func(string)) (*Lock, error) {
 		pause = min(2*pause, 100*time.Millisecond)
 	}
 }
-
-// lockState is what tryLock found when it did not get the lock.
-type lockState int
-
-const (
-	lockBusy  lockState = iota // another process holds it
-	lockStale                  // a file that no process holds, that this system cannot take over
-)
 
 // lockHolder reads who the lock file at path says holds it: "pid 123".
 func lockHolder(path string) string {

@@ -120,15 +120,9 @@ func (r *Root) resolve(path string) (*target, error) {
 			return nil, err
 		}
 		if info.Mode()&fs.ModeSymlink != 0 {
-			real, err := filepath.EvalSymlinks(next)
-			le := &LinkError{Path: t.display, Link: r.show(parts[:i+1]), Target: real, Root: r.real}
-			if err != nil {
-				le.Target, _ = os.Readlink(next)
-				le.Broken = true
-				return nil, le
-			}
-			if !relpath.Within(real, r.real) {
-				return nil, le
+			real, broken := linkTarget(next)
+			if broken || !relpath.Within(real, r.real) {
+				return nil, &LinkError{Path: t.display, Link: r.show(parts[:i+1]), Target: real, Broken: broken, Root: r.real}
 			}
 			if info, err = os.Stat(real); err != nil {
 				return nil, err
@@ -153,13 +147,18 @@ func (r *Root) resolve(path string) (*target, error) {
 // finalLink is the error for the link at last in the place of the planned
 // file shown as display.
 func (r *Root) finalLink(display, last string) *LinkError {
-	le := &LinkError{Path: display, Link: display, Final: true, Root: r.real}
-	if real, err := filepath.EvalSymlinks(last); err == nil {
-		le.Target = real
-	} else {
-		le.Target, _ = os.Readlink(last)
+	target, _ := linkTarget(last)
+	return &LinkError{Path: display, Link: display, Final: true, Target: target, Root: r.real}
+}
+
+// linkTarget is where the link at p leads: its real path, or, when it
+// does not resolve (broken), its text.
+func linkTarget(p string) (target string, broken bool) {
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real, false
 	}
-	return le
+	target, _ = os.Readlink(p)
+	return target, true
 }
 
 // show is the path of the entries parts below the root as the user
