@@ -16,6 +16,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/internal/version"
 	"github.com/fixturegen/fixturegen/schema"
 	"github.com/fixturegen/fixturegen/templates"
@@ -217,20 +218,6 @@ func newRuntimeView(spec *schema.Spec) runtimeView {
 	return runtimeView{Module: pytext.RuntimeModule, SpecDirLine: specDirLine(up)}
 }
 
-// relPath is the slash-separated path of target relative to the folder
-// dir, both relative to the same root and clean.
-func relPath(dir, target string) string {
-	if dir == "." {
-		return target
-	}
-	d, t := strings.Split(dir, "/"), strings.Split(target, "/")
-	i := 0
-	for i < len(d) && i < len(t)-1 && d[i] == t[i] {
-		i++
-	}
-	return strings.Repeat("../", len(d)-i) + strings.Join(t[i:], "/")
-}
-
 type preloadView struct {
 	Fixture string
 	Imports []preloadImport
@@ -397,7 +384,7 @@ func newView(spec *schema.Spec) view {
 		Shield:       spec.Shield,
 		Configure:    HasConfigure(spec),
 		ConfigureDoc: configureDoc(spec),
-		Region:       newRegionView(spec, relPath(path.Dir(spec.Paths.Conftest), runtimePath(spec)), seconds, t.Time),
+		Region:       newRegionView(spec, relpath.Slash(path.Dir(spec.Paths.Conftest), runtimePath(spec)), seconds, t.Time),
 	}
 }
 
