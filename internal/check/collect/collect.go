@@ -150,7 +150,11 @@ func Run(spec *schema.Spec, python string, args []string) (*View, error) {
 	}
 	cmd := exec.Command(python, argv...)
 	cmd.Dir = spec.Dir
-	cmd.Env = append(env(os.Environ()), "FIXTUREGEN_COLLECT="+string(settings), "FIXTUREGEN_COLLECT_REPORT="+reportPath, "PYTHONDONTWRITEBYTECODE=1")
+	// The variables of an outer collection give way to this one's.
+	outer := func(name string) bool {
+		return strings.HasPrefix(name, "FIXTUREGEN_COLLECT") || name == "PYTHONDONTWRITEBYTECODE"
+	}
+	cmd.Env = append(venv.Env(os.Environ(), "", outer), "FIXTUREGEN_COLLECT="+string(settings), "FIXTUREGEN_COLLECT_REPORT="+reportPath, "PYTHONDONTWRITEBYTECODE=1")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	runErr := cmd.Run()
@@ -196,14 +200,6 @@ func Run(spec *schema.Spec, python string, args []string) (*View, error) {
 		return nil, &CollectionError{Code: code, Output: out.String()}
 	}
 	return v, nil
-}
-
-// env is the run's environment (venv.Env), without the variables of an
-// outer collection.
-func env(environ []string) []string {
-	return venv.Env(environ, "", func(name string) bool {
-		return strings.HasPrefix(name, "FIXTUREGEN_COLLECT") || name == "PYTHONDONTWRITEBYTECODE"
-	})
 }
 
 // Start starts Run and returns a function that waits for its result, so

@@ -6,9 +6,8 @@ import (
 )
 
 // static lists the rules Check applies, each declared in a file of its
-// own with its check (the read's own findings share read_problems.go); the registry (rule.go), which they join as
-// the package is initialized, gives docs/check.md, check --help, the
-// suppression comment and the prefilter what they say about them. A new
+// own with its check (the read's own findings share read_problems.go),
+// which join the registry (rule.go) as the package is initialized. A new
 // rule is one more file and its line here.
 //
 // The per-module checks run in this order: hand-written-deadline comes
