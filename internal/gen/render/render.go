@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"text/template"
@@ -101,18 +102,12 @@ type Target struct {
 // renders them: where each goes is known from the spec alone, without
 // rendering anything.
 func Targets(spec *schema.Spec) []Target {
-	var targets []Target
-	for _, t := range []Target{
+	return slices.DeleteFunc([]Target{
 		{spec.Paths.Conftest, true, "conftest_region.py.tmpl"},
 		{runtimePath(spec), false, "runtime.py.tmpl"},
 		{spec.Paths.ProbePlugin, false, "probe_plugin.py.tmpl"},
 		{spec.Paths.ProbeTests, false, "probe_tests.py.tmpl"},
-	} {
-		if t.Path != "" {
-			targets = append(targets, t)
-		}
-	}
-	return targets
+	}, func(t Target) bool { return t.Path == "" })
 }
 
 // Render returns the files spec plans, conftest region first.
