@@ -19,17 +19,17 @@ import (
 // read-only) is an error, as in Make.
 func DocsFile(spec *schema.Spec, file string) (*Change, error) {
 	var root *write.Root
+	var err error
 	abs, display := DocsTarget(spec)
-	if file != "" {
-		var err error
+	switch {
+	case file != "":
 		if abs, err = filepath.Abs(file); err != nil {
 			return nil, err
 		}
 		display = filepath.Clean(file)
-	} else if abs == "" {
+	case abs == "":
 		return nil, nil
-	} else {
-		var err error
+	default:
 		if root, err = Root(spec); err != nil {
 			return nil, err
 		}

@@ -294,14 +294,11 @@ func (c *Change) fail(line int, format string, args ...any) error {
 // read loads the current content and checks that the target is a regular
 // file that the rules of write.Root let fixturegen read and write.
 func (c *Change) read() error {
-	var old []byte
-	var info fs.FileInfo
-	var err error
+	read := write.ReadFile
 	if c.root != nil {
-		old, info, err = c.root.ReadFile(c.Abs)
-	} else {
-		old, info, err = write.ReadFile(c.Abs)
+		read = c.root.ReadFile
 	}
+	old, info, err := read(c.Abs)
 	var le *write.LinkError
 	switch {
 	case errors.As(err, &le):
