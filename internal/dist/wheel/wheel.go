@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -114,7 +115,7 @@ func (w *Wheel) check() error {
 			return fmt.Errorf("wheel: entry point %q = %q in [%s] is not one", e.Name, e.Object, e.Group)
 		}
 	}
-	for _, f := range append(append(append([]File{}, w.Scripts...), w.Licenses...), w.Modules...) {
+	for _, f := range slices.Concat(w.Scripts, w.Licenses, w.Modules) {
 		if f.Name == "" || strings.ContainsAny(f.Name, `/\,`) || f.Name == "." || f.Name == ".." {
 			return fmt.Errorf("wheel: %q is not a plain file name", f.Name)
 		}
