@@ -24,17 +24,13 @@ import (
 
 func main() {
 	if len(os.Args) != 3 || os.Args[1] != "gen" {
-		usage()
+		fmt.Fprintln(os.Stderr, "usage: checkbench gen DIR")
+		os.Exit(2)
 	}
 	if err := gen(os.Args[2]); err != nil {
 		fmt.Fprintln(os.Stderr, "checkbench:", err)
 		os.Exit(1)
 	}
-}
-
-func usage() {
-	fmt.Fprintln(os.Stderr, "usage: checkbench gen DIR")
-	os.Exit(2)
 }
 
 const (

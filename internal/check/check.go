@@ -129,25 +129,23 @@ func surveyAndScan(spec *schema.Spec, opts rules.Options, shareFacts bool) ([]*p
 			return nil, errNoFacts
 		}
 	}
-	type survey struct {
-		changes []*plan.Change
-		err     error
-	}
-	surveyed := make(chan survey, 1)
+	var changes []*plan.Change
+	var planErr error
+	surveyed := make(chan struct{})
 	go func() {
-		changes, err := plan.Survey(spec, facts)
-		surveyed <- survey{changes, err}
+		changes, planErr = plan.Survey(spec, facts)
+		close(surveyed)
 	}()
 	res, err := rules.Check(opts)
 	scanned <- res
-	p := <-surveyed
+	<-surveyed
 	if err != nil {
 		return nil, nil, err
 	}
-	if p.err != nil {
-		return nil, nil, p.err
+	if planErr != nil {
+		return nil, nil, planErr
 	}
-	return p.changes, res, nil
+	return changes, res, nil
 }
 
 // scanOptions are the contract's options for one check: the roots, the

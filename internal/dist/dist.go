@@ -131,14 +131,19 @@ func (r Release) metadata(readme []byte) wheel.Metadata {
 			"Topic :: Software Development :: Code Generators",
 			"Topic :: Software Development :: Testing",
 		},
-		URLs: [][2]string{
-			{"Homepage", repository},
-			{"Documentation", repository + "/tree/v" + r.Version + "#readme"},
-			{"Repository", repository},
-			{"Issues", repository + "/issues"},
-			{"Changelog", repository + "/releases/tag/v" + r.Version},
-		},
+		URLs:        r.urls(repository + "/tree/v" + r.Version + "#readme"),
 		Description: absoluteLinks(string(readme), repository+"/blob/v"+r.Version+"/"),
+	}
+}
+
+// urls are a distribution's links, with its documentation at doc.
+func (r Release) urls(doc string) [][2]string {
+	return [][2]string{
+		{"Homepage", repository},
+		{"Documentation", doc},
+		{"Repository", repository},
+		{"Issues", repository + "/issues"},
+		{"Changelog", repository + "/releases/tag/v" + r.Version},
 	}
 }
 
@@ -198,19 +203,13 @@ func (r Release) pluginMetadata(doc []byte) wheel.Metadata {
 	}
 	classifiers = append(classifiers, "Topic :: Software Development :: Testing")
 	return wheel.Metadata{
-		Name:        pytext.PluginDistribution,
-		Version:     r.Version,
-		Summary:     "Keep pytest-timeout and other timer signals from leaving a module half imported: the import shield of fixturegen, as a pytest plugin",
-		License:     "MIT",
-		Keywords:    []string{"pytest", "pytest-timeout", "pytest-xdist", "sigalrm", "import"},
-		Classifiers: classifiers,
-		URLs: [][2]string{
-			{"Homepage", repository},
-			{"Documentation", repository + "/blob/v" + r.Version + "/" + PluginDoc},
-			{"Repository", repository},
-			{"Issues", repository + "/issues"},
-			{"Changelog", repository + "/releases/tag/v" + r.Version},
-		},
+		Name:           pytext.PluginDistribution,
+		Version:        r.Version,
+		Summary:        "Keep pytest-timeout and other timer signals from leaving a module half imported: the import shield of fixturegen, as a pytest plugin",
+		License:        "MIT",
+		Keywords:       []string{"pytest", "pytest-timeout", "pytest-xdist", "sigalrm", "import"},
+		Classifiers:    classifiers,
+		URLs:           r.urls(repository + "/blob/v" + r.Version + "/" + PluginDoc),
 		Description:    absoluteLinks(string(doc), repository+"/blob/v"+r.Version+"/"+path.Dir(PluginDoc)+"/"),
 		RequiresPython: ">=" + PluginPythons[0],
 		RequiresDist:   []string{PluginPytest},

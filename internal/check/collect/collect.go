@@ -20,7 +20,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/fixturegen/fixturegen/internal/python/venv"
 	"github.com/fixturegen/fixturegen/schema"
@@ -151,7 +150,11 @@ func Run(spec *schema.Spec, python string, args []string) (*View, error) {
 	}
 	cmd := exec.Command(python, argv...)
 	cmd.Dir = spec.Dir
-	cmd.Env = append(env(os.Environ()), "FIXTUREGEN_COLLECT="+string(settings), "FIXTUREGEN_COLLECT_REPORT="+reportPath, "PYTHONDONTWRITEBYTECODE=1")
+	// The variables of an outer collection give way to this one's.
+	outer := func(name string) bool {
+		return strings.HasPrefix(name, "FIXTUREGEN_COLLECT") || name == "PYTHONDONTWRITEBYTECODE"
+	}
+	cmd.Env = append(venv.Env(os.Environ(), "", outer), "FIXTUREGEN_COLLECT="+string(settings), "FIXTUREGEN_COLLECT_REPORT="+reportPath, "PYTHONDONTWRITEBYTECODE=1")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	runErr := cmd.Run()
@@ -199,29 +202,19 @@ func Run(spec *schema.Spec, python string, args []string) (*View, error) {
 	return v, nil
 }
 
-// env is the run's environment (venv.Env), without the variables of an
-// outer collection.
-func env(environ []string) []string {
-	return venv.Env(environ, "", func(name string) bool {
-		return strings.HasPrefix(name, "FIXTUREGEN_COLLECT") || name == "PYTHONDONTWRITEBYTECODE"
-	})
-}
-
 // Start starts Run and returns a function that waits for its result, so
 // the caller can work meanwhile. The function may be called more than
 // once; a caller that returns early calls it to leave no pytest running.
 func Start(spec *schema.Spec, python string, args []string) func() (*View, error) {
-	type result struct {
-		v   *View
-		err error
-	}
-	done := make(chan result, 1)
+	var v *View
+	var err error
+	done := make(chan struct{})
 	go func() {
-		v, err := Run(spec, python, args)
-		done <- result{v, err}
+		v, err = Run(spec, python, args)
+		close(done)
 	}()
-	return sync.OnceValues(func() (*View, error) {
-		r := <-done
-		return r.v, r.err
-	})
+	return func() (*View, error) {
+		<-done
+		return v, err
+	}
 }

@@ -19,12 +19,11 @@ import (
 const RuleGroupVoid = "group-void"
 
 var _ = checkrules.Register(checkrules.Rule{
-	ID:          RuleGroupVoid,
-	Summary:     "--collect: the group is lost under --dist loadgroup",
-	Meaning:     "Only with `--collect`. Under `--dist loadgroup`, pytest-xdist appends `@<group>` to each grouped test's node id on every worker, and the scheduler keeps tests with the same suffix together. Here the suffix does not reach the node id (pytest 9.2 without the generated guard), so the group's tests spread over workers. One finding per module, at its first such test; the message names the pytest and pytest-xdist versions.",
-	Fix:         "`fixturegen generate` (the runtime's loadgroup guard puts the suffix back), or pin pytest below 9.2",
-	Pytest:      "grouped tests whose node id lacks `@<group>` after collection under `--dist loadgroup` (see below)",
-	CollectOnly: true,
+	ID:      RuleGroupVoid,
+	Summary: "--collect: the group is lost under --dist loadgroup",
+	Meaning: "Only with `--collect`. Under `--dist loadgroup`, pytest-xdist appends `@<group>` to each grouped test's node id on every worker, and the scheduler keeps tests with the same suffix together. Here the suffix does not reach the node id (pytest 9.2 without the generated guard), so the group's tests spread over workers. One finding per module, at its first such test; the message names the pytest and pytest-xdist versions.",
+	Fix:     "`fixturegen generate` (the runtime's loadgroup guard puts the suffix back), or pin pytest below 9.2",
+	Pytest:  "grouped tests whose node id lacks `@<group>` after collection under `--dist loadgroup` (see below)",
 })
 
 // RuleShieldNotLoaded is the rule of pytest-import-shield declared as a
@@ -33,12 +32,11 @@ var _ = checkrules.Register(checkrules.Rule{
 const RuleShieldNotLoaded = "shield-not-loaded"
 
 var _ = checkrules.Register(checkrules.Rule{
-	ID:          RuleShieldNotLoaded,
-	Summary:     "--collect: the declared shield plugin is not loaded",
-	Meaning:     "Only with `--collect`. The project declares `pytest-import-shield` as a dependency (which satisfies `unshielded-timeout`), but pytest, run with the project's Python, does not load it: it is not installed there, or `-p no:import_shield` turns it off. pytest-timeout's signal method then runs unshielded. Reported at the declaration.",
-	Fix:         "install the project's test dependencies in the Python its tests run with (or name that Python with `--python`), and drop `-p no:import_shield`",
-	Pytest:      "`config.pluginmanager.hasplugin(\"import_shield\")` in the collecting pytest",
-	CollectOnly: true,
+	ID:      RuleShieldNotLoaded,
+	Summary: "--collect: the declared shield plugin is not loaded",
+	Meaning: "Only with `--collect`. The project declares `pytest-import-shield` as a dependency (which satisfies `unshielded-timeout`), but pytest, run with the project's Python, does not load it: it is not installed there, or `-p no:import_shield` turns it off. pytest-timeout's signal method then runs unshielded. Reported at the declaration.",
+	Fix:     "install the project's test dependencies in the Python its tests run with (or name that Python with `--python`), and drop `-p no:import_shield`",
+	Pytest:  "`config.pluginmanager.hasplugin(\"import_shield\")` in the collecting pytest",
 })
 
 // shieldLoaded: a declared plugin must be loaded.

@@ -22,87 +22,78 @@ import (
 // The drift rules Find reports, each declared once. They compare the
 // files generate writes with what the spec renders, so none needs a word
 // in the scanned tree.
+const (
+	RuleMissingFile    = "missing-file"
+	RuleStaleFile      = "stale-file"
+	RuleRegionMissing  = "region-missing"
+	RuleRegionEdited   = "region-edited"
+	RuleVersionDrift   = "version-drift"
+	RuleRegionMarkers  = "region-markers"
+	RuleRegionEncoding = "region-encoding"
+	RuleForeignFile    = "foreign-file"
+	RuleOrphanedFile   = "orphaned-file"
+)
 
-const RuleMissingFile = "missing-file"
-
-var _ = rules.Register(rules.Rule{
-	ID:      RuleMissingFile,
-	Summary: "a file the spec plans does not exist",
-	Meaning: "A file the spec plans does not exist. Reported at the spec key that plans it.",
-	Fix:     "`fixturegen generate`",
-})
-
-const RuleStaleFile = "stale-file"
-
-var _ = rules.Register(rules.Rule{
-	ID:      RuleStaleFile,
-	Summary: "a generated file differs from what the spec renders",
-	Meaning: "A generated file differs from what the spec renders: it was edited by hand, or the spec changed. Reported at the first changed line.",
-	Fix:     "Move hand edits into the spec, then `fixturegen generate`",
-})
-
-const RuleRegionMissing = "region-missing"
-
-var _ = rules.Register(rules.Rule{
-	ID:      RuleRegionMissing,
-	Summary: "the conftest has no fixturegen region",
-	Meaning: "The conftest has no `# fixturegen:begin` ... `# fixturegen:end` region.",
-	Fix:     "`fixturegen generate` (it appends the region and keeps the rest)",
-})
-
-const RuleRegionEdited = "region-edited"
-
-var _ = rules.Register(rules.Rule{
-	ID:      RuleRegionEdited,
-	Summary: "the region differs from what the spec renders",
-	Meaning: "The region differs from what the spec renders. Reported at the first changed line.",
-	Fix:     "Move hand edits into the spec or outside the markers, then `fixturegen generate`",
-})
-
-const RuleVersionDrift = "version-drift"
-
-var _ = rules.Register(rules.Rule{
-	ID:      RuleVersionDrift,
-	Summary: "another fixturegen version wrote the file",
-	Meaning: "A generated file or the region differs from what this fixturegen renders, and it was written by another version: `written by fixturegen 0.3.0; this is 0.4.0`. The other version may render it differently, so this is not called a hand edit. Reported at the version line.",
-	Fix:     "`fixturegen generate`",
-})
-
-const RuleRegionMarkers = "region-markers"
-
-var _ = rules.Register(rules.Rule{
-	ID:      RuleRegionMarkers,
-	Summary: "the region's markers are broken",
-	Meaning: "The markers are duplicated, nested or unpaired; `generate` refuses to guess which region to keep.",
-	Fix:     "Keep one begin and one end marker by hand, then `fixturegen generate`",
-})
-
-const RuleRegionEncoding = "region-encoding"
-
-var _ = rules.Register(rules.Rule{
-	ID:      RuleRegionEncoding,
-	Summary: "the conftest holding the region is not UTF-8",
-	Meaning: "The conftest is not UTF-8, so its region cannot be updated.",
-	Fix:     "Save it as UTF-8",
-})
-
-const RuleForeignFile = "foreign-file"
-
-var _ = rules.Register(rules.Rule{
-	ID:      RuleForeignFile,
-	Summary: "a file the spec plans lacks the generated header",
-	Meaning: "A file without the generated header sits where the spec plans a generated file; `generate` will not overwrite it.",
-	Fix:     "Move it away, or point `[paths]` elsewhere",
-})
-
-const RuleOrphanedFile = "orphaned-file"
-
-var _ = rules.Register(rules.Rule{
-	ID:      RuleOrphanedFile,
-	Summary: "a generated file the spec no longer plans",
-	Meaning: "A file carries the generated header but the spec no longer plans it.",
-	Fix:     "Delete it, or point `[paths]` at it again",
-})
+func init() {
+	for _, r := range []rules.Rule{
+		{
+			ID:      RuleMissingFile,
+			Summary: "a file the spec plans does not exist",
+			Meaning: "A file the spec plans does not exist. Reported at the spec key that plans it.",
+			Fix:     "`fixturegen generate`",
+		},
+		{
+			ID:      RuleStaleFile,
+			Summary: "a generated file differs from what the spec renders",
+			Meaning: "A generated file differs from what the spec renders: it was edited by hand, or the spec changed. Reported at the first changed line.",
+			Fix:     "Move hand edits into the spec, then `fixturegen generate`",
+		},
+		{
+			ID:      RuleRegionMissing,
+			Summary: "the conftest has no fixturegen region",
+			Meaning: "The conftest has no `# fixturegen:begin` ... `# fixturegen:end` region.",
+			Fix:     "`fixturegen generate` (it appends the region and keeps the rest)",
+		},
+		{
+			ID:      RuleRegionEdited,
+			Summary: "the region differs from what the spec renders",
+			Meaning: "The region differs from what the spec renders. Reported at the first changed line.",
+			Fix:     "Move hand edits into the spec or outside the markers, then `fixturegen generate`",
+		},
+		{
+			ID:      RuleVersionDrift,
+			Summary: "another fixturegen version wrote the file",
+			Meaning: "A generated file or the region differs from what this fixturegen renders, and it was written by another version: `written by fixturegen 0.3.0; this is 0.4.0`. The other version may render it differently, so this is not called a hand edit. Reported at the version line.",
+			Fix:     "`fixturegen generate`",
+		},
+		{
+			ID:      RuleRegionMarkers,
+			Summary: "the region's markers are broken",
+			Meaning: "The markers are duplicated, nested or unpaired; `generate` refuses to guess which region to keep.",
+			Fix:     "Keep one begin and one end marker by hand, then `fixturegen generate`",
+		},
+		{
+			ID:      RuleRegionEncoding,
+			Summary: "the conftest holding the region is not UTF-8",
+			Meaning: "The conftest is not UTF-8, so its region cannot be updated.",
+			Fix:     "Save it as UTF-8",
+		},
+		{
+			ID:      RuleForeignFile,
+			Summary: "a file the spec plans lacks the generated header",
+			Meaning: "A file without the generated header sits where the spec plans a generated file; `generate` will not overwrite it.",
+			Fix:     "Move it away, or point `[paths]` elsewhere",
+		},
+		{
+			ID:      RuleOrphanedFile,
+			Summary: "a generated file the spec no longer plans",
+			Meaning: "A file carries the generated header but the spec no longer plans it.",
+			Fix:     "Delete it, or point `[paths]` at it again",
+		},
+	} {
+		rules.Register(r)
+	}
+}
 
 // Result is the drift between the plan and the disk.
 type Result struct {
@@ -150,13 +141,11 @@ func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs boo
 			k := keys[ch.Path]
 			f = add(RuleMissingFile, spec.File, k.line, k.col,
 				fmt.Sprintf("%s plans %s, which does not exist", k.name, ch.Display), regen)
-			r.Generate = true
 		case !ch.Changed():
 			continue
 		case VersionDrift(ch) != "":
 			_, line, _ := ch.RecordedVersion()
 			f = add(RuleVersionDrift, ch.Display, line, 1, VersionDrift(ch), regen)
-			r.Generate = true
 		case ch.Region:
 			if b, err := region.Find(ch.Old); err == nil && !b.Found {
 				f = add(RuleRegionMissing, ch.Display, 1, 1,
@@ -167,13 +156,13 @@ func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs boo
 					fmt.Sprintf("fixturegen's region differs from what %s renders: it was edited by hand, or the spec changed since the last generate", spec.File),
 					"move hand edits into the spec or outside the markers, then "+regen)
 			}
-			r.Generate = true
 		default:
 			f = add(RuleStaleFile, ch.Display, firstDifference(ch.Old, ch.New), 1,
 				fmt.Sprintf("differs from what %s renders: it was edited by hand, or the spec changed since the last generate", spec.File),
 				"move hand edits into the spec, then "+regen)
-			r.Generate = true
 		}
+		// Every finding left here is one generate repairs.
+		r.Generate = true
 		if diffs {
 			f.Diff = string(diff.Unified(ch.Display, ch.Old, ch.New))
 		}

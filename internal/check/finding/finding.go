@@ -160,9 +160,16 @@ func (r *Report) Text(w io.Writer) {
 			fmt.Fprintf(w, "    %s %s\n", p.Paint(color.Cyan, "fix:"), f.Fix)
 		}
 	}
+	r.tail(w, p.Diff)
+}
+
+// tail prints what follows the findings in the text and GitHub formats:
+// the diffs, through paint, then, unless quiet, the model section and the
+// summary.
+func (r *Report) tail(w io.Writer, paint func(string) string) {
 	for _, f := range r.Findings {
 		if f.Diff != "" {
-			fmt.Fprint(w, p.Diff(f.Diff))
+			fmt.Fprint(w, paint(f.Diff))
 		}
 	}
 	if r.Verbosity <= Quiet {
@@ -304,16 +311,7 @@ func (r *Report) GitHub(w io.Writer) {
 		fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n",
 			kind, EscapeProperty(f.Path), f.Line, f.Col, EscapeProperty("fixturegen "+f.Rule), EscapeData(msg))
 	}
-	for _, f := range r.Findings {
-		if f.Diff != "" {
-			fmt.Fprint(w, f.Diff)
-		}
-	}
-	if r.Verbosity <= Quiet {
-		return
-	}
-	r.modelText(w)
-	r.summary(w)
+	r.tail(w, func(diff string) string { return diff })
 }
 
 // EscapeData escapes a workflow command's message as the Actions toolkit

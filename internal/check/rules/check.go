@@ -170,9 +170,11 @@ func (r *rules) specPos(key string) pyscan.Pos {
 }
 
 // SpecProject returns the options of a check of the spec's own tree
-// (SpecTree), read with the configuration pytest reads for the spec's
-// tests (suite.SpecRun), which may lie below the spec's folder, and with
-// what the rules need to know of that run.
+// (suite.SpecTree): the files generate writes, left out of the scan, the
+// conftest that holds the region, and the default roots that exist, read
+// with the configuration pytest reads for the spec's tests (suite.SpecRun),
+// which may lie below the spec's folder, and with what the rules need to
+// know of that run.
 func SpecProject(spec *schema.Spec) (Options, error) {
 	run, err := suite.SpecRun(spec)
 	if err != nil {
@@ -182,18 +184,11 @@ func SpecProject(spec *schema.Spec) (Options, error) {
 	if err != nil {
 		return Options{}, err
 	}
-	opts := SpecTree(spec, run.Config())
-	opts.Project = &Project{Timeouts: timeouts, Run: run}
-	return opts, nil
-}
-
-// SpecTree returns the options of a check of the spec's own tree: the
-// files generate writes, left out of the scan, the conftest that holds
-// the region, pytest's configuration cfg, and the default roots that
-// exist (suite.SpecTree).
-func SpecTree(spec *schema.Spec, cfg *pytestcfg.Config) Options {
 	conftest, planned := plan.Targets(spec)
-	return Options{Options: suite.SpecTree(spec, cfg, conftest, planned)}
+	return Options{
+		Options: suite.SpecTree(spec, run.Config(), conftest, planned),
+		Project: &Project{Timeouts: timeouts, Run: run},
+	}, nil
 }
 
 // argPos is where a value of pytest's configuration is written; 1:1 for

@@ -12,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/fixturegen/fixturegen/internal/gen/render"
+	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -19,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite the findings of testdata/<rule-
 
 // noFixture names the rules that a fixture cannot show, and why.
 var noFixture = map[string]string{
-	WarnUnreadable: "an archive holds no file that cannot be read (a root user reads every file); treeread's tests and testscripts/check_tree.txtar cover it",
+	suite.ProblemUnreadable: "an archive holds no file that cannot be read (a root user reads every file); treeread's tests and testscripts/check_tree.txtar cover it",
 }
 
 // TestRuleFixtures checks each rule against its fixture,

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fixturegen/fixturegen/internal/check/finding"
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
@@ -70,12 +69,11 @@ func (r *rules) handwrittenDeadlines(src *suite.Source) {
 			if !r.tree.Adopt {
 				continue
 			}
-			r.findings = append(r.findings, finding.Finding{Rule: RuleHandwrittenDeadline, Severity: finding.Error,
-				Path: src.Path, Line: fx.Pos().Line, Col: fx.Pos().Col,
-				Message: fmt.Sprintf("fixture %s re-arms the timer (%s) for the tests of this module only, under the suite's hand-written %s, whose alarm handler can interrupt a module's first import",
+			r.add(RuleHandwrittenDeadline, src.Path, fx.Pos(),
+				fmt.Sprintf("fixture %s re-arms the timer (%s) for the tests of this module only, under the suite's hand-written %s, whose alarm handler can interrupt a module's first import",
 					fx.Name, strings.Join(hw.Arms, " and "), r.spec.Deadline.Fixture),
-				Fix: fmt.Sprintf("adopt the suite's deadline with fixturegen generate --adopt, and give this module its seconds in the spec, %s: the generated %s then arms them for this module's tests, never interrupting an import, and this fixture can go (kept, its alarm is answered by the generated deadline too, whose failure states the seconds it armed)",
-					r.moduleSecondsKey(r.specRel(src.Abs), src, hw), r.spec.Deadline.Fixture)})
+				fmt.Sprintf("adopt the suite's deadline with fixturegen generate --adopt, and give this module its seconds in the spec, %s: the generated %s then arms them for this module's tests, never interrupting an import, and this fixture can go (kept, its alarm is answered by the generated deadline too, whose failure states the seconds it armed)",
+					r.moduleSecondsKey(r.specRel(src.Abs), src, hw), r.spec.Deadline.Fixture))
 			continue
 		}
 
@@ -90,11 +88,10 @@ func (r *rules) handwrittenDeadlines(src *suite.Source) {
 		if fx.Name == r.spec.Deadline.Fixture {
 			fix = r.sameNameFix(src, hw)
 		}
-		r.findings = append(r.findings, finding.Finding{Rule: RuleHandwrittenDeadline, Severity: finding.Error,
-			Path: src.Path, Line: fx.Pos().Line, Col: fx.Pos().Col,
-			Message: fmt.Sprintf("fixture %s is a hand-written per-test deadline: it arms %s %s, and a module a test imports for the first time under that alarm can be interrupted and left half imported",
+		r.add(RuleHandwrittenDeadline, src.Path, fx.Pos(),
+			fmt.Sprintf("fixture %s is a hand-written per-test deadline: it arms %s %s, and a module a test imports for the first time under that alarm can be interrupted and left half imported",
 				fx.Name, strings.Join(hw.Arms, " and "), what),
-			Fix: fix})
+			fix)
 	}
 }
 

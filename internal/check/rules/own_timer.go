@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/internal/relpath"
@@ -30,9 +31,10 @@ var ownTimerRule = checked{
 func (r *rules) ownTimer(src *suite.Source) {
 	m := src.Mod
 	deadline := r.spec.Deadline.Fixture
-	var allCovered *bool // computed once, for helpers and module-level code
+	// Computed once, for helpers, module-level code and inherited timers.
+	allCovered := sync.OnceValue(func() bool { return r.AllTestsUseDeadline(src) })
 	if src.Test {
-		r.inheritedTimers(src, &allCovered)
+		r.inheritedTimers(src, allCovered)
 	}
 	for _, ci := range src.ArmingCalls() {
 		c := m.Calls[ci]
@@ -89,11 +91,7 @@ func (r *rules) ownTimer(src *suite.Source) {
 			}
 			where = fmt.Sprintf("in %s %s, which does not use %s", kind, m.Defs[own].Name, deadline)
 		} else {
-			if allCovered == nil {
-				v := r.AllTestsUseDeadline(src)
-				allCovered = &v
-			}
-			if *allCovered {
+			if allCovered() {
 				continue
 			}
 			if own >= 0 && src.Conftest && suite.IsTestHook(m.Defs[own].Name) {
@@ -132,7 +130,7 @@ func (r *rules) shielded(signal string) bool {
 // time under it can be left half imported. The deadline fixture cannot
 // replace a timer that unittest's setUp arms; the import shield can hold
 // its handler back.
-func (r *rules) inheritedTimers(src *suite.Source, allCovered **bool) {
+func (r *rules) inheritedTimers(src *suite.Source, allCovered func() bool) {
 	for _, tc := range r.TimedClasses(src) {
 		d, tb, sig := src.Mod.Defs[tc.Class], tc.Base, tc.Signal
 		bm := tb.Src.Mod
@@ -140,11 +138,7 @@ func (r *rules) inheritedTimers(src *suite.Source, allCovered **bool) {
 		if r.shielded(sig) {
 			continue
 		}
-		if *allCovered == nil {
-			v := r.AllTestsUseDeadline(src)
-			*allCovered = &v
-		}
-		if **allCovered {
+		if allCovered() {
 			continue
 		}
 		base := bm.Defs[tb.Class]

@@ -6,9 +6,8 @@ import (
 )
 
 // static lists the rules Check applies, each declared in a file of its
-// own with its check (the read's own findings share read_problems.go); the registry (rule.go), which they join as
-// the package is initialized, gives docs/check.md, check --help, the
-// suppression comment and the prefilter what they say about them. A new
+// own with its check, which join the registry (rule.go) as the package is
+// initialized, with the read's own findings (read_problems.go). A new
 // rule is one more file and its line here.
 //
 // The per-module checks run in this order: hand-written-deadline comes
@@ -26,19 +25,15 @@ var static = []*checked{
 	&unshieldedTimeoutRule,
 	&uncoveredTestsRule,
 	&timerOrderRule,
-	// The read's own findings (read_problems.go).
-	&undecodableRule,
-	&syntaxRule,
-	&unreadableRule,
-	&symlinkLoopRule,
-	&symlinkOutsideRule,
-	&danglingSymlinkRule,
 	&unknownRuleRule,
 }
 
 func init() {
 	for _, c := range static {
 		Register(c.Rule)
+	}
+	for _, r := range readProblems {
+		Register(r)
 	}
 }
 

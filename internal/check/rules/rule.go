@@ -51,8 +51,6 @@ type Rule struct {
 	// Pytest says how check --collect judges the rule from the tests
 	// pytest collects; it is set for the rules --collect judges.
 	Pytest string
-	// CollectOnly marks a rule only check --collect reports.
-	CollectOnly bool
 }
 
 var all []Rule
@@ -115,26 +113,22 @@ func Suppressible() []string {
 // Words returns the union of the registered rules' names for spec, of
 // their marks and of their calls: what the scan's prefilter looks for.
 func Words(spec *schema.Spec) (names, marks, calls []string) {
+	union := func(set, words []string) []string {
+		for _, w := range words {
+			if w != "" && !slices.Contains(set, w) {
+				set = append(set, w)
+			}
+		}
+		return set
+	}
 	for _, r := range all {
 		if r.Marks != nil {
-			for _, n := range r.Marks(spec) {
-				if n != "" && !slices.Contains(marks, n) {
-					marks = append(marks, n)
-				}
-			}
+			marks = union(marks, r.Marks(spec))
 		}
 		if r.Fixtures != nil {
-			for _, n := range r.Fixtures(spec) {
-				if n != "" && !slices.Contains(names, n) {
-					names = append(names, n)
-				}
-			}
+			names = union(names, r.Fixtures(spec))
 		}
-		for _, c := range r.Calls {
-			if !slices.Contains(calls, c) {
-				calls = append(calls, c)
-			}
-		}
+		calls = union(calls, r.Calls)
 	}
 	return names, marks, calls
 }

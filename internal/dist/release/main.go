@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/dist"
@@ -23,12 +24,12 @@ func main() {
 	if len(os.Args) > 2 {
 		targets = nil
 		for _, name := range os.Args[2:] {
-			t, ok := lookup(name)
-			if !ok {
+			i := slices.IndexFunc(dist.Targets, func(t dist.Target) bool { return t.Name() == name })
+			if i < 0 {
 				fmt.Fprintf(os.Stderr, "release: unknown target %q; one of %s\n", name, names())
 				os.Exit(2)
 			}
-			targets = append(targets, t)
+			targets = append(targets, dist.Targets[i])
 		}
 	}
 	wd, err := os.Getwd()
@@ -45,15 +46,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "release:", err)
 		os.Exit(1)
 	}
-}
-
-func lookup(name string) (dist.Target, bool) {
-	for _, t := range dist.Targets {
-		if t.Name() == name {
-			return t, true
-		}
-	}
-	return dist.Target{}, false
 }
 
 func names() string {

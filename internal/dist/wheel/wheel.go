@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -95,16 +96,6 @@ func escapedName(name string) string {
 	return regexp.MustCompile(`[-_.]+`).ReplaceAllString(strings.ToLower(name), "_")
 }
 
-// Tags lists every tag the wheel supports, one per platform of a
-// compressed set, as the WHEEL file names them.
-func (w *Wheel) Tags() []string {
-	var tags []string
-	for _, p := range strings.Split(w.Platform, ".") {
-		tags = append(tags, "py3-none-"+p)
-	}
-	return tags
-}
-
 func (w *Wheel) check() error {
 	m := w.Metadata
 	switch {
@@ -124,7 +115,7 @@ func (w *Wheel) check() error {
 			return fmt.Errorf("wheel: entry point %q = %q in [%s] is not one", e.Name, e.Object, e.Group)
 		}
 	}
-	for _, f := range append(append(append([]File{}, w.Scripts...), w.Licenses...), w.Modules...) {
+	for _, f := range slices.Concat(w.Scripts, w.Licenses, w.Modules) {
 		if f.Name == "" || strings.ContainsAny(f.Name, `/\,`) || f.Name == "." || f.Name == ".." {
 			return fmt.Errorf("wheel: %q is not a plain file name", f.Name)
 		}
@@ -139,60 +130,49 @@ func (w *Wheel) Write(out io.Writer) error {
 	}
 	base := escapedName(w.Metadata.Name) + "-" + w.Metadata.Version
 	dataDir, infoDir := base+".data", base+".dist-info"
-	z := zip.NewWriter(out)
+	type entry struct {
+		name    string
+		content []byte
+		mode    int
+	}
+	var entries []entry
+	for _, s := range w.Scripts {
+		entries = append(entries, entry{dataDir + "/scripts/" + s.Name, s.Content, 0o755})
+	}
+	for _, m := range w.Modules {
+		entries = append(entries, entry{m.Name, m.Content, 0o644})
+	}
+	for _, l := range w.Licenses {
+		entries = append(entries, entry{infoDir + "/licenses/" + l.Name, l.Content, 0o644})
+	}
+	if len(w.EntryPoints) > 0 {
+		entries = append(entries, entry{infoDir + "/entry_points.txt", w.entryPoints(), 0o644})
+	}
+	entries = append(entries, entry{infoDir + "/METADATA", w.metadata(), 0o644}, entry{infoDir + "/WHEEL", w.wheelFile(), 0o644})
+	// RECORD lists every file with its hash, and itself without one: it
+	// cannot hold its own.
 	var record bytes.Buffer
-	put := func(name string, content []byte, executable bool) error {
-		h := &zip.FileHeader{Name: name, Method: zip.Deflate, Modified: Time}
-		mode := 0o644
-		if executable {
-			mode = 0o755
-		}
+	for _, e := range entries {
+		sum := sha256.Sum256(e.content)
+		fmt.Fprintf(&record, "%s,sha256=%s,%d\n", e.name, base64.RawURLEncoding.EncodeToString(sum[:]), len(e.content))
+	}
+	fmt.Fprintf(&record, "%s/RECORD,,\n", infoDir)
+	entries = append(entries, entry{infoDir + "/RECORD", record.Bytes(), 0o644})
+
+	z := zip.NewWriter(out)
+	for _, e := range entries {
+		h := &zip.FileHeader{Name: e.name, Method: zip.Deflate, Modified: Time}
 		// Unix permissions in the upper half of the external attributes,
 		// with the regular-file type bits, as installers read them.
 		h.CreatorVersion = 3<<8 | 20
-		h.ExternalAttrs = uint32(0o100000|mode) << 16
+		h.ExternalAttrs = uint32(0o100000|e.mode) << 16
 		f, err := z.CreateHeader(h)
 		if err != nil {
 			return err
 		}
-		_, err = f.Write(content)
-		return err
-	}
-	add := func(name string, content []byte, executable bool) error {
-		sum := sha256.Sum256(content)
-		fmt.Fprintf(&record, "%s,sha256=%s,%d\n", name, base64.RawURLEncoding.EncodeToString(sum[:]), len(content))
-		return put(name, content, executable)
-	}
-	for _, s := range w.Scripts {
-		if err := add(dataDir+"/scripts/"+s.Name, s.Content, true); err != nil {
+		if _, err := f.Write(e.content); err != nil {
 			return err
 		}
-	}
-	for _, m := range w.Modules {
-		if err := add(m.Name, m.Content, false); err != nil {
-			return err
-		}
-	}
-	for _, l := range w.Licenses {
-		if err := add(infoDir+"/licenses/"+l.Name, l.Content, false); err != nil {
-			return err
-		}
-	}
-	if len(w.EntryPoints) > 0 {
-		if err := add(infoDir+"/entry_points.txt", w.entryPoints(), false); err != nil {
-			return err
-		}
-	}
-	if err := add(infoDir+"/METADATA", w.metadata(), false); err != nil {
-		return err
-	}
-	if err := add(infoDir+"/WHEEL", w.wheelFile(), false); err != nil {
-		return err
-	}
-	// RECORD lists itself without a hash: it cannot hold its own.
-	fmt.Fprintf(&record, "%s/RECORD,,\n", infoDir)
-	if err := put(infoDir+"/RECORD", record.Bytes(), false); err != nil {
-		return err
 	}
 	return z.Close()
 }
@@ -265,8 +245,9 @@ func (w *Wheel) entryPoints() []byte {
 func (w *Wheel) wheelFile() []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "Wheel-Version: 1.0\nGenerator: fixturegen internal/dist/wheel\nRoot-Is-Purelib: %t\n", len(w.Modules) > 0)
-	for _, t := range w.Tags() {
-		fmt.Fprintf(&b, "Tag: %s\n", t)
+	// One tag per platform of a compressed set.
+	for _, p := range strings.Split(w.Platform, ".") {
+		fmt.Fprintf(&b, "Tag: py3-none-%s\n", p)
 	}
 	return b.Bytes()
 }

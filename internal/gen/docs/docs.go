@@ -115,18 +115,10 @@ func shieldRows(spec *schema.Spec) [][4]string {
 	}
 	return [][4]string{
 		{"Import shield", "holds the handlers of " + strings.Join(sigs, ", ") + " that are not fixturegen's (pytest-timeout's signal method, a test's own " + code("signal.signal") + ") while a first import runs, and runs them right after it", where, key("shield.signals")},
-		{"Import grace", seconds(sh.ImportGrace) + ": the longest one import holds a handler back", where, key("shield.import_grace")},
+		{"Import grace", render.Seconds(sh.ImportGrace) + ": the longest one import holds a handler back", where, key("shield.import_grace")},
 		{"Past the grace", code(sh.PastGrace) + ": " + pastGrace[sh.PastGrace], where, key("shield.past_grace")},
 		{"Rollback", rollback, where, key("shield.rollback")},
 	}
-}
-
-// seconds says a number of seconds in words: "1 second", "2.5 seconds".
-func seconds(s float64) string {
-	if s == 1 {
-		return "1 second"
-	}
-	return pyquote.Number(s) + " seconds"
 }
 
 func settings(b *bytes.Buffer, spec *schema.Spec) {
@@ -151,7 +143,7 @@ func settings(b *bytes.Buffer, spec *schema.Spec) {
 	}
 	fmt.Fprintf(b, "\n### Settings\n\n| Setting | Value | Where it lives | Spec key |\n| --- | --- | --- | --- |\n")
 	rows := [][4]string{
-		{"Deadline", fmt.Sprintf("%s of %s (%s, %s)", seconds(d.Seconds), t.Time, code(t.Which), code(t.Signal)),
+		{"Deadline", fmt.Sprintf("%s of %s (%s, %s)", render.Seconds(d.Seconds), t.Time, code(t.Which), code(t.Signal)),
 			fmt.Sprintf("%s fixture in %s", code(d.Fixture), conftest), key("deadline.seconds") + ", " + key("deadline.timer")},
 		{"Deadline failure", code(d.Exception() + ": " + failure(d.Message)), "the alarm handler of " + code(d.Fixture), key("deadline.message")},
 		{"Imports under the alarm", code(d.OnImport) + ": " + onImport[d.OnImport], code(d.Fixture) + " fixture", key("deadline.on_import")},

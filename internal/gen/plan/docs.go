@@ -1,9 +1,7 @@
 package plan
 
 import (
-	"errors"
 	"path/filepath"
-	"unicode/utf8"
 
 	"github.com/fixturegen/fixturegen/internal/gen/docs"
 	"github.com/fixturegen/fixturegen/internal/gen/write"
@@ -21,17 +19,17 @@ import (
 // read-only) is an error, as in Make.
 func DocsFile(spec *schema.Spec, file string) (*Change, error) {
 	var root *write.Root
+	var err error
 	abs, display := DocsTarget(spec)
-	if file != "" {
-		var err error
+	switch {
+	case file != "":
 		if abs, err = filepath.Abs(file); err != nil {
 			return nil, err
 		}
 		display = filepath.Clean(file)
-	} else if abs == "" {
+	case abs == "":
 		return nil, nil
-	} else {
-		var err error
+	default:
 		if root, err = Root(spec); err != nil {
 			return nil, err
 		}
@@ -70,21 +68,9 @@ func surveyDocs(spec *schema.Spec, root *write.Root, abs, display string, facts 
 	if err := c.read(); err != nil {
 		return nil, err
 	}
-	if !utf8.Valid(c.Old) {
-		c.Problem = &Problem{Kind: NotUTF8, Line: firstInvalidLine(c.Old), msg: "is not UTF-8; fixturegen edits only UTF-8 Markdown files"}
-		return c, nil
-	}
-	out, err := region.Docs.Splice(c.Old, block)
-	var me *region.Error
-	if errors.As(err, &me) {
-		c.Problem = &Problem{Kind: BrokenMarkers, Line: me.Line, Detail: me.Msg,
-			msg: me.Msg + "; fix the markers by hand (fixturegen will not guess which block to keep)"}
-		return c, nil
-	}
-	if err != nil {
+	if err := c.splice("Markdown", "block", func() ([]byte, error) { return region.Docs.Splice(c.Old, block) }); err != nil {
 		return nil, err
 	}
-	c.New = out
 	c.keepLineEndings()
 	c.keepDevelopmentVersion()
 	return c, nil

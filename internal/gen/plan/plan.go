@@ -201,7 +201,9 @@ func survey(spec *schema.Spec, base func([]byte) []byte, facts Facts) ([]*Change
 			if base != nil && c.Exists && utf8.Valid(c.Old) {
 				c.base = base(c.Old)
 			}
-			err = c.spliceRegion(spec, f.Content)
+			err = c.splice("Python", "region", func() ([]byte, error) {
+				return region.Conftest.Splice(c.source(), region.Block(filepath.Base(spec.File), f.Content))
+			})
 		} else {
 			c.replaceWhole(f.Content)
 		}
@@ -292,14 +294,11 @@ func (c *Change) fail(line int, format string, args ...any) error {
 // read loads the current content and checks that the target is a regular
 // file that the rules of write.Root let fixturegen read and write.
 func (c *Change) read() error {
-	var old []byte
-	var info fs.FileInfo
-	var err error
+	read := write.ReadFile
 	if c.root != nil {
-		old, info, err = c.root.ReadFile(c.Abs)
-	} else {
-		old, info, err = write.ReadFile(c.Abs)
+		read = c.root.ReadFile
 	}
+	old, info, err := read(c.Abs)
 	var le *write.LinkError
 	switch {
 	case errors.As(err, &le):
@@ -398,16 +397,20 @@ func edit(spec *schema.Spec, rel, display string) (*Change, error) {
 	return c, nil
 }
 
-func (c *Change) spliceRegion(spec *schema.Spec, content []byte) error {
+// splice sets New to what splice returns for the file, a kind ("Python",
+// "Markdown") file whose generated part is a part ("region", "block"):
+// a file that is not UTF-8, or whose markers splice cannot pair, keeps a
+// Problem instead.
+func (c *Change) splice(kind, part string, splice func() ([]byte, error)) error {
 	if !utf8.Valid(c.Old) {
-		c.Problem = &Problem{Kind: NotUTF8, Line: firstInvalidLine(c.Old), msg: "is not UTF-8; fixturegen edits only UTF-8 Python files"}
+		c.Problem = &Problem{Kind: NotUTF8, Line: firstInvalidLine(c.Old), msg: "is not UTF-8; fixturegen edits only UTF-8 " + kind + " files"}
 		return nil
 	}
-	out, err := region.Conftest.Splice(c.source(), region.Block(filepath.Base(spec.File), content))
+	out, err := splice()
 	var re *region.Error
 	if errors.As(err, &re) {
 		c.Problem = &Problem{Kind: BrokenMarkers, Line: re.Line, Detail: re.Msg,
-			msg: re.Msg + "; fix the markers by hand (fixturegen will not guess which region to keep)"}
+			msg: re.Msg + "; fix the markers by hand (fixturegen will not guess which " + part + " to keep)"}
 		return nil
 	}
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"sync"
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
@@ -102,6 +103,5 @@ func withoutVersion(line []byte) []byte {
 	if m == nil {
 		return line
 	}
-	out := append([]byte{}, line[:m[0]]...)
-	return append(out, line[m[1]:]...)
+	return slices.Concat(line[:m[0]], line[m[1]:])
 }

@@ -10,12 +10,14 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"text/template"
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/internal/version"
 	"github.com/fixturegen/fixturegen/schema"
 	"github.com/fixturegen/fixturegen/templates"
@@ -102,18 +104,12 @@ type Target struct {
 // renders them: where each goes is known from the spec alone, without
 // rendering anything.
 func Targets(spec *schema.Spec) []Target {
-	var targets []Target
-	for _, t := range []Target{
+	return slices.DeleteFunc([]Target{
 		{spec.Paths.Conftest, true, "conftest_region.py.tmpl"},
 		{runtimePath(spec), false, "runtime.py.tmpl"},
 		{spec.Paths.ProbePlugin, false, "probe_plugin.py.tmpl"},
 		{spec.Paths.ProbeTests, false, "probe_tests.py.tmpl"},
-	} {
-		if t.Path != "" {
-			targets = append(targets, t)
-		}
-	}
-	return targets
+	}, func(t Target) bool { return t.Path == "" })
 }
 
 // Render returns the files spec plans, conftest region first.
@@ -184,7 +180,7 @@ type view struct {
 	Probe      probeView
 	// Text holds the names and message formats that cross from the
 	// generated Python to the Go that reads what it printed.
-	Text textView
+	Text map[string]string
 	// HasDeadline is false for a spec that holds only the shield: the
 	// region then defines no fixture.
 	HasDeadline bool
@@ -205,7 +201,6 @@ type view struct {
 // its name, and the values its settings may take, as Python literals.
 type pluginView struct {
 	Name           string // the pytest11 entry-point name
-	Version        string // the distribution's version
 	DefaultSignals string // "SIGALRM", as the ini option spells it
 	SignalsText    string // "SIGALRM, SIGVTALRM, SIGPROF"
 	Signals        string // ("SIGALRM", "SIGVTALRM", "SIGPROF")
@@ -214,40 +209,18 @@ type pluginView struct {
 
 type runtimeView struct {
 	Module string // the module name the region loads it under
-	File   string // its path relative to the project folder
-	Rel    string // its path relative to the conftest's folder
-	// SpecDir is the spec's folder relative to the runtime's: ".", "..",
-	// "../..". deadline.module_seconds' paths start there. SpecDirLine is
-	// the runtime's assignment of it.
-	SpecDir     string
+	// SpecDirLine is the runtime's assignment of the spec's folder,
+	// relative to the runtime's: ".", "..", "../..".
+	// deadline.module_seconds' paths start there.
 	SpecDirLine string
 }
 
 func newRuntimeView(spec *schema.Spec) runtimeView {
-	file := runtimePath(spec)
-	up := []string{"."}
-	if dir := path.Dir(file); dir != "." {
-		up = make([]string, strings.Count(dir, "/")+1)
-		for i := range up {
-			up[i] = ".."
-		}
+	up := "."
+	if dir := path.Dir(runtimePath(spec)); dir != "." {
+		up = strings.Repeat("../", strings.Count(dir, "/")) + ".."
 	}
-	return runtimeView{Module: pytext.RuntimeModule, File: file, Rel: relPath(path.Dir(spec.Paths.Conftest), file),
-		SpecDir: strings.Join(up, "/"), SpecDirLine: specDirLine(strings.Join(up, "/"))}
-}
-
-// relPath is the slash-separated path of target relative to the folder
-// dir, both relative to the same root and clean.
-func relPath(dir, target string) string {
-	if dir == "." {
-		return target
-	}
-	d, t := strings.Split(dir, "/"), strings.Split(target, "/")
-	i := 0
-	for i < len(d) && i < len(t)-1 && d[i] == t[i] {
-		i++
-	}
-	return strings.Repeat("../", len(d)-i) + strings.Join(t[i:], "/")
+	return runtimeView{Module: pytext.RuntimeModule, SpecDirLine: specDirLine(up)}
 }
 
 type preloadView struct {
@@ -284,11 +257,10 @@ func newPreloadView(p schema.Preload) preloadView {
 
 type deadlineView struct {
 	schema.Deadline
-	SecondsText string // "1 second", "2.5 seconds"
-	TimerText   string // "real time"
-	Which       string // signal.ITIMER_* name
-	Signal      string // signal.SIG* name
-	Clock       string // time.* function that measures the timer's time
+	TimerText string // "real time"
+	Which     string // signal.ITIMER_* name
+	Signal    string // signal.SIG* name
+	Clock     string // time.* function that measures the timer's time
 	// RaisesFailed is true when the deadline raises pytest's Failed,
 	// which the runtime takes from pytest.fail and raises without a
 	// traceback, as pytest.fail(message, pytrace=False) does.
@@ -299,13 +271,10 @@ type deadlineView struct {
 	// ModulePatterns is deadline.module_seconds, each path or glob as the
 	// regular expression the runtime matches a test module's path with.
 	ModulePatterns []modulePattern
-	// MessageHasSeconds is true when deadline.message places the seconds
-	// itself ({seconds}): the runtime then fills it with str.format, and
-	// the failure is that text alone. MessageText is the message as text,
-	// its doubled braces undone, for a message without the field, which the
-	// runtime follows with the seconds and the timer.
-	MessageHasSeconds bool
-	MessageText       string
+	// MessageText is the message as text, its doubled braces undone, for
+	// a message without the {seconds} field, which the runtime follows
+	// with the seconds and the timer.
+	MessageText string
 	// MessageAlone is true when the failure is the message filled in and
 	// nothing else: it places the seconds itself, or the spec keeps it
 	// verbatim (message_verbatim).
@@ -345,37 +314,23 @@ func timerView(kind string) (t schema.IntervalTimer, clock string) {
 	return t, "process_time"
 }
 
-// textView is pytext's names and formats, as the templates use them.
-type textView struct {
-	RegionPytest      string
-	RegionConfigure   string
-	DeadlineExceeded  string
-	LateImportWarning string
-	// InterruptedImportWarning is the import shield's report of an
-	// import it rolled back.
-	InterruptedImportWarning string
-	DeadlineFormat           string
-	InterruptedFormat        string
-	// PluginModule is the pytest-import-shield plugin's module, which a
-	// generated shield asks to stand aside.
-	PluginModule     string
-	GraceFormat      string
-	LateImportFormat string
-	LateModuleFormat string
-}
-
-var crossingText = textView{
-	RegionPytest:             pytext.RegionPytest,
-	RegionConfigure:          pytext.RegionConfigure,
-	DeadlineExceeded:         pytext.DeadlineExceeded,
-	LateImportWarning:        pytext.LateImportWarning,
-	InterruptedImportWarning: pytext.InterruptedImportWarning,
-	DeadlineFormat:           pytext.DeadlineFormat,
-	InterruptedFormat:        pytext.InterruptedFormat,
-	PluginModule:             pytext.PluginModule,
-	GraceFormat:              pytext.GraceFormat,
-	LateImportFormat:         pytext.LateImportFormat,
-	LateModuleFormat:         pytext.LateModuleFormat,
+// crossingText is pytext's names and formats, by the names the templates
+// use for them.
+var crossingText = map[string]string{
+	"RegionPytest":      pytext.RegionPytest,
+	"RegionConfigure":   pytext.RegionConfigure,
+	"DeadlineExceeded":  pytext.DeadlineExceeded,
+	"LateImportWarning": pytext.LateImportWarning,
+	// The import shield's report of an import it rolled back.
+	"InterruptedImportWarning": pytext.InterruptedImportWarning,
+	"DeadlineFormat":           pytext.DeadlineFormat,
+	"InterruptedFormat":        pytext.InterruptedFormat,
+	// The pytest-import-shield plugin's module, which a generated shield
+	// asks to stand aside.
+	"PluginModule":     pytext.PluginModule,
+	"GraceFormat":      pytext.GraceFormat,
+	"LateImportFormat": pytext.LateImportFormat,
+	"LateModuleFormat": pytext.LateModuleFormat,
 }
 
 func modulePatterns(ms []schema.ModuleSeconds) []modulePattern {
@@ -403,26 +358,21 @@ func newView(spec *schema.Spec) view {
 	if p != nil {
 		message = schema.MessageFormat{{Literal: spec.Deadline.Message}}
 	}
-	seconds := pyquote.Number(spec.Deadline.Seconds) + " seconds"
-	if spec.Deadline.Seconds == 1 {
-		seconds = "1 second"
-	}
+	seconds := Seconds(spec.Deadline.Seconds)
 	return view{
 		Spec:       path.Base(spec.File),
 		Version:    version.Version(),
 		ModulesKey: "[" + strings.Join(append(schema.TablePrefix(spec.File), "preload"), ".") + "].modules",
 		Deadline: deadlineView{
-			Deadline:    spec.Deadline,
-			SecondsText: seconds,
-			TimerText:   t.Time,
-			Which:       t.Which,
-			Signal:      t.Signal,
-			Clock:       clock,
+			Deadline:  spec.Deadline,
+			TimerText: t.Time,
+			Which:     t.Which,
+			Signal:    t.Signal,
+			Clock:     clock,
 
 			RaisesFailed:         spec.Deadline.Exception() == schema.RaisesFailed,
 			FallBackOnInvalidEnv: spec.Deadline.SecondsEnvInvalid == schema.SecondsEnvFallback && len(spec.Deadline.SecondsEnv) > 0,
 			ModulePatterns:       modulePatterns(spec.Deadline.ModuleSeconds),
-			MessageHasSeconds:    message.HasSeconds(),
 			MessageText:          message.Text(),
 			MessageAlone:         message.HasSeconds() || spec.Deadline.MessageVerbatim,
 			WithoutTimerOff:      spec.Deadline.WithoutTimer == schema.WithoutTimerOff,
@@ -439,8 +389,16 @@ func newView(spec *schema.Spec) view {
 		Shield:       spec.Shield,
 		Configure:    HasConfigure(spec),
 		ConfigureDoc: configureDoc(spec),
-		Region:       newRegionView(spec, relPath(path.Dir(spec.Paths.Conftest), runtimePath(spec)), seconds, t.Time),
+		Region:       newRegionView(spec, relpath.Slash(path.Dir(spec.Paths.Conftest), runtimePath(spec)), seconds, t.Time),
 	}
+}
+
+// Seconds says a number of seconds in words: "1 second", "2.5 seconds".
+func Seconds(s float64) string {
+	if s == 1 {
+		return "1 second"
+	}
+	return pyquote.Number(s) + " seconds"
 }
 
 // configureDoc says what the runtime's pytest_configure does for spec, in
@@ -505,7 +463,6 @@ func Plugin(version string) ([]byte, error) {
 	v.Configure = false
 	v.Plugin = &pluginView{
 		Name:           pytext.PluginName,
-		Version:        version,
 		DefaultSignals: strings.Join(schema.DefaultShieldSignals(), ","),
 		SignalsText:    strings.Join(schema.ShieldSignals, ", "),
 		Signals:        "(" + strings.Join(quoteAll(schema.ShieldSignals), ", ") + ")",

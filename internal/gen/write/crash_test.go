@@ -80,7 +80,7 @@ func TestNewFailsWhole(t *testing.T) {
 				return nil
 			}
 			defer func() { failAt = nil }()
-			if err := New(target, []byte("new\n")); !errors.Is(err, injected) {
+			if err := newIn(t, dir)(target, []byte("new\n")); !errors.Is(err, injected) {
 				t.Fatalf("New = %v, want the injected failure", err)
 			}
 			if _, err := os.Stat(target); !errors.Is(err, os.ErrNotExist) {

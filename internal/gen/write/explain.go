@@ -63,8 +63,6 @@ func (e *OSError) explain() (cause, fix string) {
 	if place == "." {
 		named = "the working folder"
 	}
-	var errno syscall.Errno
-	errors.As(e.Err, &errno)
 	switch {
 	case errors.Is(e.Err, syscall.EROFS):
 		return named + " is on a read-only file system", "run fixturegen on a writable copy of the project, or remount it writable"
@@ -77,7 +75,7 @@ func (e *OSError) explain() (cause, fix string) {
 			fmt.Sprintf("make it %s (its owner can run chmod u+%c %s), or run fixturegen as a user who may %s there", able, verb[0], shellWord(place), verb)
 	case errors.Is(e.Err, syscall.ENOSPC):
 		return "the disk that holds " + place + " is full (no space left on device)", "free some space and run again"
-	case errno != 0 && errno == syscall.EDQUOT:
+	case errors.Is(e.Err, syscall.EDQUOT):
 		return "this user's disk quota is used up (disk quota exceeded)", "free some space and run again"
 	case errors.Is(e.Err, fs.ErrNotExist):
 		return named + " does not exist (it was removed while fixturegen ran?)", "run again"
@@ -105,10 +103,10 @@ func systemText(err error) string {
 // shellWord quotes p for a shell command in a message when it needs it.
 func shellWord(p string) string {
 	p = filepath.ToSlash(p)
-	for _, r := range p {
-		if !(r == '/' || r == '.' || r == '_' || r == '-' || r == '+' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
-		}
+	if strings.ContainsFunc(p, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '_' || r == '-' || r == '+' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) {
+		return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 	}
 	return p
 }

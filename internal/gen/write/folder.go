@@ -13,10 +13,11 @@ import (
 // folder is an open folder that a write works in, held as an os.Root:
 // every name given to its methods is a single entry of it, and nothing
 // done through it reaches outside the project's folder, whatever a link
-// on the way was swapped for after Root's check.
+// on the way was swapped for after Root's check. Files are opened with
+// open, not the Root's OpenFile, so that no open waits on a FIFO.
 type folder struct {
-	root *os.Root
-	dir  string // its path, for messages
+	*os.Root
+	dir string // its path, for messages
 }
 
 // openPath opens the folder dir, a path the user typed, making it when it
@@ -29,7 +30,7 @@ func openPath(dir string) (*folder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &folder{root: r, dir: dir}, nil
+	return &folder{Root: r, dir: dir}, nil
 }
 
 // errChanged is why a folder that the check found did not open inside
@@ -61,7 +62,7 @@ func openBelow(root, dir string, missing []string) (*folder, error) {
 	if err != nil {
 		return nil, changed(path, err)
 	}
-	return &folder{root: r, dir: path}, nil
+	return &folder{Root: r, dir: path}, nil
 }
 
 // changed explains a folder the check found that did not open: one that
@@ -74,42 +75,21 @@ func changed(path string, err error) error {
 	return &fs.PathError{Op: "open", Path: path, Err: errChanged}
 }
 
-func (d *folder) path() string { return d.dir }
-
-func (d *folder) lstat(name string) (fs.FileMode, error) {
-	info, err := d.root.Lstat(name)
-	if err != nil {
-		return 0, err
-	}
-	return info.Mode(), nil
-}
-
-// info is what Lstat says of the entry name.
-func (d *folder) info(name string) (fs.FileInfo, error) { return d.root.Lstat(name) }
-
 // open opens name without blocking on a FIFO. Root's check refused a link
 // in name's place; one put there since is followed only inside the
 // project.
 func (d *folder) open(name string, flag int, perm fs.FileMode) (*os.File, error) {
-	return d.root.OpenFile(name, flag|nonBlock, perm)
+	return d.Root.OpenFile(name, flag|nonBlock, perm)
 }
 
-func (d *folder) rename(from, to string) error { return d.root.Rename(from, to) }
-
-func (d *folder) link(from, to string) error { return d.root.Link(from, to) }
-
-func (d *folder) remove(name string) error { return d.root.Remove(name) }
-
 func (d *folder) names() ([]string, error) {
-	f, err := d.root.Open(".")
+	f, err := d.Root.Open(".")
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	return f.Readdirnames(-1)
 }
-
-func (d *folder) close() { d.root.Close() }
 
 // MaxFileSize is the largest planned file fixturegen reads. Conftests,
 // probe files, specs and Markdown documents are far smaller; the bound

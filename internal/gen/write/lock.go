@@ -42,10 +42,7 @@ type LockError struct {
 }
 
 func (e *LockError) Error() string {
-	holder := "another fixturegen"
-	if e.Holder != "" {
-		holder += " (" + e.Holder + ")"
-	}
+	holder := holderName(e.Holder)
 	switch {
 	case e.Err != nil:
 		cause, fix := (&OSError{Path: e.Path, What: "create", Place: filepath.Dir(e.Path), Err: e.Err}).explain()
@@ -64,6 +61,14 @@ func (e *LockError) Error() string {
 
 func (e *LockError) Unwrap() error { return e.Err }
 
+// holderName names the command that holds a lock whose file says holder.
+func holderName(holder string) string {
+	if holder == "" {
+		return "another fixturegen"
+	}
+	return "another fixturegen (" + holder + ")"
+}
+
 // AcquireLock takes the lock of the folder dir (the spec's folder), shown
 // to the user as display, waiting up to LockWait for a command that holds
 // it. notify, when not nil, is called once with a sentence when the wait
@@ -75,7 +80,7 @@ func AcquireLock(dir, display string, notify func(string)) (*Lock, error) {
 	pause := 5 * time.Millisecond
 	noted := false
 	for {
-		l, held, err := tryLock(path)
+		l, stale, err := tryLock(path)
 		if err != nil {
 			return nil, &LockError{Path: shown, Err: err}
 		}
@@ -84,7 +89,7 @@ func AcquireLock(dir, display string, notify func(string)) (*Lock, error) {
 		}
 		waited := time.Since(start)
 		holder := lockHolder(path)
-		if held == lockStale {
+		if stale {
 			return nil, &LockError{Path: shown, Holder: holder, Stale: true}
 		}
 		if waited >= LockWait {
@@ -92,24 +97,12 @@ func AcquireLock(dir, display string, notify func(string)) (*Lock, error) {
 		}
 		if !noted && waited >= lockNote && notify != nil {
 			noted = true
-			who := "another fixturegen"
-			if holder != "" {
-				who += " (" + holder + ")"
-			}
-			notify(fmt.Sprintf("waiting for %s, which holds %s while it writes", who, shown))
+			notify(fmt.Sprintf("waiting for %s, which holds %s while it writes", holderName(holder), shown))
 		}
 		time.Sleep(pause)
 		pause = min(2*pause, 100*time.Millisecond)
 	}
 }
-
-// lockState is what tryLock found when it did not get the lock.
-type lockState int
-
-const (
-	lockBusy  lockState = iota // another process holds it
-	lockStale                  // a file that no process holds, that this system cannot take over
-)
 
 // lockHolder reads who the lock file at path says holds it: "pid 123".
 func lockHolder(path string) string {

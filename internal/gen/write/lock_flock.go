@@ -11,20 +11,20 @@ import (
 // tryLock takes the lock file at path with flock, without waiting. The
 // system lets go of a flock when its process ends, however it ends, so a
 // lock file that a killed command left behind is taken over, never stale.
-func tryLock(path string) (*Lock, lockState, error) {
+func tryLock(path string) (l *Lock, stale bool, err error) {
 	for {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|nonBlock|noFollow, 0o644)
 		if err != nil {
-			return nil, 0, err
+			return nil, false, err
 		}
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			f.Close()
-			return nil, lockBusy, nil
+			return nil, false, nil
 		}
 		if err != nil {
 			f.Close()
-			return nil, 0, &os.PathError{Op: "flock", Path: path, Err: err}
+			return nil, false, &os.PathError{Op: "flock", Path: path, Err: err}
 		}
 		// The holder before removed the file as it let go: the lock is
 		// the file now at path, if any.
@@ -34,9 +34,9 @@ func tryLock(path string) (*Lock, lockState, error) {
 		}
 		if err := stamp(f); err != nil {
 			f.Close()
-			return nil, 0, err
+			return nil, false, err
 		}
-		return &Lock{f: f, path: path}, 0, nil
+		return &Lock{f: f, path: path}, false, nil
 	}
 }
 

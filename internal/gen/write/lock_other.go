@@ -15,23 +15,21 @@ import (
 // tryLock creates the lock file at path, which fails while another command
 // holds it. Without flock, a command that was killed leaves its lock file
 // behind: when the process it names no longer runs, the lock is stale.
-func tryLock(path string) (*Lock, lockState, error) {
+func tryLock(path string) (l *Lock, stale bool, err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|noFollow, 0o644)
 	if errors.Is(err, fs.ErrExist) {
-		if pid := holderPid(path); pid > 0 && !running(pid) {
-			return nil, lockStale, nil
-		}
-		return nil, lockBusy, nil
+		pid := holderPid(path)
+		return nil, pid > 0 && !running(pid), nil
 	}
 	if err != nil {
-		return nil, 0, err
+		return nil, false, err
 	}
 	if err := stamp(f); err != nil {
 		f.Close()
 		os.Remove(path)
-		return nil, 0, err
+		return nil, false, err
 	}
-	return &Lock{f: f, path: path}, 0, nil
+	return &Lock{f: f, path: path}, false, nil
 }
 
 // unlock closes the lock file, then removes it (a file that is open

@@ -7,42 +7,28 @@ import (
 	"path/filepath"
 )
 
-// New creates path with content, mode 0o644, and fails with an error that
-// matches fs.ErrExist when something already has that name, even when it
-// appears between a caller's check and the write. Missing parent folders
-// are created.
+// create makes the file name in dir with content, mode 0o644, and fails
+// with an error that matches fs.ErrExist when something already has that
+// name, even when it appears between a caller's check and the write.
 //
-// Like File, it writes a temporary file in the same folder first; it then
-// hard-links that file to path, which the system refuses atomically when
-// path exists, so a reader never sees a partial file and nothing is ever
-// replaced. Where the file system has no hard links, it falls back to
-// creating path with O_EXCL and writing it in place.
-//
-// New writes where it is told: use it for a path the user typed, and
-// Root.New for a path below the spec's folder.
-func New(path string, content []byte) error {
-	dir, err := openPath(filepath.Dir(path))
-	if err != nil {
-		return Explain(path, "create the folder of", err)
-	}
-	defer dir.close()
-	return explainAt(path, "create", filepath.Dir(path), create(dir, filepath.Base(path), content))
-}
-
-// create is New for the file name in dir.
+// Like replace, it writes a temporary file in the same folder first; it
+// then hard-links that file to name, which the system refuses atomically
+// when name exists, so a reader never sees a partial file and nothing is
+// ever replaced. Where the file system has no hard links, it falls back to
+// creating name with O_EXCL and writing it in place.
 func create(dir *folder, name string, content []byte) error {
-	if _, err := dir.lstat(name); err == nil {
-		return &fs.PathError{Op: "create", Path: filepath.Join(dir.path(), name), Err: fs.ErrExist}
+	if _, err := dir.Lstat(name); err == nil {
+		return &fs.PathError{Op: "create", Path: filepath.Join(dir.dir, name), Err: fs.ErrExist}
 	}
 	tmp, tmpName, err := createTemp(dir, name)
 	if err != nil {
 		return err
 	}
-	defer dir.remove(tmpName)
+	defer dir.Remove(tmpName)
 	if err := finish(tmp, content, 0o644); err != nil {
 		return err
 	}
-	err = dir.link(tmpName, name)
+	err = dir.Link(tmpName, name)
 	if err == nil || errors.Is(err, fs.ErrExist) {
 		return err
 	}
@@ -56,7 +42,7 @@ func createInPlace(dir *folder, name string, content []byte) error {
 		return err
 	}
 	if err := finish(f, content, 0o644); err != nil {
-		dir.remove(name)
+		dir.Remove(name)
 		return err
 	}
 	return nil

@@ -9,10 +9,21 @@ import (
 	"testing"
 )
 
+// newIn is Root.New in a root at dir.
+func newIn(t *testing.T, dir string) func(string, []byte) error {
+	t.Helper()
+	root, err := NewRoot(dir, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root.New
+}
+
 func TestNew(t *testing.T) {
 	dir := t.TempDir()
+	newFile := newIn(t, dir)
 	p := filepath.Join(dir, "a", "b", "test_x.py")
-	if err := New(p, []byte("x = 1\n")); err != nil {
+	if err := newFile(p, []byte("x = 1\n")); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(p)
@@ -25,7 +36,7 @@ func TestNew(t *testing.T) {
 	}
 
 	// A second New keeps the first content and says why.
-	err = New(p, []byte("y = 2\n"))
+	err = newFile(p, []byte("y = 2\n"))
 	if !errors.Is(err, fs.ErrExist) {
 		t.Errorf("New over an existing file = %v, want fs.ErrExist", err)
 	}
@@ -35,13 +46,15 @@ func TestNew(t *testing.T) {
 	}
 
 	// A dangling symbolic link is a name that exists too: following it
-	// would create a file elsewhere.
+	// would create a file elsewhere. Root refuses a link in the place of
+	// the file itself.
 	link := filepath.Join(dir, "link.py")
 	if err := os.Symlink(filepath.Join(dir, "nowhere.py"), link); err != nil {
 		t.Skip("no symbolic links here:", err)
 	}
-	if err := New(link, []byte("z\n")); !errors.Is(err, fs.ErrExist) {
-		t.Errorf("New over a dangling link = %v, want fs.ErrExist", err)
+	var le *LinkError
+	if err := newFile(link, []byte("z\n")); !errors.As(err, &le) || !le.Final {
+		t.Errorf("New over a dangling link = %v, want a *LinkError", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "nowhere.py")); err == nil {
 		t.Error("New wrote through a dangling link")
@@ -57,7 +70,9 @@ func TestNew(t *testing.T) {
 // Of many racing New calls for one path, exactly one wins, and the file
 // holds its content whole.
 func TestNewRace(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "test_race.py")
+	dir := t.TempDir()
+	newFile := newIn(t, dir)
+	p := filepath.Join(dir, "test_race.py")
 	const n = 16
 	var wg sync.WaitGroup
 	errs := make([]error, n)
@@ -65,7 +80,7 @@ func TestNewRace(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = New(p, []byte{byte('a' + i), '\n'})
+			errs[i] = newFile(p, []byte{byte('a' + i), '\n'})
 		}()
 	}
 	wg.Wait()

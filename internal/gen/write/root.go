@@ -120,15 +120,9 @@ func (r *Root) resolve(path string) (*target, error) {
 			return nil, err
 		}
 		if info.Mode()&fs.ModeSymlink != 0 {
-			real, err := filepath.EvalSymlinks(next)
-			le := &LinkError{Path: t.display, Link: r.show(parts[:i+1]), Target: real, Root: r.real}
-			if err != nil {
-				le.Target, _ = os.Readlink(next)
-				le.Broken = true
-				return nil, le
-			}
-			if !relpath.Within(real, r.real) {
-				return nil, le
+			real, broken := linkTarget(next)
+			if broken || !relpath.Within(real, r.real) {
+				return nil, &LinkError{Path: t.display, Link: r.show(parts[:i+1]), Target: real, Broken: broken, Root: r.real}
 			}
 			if info, err = os.Stat(real); err != nil {
 				return nil, err
@@ -153,13 +147,18 @@ func (r *Root) resolve(path string) (*target, error) {
 // finalLink is the error for the link at last in the place of the planned
 // file shown as display.
 func (r *Root) finalLink(display, last string) *LinkError {
-	le := &LinkError{Path: display, Link: display, Final: true, Root: r.real}
-	if real, err := filepath.EvalSymlinks(last); err == nil {
-		le.Target = real
-	} else {
-		le.Target, _ = os.Readlink(last)
+	target, _ := linkTarget(last)
+	return &LinkError{Path: display, Link: display, Final: true, Target: target, Root: r.real}
+}
+
+// linkTarget is where the link at p leads: its real path, or, when it
+// does not resolve (broken), its text.
+func linkTarget(p string) (target string, broken bool) {
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real, false
 	}
-	return le
+	target, _ = os.Readlink(p)
+	return target, true
 }
 
 // show is the path of the entries parts below the root as the user
@@ -205,7 +204,7 @@ func (r *Root) ReadFile(path string) ([]byte, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	defer dir.close()
+	defer dir.Close()
 	f, err := dir.open(t.name, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, nil, r.refused(t, dir, err)
@@ -220,11 +219,11 @@ func (r *Root) File(path string, content []byte) error {
 	if err != nil {
 		return err
 	}
-	defer dir.close()
-	old, err := dir.info(t.name)
+	defer dir.Close()
+	old, err := dir.Lstat(t.name)
 	switch {
 	case err == nil && old.Mode()&fs.ModeSymlink != 0:
-		return r.finalLink(t.display, filepath.Join(dir.path(), t.name))
+		return r.finalLink(t.display, filepath.Join(dir.dir, t.name))
 	case err == nil && !old.Mode().IsRegular():
 		return fmt.Errorf("%s is not a regular file", t.display)
 	case errors.Is(err, fs.ErrNotExist):
@@ -235,22 +234,24 @@ func (r *Root) File(path string, content []byte) error {
 	return explainAt(t.display, "write", filepath.Dir(t.display), replace(dir, t.name, content, old))
 }
 
-// New is the package's New for a path below the spec's folder, under the
-// rule of Root.
+// New creates path, below the spec's folder, under the rule of Root: it
+// fails with an error that matches fs.ErrExist when something already has
+// that name, even when it appears between a caller's check and the write,
+// and never replaces a file. Missing parent folders are created.
 func (r *Root) New(path string, content []byte) error {
 	t, dir, err := r.open(path, true)
 	if err != nil {
 		return err
 	}
-	defer dir.close()
+	defer dir.Close()
 	return explainAt(t.display, "create", filepath.Dir(t.display), create(dir, filepath.Base(path), content))
 }
 
 // refused explains why the file name in dir did not open: a link put in
 // its place since the check is refused as the check would have.
 func (r *Root) refused(t *target, dir *folder, err error) error {
-	if m, lerr := dir.lstat(t.name); lerr == nil && m&fs.ModeSymlink != 0 {
-		return r.finalLink(t.display, filepath.Join(dir.path(), t.name))
+	if info, lerr := dir.Lstat(t.name); lerr == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return r.finalLink(t.display, filepath.Join(dir.dir, t.name))
 	}
 	return err
 }

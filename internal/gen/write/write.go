@@ -4,8 +4,8 @@
 //
 // The files a spec plans are written through a Root, which keeps every
 // write, and every read of a planned file, inside the spec's folder
-// whatever links the project holds (see Root). File and New write where
-// they are told, for paths the user typed.
+// whatever links the project holds (see Root). File writes where it is
+// told, for paths the user typed.
 package write
 
 import (
@@ -57,7 +57,7 @@ func File(path string, content []byte) error {
 	if err != nil {
 		return Explain(path, "create the folder of", err)
 	}
-	defer dir.close()
+	defer dir.Close()
 	return explainAt(path, "write", filepath.Dir(path), replace(dir, filepath.Base(path), content, old))
 }
 
@@ -72,7 +72,7 @@ func replace(dir *folder, name string, content []byte, old fs.FileInfo) error {
 	}
 	// Remove the temporary file on every failure path; after a successful
 	// rename the name no longer exists and remove is a no-op.
-	defer dir.remove(tmpName)
+	defer dir.Remove(tmpName)
 	if err := fail("create"); err != nil {
 		tmp.Close()
 		return err
@@ -91,7 +91,7 @@ func replace(dir *folder, name string, content []byte, old fs.FileInfo) error {
 	if err := fail("rename"); err != nil {
 		return err
 	}
-	return dir.rename(tmpName, name)
+	return dir.Rename(tmpName, name)
 }
 
 // createTemp creates a new temporary file for the target name in dir,
@@ -107,7 +107,7 @@ func createTemp(dir *folder, target string) (*os.File, string, error) {
 			return nil, "", err
 		}
 	}
-	return nil, "", &fs.PathError{Op: "createtemp", Path: filepath.Join(dir.path(), "."+target+tempInfix+"*"), Err: fs.ErrExist}
+	return nil, "", &fs.PathError{Op: "createtemp", Path: filepath.Join(dir.dir, "."+target+tempInfix+"*"), Err: fs.ErrExist}
 }
 
 // removeStale removes the temporary files that an earlier write of name
@@ -126,8 +126,8 @@ func removeStale(dir *folder, name string) {
 		if !IsTemp(n, name) {
 			continue
 		}
-		if mode, err := dir.lstat(n); err == nil && mode.IsRegular() {
-			dir.remove(n)
+		if info, err := dir.Lstat(n); err == nil && info.Mode().IsRegular() {
+			dir.Remove(n)
 		}
 	}
 }
@@ -137,13 +137,5 @@ func removeStale(dir *folder, name string) {
 // and digits.
 func IsTemp(name, target string) bool {
 	suffix, ok := strings.CutPrefix(name, "."+target+tempInfix)
-	if !ok || suffix == "" {
-		return false
-	}
-	for _, r := range suffix {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+	return ok && suffix != "" && strings.Trim(suffix, "0123456789") == ""
 }
