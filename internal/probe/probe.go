@@ -136,10 +136,8 @@ func (r *Report) OK() bool {
 // LateModules returns the late modules in the order first seen, once each.
 func (r *Report) LateModules() []string {
 	var out []string
-	seen := map[string]bool{}
 	for _, imp := range r.Late {
-		if !seen[imp.Module] {
-			seen[imp.Module] = true
+		if !slices.Contains(out, imp.Module) {
 			out = append(out, imp.Module)
 		}
 	}
@@ -151,23 +149,10 @@ func (r *Report) LateModules() []string {
 // timer its preload fixture does not precede, and listing it again would
 // change nothing.
 func (r *Report) ToPreload(preloaded []string) []string {
-	have := map[string]bool{}
-	for _, m := range preloaded {
-		have[m] = true
-	}
-	for _, m := range r.NotImportable {
-		have[m] = true
-	}
-	for _, o := range r.Optional {
-		have[o.Module] = true
-	}
-	var out []string
-	for _, m := range r.LateModules() {
-		if !have[m] {
-			out = append(out, m)
-		}
-	}
-	return out
+	return slices.DeleteFunc(r.LateModules(), func(m string) bool {
+		return slices.Contains(preloaded, m) || slices.Contains(r.NotImportable, m) ||
+			slices.ContainsFunc(r.Optional, func(o Optional) bool { return o.Module == m })
+	})
 }
 
 // Broken returns the nodes that passed in before and failed, or were

@@ -110,12 +110,9 @@ func (v *pytestView) keep(args []string, dir string, timeout bool) {
 func (v *pytestView) importPath(spec *schema.Spec, nodes []string) []string {
 	var path []string
 	add := func(dir string) {
-		for _, p := range path {
-			if p == dir {
-				return
-			}
+		if !slices.Contains(path, dir) {
+			path = append(path, dir)
 		}
-		path = append(path, dir)
 	}
 	if v.cfg != nil {
 		for _, a := range v.cfg.Options["pythonpath"] {

@@ -59,31 +59,26 @@ func (a *Attempt) rebuild() {
 	// only when the timeline leaves some run without its worker.
 	workerOf := map[string]string{}
 	groupOn := map[string]string{}
-	unplaced := false
-	for _, s := range a.Sources {
-		if s.Kind == a.Timeline {
-			unplaced = unplaced || slices.ContainsFunc(s.Runs, func(r Run) bool { return r.Worker == "" })
+	place := func(node, worker string) {
+		if node != "" && worker != "" {
+			workerOf[node] = worker
+			if g := groupOf(node); g != "" {
+				groupOn[g] = worker
+			}
 		}
 	}
+	unplaced := slices.ContainsFunc(a.Sources, func(s *Source) bool {
+		return s.Kind == a.Timeline && slices.ContainsFunc(s.Runs, func(r Run) bool { return r.Worker == "" })
+	})
 	for _, s := range a.Sources {
 		if !unplaced {
 			break
 		}
 		for _, r := range s.Runs {
-			if r.Worker != "" {
-				workerOf[r.Node] = r.Worker
-				if g := groupOf(r.Node); g != "" {
-					groupOn[g] = r.Worker
-				}
-			}
+			place(r.Node, r.Worker)
 		}
 		for _, c := range s.Clues {
-			if c.Worker != "" && c.Node != "" {
-				workerOf[c.Node] = c.Worker
-				if g := groupOf(c.Node); g != "" {
-					groupOn[g] = c.Worker
-				}
-			}
+			place(c.Node, c.Worker)
 		}
 	}
 	a.durations, a.withSetup = map[string]float64{}, map[string]float64{}

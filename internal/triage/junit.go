@@ -10,13 +10,6 @@ import (
 	"unicode"
 )
 
-// Elements inside a testcase that record an earlier failed run of it:
-// pytest-rerunfailures writes a testcase per run, and other JUnit writers
-// (Maven Surefire's schema) nest the failed runs as these elements.
-var rerunElements = map[string]Outcome{
-	"rerunFailure": Rerun, "rerunError": Rerun, "flakyFailure": Rerun, "flakyError": Rerun,
-}
-
 // junitParser reads a JUnit XML report token by token.
 type junitParser struct {
 	src  *Source
@@ -103,16 +96,18 @@ func (p *junitParser) start(e xml.StartElement) {
 	switch name {
 	case "failure", "error", "skipped":
 		p.outcome = map[string]Outcome{"failure": Failed, "error": Errored, "skipped": Skipped}[name]
+	case "rerunFailure", "rerunError", "flakyFailure", "flakyError":
+		// An earlier failed run: pytest-rerunfailures writes a testcase
+		// per run, and other JUnit writers (Maven Surefire's schema) nest
+		// the failed runs as these elements.
+		p.reruns = append(p.reruns, Run{Node: p.node, Outcome: Rerun, Duration: -1, Loc: p.loc()})
+	case "system-out", "system-err":
 	default:
-		if _, ok := rerunElements[name]; ok {
-			p.reruns = append(p.reruns, Run{Node: p.node, Outcome: Rerun, Duration: -1, Loc: p.loc()})
-		} else if name != "system-out" && name != "system-err" {
-			return
-		}
+		return
 	}
 	p.inText = name
 	if msg := attr(e, "message"); msg != "" {
-		p.match([]byte(msg), p.loc())
+		p.clues = p.m.matchAt(p.clues, []byte(msg), p.node, p.loc())
 	}
 }
 
@@ -131,26 +126,12 @@ func (p *junitParser) text(data []byte) {
 	endLine, _ := p.dec.InputPos()
 	line := endLine - bytes.Count(data, []byte("\n"))
 	captured := p.inText == "system-out" || p.inText == "system-err"
-	for len(data) > 0 {
-		one := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			one, data = data[:i], data[i+1:]
-		} else {
-			data = nil
-		}
+	for one := range bytes.SplitSeq(data, []byte("\n")) {
 		if bytes.HasPrefix(one, []byte("E ")) || bytes.Contains(one, bFixturegen) ||
 			(captured && bytes.Contains(one, bFirstTime)) {
-			p.match(one, Loc{File: p.src.Path, Line: line})
+			p.clues = p.m.matchAt(p.clues, one, p.node, Loc{File: p.src.Path, Line: line})
 		}
 		line++
-	}
-}
-
-func (p *junitParser) match(text []byte, loc Loc) {
-	start := len(p.clues)
-	p.clues = p.m.Match(text, p.clues)
-	for i := start; i < len(p.clues); i++ {
-		p.clues[i].Node, p.clues[i].Loc = p.node, loc
 	}
 }
 

@@ -131,27 +131,9 @@ type (
 	jsonReport struct {
 		Spec     string        `json:"spec"`
 		Poisoned bool          `json:"poisoned"`
-		Verdicts []jsonVerdict `json:"verdicts"`
+		Verdicts []Verdict     `json:"verdicts"`
 		Attempts []jsonAttempt `json:"attempts"`
 		Warnings []string      `json:"warnings"`
-	}
-	jsonVerdict struct {
-		Kind      string         `json:"kind"`
-		Attempt   string         `json:"attempt,omitempty"`
-		Worker    string         `json:"worker,omitempty"`
-		Certain   bool           `json:"certain"`
-		Summary   string         `json:"summary"`
-		Poisoning *TestRef       `json:"poisoning_test,omitempty"`
-		Poisoned  []TestRef      `json:"poisoned_tests"`
-		Modules   []string       `json:"modules"`
-		Evidence  []jsonEvidence `json:"evidence"`
-		Next      []string       `json:"next"`
-	}
-	jsonEvidence struct {
-		File string `json:"file,omitempty"`
-		Line int    `json:"line,omitempty"`
-		Col  int    `json:"col,omitempty"`
-		What string `json:"what"`
 	}
 	jsonAttempt struct {
 		Label    string       `json:"label"`
@@ -181,14 +163,10 @@ type (
 
 // JSON prints the report as one JSON document.
 func (r *Report) JSON(w io.Writer) error {
-	doc := jsonReport{Spec: r.Spec, Poisoned: r.Poisoned(), Verdicts: []jsonVerdict{}, Attempts: []jsonAttempt{}, Warnings: orEmpty(r.Warnings)}
+	doc := jsonReport{Spec: r.Spec, Poisoned: r.Poisoned(), Verdicts: []Verdict{}, Attempts: []jsonAttempt{}, Warnings: orEmpty(r.Warnings)}
 	for _, v := range r.Verdicts {
-		jv := jsonVerdict{Kind: v.Kind, Attempt: v.Attempt, Worker: v.Worker, Certain: v.Certain, Summary: v.Summary,
-			Poisoning: v.Poisoning, Poisoned: orEmpty(v.Poisoned), Modules: orEmpty(v.Modules), Next: orEmpty(v.Next), Evidence: []jsonEvidence{}}
-		for _, e := range v.Evidence {
-			jv.Evidence = append(jv.Evidence, jsonEvidence{File: e.Loc.File, Line: e.Loc.Line, Col: e.Loc.Col, What: e.What})
-		}
-		doc.Verdicts = append(doc.Verdicts, jv)
+		v.Poisoned, v.Modules, v.Evidence, v.Next = orEmpty(v.Poisoned), orEmpty(v.Modules), orEmpty(v.Evidence), orEmpty(v.Next)
+		doc.Verdicts = append(doc.Verdicts, v)
 	}
 	for _, a := range r.Attempts {
 		ja := jsonAttempt{Label: a.Label, Timeline: string(a.Timeline), Workers: []jsonWorker{}, Gaps: orEmpty(a.Gaps())}

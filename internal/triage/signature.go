@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fixturegen/fixturegen/internal/lazyregexp"
 	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/timerexc"
 	"github.com/fixturegen/fixturegen/schema"
@@ -97,19 +98,18 @@ func (m *Matcher) seconds(number []byte) float64 {
 }
 
 // The timers' messages are read as package timerexc reads them, where probe
-// reads them too; the others are Python's and pytest's.
+// reads them too; the others are Python's and pytest's. Each compiles when
+// first used: only triage uses these, and each one would cost every
+// command's start-up.
 var (
-	reToken       = timerexc.Token
-	reGrace       = timerexc.Grace
-	reGenerated   = timerexc.Generated
-	reLateImport  = lazyRegexp(pytext.Pattern(pytext.LateImportFormat, map[string]string{"node": "", "modules": `(.+?)`, "fixture": `[A-Za-z_]\w*`}))
-	reLateModules = lazyRegexp(pytext.Pattern(pytext.LateModuleFormat, map[string]string{"module": pytext.Module, "seconds": pytext.Number}))
+	reLateImport  = lazyregexp.New(pytext.Pattern(pytext.LateImportFormat, map[string]string{"node": "", "modules": `(.+?)`, "fixture": `[A-Za-z_]\w*`}))
+	reLateModules = lazyregexp.New(pytext.Pattern(pytext.LateModuleFormat, map[string]string{"module": pytext.Module, "seconds": pytext.Number}))
 
-	reObjectAt   = lazyRegexp(`'module' object at ([A-Za-z_][\w.]*) has no attribute '(\w+)'`)
-	reModuleAttr = lazyRegexp(`module '([A-Za-z_][\w.]*)' has no attribute '(\w+)'`)
-	rePartial    = lazyRegexp(`partially initialized module '([A-Za-z_][\w.]*)'`)
-	reCannot     = lazyRegexp(`cannot import name '(\w+)' from '([A-Za-z_][\w.]*)'`)
-	reNoModule   = lazyRegexp(`No module named '([A-Za-z_][\w.]*)'`)
+	reObjectAt   = lazyregexp.New(`'module' object at ([A-Za-z_][\w.]*) has no attribute '(\w+)'`)
+	reModuleAttr = lazyregexp.New(`module '([A-Za-z_][\w.]*)' has no attribute '(\w+)'`)
+	rePartial    = lazyregexp.New(`partially initialized module '([A-Za-z_][\w.]*)'`)
+	reCannot     = lazyregexp.New(`cannot import name '(\w+)' from '([A-Za-z_][\w.]*)'`)
+	reNoModule   = lazyregexp.New(`No module named '([A-Za-z_][\w.]*)'`)
 )
 
 // Byte strings that must occur for a regexp above to match; checking them
@@ -118,16 +118,11 @@ var (
 	// bFixturegen is in every line the runtime writes into a failure or
 	// a warning: its token, or the command it tells the user to run.
 	bFixturegen = []byte("fixturegen")
-	bToken      = timerexc.TokenNeedle
-	bGrace      = timerexc.GraceNeedle
 	bNoAttr     = []byte("has no attribute '")
 	bPartial    = []byte("partially initialized module")
 	bCannot     = []byte("cannot import name")
 	bCircular   = []byte("(most likely due to a circular import)")
 	bNoModule   = []byte("No module named")
-	bTimeSuffix = timerexc.GeneratedNeedle
-	bTimeout    = timerexc.TimeoutNeedle
-	bTimeoutBar = timerexc.TimeoutBanner
 	bFirstTime  = []byte(pytext.Needle(pytext.LateImportFormat))
 )
 
@@ -135,13 +130,13 @@ var (
 // for the caller to fill.
 func (m *Matcher) Match(line []byte, clues []Clue) []Clue {
 	text := func() string { return string(bytes.TrimSpace(line)) }
-	if bytes.Contains(line, bToken) {
-		for _, sm := range reToken().FindAllSubmatch(line, -1) {
+	if bytes.Contains(line, timerexc.TokenNeedle) {
+		for _, sm := range timerexc.Token().FindAllSubmatch(line, -1) {
 			clues = append(clues, Clue{Kind: ImportInterrupted, Module: string(sm[1]), Certain: true, Text: text()})
 		}
 	}
-	if bytes.Contains(line, bGrace) {
-		if sm := reGrace().FindSubmatch(line); sm != nil {
+	if bytes.Contains(line, timerexc.GraceNeedle) {
+		if sm := timerexc.Grace().FindSubmatch(line); sm != nil {
 			clues = append(clues, Clue{Kind: ImportInterrupted, Module: string(sm[1]), Certain: true, Text: text()})
 		}
 	}
@@ -182,18 +177,18 @@ func (m *Matcher) Match(line []byte, clues []Clue) []Clue {
 		clues = append(clues, Clue{Kind: DeadlineFailure, Text: text(), Seconds: m.seconds(filled[1])})
 	case len(m.Deadline) > 0 && bytes.Contains(line, m.Deadline):
 		c := Clue{Kind: DeadlineFailure, Text: text()}
-		if sm := reGenerated().FindSubmatch(line); sm != nil {
+		if sm := timerexc.Generated().FindSubmatch(line); sm != nil {
 			c.Seconds, _ = strconv.ParseFloat(string(sm[1]), 64)
 		}
 		clues = append(clues, c)
-	case bytes.Contains(line, bTimeSuffix):
-		if sm := reGenerated().FindSubmatch(line); sm != nil {
+	case bytes.Contains(line, timerexc.GeneratedNeedle):
+		if sm := timerexc.Generated().FindSubmatch(line); sm != nil {
 			c := Clue{Kind: DeadlineFailure, Text: text()}
 			c.Seconds, _ = strconv.ParseFloat(string(sm[1]), 64)
 			clues = append(clues, c)
 		}
 	}
-	if bytes.Contains(line, bTimeout) || bytes.Contains(line, bTimeoutBar) {
+	if bytes.Contains(line, timerexc.TimeoutNeedle) || bytes.Contains(line, timerexc.TimeoutBanner) {
 		clues = append(clues, Clue{Kind: Timeout, Certain: true, Text: text()})
 	}
 	if bytes.Contains(line, bFirstTime) {
@@ -202,6 +197,16 @@ func (m *Matcher) Match(line []byte, clues []Clue) []Clue {
 				clues = append(clues, Clue{Kind: LateImport, Module: string(mm[1]), Certain: true, Text: text()})
 			}
 		}
+	}
+	return clues
+}
+
+// matchAt appends the clues text shows about node, all at loc.
+func (m *Matcher) matchAt(clues []Clue, text []byte, node string, loc Loc) []Clue {
+	start := len(clues)
+	clues = m.Match(text, clues)
+	for i := start; i < len(clues); i++ {
+		clues[i].Node, clues[i].Loc = node, loc
 	}
 	return clues
 }

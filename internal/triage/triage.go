@@ -17,14 +17,15 @@ package triage
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // Loc is a line of an input file, the evidence behind a verdict. Col is
 // set where a line holds many records, as pytest's JUnit XML does.
 type Loc struct {
-	File string `json:"file"`
-	Line int    `json:"line"`
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
 	Col  int    `json:"col,omitempty"`
 }
 
@@ -127,12 +128,9 @@ func (s *Source) warnf(format string, args ...any) {
 }
 
 func (s *Source) gap(msg string) {
-	for _, g := range s.Gaps {
-		if g == msg {
-			return
-		}
+	if !slices.Contains(s.Gaps, msg) {
+		s.Gaps = append(s.Gaps, msg)
 	}
-	s.Gaps = append(s.Gaps, msg)
 }
 
 // stripGroup removes the "@group" suffix pytest-xdist's loadgroup

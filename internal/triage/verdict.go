@@ -64,6 +64,12 @@ func (j *judge) facts(a *Attempt) map[string]*facts {
 	for node, d := range a.withSetup {
 		get(node).withSetup = d
 	}
+	// Every test that ran has its facts, if none are known.
+	for _, w := range a.Workers {
+		for _, r := range w.Runs {
+			get(r.Node)
+		}
+	}
 	return fs
 }
 
@@ -93,9 +99,6 @@ func (j *judge) valid(c Clue) bool {
 // halfImports returns the run's half-import signatures: the verified ones,
 // and the unverified too when afterInterruption.
 func (f *facts) halfImports(afterInterruption bool) []Clue {
-	if f == nil {
-		return nil
-	}
 	var out []Clue
 	for _, c := range f.clues {
 		if c.Kind == HalfImport {
@@ -109,9 +112,6 @@ func (f *facts) halfImports(afterInterruption bool) []Clue {
 }
 
 func (f *facts) first(kinds ...ClueKind) *Clue {
-	if f == nil {
-		return nil
-	}
 	for i := range f.clues {
 		if slices.Contains(kinds, f.clues[i].Kind) {
 			return &f.clues[i]
@@ -129,19 +129,16 @@ func (j *judge) interruption(r Run, f *facts, timeout float64) (string, int) {
 	if !r.Outcome.bad() {
 		return "", 0
 	}
-	if c := f.first(DeadlineFailure); c != nil {
+	if f.first(DeadlineFailure) != nil {
 		return "failed on its deadline", 2
 	}
-	if c := f.first(Timeout); c != nil {
+	if f.first(Timeout) != nil {
 		return "timed out (pytest-timeout)", 2
 	}
-	if f != nil && f.first(HalfImport) != nil {
+	if f.first(HalfImport) != nil {
 		return "", 0
 	}
-	d, whole := -1.0, -1.0
-	if f != nil {
-		d, whole = f.duration, f.withSetup
-	}
+	d, whole := f.duration, f.withSetup
 	switch {
 	case j.seconds > 0 && d >= j.seconds*(1-deadlineSlack)-rounding:
 		return fmt.Sprintf("ran %.2f s, past the %s s deadline, and was %s", d, num(j.seconds), verb(r.Outcome)), 2
@@ -225,15 +222,11 @@ func (j *judge) attempt(a *Attempt) []Verdict {
 func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, symptom int, why string, strength int) Verdict {
 	bad := w.Runs[cause]
 	bf := fs[bad.Node]
-	if bf == nil {
-		bf = &facts{duration: -1, withSetup: -1}
-	}
-	dur := bf.duration
 	v := Verdict{
 		Kind:      PoisonedWorker,
 		Attempt:   a.Label,
 		Worker:    w.Name,
-		Poisoning: &TestRef{Node: stripGroup(bad.Node), Duration: dur, Attempt: a.Label, Why: why},
+		Poisoning: &TestRef{Node: stripGroup(bad.Node), Duration: bf.duration, Attempt: a.Label, Why: why},
 		Certain:   strength == 3,
 	}
 	v.Evidence = append(v.Evidence, Evidence{Loc: bad.Loc, What: fmt.Sprintf("%s %s on %s: %s", strings.ToUpper(string(bad.Outcome)), bad.Node, w.Name, why)})
@@ -253,11 +246,7 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 			continue
 		}
 		seen[r.Node] = true
-		d := -1.0
-		if f != nil {
-			d = f.duration
-		}
-		v.Poisoned = append(v.Poisoned, TestRef{Node: stripGroup(r.Node), Duration: d, Attempt: a.Label})
+		v.Poisoned = append(v.Poisoned, TestRef{Node: stripGroup(r.Node), Duration: f.duration, Attempt: a.Label})
 		v.Evidence = append(v.Evidence, Evidence{Loc: r.Loc, What: fmt.Sprintf("%s %s on %s", strings.ToUpper(string(r.Outcome)), r.Node, w.Name)})
 		shown := 0
 		for _, c := range half {
@@ -451,10 +440,5 @@ var pluginFix = "pip install " + pytext.PluginDistribution + "  # add it next to
 // underPytestTimeout tells whether pytest-timeout ended the poisoning test:
 // its timeout line, or the verdict's reason, says so.
 func underPytestTimeout(f *facts, why string) bool {
-	for _, c := range f.clues {
-		if c.Kind == Timeout {
-			return true
-		}
-	}
-	return strings.Contains(why, "pytest-timeout")
+	return f.first(Timeout) != nil || strings.Contains(why, "pytest-timeout")
 }
