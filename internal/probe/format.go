@@ -60,7 +60,7 @@ func (r *Report) Text(w io.Writer, spec *schema.Spec, p color.Painter, verbose b
 	}
 	if !spec.HasDeadline() {
 		if add := r.ToPreload(nil); len(add) > 0 {
-			fmt.Fprint(w, ShieldAdvice(spec, add))
+			shieldAdvice(w, spec, add)
 		}
 		return
 	}
@@ -73,23 +73,21 @@ func (r *Report) Text(w io.Writer, spec *schema.Spec, p color.Painter, verbose b
 	}
 }
 
-// ShieldAdvice is what a spec that holds only the shield can do about
+// shieldAdvice says what a spec that holds only the shield can do about
 // late modules: pytest-timeout starts its timer before a test's fixtures
 // run, so no preload fixture precedes it; an import when the conftest
 // loads does, once per worker.
-func ShieldAdvice(spec *schema.Spec, modules []string) string {
-	var b strings.Builder
+func shieldAdvice(w io.Writer, spec *schema.Spec, modules []string) {
 	where := ", outside the fixturegen region"
 	if spec.File == "" {
 		// pytest-import-shield's probe, without a spec: no region anywhere.
 		where = ""
 	}
-	fmt.Fprintf(&b, "fix: import %s when %s loads, at its top%s:\n", strings.Join(modules, ", "), spec.Paths.Conftest, where)
+	fmt.Fprintf(w, "fix: import %s when %s loads, at its top%s:\n", strings.Join(modules, ", "), spec.Paths.Conftest, where)
 	for _, m := range modules {
-		fmt.Fprintf(&b, "  import %s  # noqa: F401\n", m)
+		fmt.Fprintf(w, "  import %s  # noqa: F401\n", m)
 	}
-	fmt.Fprintf(&b, "pytest-timeout starts its timer before a test's fixtures run, so no fixture can take an import out of it; the conftest loads before any test, once per worker. The shield keeps each of these imports whole meanwhile, and the test it delays fails with pytest-timeout's own message.\n")
-	return b.String()
+	fmt.Fprintf(w, "pytest-timeout starts its timer before a test's fixtures run, so no fixture can take an import out of it; the conftest loads before any test, once per worker. The shield keeps each of these imports whole meanwhile, and the test it delays fails with pytest-timeout's own message.\n")
 }
 
 // interrupter names what ended an import: the timer and its exception.

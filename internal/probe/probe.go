@@ -232,11 +232,10 @@ func Run(spec *schema.Spec, python string, nodes []string, opts Options) (*Repor
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	if err := os.WriteFile(filepath.Join(dir, pluginModule+".py"), plugin, 0o644); err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(dir, progressModule+".py"), progressPlugin, 0o644); err != nil {
-		return nil, err
+	for module, src := range map[string][]byte{pluginModule: plugin, progressModule: progressPlugin} {
+		if err := os.WriteFile(filepath.Join(dir, module+".py"), src, 0o644); err != nil {
+			return nil, err
+		}
 	}
 
 	args := []string{"-m", "pytest", "-p", pluginModule, "-p", progressModule, "-o", "addopts=", "-p", "no:cacheprovider"}

@@ -12,8 +12,8 @@ type Attempt struct {
 	Label   string
 	Sources []*Source
 	Workers []*Worker
-	// Unplaced holds runs no input places on a worker.
-	Unplaced []Run
+	// unplaced counts the runs no input places on a worker.
+	unplaced int
 	// Timeline is the kind of input the workers' order comes from.
 	Timeline Kind
 	facts    map[string]*facts
@@ -146,7 +146,7 @@ func (a *Attempt) rebuild() {
 				}
 			}
 			if r.Worker == "" {
-				a.Unplaced = append(a.Unplaced, r)
+				a.unplaced++
 				continue
 			}
 			w := index[r.Worker]
@@ -198,8 +198,8 @@ func (a *Attempt) Gaps() []string {
 			}
 		}
 	}
-	if n := len(a.Unplaced); n > 0 {
-		gaps = append(gaps, fmt.Sprintf("%d runs are on no known worker", n))
+	if a.unplaced > 0 {
+		gaps = append(gaps, fmt.Sprintf("%d runs are on no known worker", a.unplaced))
 	}
 	return gaps
 }

@@ -389,15 +389,14 @@ func (p *logParser) finish() {
 	// Only failed tests have failure sections: index those by headline,
 	// and every test only when a headline matches none of them.
 	byHead := map[string][]string{}
-	added := map[string]bool{}
 	ranOn := map[string]string{}
 	bad := map[string]bool{}
 	for _, runs := range [][]Run{p.src.Runs, p.summary} {
 		for _, r := range runs {
-			if !r.Outcome.bad() || added[r.Node] {
+			if !r.Outcome.bad() || bad[r.Node] {
 				continue
 			}
-			added[r.Node], bad[r.Node] = true, true
+			bad[r.Node] = true
 			if r.Worker != "" {
 				ranOn[r.Node] = r.Worker
 			}

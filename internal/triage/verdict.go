@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -64,14 +65,11 @@ func (j *judge) facts(a *Attempt) map[string]*facts {
 	for node, d := range a.withSetup {
 		get(node).withSetup = d
 	}
-	// Every test that ran has its facts, if none are known.
-	for _, w := range a.Workers {
-		for _, r := range w.Runs {
-			get(r.Node)
-		}
-	}
 	return fs
 }
+
+// noFacts stands for a test the inputs say nothing about.
+var noFacts = &facts{duration: -1, withSetup: -1}
 
 // valid tells whether a half-import signature counts: certain ones
 // always do; "module 'X' has no attribute 'Y'" only when X.Y is a module
@@ -112,6 +110,9 @@ func (f *facts) halfImports(afterInterruption bool) []Clue {
 }
 
 func (f *facts) first(kinds ...ClueKind) *Clue {
+	if f == nil {
+		return nil
+	}
 	for i := range f.clues {
 		if slices.Contains(kinds, f.clues[i].Kind) {
 			return &f.clues[i]
@@ -201,7 +202,7 @@ func (j *judge) attempt(a *Attempt) []Verdict {
 		cause, strength, why := -1, 0, ""
 		ranBefore := map[string]bool{} // tests with a half-import signature seen running
 		for i, r := range w.Runs {
-			f := fs[r.Node]
+			f := cmp.Or(fs[r.Node], noFacts)
 			if len(f.halfImports(cause >= 0)) > 0 {
 				// A test shows the symptom when it has no interruption
 				// of its own, or in a later run than its interrupted one.
@@ -221,7 +222,7 @@ func (j *judge) attempt(a *Attempt) []Verdict {
 
 func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, symptom int, why string, strength int) Verdict {
 	bad := w.Runs[cause]
-	bf := fs[bad.Node]
+	bf := cmp.Or(fs[bad.Node], noFacts)
 	v := Verdict{
 		Kind:      PoisonedWorker,
 		Attempt:   a.Label,
@@ -240,7 +241,7 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 	}
 	seen := map[string]bool{}
 	for _, r := range w.Runs[cause+1:] {
-		f := fs[r.Node]
+		f := cmp.Or(fs[r.Node], noFacts)
 		half := f.halfImports(true)
 		if !r.Outcome.bad() || len(half) == 0 || seen[r.Node] {
 			continue
@@ -248,8 +249,7 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 		seen[r.Node] = true
 		v.Poisoned = append(v.Poisoned, TestRef{Node: stripGroup(r.Node), Duration: f.duration, Attempt: a.Label})
 		v.Evidence = append(v.Evidence, Evidence{Loc: r.Loc, What: fmt.Sprintf("%s %s on %s", strings.ToUpper(string(r.Outcome)), r.Node, w.Name)})
-		shown := 0
-		for _, c := range half {
+		for i, c := range half {
 			mod := c.Module
 			if !c.Certain && c.Attr != "" {
 				mod += "." + c.Attr
@@ -257,17 +257,17 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 			if !slices.Contains(v.Modules, mod) {
 				v.Modules = append(v.Modules, mod)
 			}
-			if shown < 2 {
+			if i < 2 {
 				v.Evidence = append(v.Evidence, Evidence{Loc: c.Loc, What: c.Text})
-				shown++
 			}
 		}
 	}
 	v.Summary = fmt.Sprintf("%s %s, and %d later %s on %s failed with a half-import signature",
 		stripGroup(bad.Node), why, len(v.Poisoned), pluralWord(len(v.Poisoned), "test"), w.Name)
-	if underPytestTimeout(bf, why) {
-		// pytest-timeout's handler cut the import short: the plugin is the
-		// fix that needs no spec and no generated file.
+	if bf.first(Timeout) != nil || strings.Contains(why, "pytest-timeout") {
+		// pytest-timeout's handler cut the import short, as its timeout
+		// line or the verdict's reason says: the plugin is the fix that
+		// needs no spec and no generated file.
 		v.Next = append(v.Next, pluginFix)
 	}
 	v.Next = append(v.Next, j.probe(bad.Node))
@@ -436,9 +436,3 @@ func shellQuote(s string) string {
 // pluginFix is the step that ends a poisoning under pytest-timeout: the
 // import shield as a pytest plugin, installed next to pytest-timeout.
 var pluginFix = "pip install " + pytext.PluginDistribution + "  # add it next to pytest-timeout in the test requirements: a first import then finishes before pytest-timeout's handler fails the test"
-
-// underPytestTimeout tells whether pytest-timeout ended the poisoning test:
-// its timeout line, or the verdict's reason, says so.
-func underPytestTimeout(f *facts, why string) bool {
-	return f.first(Timeout) != nil || strings.Contains(why, "pytest-timeout")
-}
