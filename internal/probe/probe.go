@@ -305,10 +305,7 @@ func Run(spec *schema.Spec, python string, nodes []string, opts Options) (*Repor
 	if r.Interrupted != nil || r.NotCollected() != nil {
 		return r, nil
 	}
-	if err := r.parse(Names(spec)); err != nil {
-		return r, err
-	}
-	return r, nil
+	return r, r.parse(Names(spec))
 }
 
 // progressLog collects the progress plugin's lines while the run goes on.

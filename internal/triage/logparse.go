@@ -156,22 +156,21 @@ func (p *logParser) line(line []byte) {
 	}
 }
 
+// sectionTitles are the titles of the sections told apart by title alone.
+var sectionTitles = map[string]logSection{
+	"FAILURES": secFailures, "ERRORS": secFailures, "warnings summary": secWarnings, "test session starts": secProgress,
+	"short test summary info": secShortSummary, "rerun test summary info": secRerunSummary,
+}
+
 func (p *logParser) title(t string) {
 	p.fail = nil
+	sec, ok := sectionTitles[t]
 	switch {
-	case t == "FAILURES" || t == "ERRORS":
-		p.sec = secFailures
-	case t == "short test summary info":
-		p.sec = secShortSummary
-	case t == "rerun test summary info":
-		p.sec = secRerunSummary
+	case ok:
+		p.sec = sec
 	case strings.HasPrefix(t, "slowest") && strings.HasSuffix(t, "durations"):
 		p.sec = secDurations
 		p.durations = true
-	case t == "warnings summary":
-		p.sec = secWarnings
-	case t == "test session starts":
-		p.sec = secProgress
 	default:
 		p.sec = secOther
 	}
@@ -321,19 +320,12 @@ func (p *logParser) failureLine(line []byte) {
 
 // summaryLine reads "FAILED node - message" and the like.
 func (p *logParser) summaryLine(line []byte) {
-	sp := bytes.IndexByte(line, ' ')
-	if sp < 0 {
-		return
-	}
-	outcome, ok := outcomeWords[string(line[:sp])]
+	word, rest, _ := bytes.Cut(line, []byte(" "))
+	outcome, ok := outcomeWords[string(word)]
 	if !ok || outcome == Skipped {
 		return
 	}
-	rest := line[sp+1:]
-	msg := []byte(nil)
-	if i := bytes.Index(rest, []byte(" - ")); i >= 0 {
-		rest, msg = rest[:i], rest[i+3:]
-	}
+	rest, msg, _ := bytes.Cut(rest, []byte(" - "))
 	node := p.intern(bytes.TrimSpace(rest))
 	if node == "" {
 		return

@@ -178,8 +178,7 @@ func (r *Report) JSON(w io.Writer) error {
 			for _, run := range wk.Runs {
 				jr := jsonRun{Node: run.Node, Outcome: outcomeText(run.Outcome), File: run.Loc.File, Line: run.Loc.Line, Col: run.Loc.Col}
 				if run.Duration >= 0 {
-					d := run.Duration
-					jr.Duration = &d
+					jr.Duration = &run.Duration
 				}
 				jw.Runs = append(jw.Runs, jr)
 			}
@@ -221,10 +220,10 @@ func (r *Report) GitHub(w io.Writer) {
 		}
 		fmt.Fprintf(w, "::%s %stitle=%s::%s\n", kind, where, finding.EscapeProperty(title), finding.EscapeData(msg))
 	}
-	warnings := r.Warnings
-	r.Warnings = nil
-	r.Text(w)
-	r.Warnings = warnings
+	// The warnings were annotated already.
+	text := *r
+	text.Warnings = nil
+	text.Text(w)
 }
 
 // orEmpty is s, or an empty slice for nil, so that JSON shows [] and not
