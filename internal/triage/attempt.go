@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -136,13 +137,8 @@ func (a *Attempt) rebuild() {
 			}
 			if r.Worker == "" {
 				r.Worker = workerOf[r.Node]
-			}
-			if r.Worker == "" {
-				if g := groupOf(r.Node); g != "" {
-					r.Worker = groupOn[g]
-					if r.Worker == "" {
-						r.Worker = "group " + g
-					}
+				if g := groupOf(r.Node); r.Worker == "" && g != "" {
+					r.Worker = cmp.Or(groupOn[g], "group "+g)
 				}
 			}
 			if r.Worker == "" {

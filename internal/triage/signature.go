@@ -130,43 +130,40 @@ var (
 // for the caller to fill.
 func (m *Matcher) Match(line []byte, clues []Clue) []Clue {
 	text := func() string { return string(bytes.TrimSpace(line)) }
+	// find runs re on the line only when the line holds its needle.
+	find := func(needle []byte, re func() *regexp.Regexp) [][]byte {
+		if !bytes.Contains(line, needle) {
+			return nil
+		}
+		return re().FindSubmatch(line)
+	}
 	if bytes.Contains(line, timerexc.TokenNeedle) {
 		for _, sm := range timerexc.Token().FindAllSubmatch(line, -1) {
 			clues = append(clues, Clue{Kind: ImportInterrupted, Module: string(sm[1]), Certain: true, Text: text()})
 		}
 	}
-	if bytes.Contains(line, timerexc.GraceNeedle) {
-		if sm := timerexc.Grace().FindSubmatch(line); sm != nil {
-			clues = append(clues, Clue{Kind: ImportInterrupted, Module: string(sm[1]), Certain: true, Text: text()})
-		}
+	if sm := find(timerexc.GraceNeedle, timerexc.Grace); sm != nil {
+		clues = append(clues, Clue{Kind: ImportInterrupted, Module: string(sm[1]), Certain: true, Text: text()})
 	}
-	if bytes.Contains(line, bNoAttr) {
-		if sm := reObjectAt().FindSubmatch(line); sm != nil {
-			mod, attr := string(sm[1]), string(sm[2])
-			// pytest's monkeypatch names the dotted path it resolved:
-			// when that path ends in the missing attribute, the
-			// attribute is the submodule itself.
-			certain := len(mod) > len(attr) && mod[len(mod)-len(attr)-1:] == "."+attr
-			clues = append(clues, Clue{Kind: HalfImport, Module: mod, Attr: attr, Certain: certain, Text: text()})
-		} else if sm := reModuleAttr().FindSubmatch(line); sm != nil {
-			clues = append(clues, Clue{Kind: HalfImport, Module: string(sm[1]), Attr: string(sm[2]), Text: text()})
-		}
+	if sm := find(bNoAttr, reObjectAt); sm != nil {
+		mod, attr := string(sm[1]), string(sm[2])
+		// pytest's monkeypatch names the dotted path it resolved: when
+		// that path ends in the missing attribute, the attribute is the
+		// submodule itself.
+		certain := len(mod) > len(attr) && mod[len(mod)-len(attr)-1:] == "."+attr
+		clues = append(clues, Clue{Kind: HalfImport, Module: mod, Attr: attr, Certain: certain, Text: text()})
+	} else if sm := find(bNoAttr, reModuleAttr); sm != nil {
+		clues = append(clues, Clue{Kind: HalfImport, Module: string(sm[1]), Attr: string(sm[2]), Text: text()})
 	}
-	if bytes.Contains(line, bPartial) {
-		if sm := rePartial().FindSubmatch(line); sm != nil {
-			clues = append(clues, Clue{Kind: HalfImport, Module: string(sm[1]), Certain: true, Text: text()})
-		}
+	if sm := find(bPartial, rePartial); sm != nil {
+		clues = append(clues, Clue{Kind: HalfImport, Module: string(sm[1]), Certain: true, Text: text()})
 	}
-	if bytes.Contains(line, bCannot) {
-		if sm := reCannot().FindSubmatch(line); sm != nil {
-			circular := bytes.Contains(line, bCircular)
-			clues = append(clues, Clue{Kind: HalfImport, Module: string(sm[2]), Attr: string(sm[1]), Certain: circular, Text: text()})
-		}
+	if sm := find(bCannot, reCannot); sm != nil {
+		circular := bytes.Contains(line, bCircular)
+		clues = append(clues, Clue{Kind: HalfImport, Module: string(sm[2]), Attr: string(sm[1]), Certain: circular, Text: text()})
 	}
-	if bytes.Contains(line, bNoModule) {
-		if sm := reNoModule().FindSubmatch(line); sm != nil {
-			clues = append(clues, Clue{Kind: HalfImport, Module: string(sm[1]), Text: text()})
-		}
+	if sm := find(bNoModule, reNoModule); sm != nil {
+		clues = append(clues, Clue{Kind: HalfImport, Module: string(sm[1]), Text: text()})
 	}
 	var filled [][]byte
 	if m.filled != nil && bytes.Contains(line, m.needle) {
@@ -181,8 +178,8 @@ func (m *Matcher) Match(line []byte, clues []Clue) []Clue {
 			c.Seconds, _ = strconv.ParseFloat(string(sm[1]), 64)
 		}
 		clues = append(clues, c)
-	case bytes.Contains(line, timerexc.GeneratedNeedle):
-		if sm := timerexc.Generated().FindSubmatch(line); sm != nil {
+	default:
+		if sm := find(timerexc.GeneratedNeedle, timerexc.Generated); sm != nil {
 			c := Clue{Kind: DeadlineFailure, Text: text()}
 			c.Seconds, _ = strconv.ParseFloat(string(sm[1]), 64)
 			clues = append(clues, c)
@@ -191,11 +188,9 @@ func (m *Matcher) Match(line []byte, clues []Clue) []Clue {
 	if bytes.Contains(line, timerexc.TimeoutNeedle) || bytes.Contains(line, timerexc.TimeoutBanner) {
 		clues = append(clues, Clue{Kind: Timeout, Certain: true, Text: text()})
 	}
-	if bytes.Contains(line, bFirstTime) {
-		if sm := reLateImport().FindSubmatch(line); sm != nil {
-			for _, mm := range reLateModules().FindAllSubmatch(sm[1], -1) {
-				clues = append(clues, Clue{Kind: LateImport, Module: string(mm[1]), Certain: true, Text: text()})
-			}
+	if sm := find(bFirstTime, reLateImport); sm != nil {
+		for _, mm := range reLateModules().FindAllSubmatch(sm[1], -1) {
+			clues = append(clues, Clue{Kind: LateImport, Module: string(mm[1]), Certain: true, Text: text()})
 		}
 	}
 	return clues
