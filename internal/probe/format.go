@@ -135,13 +135,10 @@ func tallyBy[T any, K comparable](items []T, key func(T) K, node func(T) string)
 // more says how many more of what there were beyond the first of n:
 // " and 3 more tests"; "" for one.
 func more(n int, what string) string {
-	switch {
-	case n <= 1:
+	if n <= 1 {
 		return ""
-	case n == 2:
-		return " and 1 more " + what
 	}
-	return fmt.Sprintf(" and %d more %ss", n-1, what)
+	return " and " + count(n-1, "more "+what)
 }
 
 // failedText prints the failed attempts: one line that counts them, or

@@ -142,9 +142,9 @@ func (j *judge) interruption(r Run, f *facts, timeout float64) (string, int) {
 	d, whole := f.duration, f.withSetup
 	switch {
 	case j.seconds > 0 && d >= j.seconds*(1-deadlineSlack)-rounding:
-		return fmt.Sprintf("ran %.2f s, past the %s s deadline, and was %s", d, num(j.seconds), verb(r.Outcome)), 2
+		return fmt.Sprintf("ran %.2f s, past the %g s deadline, and was %s", d, j.seconds, r.Outcome), 2
 	case timeout > 0 && whole >= timeout*(1-timeoutSlack)-rounding:
-		return fmt.Sprintf("ran %.2f s with its setup, reaching pytest-timeout's %s s, and was %s", whole, num(timeout), verb(r.Outcome)), 2
+		return fmt.Sprintf("ran %.2f s with its setup, reaching pytest-timeout's %g s, and was %s", whole, timeout, r.Outcome), 2
 	case r.Outcome != Rerun:
 		return "", 0
 	case d < 0:
@@ -182,15 +182,6 @@ const timeoutSlack = 0.05
 // loaded machine can keep the process waiting for a CPU in between, so a
 // call the deadline ended reads a few hundredths short of it.
 const deadlineSlack = 0.05
-
-func verb(o Outcome) string {
-	if o == Rerun {
-		return "rerun"
-	}
-	return string(o)
-}
-
-func num(f float64) string { return strings.TrimSuffix(fmt.Sprintf("%g", f), ".0") }
 
 // attempt judges each worker of one attempt.
 func (j *judge) attempt(a *Attempt) []Verdict {
