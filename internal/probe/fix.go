@@ -114,8 +114,7 @@ func Fix(spec *schema.Spec, modules []string) (*Fixed, error) {
 // before it. It returns the files put back, as displayed.
 func (f *Fixed) Undo() ([]string, error) {
 	var back []string
-	for i := len(f.written) - 1; i >= 0; i-- {
-		ch := f.written[i]
+	for _, ch := range slices.Backward(f.written) {
 		undo := *ch
 		undo.New = ch.Old
 		var err error

@@ -246,9 +246,8 @@ func (r *Report) outputText(w io.Writer, verbose bool) {
 // lastLine is the last line of out that is neither empty nor the probe's
 // report: pytest's counts ("1 failed, 1 passed in 1.39s").
 func lastLine(out string) string {
-	lines := strings.Split(out, "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if l := strings.TrimSpace(lines[i]); l != "" && !strings.HasPrefix(l, `{"code"`) {
+	for _, l := range slices.Backward(strings.Split(out, "\n")) {
+		if l := strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, `{"code"`) {
 			return l
 		}
 	}

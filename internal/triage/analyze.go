@@ -95,7 +95,8 @@ func Analyze(sources []*Source, spec Spec) *Report {
 		a.Sources = append(a.Sources, s)
 		rep.Warnings = append(rep.Warnings, s.Warnings...)
 	}
-	j := &judge{spec: spec, known: map[string]bool{}}
+	// The spec's deadline, or else the first one a failure states.
+	j := &judge{spec: spec, known: map[string]bool{}, seconds: max(spec.DeadlineSeconds, 0)}
 	for _, m := range spec.Preload {
 		j.known[m] = true
 	}
@@ -117,9 +118,6 @@ func Analyze(sources []*Source, spec Spec) *Report {
 				}
 			}
 		}
-	}
-	if spec.DeadlineSeconds > 0 {
-		j.seconds = spec.DeadlineSeconds
 	}
 	for _, a := range rep.Attempts {
 		rep.Verdicts = append(rep.Verdicts, j.attempt(a)...)
