@@ -174,12 +174,6 @@ func Broken(before, after *Report) []string {
 	return out
 }
 
-// DefaultPython is the interpreter used when none is named: the project's
-// own, found as its tools find it (venv.Python), else python3 from PATH.
-func DefaultPython(spec *schema.Spec) string {
-	return venv.Python(spec.Dir)
-}
-
 // Options are how a caller follows and stops a probe run.
 type Options struct {
 	// Progress, when set, is called with each test's result as it
