@@ -2,12 +2,14 @@ package triage
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/xml"
 	"errors"
 	"io"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // junitParser reads a JUnit XML report token by token.
@@ -156,17 +158,12 @@ func junitNode(classname, name, file string) string {
 	parts := strings.Split(classname, ".")
 	mod := len(parts)
 	for mod > 1 {
-		r := []rune(parts[mod-1])
-		if len(r) == 0 || !unicode.IsUpper(r[0]) {
+		if r, _ := utf8.DecodeRuneInString(parts[mod-1]); !unicode.IsUpper(r) {
 			break
 		}
 		mod--
 	}
-	path := strings.Join(parts[:mod], "/") + ".py"
-	if file != "" {
-		path = file
-	}
-	node := path
+	node := cmp.Or(file, strings.Join(parts[:mod], "/")+".py")
 	for _, cls := range parts[mod:] {
 		node += "::" + cls
 	}
