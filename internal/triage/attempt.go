@@ -49,7 +49,6 @@ func (a *Attempt) rebuild() {
 			}
 		}
 	}
-	a.Timeline = KindLog
 	best := -1
 	for _, k := range []Kind{KindReplay, KindLog, KindJUnit} {
 		if placed[k] > best {

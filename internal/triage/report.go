@@ -137,15 +137,10 @@ type (
 	}
 	jsonAttempt struct {
 		Label    string       `json:"label"`
-		Inputs   []jsonInput  `json:"inputs"`
+		Inputs   []*Source    `json:"inputs"`
 		Timeline string       `json:"timeline"`
 		Workers  []jsonWorker `json:"workers"`
 		Gaps     []string     `json:"not_shown"`
-	}
-	jsonInput struct {
-		Path  string `json:"path"`
-		Kind  string `json:"kind"`
-		Lines int    `json:"lines"`
 	}
 	jsonWorker struct {
 		Name string    `json:"name"`
@@ -169,10 +164,7 @@ func (r *Report) JSON(w io.Writer) error {
 		doc.Verdicts = append(doc.Verdicts, v)
 	}
 	for _, a := range r.Attempts {
-		ja := jsonAttempt{Label: a.Label, Timeline: string(a.Timeline), Workers: []jsonWorker{}, Gaps: orEmpty(a.Gaps())}
-		for _, s := range a.Sources {
-			ja.Inputs = append(ja.Inputs, jsonInput{Path: s.Path, Kind: string(s.Kind), Lines: s.Lines})
-		}
+		ja := jsonAttempt{Label: a.Label, Inputs: a.Sources, Timeline: string(a.Timeline), Workers: []jsonWorker{}, Gaps: orEmpty(a.Gaps())}
 		for _, wk := range a.Workers {
 			jw := jsonWorker{Name: wk.Name, Runs: make([]jsonRun, 0, len(wk.Runs))}
 			for _, run := range wk.Runs {
