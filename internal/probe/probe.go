@@ -326,12 +326,11 @@ func (l *progressLog) read(from io.Reader, progress func(Result)) {
 		l.mu.Lock()
 		if doc.Collector != nil {
 			l.errs = append(l.errs, CollectError{Node: *doc.Collector, Message: doc.Message})
-			l.mu.Unlock()
-			continue
+		} else {
+			l.results = append(l.results, doc.Result)
 		}
-		l.results = append(l.results, doc.Result)
 		l.mu.Unlock()
-		if progress != nil {
+		if progress != nil && doc.Collector == nil {
 			progress(doc.Result)
 		}
 	}
@@ -371,11 +370,8 @@ func (r *Report) NotCollected() *NotCollected {
 	nc := &NotCollected{Message: strings.Join(msg, "\n")}
 	for _, node := range r.Nodes {
 		file, _, _ := strings.Cut(node, "::")
-		named := strings.Contains(r.Stderr, node+"\n") || strings.Contains(r.Stderr, "/"+node)
-		for _, f := range files {
-			named = named || f == file || f == node
-		}
-		if named {
+		if strings.Contains(r.Stderr, node+"\n") || strings.Contains(r.Stderr, "/"+node) ||
+			slices.Contains(files, file) || slices.Contains(files, node) {
 			nc.Nodes = append(nc.Nodes, node)
 		}
 	}
