@@ -14,6 +14,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/gen/render"
 	"github.com/fixturegen/fixturegen/internal/probe"
 	"github.com/fixturegen/fixturegen/internal/pytext"
+	"github.com/fixturegen/fixturegen/internal/python/venv"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -132,7 +133,7 @@ Examples:
 				}
 			}
 			if python == "" {
-				python = probe.DefaultPython(spec)
+				python = venv.Python(spec.Dir)
 			}
 			if plugin && (fix || importTime) {
 				return usageError{fmt.Sprintf("--fix and --importtime work on a spec, and there is none: %s protects the suite without one; run fixturegen probe to see the first imports a timeout lands in", pytext.PluginDistribution)}
@@ -219,7 +220,7 @@ func pluginProbe(c *context, python string) (spec *schema.Spec, py string, ok bo
 	// No file: the report then names no spec and no region.
 	spec.Dir, spec.File = dir, ""
 	if python == "" {
-		python = probe.DefaultPython(spec)
+		python = venv.Python(spec.Dir)
 	}
 	check := exec.Command(python, "-c", "import importlib.metadata as m, sys; m.version(sys.argv[1])", pytext.PluginDistribution)
 	check.Dir = dir

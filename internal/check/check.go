@@ -23,9 +23,9 @@ import (
 	"github.com/fixturegen/fixturegen/internal/check/rules"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/gen/render"
-	"github.com/fixturegen/fixturegen/internal/probe"
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
+	"github.com/fixturegen/fixturegen/internal/python/venv"
 	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -61,7 +61,7 @@ func Run(spec *schema.Spec, o Options) (*finding.Report, Fix, error) {
 	if o.Collect {
 		python := o.Python
 		if python == "" {
-			python = probe.DefaultPython(spec)
+			python = venv.Python(spec.Dir)
 		}
 		pytestView = collect.Start(spec, python, o.Scan)
 		defer pytestView()

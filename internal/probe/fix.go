@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
@@ -15,10 +16,8 @@ import (
 // what probe runs when no node is named.
 func CaseNodes(spec *schema.Spec) []string {
 	var nodes []string
-	seen := map[string]bool{}
 	for _, c := range spec.Probe.Cases {
-		if !seen[c.Node] {
-			seen[c.Node] = true
+		if !slices.Contains(nodes, c.Node) {
 			nodes = append(nodes, c.Node)
 		}
 	}
@@ -115,8 +114,7 @@ func Fix(spec *schema.Spec, modules []string) (*Fixed, error) {
 // before it. It returns the files put back, as displayed.
 func (f *Fixed) Undo() ([]string, error) {
 	var back []string
-	for i := len(f.written) - 1; i >= 0; i-- {
-		ch := f.written[i]
+	for _, ch := range slices.Backward(f.written) {
 		undo := *ch
 		undo.New = ch.Old
 		var err error

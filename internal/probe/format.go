@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/cli/color"
@@ -35,10 +36,11 @@ func (r *Report) Text(w io.Writer, spec *schema.Spec, p color.Painter, verbose b
 		fmt.Fprintf(w, "late imports: %s\n", p.Paint(color.Green, "none"))
 	} else {
 		fmt.Fprintf(w, "%s (first imported %s):\n", p.Paint(color.Red, "late imports"), window)
-		for _, g := range groupLate(r.Late) {
-			line := fmt.Sprintf("  %s %7.2f s  %s%s", p.Paint(color.Red, fmt.Sprintf("%-40s", g.first.Module)), g.first.Seconds, g.first.Node, more(g.tests, "test"))
-			if g.interrupted != nil {
-				line += ", interrupted by " + interrupter(spec, *g.interrupted)
+		for _, g := range tallyBy(r.Late, func(imp Import) string { return imp.Module }, func(imp Import) string { return imp.Node }) {
+			line := fmt.Sprintf("  %s %7.2f s  %s%s", p.Paint(color.Red, fmt.Sprintf("%-40s", g.first.Module)), g.first.Seconds, g.first.Node, more(len(g.tests), "test"))
+			// The first import of the module that a timer ended, if one did.
+			if i := slices.IndexFunc(r.Late, func(imp Import) bool { return imp.Module == g.first.Module && imp.Interrupted() }); i >= 0 {
+				line += ", interrupted by " + interrupter(spec, r.Late[i])
 			}
 			fmt.Fprintln(w, line)
 		}
@@ -58,7 +60,7 @@ func (r *Report) Text(w io.Writer, spec *schema.Spec, p color.Painter, verbose b
 	}
 	if !spec.HasDeadline() {
 		if add := r.ToPreload(nil); len(add) > 0 {
-			fmt.Fprint(w, ShieldAdvice(spec, add))
+			shieldAdvice(w, spec, add)
 		}
 		return
 	}
@@ -71,23 +73,21 @@ func (r *Report) Text(w io.Writer, spec *schema.Spec, p color.Painter, verbose b
 	}
 }
 
-// ShieldAdvice is what a spec that holds only the shield can do about
+// shieldAdvice says what a spec that holds only the shield can do about
 // late modules: pytest-timeout starts its timer before a test's fixtures
 // run, so no preload fixture precedes it; an import when the conftest
 // loads does, once per worker.
-func ShieldAdvice(spec *schema.Spec, modules []string) string {
-	var b strings.Builder
+func shieldAdvice(w io.Writer, spec *schema.Spec, modules []string) {
 	where := ", outside the fixturegen region"
 	if spec.File == "" {
 		// pytest-import-shield's probe, without a spec: no region anywhere.
 		where = ""
 	}
-	fmt.Fprintf(&b, "fix: import %s when %s loads, at its top%s:\n", strings.Join(modules, ", "), spec.Paths.Conftest, where)
+	fmt.Fprintf(w, "fix: import %s when %s loads, at its top%s:\n", strings.Join(modules, ", "), spec.Paths.Conftest, where)
 	for _, m := range modules {
-		fmt.Fprintf(&b, "  import %s  # noqa: F401\n", m)
+		fmt.Fprintf(w, "  import %s  # noqa: F401\n", m)
 	}
-	fmt.Fprintf(&b, "pytest-timeout starts its timer before a test's fixtures run, so no fixture can take an import out of it; the conftest loads before any test, once per worker. The shield keeps each of these imports whole meanwhile, and the test it delays fails with pytest-timeout's own message.\n")
-	return b.String()
+	fmt.Fprintf(w, "pytest-timeout starts its timer before a test's fixtures run, so no fixture can take an import out of it; the conftest loads before any test, once per worker. The shield keeps each of these imports whole meanwhile, and the test it delays fails with pytest-timeout's own message.\n")
 }
 
 // interrupter names what ended an import: the timer and its exception.
@@ -106,47 +106,39 @@ func interrupter(spec *schema.Spec, imp Import) string {
 	return who + " (" + imp.Error + ")"
 }
 
-// lateGroup is one late module: its first import, the tests that
-// imported it late, and the first import a timer ended, if one did.
-type lateGroup struct {
-	first       Import
-	tests       int
-	interrupted *Import
+// tally is the items of one key: the first, how many there were, and the
+// tests they came in.
+type tally[T any] struct {
+	first T
+	count int
+	tests map[string]bool
 }
 
-func groupLate(late []Import) []lateGroup {
-	var groups []lateGroup
-	at := map[string]int{}
-	tests := map[[2]string]bool{}
-	for i, imp := range late {
-		k, ok := at[imp.Module]
-		if !ok {
-			k = len(groups)
-			at[imp.Module] = k
-			groups = append(groups, lateGroup{first: imp})
+// tallyBy groups items by key, in the order each key first came; node
+// names the test an item came in.
+func tallyBy[T any, K comparable](items []T, key func(T) K, node func(T) string) []*tally[T] {
+	var out []*tally[T]
+	at := map[K]*tally[T]{}
+	for _, it := range items {
+		t := at[key(it)]
+		if t == nil {
+			t = &tally[T]{first: it, tests: map[string]bool{}}
+			at[key(it)] = t
+			out = append(out, t)
 		}
-		g := &groups[k]
-		if !tests[[2]string{imp.Module, imp.Node}] {
-			tests[[2]string{imp.Module, imp.Node}] = true
-			g.tests++
-		}
-		if imp.Interrupted() && g.interrupted == nil {
-			g.interrupted = &late[i]
-		}
+		t.count++
+		t.tests[node(it)] = true
 	}
-	return groups
+	return out
 }
 
 // more says how many more of what there were beyond the first of n:
 // " and 3 more tests"; "" for one.
 func more(n int, what string) string {
-	switch {
-	case n <= 1:
+	if n <= 1 {
 		return ""
-	case n == 2:
-		return " and 1 more " + what
 	}
-	return fmt.Sprintf(" and %d more %ss", n-1, what)
+	return " and " + count(n-1, "more "+what)
 }
 
 // failedText prints the failed attempts: one line that counts them, or
@@ -155,36 +147,17 @@ func (r *Report) failedText(w io.Writer, window string, verbose bool) {
 	if len(r.Failed) == 0 {
 		return
 	}
-	type key struct{ module, err string }
-	type group struct {
-		first FailedImport
-		count int
-		tests map[string]bool
-	}
-	var order []key
-	groups := map[key]*group{}
-	tests := map[string]bool{}
-	for _, f := range r.Failed {
-		k := key{f.Module, f.Error}
-		g := groups[k]
-		if g == nil {
-			g = &group{first: f, tests: map[string]bool{}}
-			groups[k] = g
-			order = append(order, k)
-		}
-		g.count++
-		g.tests[f.Node] = true
-		tests[f.Node] = true
-	}
+	node := func(f FailedImport) string { return f.Node }
+	groups := tallyBy(r.Failed, func(f FailedImport) [2]string { return [2]string{f.Module, f.Error} }, node)
 	if !verbose {
+		tests := tallyBy(r.Failed, node, node)
 		fmt.Fprintf(w, "failed import attempts %s: %s, %s in %s; none loaded a module, so there is nothing to preload (--verbose lists them)\n",
-			window, count(len(order), "module"), count(len(r.Failed), "attempt"), count(len(tests), "test"))
+			window, count(len(groups), "module"), count(len(r.Failed), "attempt"), count(len(tests), "test"))
 		return
 	}
 	fmt.Fprintf(w, "failed import attempts %s (no module loaded, so nothing to preload; --fix leaves them out):\n", window)
-	for _, k := range order {
-		g := groups[k]
-		line := fmt.Sprintf("  %-40s %-20s %s%s", k.module, k.err, g.first.Node, more(len(g.tests), "test"))
+	for _, g := range groups {
+		line := fmt.Sprintf("  %-40s %-20s %s%s", g.first.Module, g.first.Error, g.first.Node, more(len(g.tests), "test"))
 		if g.count > len(g.tests) {
 			line += fmt.Sprintf(" (%s)", count(g.count, "attempt"))
 		}
@@ -226,27 +199,21 @@ func (r *Report) armedText(w io.Writer, spec *schema.Spec, p color.Painter, verb
 		}
 		return "  " + strings.Join(parts, " ")
 	}
+	type arming struct{ node, states string }
+	armings := make([]arming, len(r.Armed))
+	for i, rec := range r.Armed {
+		armings[i] = arming{nodeAt(r.ArmedNodes, i), states(rec)}
+	}
 	if verbose {
-		for i, rec := range r.Armed {
-			fmt.Fprintf(w, "armed: %s%s\n", nodeAt(r.ArmedNodes, i), states(rec))
+		for _, a := range armings {
+			fmt.Fprintf(w, "armed: %s%s\n", a.node, a.states)
 		}
 		return
 	}
-	var order []string
-	first := map[string]int{}
-	times := map[string]int{}
-	for i, rec := range r.Armed {
-		s := states(rec)
-		if _, ok := first[s]; !ok {
-			first[s] = i
-			order = append(order, s)
-		}
-		times[s]++
-	}
-	for _, s := range order {
-		line := "armed: " + nodeAt(r.ArmedNodes, first[s]) + s
-		if n := times[s]; n > 1 {
-			line += fmt.Sprintf("  (and %s alike)", count(n-1, "more arming"))
+	for _, g := range tallyBy(armings, func(a arming) string { return a.states }, func(a arming) string { return a.node }) {
+		line := "armed: " + g.first.node + g.first.states
+		if g.count > 1 {
+			line += fmt.Sprintf("  (and %s alike)", count(g.count-1, "more arming"))
 		}
 		fmt.Fprintln(w, line)
 	}
@@ -279,9 +246,8 @@ func (r *Report) outputText(w io.Writer, verbose bool) {
 // lastLine is the last line of out that is neither empty nor the probe's
 // report: pytest's counts ("1 failed, 1 passed in 1.39s").
 func lastLine(out string) string {
-	lines := strings.Split(out, "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if l := strings.TrimSpace(lines[i]); l != "" && !strings.HasPrefix(l, `{"code"`) {
+	for _, l := range slices.Backward(strings.Split(out, "\n")) {
+		if l := strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, `{"code"`) {
 			return l
 		}
 	}
@@ -290,17 +256,7 @@ func lastLine(out string) string {
 
 // preloadedLate returns the late modules that are in preloaded already.
 func (r *Report) preloadedLate(preloaded []string) []string {
-	have := map[string]bool{}
-	for _, m := range preloaded {
-		have[m] = true
-	}
-	var out []string
-	for _, m := range r.LateModules() {
-		if have[m] {
-			out = append(out, m)
-		}
-	}
-	return out
+	return slices.DeleteFunc(r.LateModules(), func(m string) bool { return !slices.Contains(preloaded, m) })
 }
 
 // JSON prints the report as one JSON document, for scripts.

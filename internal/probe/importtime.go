@@ -2,9 +2,10 @@ package probe
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"os/exec"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,7 +50,7 @@ func ImportTimes(spec *schema.Spec, python string) ([]ImportTime, error) {
 		}
 		times = append(times, t)
 	}
-	sort.SliceStable(times, func(i, j int) bool { return times[i].Seconds > times[j].Seconds })
+	slices.SortStableFunc(times, func(a, b ImportTime) int { return cmp.Compare(b.Seconds, a.Seconds) })
 	return times, nil
 }
 
@@ -113,16 +114,9 @@ func importError(module, python, dir, out string) error {
 		last = trace[len(trace)-1]
 	}
 	msg := fmt.Sprintf("cannot import %s with %s (started in %s): %s", module, python, dir, last)
-	notFound := false
-	for m := module; m != "" && !notFound; {
-		notFound = last == fmt.Sprintf("ModuleNotFoundError: No module named '%s'", m)
-		i := strings.LastIndexByte(m, '.')
-		if i < 0 {
-			break
-		}
-		m = m[:i]
-	}
-	if notFound || len(trace) <= 1 {
+	missing, named := strings.CutPrefix(last, "ModuleNotFoundError: No module named '")
+	missing, quoted := strings.CutSuffix(missing, "'")
+	if named && quoted && under(module, missing) || len(trace) <= 1 {
 		return fmt.Errorf("%s", msg)
 	}
 	return fmt.Errorf("%s\n%s", msg, strings.Join(trace, "\n"))

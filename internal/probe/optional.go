@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"cmp"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -69,21 +70,19 @@ func Optionals(spec *schema.Spec, python string, modules []string) ([]Optional, 
 		// guarded; the module alone, within a package the project needs,
 		// where the project imports it (or one below it) only guarded.
 		var guardedTop, plainTop, guardedMod, plainMod int
-		where := ""
+		var whereTop, whereMod string // the first guarded import of each
 		for _, p := range places {
 			name, _ := p[0].(string)
 			guarded, _ := p[1].(bool)
-			if !under(name, top) {
-				continue
-			}
+			place, _ := p[2].(string)
 			switch {
+			case !under(name, top):
 			case guarded:
 				guardedTop++
+				whereTop = cmp.Or(whereTop, place)
 				if under(name, m) {
 					guardedMod++
-					if where == "" {
-						where, _ = p[2].(string)
-					}
+					whereMod = cmp.Or(whereMod, place)
 				}
 			default:
 				plainTop++
@@ -92,15 +91,7 @@ func Optionals(spec *schema.Spec, python string, modules []string) ([]Optional, 
 				}
 			}
 		}
-		if where == "" && guardedTop > 0 {
-			for _, p := range places {
-				name, _ := p[0].(string)
-				if g, _ := p[1].(bool); g && under(name, top) {
-					where, _ = p[2].(string)
-					break
-				}
-			}
-		}
+		where := cmp.Or(whereMod, whereTop)
 		// A package of the project's own is there wherever the project is:
 		// only a module of it can be optional.
 		if guardedTop > 0 && plainTop == 0 && !firstParty(spec.Dir, top) || guardedMod > 0 && plainMod == 0 {

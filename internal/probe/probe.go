@@ -136,10 +136,8 @@ func (r *Report) OK() bool {
 // LateModules returns the late modules in the order first seen, once each.
 func (r *Report) LateModules() []string {
 	var out []string
-	seen := map[string]bool{}
 	for _, imp := range r.Late {
-		if !seen[imp.Module] {
-			seen[imp.Module] = true
+		if !slices.Contains(out, imp.Module) {
 			out = append(out, imp.Module)
 		}
 	}
@@ -151,23 +149,10 @@ func (r *Report) LateModules() []string {
 // timer its preload fixture does not precede, and listing it again would
 // change nothing.
 func (r *Report) ToPreload(preloaded []string) []string {
-	have := map[string]bool{}
-	for _, m := range preloaded {
-		have[m] = true
-	}
-	for _, m := range r.NotImportable {
-		have[m] = true
-	}
-	for _, o := range r.Optional {
-		have[o.Module] = true
-	}
-	var out []string
-	for _, m := range r.LateModules() {
-		if !have[m] {
-			out = append(out, m)
-		}
-	}
-	return out
+	return slices.DeleteFunc(r.LateModules(), func(m string) bool {
+		return slices.Contains(preloaded, m) || slices.Contains(r.NotImportable, m) ||
+			slices.ContainsFunc(r.Optional, func(o Optional) bool { return o.Module == m })
+	})
 }
 
 // Broken returns the nodes that passed in before and failed, or were
@@ -187,12 +172,6 @@ func Broken(before, after *Report) []string {
 		out = append(out, "the run")
 	}
 	return out
-}
-
-// DefaultPython is the interpreter used when none is named: the project's
-// own, found as its tools find it (venv.Python), else python3 from PATH.
-func DefaultPython(spec *schema.Spec) string {
-	return venv.Python(spec.Dir)
 }
 
 // Options are how a caller follows and stops a probe run.
@@ -247,11 +226,10 @@ func Run(spec *schema.Spec, python string, nodes []string, opts Options) (*Repor
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	if err := os.WriteFile(filepath.Join(dir, pluginModule+".py"), plugin, 0o644); err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(dir, progressModule+".py"), progressPlugin, 0o644); err != nil {
-		return nil, err
+	for module, src := range map[string][]byte{pluginModule: plugin, progressModule: progressPlugin} {
+		if err := os.WriteFile(filepath.Join(dir, module+".py"), src, 0o644); err != nil {
+			return nil, err
+		}
 	}
 
 	args := []string{"-m", "pytest", "-p", pluginModule, "-p", progressModule, "-o", "addopts=", "-p", "no:cacheprovider"}
@@ -321,10 +299,7 @@ func Run(spec *schema.Spec, python string, nodes []string, opts Options) (*Repor
 	if r.Interrupted != nil || r.NotCollected() != nil {
 		return r, nil
 	}
-	if err := r.parse(Names(spec)); err != nil {
-		return r, err
-	}
-	return r, nil
+	return r, r.parse(Names(spec))
 }
 
 // progressLog collects the progress plugin's lines while the run goes on.
@@ -351,12 +326,11 @@ func (l *progressLog) read(from io.Reader, progress func(Result)) {
 		l.mu.Lock()
 		if doc.Collector != nil {
 			l.errs = append(l.errs, CollectError{Node: *doc.Collector, Message: doc.Message})
-			l.mu.Unlock()
-			continue
+		} else {
+			l.results = append(l.results, doc.Result)
 		}
-		l.results = append(l.results, doc.Result)
 		l.mu.Unlock()
-		if progress != nil {
+		if progress != nil && doc.Collector == nil {
 			progress(doc.Result)
 		}
 	}
@@ -396,11 +370,8 @@ func (r *Report) NotCollected() *NotCollected {
 	nc := &NotCollected{Message: strings.Join(msg, "\n")}
 	for _, node := range r.Nodes {
 		file, _, _ := strings.Cut(node, "::")
-		named := strings.Contains(r.Stderr, node+"\n") || strings.Contains(r.Stderr, "/"+node)
-		for _, f := range files {
-			named = named || f == file || f == node
-		}
-		if named {
+		if strings.Contains(r.Stderr, node+"\n") || strings.Contains(r.Stderr, "/"+node) ||
+			slices.Contains(files, file) || slices.Contains(files, node) {
 			nc.Nodes = append(nc.Nodes, node)
 		}
 	}

@@ -110,12 +110,9 @@ func (v *pytestView) keep(args []string, dir string, timeout bool) {
 func (v *pytestView) importPath(spec *schema.Spec, nodes []string) []string {
 	var path []string
 	add := func(dir string) {
-		for _, p := range path {
-			if p == dir {
-				return
-			}
+		if !slices.Contains(path, dir) {
+			path = append(path, dir)
 		}
-		path = append(path, dir)
 	}
 	if v.cfg != nil {
 		for _, a := range v.cfg.Options["pythonpath"] {
@@ -127,13 +124,10 @@ func (v *pytestView) importPath(spec *schema.Spec, nodes []string) []string {
 		}
 	}
 	if v.mode != "importlib" {
-		files := []string{filepath.Join(spec.Dir, filepath.FromSlash(spec.Paths.Conftest))}
+		add(baseDir(filepath.Join(spec.Dir, filepath.FromSlash(spec.Paths.Conftest))))
 		for _, n := range nodes {
 			file, _, _ := strings.Cut(n, "::")
-			files = append(files, filepath.Join(spec.Dir, filepath.FromSlash(file)))
-		}
-		for _, f := range files {
-			add(baseDir(f))
+			add(baseDir(filepath.Join(spec.Dir, filepath.FromSlash(file))))
 		}
 	}
 	add(spec.Dir)

@@ -1,6 +1,10 @@
 package triage
 
-import "github.com/fixturegen/fixturegen/schema"
+import (
+	"slices"
+
+	"github.com/fixturegen/fixturegen/schema"
+)
 
 // Spec is what triage takes from fixturegen's spec. The zero Spec is
 // valid: triage then works from the signatures alone.
@@ -41,24 +45,25 @@ type TestRef struct {
 
 // Evidence is one input line behind a verdict.
 type Evidence struct {
-	Loc  Loc    `json:"-"`
+	Loc
 	What string `json:"what"`
 }
 
-// Verdict is one diagnosis.
+// Verdict is one diagnosis. Its JSON field names are part of fixturegen's
+// interface.
 type Verdict struct {
-	Kind      string
-	Attempt   string
-	Worker    string
-	Poisoning *TestRef
-	Poisoned  []TestRef
-	Modules   []string
+	Kind    string `json:"kind"`
+	Attempt string `json:"attempt,omitempty"`
+	Worker  string `json:"worker,omitempty"`
 	// Certain is set when the generated deadline itself reported the
 	// interrupted import.
-	Certain  bool
-	Summary  string
-	Evidence []Evidence
-	Next     []string
+	Certain   bool       `json:"certain"`
+	Summary   string     `json:"summary"`
+	Poisoning *TestRef   `json:"poisoning_test,omitempty"`
+	Poisoned  []TestRef  `json:"poisoned_tests"`
+	Modules   []string   `json:"modules"`
+	Evidence  []Evidence `json:"evidence"`
+	Next      []string   `json:"next"`
 }
 
 // Report is the whole diagnosis.
@@ -71,12 +76,7 @@ type Report struct {
 
 // Poisoned tells whether a verdict found a poisoned worker.
 func (r *Report) Poisoned() bool {
-	for _, v := range r.Verdicts {
-		if v.Kind == PoisonedWorker {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(r.Verdicts, func(v Verdict) bool { return v.Kind == PoisonedWorker })
 }
 
 // Analyze rebuilds each attempt's workers from the sources and judges
@@ -95,7 +95,8 @@ func Analyze(sources []*Source, spec Spec) *Report {
 		a.Sources = append(a.Sources, s)
 		rep.Warnings = append(rep.Warnings, s.Warnings...)
 	}
-	j := &judge{spec: spec, known: map[string]bool{}}
+	// The spec's deadline, or else the first one a failure states.
+	j := &judge{spec: spec, known: map[string]bool{}, seconds: max(spec.DeadlineSeconds, 0)}
 	for _, m := range spec.Preload {
 		j.known[m] = true
 	}
@@ -117,9 +118,6 @@ func Analyze(sources []*Source, spec Spec) *Report {
 				}
 			}
 		}
-	}
-	if spec.DeadlineSeconds > 0 {
-		j.seconds = spec.DeadlineSeconds
 	}
 	for _, a := range rep.Attempts {
 		rep.Verdicts = append(rep.Verdicts, j.attempt(a)...)

@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,8 +13,8 @@ type Attempt struct {
 	Label   string
 	Sources []*Source
 	Workers []*Worker
-	// Unplaced holds runs no input places on a worker.
-	Unplaced []Run
+	// unplaced counts the runs no input places on a worker.
+	unplaced int
 	// Timeline is the kind of input the workers' order comes from.
 	Timeline Kind
 	facts    map[string]*facts
@@ -48,7 +49,6 @@ func (a *Attempt) rebuild() {
 			}
 		}
 	}
-	a.Timeline = KindLog
 	best := -1
 	for _, k := range []Kind{KindReplay, KindLog, KindJUnit} {
 		if placed[k] > best {
@@ -59,31 +59,26 @@ func (a *Attempt) rebuild() {
 	// only when the timeline leaves some run without its worker.
 	workerOf := map[string]string{}
 	groupOn := map[string]string{}
-	unplaced := false
-	for _, s := range a.Sources {
-		if s.Kind == a.Timeline {
-			unplaced = unplaced || slices.ContainsFunc(s.Runs, func(r Run) bool { return r.Worker == "" })
+	place := func(node, worker string) {
+		if node != "" && worker != "" {
+			workerOf[node] = worker
+			if g := groupOf(node); g != "" {
+				groupOn[g] = worker
+			}
 		}
 	}
+	unplaced := slices.ContainsFunc(a.Sources, func(s *Source) bool {
+		return s.Kind == a.Timeline && slices.ContainsFunc(s.Runs, func(r Run) bool { return r.Worker == "" })
+	})
 	for _, s := range a.Sources {
 		if !unplaced {
 			break
 		}
 		for _, r := range s.Runs {
-			if r.Worker != "" {
-				workerOf[r.Node] = r.Worker
-				if g := groupOf(r.Node); g != "" {
-					groupOn[g] = r.Worker
-				}
-			}
+			place(r.Node, r.Worker)
 		}
 		for _, c := range s.Clues {
-			if c.Worker != "" && c.Node != "" {
-				workerOf[c.Node] = c.Worker
-				if g := groupOf(c.Node); g != "" {
-					groupOn[g] = c.Worker
-				}
-			}
+			place(c.Node, c.Worker)
 		}
 	}
 	a.durations, a.withSetup = map[string]float64{}, map[string]float64{}
@@ -141,17 +136,12 @@ func (a *Attempt) rebuild() {
 			}
 			if r.Worker == "" {
 				r.Worker = workerOf[r.Node]
-			}
-			if r.Worker == "" {
-				if g := groupOf(r.Node); g != "" {
-					r.Worker = groupOn[g]
-					if r.Worker == "" {
-						r.Worker = "group " + g
-					}
+				if g := groupOf(r.Node); r.Worker == "" && g != "" {
+					r.Worker = cmp.Or(groupOn[g], "group "+g)
 				}
 			}
 			if r.Worker == "" {
-				a.Unplaced = append(a.Unplaced, r)
+				a.unplaced++
 				continue
 			}
 			w := index[r.Worker]
@@ -203,8 +193,8 @@ func (a *Attempt) Gaps() []string {
 			}
 		}
 	}
-	if n := len(a.Unplaced); n > 0 {
-		gaps = append(gaps, fmt.Sprintf("%d runs are on no known worker", n))
+	if a.unplaced > 0 {
+		gaps = append(gaps, fmt.Sprintf("%d runs are on no known worker", a.unplaced))
 	}
 	return gaps
 }

@@ -30,16 +30,10 @@ const sniffSize = 4096
 // anything else is read as pytest's terminal output.
 func Detect(head []byte) Kind {
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	for len(head) > 0 {
-		line := head
-		rest := []byte(nil)
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, rest = head[:i], head[i+1:]
-		}
+	for line := range bytes.SplitSeq(head, []byte("\n")) {
 		line = bytes.TrimSpace(line)
 		switch {
 		case len(line) == 0, bytes.HasPrefix(line, []byte("#")), bytes.HasPrefix(line, []byte("//")):
-			head = rest
 			continue
 		case line[0] == '<':
 			return KindJUnit

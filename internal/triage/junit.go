@@ -2,20 +2,15 @@ package triage
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/xml"
 	"errors"
 	"io"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
-
-// Elements inside a testcase that record an earlier failed run of it:
-// pytest-rerunfailures writes a testcase per run, and other JUnit writers
-// (Maven Surefire's schema) nest the failed runs as these elements.
-var rerunElements = map[string]Outcome{
-	"rerunFailure": Rerun, "rerunError": Rerun, "flakyFailure": Rerun, "flakyError": Rerun,
-}
 
 // junitParser reads a JUnit XML report token by token.
 type junitParser struct {
@@ -103,16 +98,18 @@ func (p *junitParser) start(e xml.StartElement) {
 	switch name {
 	case "failure", "error", "skipped":
 		p.outcome = map[string]Outcome{"failure": Failed, "error": Errored, "skipped": Skipped}[name]
+	case "rerunFailure", "rerunError", "flakyFailure", "flakyError":
+		// An earlier failed run: pytest-rerunfailures writes a testcase
+		// per run, and other JUnit writers (Maven Surefire's schema) nest
+		// the failed runs as these elements.
+		p.reruns = append(p.reruns, Run{Node: p.node, Outcome: Rerun, Duration: -1, Loc: p.loc()})
+	case "system-out", "system-err":
 	default:
-		if _, ok := rerunElements[name]; ok {
-			p.reruns = append(p.reruns, Run{Node: p.node, Outcome: Rerun, Duration: -1, Loc: p.loc()})
-		} else if name != "system-out" && name != "system-err" {
-			return
-		}
+		return
 	}
 	p.inText = name
 	if msg := attr(e, "message"); msg != "" {
-		p.match([]byte(msg), p.loc())
+		p.clues = p.m.matchAt(p.clues, []byte(msg), p.node, p.loc())
 	}
 }
 
@@ -131,26 +128,12 @@ func (p *junitParser) text(data []byte) {
 	endLine, _ := p.dec.InputPos()
 	line := endLine - bytes.Count(data, []byte("\n"))
 	captured := p.inText == "system-out" || p.inText == "system-err"
-	for len(data) > 0 {
-		one := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			one, data = data[:i], data[i+1:]
-		} else {
-			data = nil
-		}
+	for one := range bytes.SplitSeq(data, []byte("\n")) {
 		if bytes.HasPrefix(one, []byte("E ")) || bytes.Contains(one, bFixturegen) ||
 			(captured && bytes.Contains(one, bFirstTime)) {
-			p.match(one, Loc{File: p.src.Path, Line: line})
+			p.clues = p.m.matchAt(p.clues, one, p.node, Loc{File: p.src.Path, Line: line})
 		}
 		line++
-	}
-}
-
-func (p *junitParser) match(text []byte, loc Loc) {
-	start := len(p.clues)
-	p.clues = p.m.Match(text, p.clues)
-	for i := start; i < len(p.clues); i++ {
-		p.clues[i].Node, p.clues[i].Loc = p.node, loc
 	}
 }
 
@@ -175,17 +158,12 @@ func junitNode(classname, name, file string) string {
 	parts := strings.Split(classname, ".")
 	mod := len(parts)
 	for mod > 1 {
-		r := []rune(parts[mod-1])
-		if len(r) == 0 || !unicode.IsUpper(r[0]) {
+		if r, _ := utf8.DecodeRuneInString(parts[mod-1]); !unicode.IsUpper(r) {
 			break
 		}
 		mod--
 	}
-	path := strings.Join(parts[:mod], "/") + ".py"
-	if file != "" {
-		path = file
-	}
-	node := path
+	node := cmp.Or(file, strings.Join(parts[:mod], "/")+".py")
 	for _, cls := range parts[mod:] {
 		node += "::" + cls
 	}

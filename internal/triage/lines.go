@@ -2,6 +2,7 @@ package triage
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 )
@@ -28,29 +29,21 @@ func newLineReader(r io.Reader) *lineReader {
 // read error that stopped the stream.
 func (lr *lineReader) next() ([]byte, error) {
 	line, err := lr.r.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) {
+	long := errors.Is(err, bufio.ErrBufferFull)
+	if long {
 		lr.long++
 		// Keep the first maxLine bytes and drop the rest of the line.
 		// Skipping the rest reuses the buffer, so the head is copied.
-		head := append([]byte(nil), line...)
+		line = append([]byte(nil), line...)
 		for errors.Is(err, bufio.ErrBufferFull) {
 			_, err = lr.r.ReadSlice('\n')
 		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, err
-		}
-		if errors.Is(err, io.EOF) {
-			lr.cut = true
-		}
-		lr.n++
-		return head, nil
 	}
 	switch {
 	case err == nil:
 		lr.n++
-		line = line[:len(line)-1]
-		if n := len(line); n > 0 && line[n-1] == '\r' {
-			line = line[:n-1]
+		if !long {
+			line = bytes.TrimSuffix(line[:len(line)-1], []byte("\r"))
 		}
 		return line, nil
 	case errors.Is(err, io.EOF):

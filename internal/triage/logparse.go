@@ -58,8 +58,8 @@ type logParser struct {
 	summary []Run           // runs from the summaries, in order
 	scratch []byte          // a line with its colours removed
 	// What the output shows at all: pytest-xdist workers, a --durations
-	// section, RERUN lines.
-	xdist, durations, rerun bool
+	// section, RERUN lines, progress lines that name a test (-v).
+	xdist, durations, rerun, verbose bool
 }
 
 // name is an interned node id or worker name.
@@ -71,17 +71,6 @@ type name struct {
 var outcomeWords = map[string]Outcome{
 	"PASSED": Passed, "FAILED": Failed, "ERROR": Errored, "RERUN": Rerun,
 	"SKIPPED": Skipped, "XFAIL": XFailed, "XPASS": XPassed,
-}
-
-// spacedOutcomes are the outcome words as they follow a node id in -v
-// output without pytest-xdist, in a fixed order.
-var spacedOutcomes = []struct {
-	word    []byte
-	outcome Outcome
-}{
-	{[]byte(" PASSED"), Passed}, {[]byte(" FAILED"), Failed}, {[]byte(" ERROR"), Errored},
-	{[]byte(" RERUN"), Rerun}, {[]byte(" SKIPPED"), Skipped}, {[]byte(" XFAIL"), XFailed},
-	{[]byte(" XPASS"), XPassed},
 }
 
 // parseLog reads pytest's terminal output.
@@ -167,22 +156,21 @@ func (p *logParser) line(line []byte) {
 	}
 }
 
+// sectionTitles are the titles of the sections told apart by title alone.
+var sectionTitles = map[string]logSection{
+	"FAILURES": secFailures, "ERRORS": secFailures, "warnings summary": secWarnings, "test session starts": secProgress,
+	"short test summary info": secShortSummary, "rerun test summary info": secRerunSummary,
+}
+
 func (p *logParser) title(t string) {
 	p.fail = nil
+	sec, ok := sectionTitles[t]
 	switch {
-	case t == "FAILURES" || t == "ERRORS":
-		p.sec = secFailures
-	case t == "short test summary info":
-		p.sec = secShortSummary
-	case t == "rerun test summary info":
-		p.sec = secRerunSummary
+	case ok:
+		p.sec = sec
 	case strings.HasPrefix(t, "slowest") && strings.HasSuffix(t, "durations"):
 		p.sec = secDurations
 		p.durations = true
-	case t == "warnings summary":
-		p.sec = secWarnings
-	case t == "test session starts":
-		p.sec = secProgress
 	default:
 		p.sec = secOther
 	}
@@ -204,19 +192,12 @@ func (p *logParser) progress(line []byte) {
 				rest = bytes.TrimLeft(rest[e+1:], " ")
 			}
 		}
-		sp := bytes.IndexByte(rest, ' ')
-		if sp < 0 {
-			return
+		word, node, _ := bytes.Cut(rest, []byte(" "))
+		if outcome, ok := outcomeWords[string(word)]; ok {
+			if node = bytes.TrimSpace(node); len(node) > 0 {
+				p.addRun(node, worker, outcome)
+			}
 		}
-		outcome, ok := outcomeWords[string(rest[:sp])]
-		if !ok {
-			return
-		}
-		node := bytes.TrimSpace(rest[sp+1:])
-		if len(node) == 0 {
-			return
-		}
-		p.addRun(node, worker, outcome)
 		return
 	}
 	if bytes.HasPrefix(line, []byte("created: ")) {
@@ -234,18 +215,16 @@ func (p *logParser) progress(line []byte) {
 		// Without pytest-xdist, -v prints "tests/a.py::test_b PASSED [ 12%]".
 		// The node id runs up to the first space; an outcome word must
 		// follow it.
-		if sp := bytes.IndexByte(line, ' '); sp > 0 {
-			rest := line[sp:]
-			for _, o := range spacedOutcomes {
-				if bytes.HasPrefix(rest, o.word) && (len(rest) == len(o.word) || rest[len(o.word)] == ' ') {
-					p.addRun(line[:sp], "", o.outcome)
-					return
-				}
+		if node, rest, _ := bytes.Cut(line, []byte(" ")); len(node) > 0 {
+			word, _, _ := bytes.Cut(rest, []byte(" "))
+			if outcome, ok := outcomeWords[string(word)]; ok {
+				p.addRun(node, "", outcome)
+				return
 			}
 		}
 	}
 	if bytes.Contains(line, bFixturegen) {
-		p.clues(line, "", "")
+		p.src.Clues = p.m.matchAt(p.src.Clues, line, "", p.loc())
 		return
 	}
 	if isPlainProgress(line) {
@@ -310,6 +289,7 @@ func isPlainProgress(line []byte) bool {
 func (p *logParser) addRun(node []byte, worker string, outcome Outcome) {
 	n := p.name(node)
 	n.ran = true
+	p.verbose = true
 	p.rerun = p.rerun || outcome == Rerun
 	p.src.Runs = append(p.src.Runs, Run{Node: n.s, Worker: worker, Outcome: outcome, Duration: -1, Loc: p.loc()})
 }
@@ -334,29 +314,18 @@ func (p *logParser) failureLine(line []byte) {
 		}
 	}
 	if bytes.HasPrefix(line, []byte("E ")) || bytes.Contains(line, bFixturegen) {
-		start := len(f.clues)
-		f.clues = p.m.Match(line, f.clues)
-		for i := start; i < len(f.clues); i++ {
-			f.clues[i].Loc = p.loc()
-		}
+		f.clues = p.m.matchAt(f.clues, line, "", p.loc())
 	}
 }
 
 // summaryLine reads "FAILED node - message" and the like.
 func (p *logParser) summaryLine(line []byte) {
-	sp := bytes.IndexByte(line, ' ')
-	if sp < 0 {
-		return
-	}
-	outcome, ok := outcomeWords[string(line[:sp])]
+	word, rest, _ := bytes.Cut(line, []byte(" "))
+	outcome, ok := outcomeWords[string(word)]
 	if !ok || outcome == Skipped {
 		return
 	}
-	rest := line[sp+1:]
-	msg := []byte(nil)
-	if i := bytes.Index(rest, []byte(" - ")); i >= 0 {
-		rest, msg = rest[:i], rest[i+3:]
-	}
+	rest, msg, _ := bytes.Cut(rest, []byte(" - "))
 	node := p.intern(bytes.TrimSpace(rest))
 	if node == "" {
 		return
@@ -368,16 +337,7 @@ func (p *logParser) summaryLine(line []byte) {
 		p.summary = append(p.summary, Run{Node: node, Outcome: outcome, Duration: -1, Loc: p.loc()})
 	}
 	if len(msg) > 0 {
-		p.clues(msg, node, "")
-	}
-}
-
-func (p *logParser) clues(text []byte, node, worker string) {
-	start := len(p.src.Clues)
-	p.src.Clues = p.m.Match(text, p.src.Clues)
-	for i := start; i < len(p.src.Clues); i++ {
-		c := &p.src.Clues[i]
-		c.Node, c.Worker, c.Loc = node, worker, p.loc()
+		p.src.Clues = p.m.matchAt(p.src.Clues, msg, node, p.loc())
 	}
 }
 
@@ -412,7 +372,7 @@ func (p *logParser) warningLine(line []byte) {
 		}
 		return
 	}
-	p.clues(line, p.warnAt, "")
+	p.src.Clues = p.m.matchAt(p.src.Clues, line, p.warnAt, p.loc())
 }
 
 // finish resolves each failure section's headline to a node id, and adds
@@ -421,15 +381,14 @@ func (p *logParser) finish() {
 	// Only failed tests have failure sections: index those by headline,
 	// and every test only when a headline matches none of them.
 	byHead := map[string][]string{}
-	added := map[string]bool{}
 	ranOn := map[string]string{}
 	bad := map[string]bool{}
 	for _, runs := range [][]Run{p.src.Runs, p.summary} {
 		for _, r := range runs {
-			if !r.Outcome.bad() || added[r.Node] {
+			if !r.Outcome.bad() || bad[r.Node] {
 				continue
 			}
-			added[r.Node], bad[r.Node] = true, true
+			bad[r.Node] = true
 			if r.Worker != "" {
 				ranOn[r.Node] = r.Worker
 			}
@@ -521,18 +480,9 @@ func (p *logParser) finish() {
 			c.Worker = workerOf[c.Node]
 		}
 	}
-	if !p.anyRan() && len(p.src.Runs) > 0 {
+	if !p.verbose && len(p.src.Runs) > 0 {
 		p.src.gap("output without -v places only failed tests on a worker, from their failure sections")
 	}
-}
-
-func (p *logParser) anyRan() bool {
-	for _, n := range p.nodes {
-		if n.ran {
-			return true
-		}
-	}
-	return false
 }
 
 // headKey is the headline pytest prints above a test's failure: the node

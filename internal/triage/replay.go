@@ -34,8 +34,8 @@ func replayWorker(path string) string {
 func parseReplay(src *Source, r io.Reader) error {
 	worker := replayWorker(src.Path)
 	lr := newLineReader(r)
-	open := map[string]int{} // node → index of its run that has not finished
-	seen := map[string]bool{}
+	open := map[string]int{}   // node → index of its run that has not finished
+	latest := map[string]int{} // node → index of its latest run
 	starts := map[string]float64{}
 	for {
 		line, err := lr.next()
@@ -59,24 +59,15 @@ func parseReplay(src *Source, r io.Reader) error {
 		loc := Loc{File: src.Path, Line: lr.n}
 		finished := rec.Finish != nil && *rec.Finish >= *rec.Start && starts[rec.NodeID] == *rec.Start
 		if !finished {
-			// A test starts (again).
-			if i, ok := open[rec.NodeID]; ok {
-				src.Runs[i].Outcome = "" // started twice without finishing
+			// A test starts (again). pytest-replay keeps a run's outcome
+			// once it failed, so the outcome of a rerun's last run is the
+			// log's or the XML's to tell.
+			if i, ok := latest[rec.NodeID]; ok {
+				src.Runs[i].Outcome = Rerun
 			}
-			if seen[rec.NodeID] {
-				// pytest-replay keeps a run's outcome once it failed, so
-				// the outcome of a rerun's last run is the log's or the
-				// XML's to tell.
-				for i := len(src.Runs) - 1; i >= 0; i-- {
-					if src.Runs[i].Node == rec.NodeID {
-						src.Runs[i].Outcome = Rerun
-						break
-					}
-				}
-			}
-			seen[rec.NodeID] = true
 			starts[rec.NodeID] = *rec.Start
 			open[rec.NodeID] = len(src.Runs)
+			latest[rec.NodeID] = len(src.Runs)
 			src.Runs = append(src.Runs, Run{Node: rec.NodeID, Worker: worker, Duration: -1, Loc: loc})
 			continue
 		}

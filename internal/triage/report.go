@@ -131,39 +131,16 @@ type (
 	jsonReport struct {
 		Spec     string        `json:"spec"`
 		Poisoned bool          `json:"poisoned"`
-		Verdicts []jsonVerdict `json:"verdicts"`
+		Verdicts []Verdict     `json:"verdicts"`
 		Attempts []jsonAttempt `json:"attempts"`
 		Warnings []string      `json:"warnings"`
 	}
-	jsonVerdict struct {
-		Kind      string         `json:"kind"`
-		Attempt   string         `json:"attempt,omitempty"`
-		Worker    string         `json:"worker,omitempty"`
-		Certain   bool           `json:"certain"`
-		Summary   string         `json:"summary"`
-		Poisoning *TestRef       `json:"poisoning_test,omitempty"`
-		Poisoned  []TestRef      `json:"poisoned_tests"`
-		Modules   []string       `json:"modules"`
-		Evidence  []jsonEvidence `json:"evidence"`
-		Next      []string       `json:"next"`
-	}
-	jsonEvidence struct {
-		File string `json:"file,omitempty"`
-		Line int    `json:"line,omitempty"`
-		Col  int    `json:"col,omitempty"`
-		What string `json:"what"`
-	}
 	jsonAttempt struct {
 		Label    string       `json:"label"`
-		Inputs   []jsonInput  `json:"inputs"`
+		Inputs   []*Source    `json:"inputs"`
 		Timeline string       `json:"timeline"`
 		Workers  []jsonWorker `json:"workers"`
 		Gaps     []string     `json:"not_shown"`
-	}
-	jsonInput struct {
-		Path  string `json:"path"`
-		Kind  string `json:"kind"`
-		Lines int    `json:"lines"`
 	}
 	jsonWorker struct {
 		Name string    `json:"name"`
@@ -181,27 +158,19 @@ type (
 
 // JSON prints the report as one JSON document.
 func (r *Report) JSON(w io.Writer) error {
-	doc := jsonReport{Spec: r.Spec, Poisoned: r.Poisoned(), Verdicts: []jsonVerdict{}, Attempts: []jsonAttempt{}, Warnings: orEmpty(r.Warnings)}
+	doc := jsonReport{Spec: r.Spec, Poisoned: r.Poisoned(), Verdicts: []Verdict{}, Attempts: []jsonAttempt{}, Warnings: orEmpty(r.Warnings)}
 	for _, v := range r.Verdicts {
-		jv := jsonVerdict{Kind: v.Kind, Attempt: v.Attempt, Worker: v.Worker, Certain: v.Certain, Summary: v.Summary,
-			Poisoning: v.Poisoning, Poisoned: orEmpty(v.Poisoned), Modules: orEmpty(v.Modules), Next: orEmpty(v.Next), Evidence: []jsonEvidence{}}
-		for _, e := range v.Evidence {
-			jv.Evidence = append(jv.Evidence, jsonEvidence{File: e.Loc.File, Line: e.Loc.Line, Col: e.Loc.Col, What: e.What})
-		}
-		doc.Verdicts = append(doc.Verdicts, jv)
+		v.Poisoned, v.Modules, v.Evidence, v.Next = orEmpty(v.Poisoned), orEmpty(v.Modules), orEmpty(v.Evidence), orEmpty(v.Next)
+		doc.Verdicts = append(doc.Verdicts, v)
 	}
 	for _, a := range r.Attempts {
-		ja := jsonAttempt{Label: a.Label, Timeline: string(a.Timeline), Workers: []jsonWorker{}, Gaps: orEmpty(a.Gaps())}
-		for _, s := range a.Sources {
-			ja.Inputs = append(ja.Inputs, jsonInput{Path: s.Path, Kind: string(s.Kind), Lines: s.Lines})
-		}
+		ja := jsonAttempt{Label: a.Label, Inputs: a.Sources, Timeline: string(a.Timeline), Workers: []jsonWorker{}, Gaps: orEmpty(a.Gaps())}
 		for _, wk := range a.Workers {
 			jw := jsonWorker{Name: wk.Name, Runs: make([]jsonRun, 0, len(wk.Runs))}
 			for _, run := range wk.Runs {
 				jr := jsonRun{Node: run.Node, Outcome: outcomeText(run.Outcome), File: run.Loc.File, Line: run.Loc.Line, Col: run.Loc.Col}
 				if run.Duration >= 0 {
-					d := run.Duration
-					jr.Duration = &d
+					jr.Duration = &run.Duration
 				}
 				jw.Runs = append(jw.Runs, jr)
 			}
@@ -243,10 +212,10 @@ func (r *Report) GitHub(w io.Writer) {
 		}
 		fmt.Fprintf(w, "::%s %stitle=%s::%s\n", kind, where, finding.EscapeProperty(title), finding.EscapeData(msg))
 	}
-	warnings := r.Warnings
-	r.Warnings = nil
-	r.Text(w)
-	r.Warnings = warnings
+	// The warnings were annotated already.
+	text := *r
+	text.Warnings = nil
+	text.Text(w)
 }
 
 // orEmpty is s, or an empty slice for nil, so that JSON shows [] and not

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fixturegen/fixturegen/internal/lazyregexp"
 	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/timerexc"
 	"github.com/fixturegen/fixturegen/schema"
@@ -97,19 +98,18 @@ func (m *Matcher) seconds(number []byte) float64 {
 }
 
 // The timers' messages are read as package timerexc reads them, where probe
-// reads them too; the others are Python's and pytest's.
+// reads them too; the others are Python's and pytest's. Each compiles when
+// first used: only triage uses these, and each one would cost every
+// command's start-up.
 var (
-	reToken       = timerexc.Token
-	reGrace       = timerexc.Grace
-	reGenerated   = timerexc.Generated
-	reLateImport  = lazyRegexp(pytext.Pattern(pytext.LateImportFormat, map[string]string{"node": "", "modules": `(.+?)`, "fixture": `[A-Za-z_]\w*`}))
-	reLateModules = lazyRegexp(pytext.Pattern(pytext.LateModuleFormat, map[string]string{"module": pytext.Module, "seconds": pytext.Number}))
+	reLateImport  = lazyregexp.New(pytext.Pattern(pytext.LateImportFormat, map[string]string{"node": "", "modules": `(.+?)`, "fixture": `[A-Za-z_]\w*`}))
+	reLateModules = lazyregexp.New(pytext.Pattern(pytext.LateModuleFormat, map[string]string{"module": pytext.Module, "seconds": pytext.Number}))
 
-	reObjectAt   = lazyRegexp(`'module' object at ([A-Za-z_][\w.]*) has no attribute '(\w+)'`)
-	reModuleAttr = lazyRegexp(`module '([A-Za-z_][\w.]*)' has no attribute '(\w+)'`)
-	rePartial    = lazyRegexp(`partially initialized module '([A-Za-z_][\w.]*)'`)
-	reCannot     = lazyRegexp(`cannot import name '(\w+)' from '([A-Za-z_][\w.]*)'`)
-	reNoModule   = lazyRegexp(`No module named '([A-Za-z_][\w.]*)'`)
+	reObjectAt   = lazyregexp.New(`'module' object at ([A-Za-z_][\w.]*) has no attribute '(\w+)'`)
+	reModuleAttr = lazyregexp.New(`module '([A-Za-z_][\w.]*)' has no attribute '(\w+)'`)
+	rePartial    = lazyregexp.New(`partially initialized module '([A-Za-z_][\w.]*)'`)
+	reCannot     = lazyregexp.New(`cannot import name '(\w+)' from '([A-Za-z_][\w.]*)'`)
+	reNoModule   = lazyregexp.New(`No module named '([A-Za-z_][\w.]*)'`)
 )
 
 // Byte strings that must occur for a regexp above to match; checking them
@@ -118,16 +118,11 @@ var (
 	// bFixturegen is in every line the runtime writes into a failure or
 	// a warning: its token, or the command it tells the user to run.
 	bFixturegen = []byte("fixturegen")
-	bToken      = timerexc.TokenNeedle
-	bGrace      = timerexc.GraceNeedle
 	bNoAttr     = []byte("has no attribute '")
 	bPartial    = []byte("partially initialized module")
 	bCannot     = []byte("cannot import name")
 	bCircular   = []byte("(most likely due to a circular import)")
 	bNoModule   = []byte("No module named")
-	bTimeSuffix = timerexc.GeneratedNeedle
-	bTimeout    = timerexc.TimeoutNeedle
-	bTimeoutBar = timerexc.TimeoutBanner
 	bFirstTime  = []byte(pytext.Needle(pytext.LateImportFormat))
 )
 
@@ -135,43 +130,40 @@ var (
 // for the caller to fill.
 func (m *Matcher) Match(line []byte, clues []Clue) []Clue {
 	text := func() string { return string(bytes.TrimSpace(line)) }
-	if bytes.Contains(line, bToken) {
-		for _, sm := range reToken().FindAllSubmatch(line, -1) {
+	// find runs re on the line only when the line holds its needle.
+	find := func(needle []byte, re func() *regexp.Regexp) [][]byte {
+		if !bytes.Contains(line, needle) {
+			return nil
+		}
+		return re().FindSubmatch(line)
+	}
+	if bytes.Contains(line, timerexc.TokenNeedle) {
+		for _, sm := range timerexc.Token().FindAllSubmatch(line, -1) {
 			clues = append(clues, Clue{Kind: ImportInterrupted, Module: string(sm[1]), Certain: true, Text: text()})
 		}
 	}
-	if bytes.Contains(line, bGrace) {
-		if sm := reGrace().FindSubmatch(line); sm != nil {
-			clues = append(clues, Clue{Kind: ImportInterrupted, Module: string(sm[1]), Certain: true, Text: text()})
-		}
+	if sm := find(timerexc.GraceNeedle, timerexc.Grace); sm != nil {
+		clues = append(clues, Clue{Kind: ImportInterrupted, Module: string(sm[1]), Certain: true, Text: text()})
 	}
-	if bytes.Contains(line, bNoAttr) {
-		if sm := reObjectAt().FindSubmatch(line); sm != nil {
-			mod, attr := string(sm[1]), string(sm[2])
-			// pytest's monkeypatch names the dotted path it resolved:
-			// when that path ends in the missing attribute, the
-			// attribute is the submodule itself.
-			certain := len(mod) > len(attr) && mod[len(mod)-len(attr)-1:] == "."+attr
-			clues = append(clues, Clue{Kind: HalfImport, Module: mod, Attr: attr, Certain: certain, Text: text()})
-		} else if sm := reModuleAttr().FindSubmatch(line); sm != nil {
-			clues = append(clues, Clue{Kind: HalfImport, Module: string(sm[1]), Attr: string(sm[2]), Text: text()})
-		}
+	if sm := find(bNoAttr, reObjectAt); sm != nil {
+		mod, attr := string(sm[1]), string(sm[2])
+		// pytest's monkeypatch names the dotted path it resolved: when
+		// that path ends in the missing attribute, the attribute is the
+		// submodule itself.
+		certain := len(mod) > len(attr) && mod[len(mod)-len(attr)-1:] == "."+attr
+		clues = append(clues, Clue{Kind: HalfImport, Module: mod, Attr: attr, Certain: certain, Text: text()})
+	} else if sm := find(bNoAttr, reModuleAttr); sm != nil {
+		clues = append(clues, Clue{Kind: HalfImport, Module: string(sm[1]), Attr: string(sm[2]), Text: text()})
 	}
-	if bytes.Contains(line, bPartial) {
-		if sm := rePartial().FindSubmatch(line); sm != nil {
-			clues = append(clues, Clue{Kind: HalfImport, Module: string(sm[1]), Certain: true, Text: text()})
-		}
+	if sm := find(bPartial, rePartial); sm != nil {
+		clues = append(clues, Clue{Kind: HalfImport, Module: string(sm[1]), Certain: true, Text: text()})
 	}
-	if bytes.Contains(line, bCannot) {
-		if sm := reCannot().FindSubmatch(line); sm != nil {
-			circular := bytes.Contains(line, bCircular)
-			clues = append(clues, Clue{Kind: HalfImport, Module: string(sm[2]), Attr: string(sm[1]), Certain: circular, Text: text()})
-		}
+	if sm := find(bCannot, reCannot); sm != nil {
+		circular := bytes.Contains(line, bCircular)
+		clues = append(clues, Clue{Kind: HalfImport, Module: string(sm[2]), Attr: string(sm[1]), Certain: circular, Text: text()})
 	}
-	if bytes.Contains(line, bNoModule) {
-		if sm := reNoModule().FindSubmatch(line); sm != nil {
-			clues = append(clues, Clue{Kind: HalfImport, Module: string(sm[1]), Text: text()})
-		}
+	if sm := find(bNoModule, reNoModule); sm != nil {
+		clues = append(clues, Clue{Kind: HalfImport, Module: string(sm[1]), Text: text()})
 	}
 	var filled [][]byte
 	if m.filled != nil && bytes.Contains(line, m.needle) {
@@ -182,26 +174,34 @@ func (m *Matcher) Match(line []byte, clues []Clue) []Clue {
 		clues = append(clues, Clue{Kind: DeadlineFailure, Text: text(), Seconds: m.seconds(filled[1])})
 	case len(m.Deadline) > 0 && bytes.Contains(line, m.Deadline):
 		c := Clue{Kind: DeadlineFailure, Text: text()}
-		if sm := reGenerated().FindSubmatch(line); sm != nil {
+		if sm := timerexc.Generated().FindSubmatch(line); sm != nil {
 			c.Seconds, _ = strconv.ParseFloat(string(sm[1]), 64)
 		}
 		clues = append(clues, c)
-	case bytes.Contains(line, bTimeSuffix):
-		if sm := reGenerated().FindSubmatch(line); sm != nil {
+	default:
+		if sm := find(timerexc.GeneratedNeedle, timerexc.Generated); sm != nil {
 			c := Clue{Kind: DeadlineFailure, Text: text()}
 			c.Seconds, _ = strconv.ParseFloat(string(sm[1]), 64)
 			clues = append(clues, c)
 		}
 	}
-	if bytes.Contains(line, bTimeout) || bytes.Contains(line, bTimeoutBar) {
+	if bytes.Contains(line, timerexc.TimeoutNeedle) || bytes.Contains(line, timerexc.TimeoutBanner) {
 		clues = append(clues, Clue{Kind: Timeout, Certain: true, Text: text()})
 	}
-	if bytes.Contains(line, bFirstTime) {
-		if sm := reLateImport().FindSubmatch(line); sm != nil {
-			for _, mm := range reLateModules().FindAllSubmatch(sm[1], -1) {
-				clues = append(clues, Clue{Kind: LateImport, Module: string(mm[1]), Certain: true, Text: text()})
-			}
+	if sm := find(bFirstTime, reLateImport); sm != nil {
+		for _, mm := range reLateModules().FindAllSubmatch(sm[1], -1) {
+			clues = append(clues, Clue{Kind: LateImport, Module: string(mm[1]), Certain: true, Text: text()})
 		}
+	}
+	return clues
+}
+
+// matchAt appends the clues text shows about node, all at loc.
+func (m *Matcher) matchAt(clues []Clue, text []byte, node string, loc Loc) []Clue {
+	start := len(clues)
+	clues = m.Match(text, clues)
+	for i := start; i < len(clues); i++ {
+		clues[i].Node, clues[i].Loc = node, loc
 	}
 	return clues
 }

@@ -17,14 +17,15 @@ package triage
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // Loc is a line of an input file, the evidence behind a verdict. Col is
 // set where a line holds many records, as pytest's JUnit XML does.
 type Loc struct {
-	File string `json:"file"`
-	Line int    `json:"line"`
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
 	Col  int    `json:"col,omitempty"`
 }
 
@@ -97,29 +98,30 @@ type Clue struct {
 	Loc     Loc
 }
 
-// Source is what one input file holds.
+// Source is what one input file holds. The JSON output lists it as an
+// input: its path, kind and number of lines.
 type Source struct {
-	Path  string
-	Kind  Kind
-	Label string
+	Path  string `json:"path"`
+	Kind  Kind   `json:"kind"`
+	Label string `json:"-"`
 	// Runs in the order the file shows them; for terminal output with
 	// pytest-xdist, the order each worker ran them.
-	Runs  []Run
-	Clues []Clue
+	Runs  []Run  `json:"-"`
+	Clues []Clue `json:"-"`
 	// Durations holds the longest call the file gives for each node, and
 	// Setups its longest setup (from --durations), for files whose runs
 	// carry no duration.
-	Durations, Setups map[string]float64
+	Durations, Setups map[string]float64 `json:"-"`
 	// Timeout is pytest-timeout's limit in seconds, as the output's
 	// header states it ("timeout: 5.0s"); 0 when not shown.
-	Timeout float64
+	Timeout float64 `json:"-"`
 	// Warnings say where the file could not be read to its end.
-	Warnings []string
+	Warnings []string `json:"-"`
 	// Gaps say what the file could not show, such as the worker of a
 	// passing test in output without -v.
-	Gaps []string
+	Gaps []string `json:"-"`
 	// Lines is the number of lines read.
-	Lines int
+	Lines int `json:"lines"`
 }
 
 func (s *Source) warnf(format string, args ...any) {
@@ -127,12 +129,9 @@ func (s *Source) warnf(format string, args ...any) {
 }
 
 func (s *Source) gap(msg string) {
-	for _, g := range s.Gaps {
-		if g == msg {
-			return
-		}
+	if !slices.Contains(s.Gaps, msg) {
+		s.Gaps = append(s.Gaps, msg)
 	}
-	s.Gaps = append(s.Gaps, msg)
 }
 
 // stripGroup removes the "@group" suffix pytest-xdist's loadgroup

@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -67,6 +68,9 @@ func (j *judge) facts(a *Attempt) map[string]*facts {
 	return fs
 }
 
+// noFacts stands for a test the inputs say nothing about.
+var noFacts = &facts{duration: -1, withSetup: -1}
+
 // valid tells whether a half-import signature counts: certain ones
 // always do; "module 'X' has no attribute 'Y'" only when X.Y is a module
 // the run shows loaded, and an ImportError only of a module it shows
@@ -93,9 +97,6 @@ func (j *judge) valid(c Clue) bool {
 // halfImports returns the run's half-import signatures: the verified ones,
 // and the unverified too when afterInterruption.
 func (f *facts) halfImports(afterInterruption bool) []Clue {
-	if f == nil {
-		return nil
-	}
 	var out []Clue
 	for _, c := range f.clues {
 		if c.Kind == HalfImport {
@@ -129,24 +130,21 @@ func (j *judge) interruption(r Run, f *facts, timeout float64) (string, int) {
 	if !r.Outcome.bad() {
 		return "", 0
 	}
-	if c := f.first(DeadlineFailure); c != nil {
+	if f.first(DeadlineFailure) != nil {
 		return "failed on its deadline", 2
 	}
-	if c := f.first(Timeout); c != nil {
+	if f.first(Timeout) != nil {
 		return "timed out (pytest-timeout)", 2
 	}
-	if f != nil && f.first(HalfImport) != nil {
+	if f.first(HalfImport) != nil {
 		return "", 0
 	}
-	d, whole := -1.0, -1.0
-	if f != nil {
-		d, whole = f.duration, f.withSetup
-	}
+	d, whole := f.duration, f.withSetup
 	switch {
 	case j.seconds > 0 && d >= j.seconds*(1-deadlineSlack)-rounding:
-		return fmt.Sprintf("ran %.2f s, past the %s s deadline, and was %s", d, num(j.seconds), verb(r.Outcome)), 2
+		return fmt.Sprintf("ran %.2f s, past the %g s deadline, and was %s", d, j.seconds, r.Outcome), 2
 	case timeout > 0 && whole >= timeout*(1-timeoutSlack)-rounding:
-		return fmt.Sprintf("ran %.2f s with its setup, reaching pytest-timeout's %s s, and was %s", whole, num(timeout), verb(r.Outcome)), 2
+		return fmt.Sprintf("ran %.2f s with its setup, reaching pytest-timeout's %g s, and was %s", whole, timeout, r.Outcome), 2
 	case r.Outcome != Rerun:
 		return "", 0
 	case d < 0:
@@ -185,15 +183,6 @@ const timeoutSlack = 0.05
 // call the deadline ended reads a few hundredths short of it.
 const deadlineSlack = 0.05
 
-func verb(o Outcome) string {
-	if o == Rerun {
-		return "rerun"
-	}
-	return string(o)
-}
-
-func num(f float64) string { return strings.TrimSuffix(fmt.Sprintf("%g", f), ".0") }
-
 // attempt judges each worker of one attempt.
 func (j *judge) attempt(a *Attempt) []Verdict {
 	fs := j.facts(a)
@@ -204,7 +193,7 @@ func (j *judge) attempt(a *Attempt) []Verdict {
 		cause, strength, why := -1, 0, ""
 		ranBefore := map[string]bool{} // tests with a half-import signature seen running
 		for i, r := range w.Runs {
-			f := fs[r.Node]
+			f := cmp.Or(fs[r.Node], noFacts)
 			if len(f.halfImports(cause >= 0)) > 0 {
 				// A test shows the symptom when it has no interruption
 				// of its own, or in a later run than its interrupted one.
@@ -224,16 +213,12 @@ func (j *judge) attempt(a *Attempt) []Verdict {
 
 func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, symptom int, why string, strength int) Verdict {
 	bad := w.Runs[cause]
-	bf := fs[bad.Node]
-	if bf == nil {
-		bf = &facts{duration: -1, withSetup: -1}
-	}
-	dur := bf.duration
+	bf := cmp.Or(fs[bad.Node], noFacts)
 	v := Verdict{
 		Kind:      PoisonedWorker,
 		Attempt:   a.Label,
 		Worker:    w.Name,
-		Poisoning: &TestRef{Node: stripGroup(bad.Node), Duration: dur, Attempt: a.Label, Why: why},
+		Poisoning: &TestRef{Node: stripGroup(bad.Node), Duration: bf.duration, Attempt: a.Label, Why: why},
 		Certain:   strength == 3,
 	}
 	v.Evidence = append(v.Evidence, Evidence{Loc: bad.Loc, What: fmt.Sprintf("%s %s on %s: %s", strings.ToUpper(string(bad.Outcome)), bad.Node, w.Name, why)})
@@ -247,20 +232,15 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 	}
 	seen := map[string]bool{}
 	for _, r := range w.Runs[cause+1:] {
-		f := fs[r.Node]
+		f := cmp.Or(fs[r.Node], noFacts)
 		half := f.halfImports(true)
 		if !r.Outcome.bad() || len(half) == 0 || seen[r.Node] {
 			continue
 		}
 		seen[r.Node] = true
-		d := -1.0
-		if f != nil {
-			d = f.duration
-		}
-		v.Poisoned = append(v.Poisoned, TestRef{Node: stripGroup(r.Node), Duration: d, Attempt: a.Label})
+		v.Poisoned = append(v.Poisoned, TestRef{Node: stripGroup(r.Node), Duration: f.duration, Attempt: a.Label})
 		v.Evidence = append(v.Evidence, Evidence{Loc: r.Loc, What: fmt.Sprintf("%s %s on %s", strings.ToUpper(string(r.Outcome)), r.Node, w.Name)})
-		shown := 0
-		for _, c := range half {
+		for i, c := range half {
 			mod := c.Module
 			if !c.Certain && c.Attr != "" {
 				mod += "." + c.Attr
@@ -268,17 +248,17 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 			if !slices.Contains(v.Modules, mod) {
 				v.Modules = append(v.Modules, mod)
 			}
-			if shown < 2 {
+			if i < 2 {
 				v.Evidence = append(v.Evidence, Evidence{Loc: c.Loc, What: c.Text})
-				shown++
 			}
 		}
 	}
 	v.Summary = fmt.Sprintf("%s %s, and %d later %s on %s failed with a half-import signature",
 		stripGroup(bad.Node), why, len(v.Poisoned), pluralWord(len(v.Poisoned), "test"), w.Name)
-	if underPytestTimeout(bf, why) {
-		// pytest-timeout's handler cut the import short: the plugin is the
-		// fix that needs no spec and no generated file.
+	if bf.first(Timeout) != nil || strings.Contains(why, "pytest-timeout") {
+		// pytest-timeout's handler cut the import short, as its timeout
+		// line or the verdict's reason says: the plugin is the fix that
+		// needs no spec and no generated file.
 		v.Next = append(v.Next, pluginFix)
 	}
 	v.Next = append(v.Next, j.probe(bad.Node))
@@ -447,14 +427,3 @@ func shellQuote(s string) string {
 // pluginFix is the step that ends a poisoning under pytest-timeout: the
 // import shield as a pytest plugin, installed next to pytest-timeout.
 var pluginFix = "pip install " + pytext.PluginDistribution + "  # add it next to pytest-timeout in the test requirements: a first import then finishes before pytest-timeout's handler fails the test"
-
-// underPytestTimeout tells whether pytest-timeout ended the poisoning test:
-// its timeout line, or the verdict's reason, says so.
-func underPytestTimeout(f *facts, why string) bool {
-	for _, c := range f.clues {
-		if c.Kind == Timeout {
-			return true
-		}
-	}
-	return strings.Contains(why, "pytest-timeout")
-}
