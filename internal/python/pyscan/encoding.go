@@ -88,7 +88,7 @@ func codingDeclaration(src []byte) (string, int) {
 		}
 		rest := bytes.TrimLeft(trimmed[i+7:], " \t")
 		end := 0
-		for end < len(rest) && (isNameByte(rest[end]) || rest[end] == '-' || rest[end] == '.') {
+		for end < len(rest) && (nameBytes[rest[end]] || rest[end] == '-' || rest[end] == '.') {
 			end++
 		}
 		if end > 0 {

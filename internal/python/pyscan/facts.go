@@ -628,10 +628,6 @@ func (p *parser) first(t *tok) byte {
 	return p.src[t.off]
 }
 
-// bracket returns the bracket or comma a token is, or 0 for any other
-// token.
-func (p *parser) bracket(t *tok) byte { return t.ch }
-
 func (p *parser) scope() int {
 	if len(p.scopes) == 0 {
 		return -1
@@ -1037,17 +1033,7 @@ func (p *parser) dottedModule(toks []tok) (string, int) {
 	if i == 0 {
 		return name, n
 	}
-	if first, last := toks[0].off, toks[i+n-1].end; int(last-first) == sumLen(toks[:i])+len(name) {
-		// Written without spaces, as module names almost always are: the
-		// name is a substring of the source.
-		return p.kept.copy(p.src[first:last]), i + n
-	}
-	var b strings.Builder
-	for k := range i {
-		b.WriteString(p.str(&toks[k]))
-	}
-	b.WriteString(name)
-	return b.String(), i + n
+	return p.text(toks[:i+n]), i + n
 }
 
 // calls records every call of a dotted name in toks.
@@ -1065,7 +1051,7 @@ func (p *parser) calls(toks []tok, scope int, target string) {
 		if k+1 >= len(toks) {
 			continue
 		}
-		if b := p.bracket(&toks[k+1]); b != '(' && b != '.' && b != ')' {
+		if b := toks[k+1].ch; b != '(' && b != '.' && b != ')' {
 			continue
 		}
 		if k > 0 && p.isOp(&toks[k-1], ".") || p.keyword(t) {
@@ -1157,7 +1143,7 @@ func (p *parser) arg(seg []tok) Arg {
 	case p.isWord(&seg[0], kwLambda):
 		a.Kind = ArgLambda
 		for i := range seg {
-			if seg[i].kind == Op && p.bracket(&seg[i]) == '(' {
+			if seg[i].kind == Op && seg[i].ch == '(' {
 				a.Value = "call"
 			}
 		}
@@ -1221,20 +1207,8 @@ func unescape(s string) string {
 			}
 		case '\\', '\'', '"':
 			b.WriteByte(s[i])
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'a':
-			b.WriteByte('\a')
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'v':
-			b.WriteByte('\v')
+		case 'n', 't', 'r', 'a', 'b', 'f', 'v':
+			b.WriteByte("\n\t\r\a\b\f\v"[strings.IndexByte("ntrabfv", s[i])])
 		case '0', '1', '2', '3', '4', '5', '6', '7':
 			// Up to three octal digits.
 			v, n := 0, 0
@@ -1255,8 +1229,7 @@ func unescape(s string) string {
 					continue
 				}
 			}
-			b.WriteByte('\\')
-			b.WriteByte(s[i])
+			fallthrough
 		default:
 			b.WriteByte('\\')
 			b.WriteByte(s[i])
@@ -1271,21 +1244,23 @@ func (p *parser) chain(toks []tok, i int) (string, int) {
 	if i >= len(toks) || toks[i].kind != Name {
 		return "", 0
 	}
-	j := i
-	for j+2 < len(toks) && p.isOp(&toks[j+1], ".") && toks[j+2].kind == Name {
-		j += 2
-	}
-	first, last := toks[i].off, toks[j].end
-	if int(last-first) == sumLen(toks[i:j+1]) && isASCII(p.src[first:last]) {
+	n := chainLen(toks, i)
+	return p.text(toks[i : i+n]), n
+}
+
+// text returns the text of toks joined, each name in its NFKC form.
+func (p *parser) text(toks []tok) string {
+	first, last := toks[0].off, toks[len(toks)-1].end
+	if int(last-first) == sumLen(toks) && isASCII(p.src[first:last]) {
 		// Written without spaces, as dotted names almost always are:
 		// the name is a substring of the source.
-		return p.kept.copy(p.src[first:last]), j - i + 1
+		return p.kept.copy(p.src[first:last])
 	}
 	var b strings.Builder
-	for k := i; k <= j; k++ {
+	for k := range toks {
 		b.WriteString(p.str(&toks[k]))
 	}
-	return b.String(), j - i + 1
+	return b.String()
 }
 
 // chainLen returns the number of tokens of the dotted name (NAME(.NAME)*)
@@ -1303,7 +1278,7 @@ func chainLen(toks []tok, i int) int {
 func (p *parser) matching(toks []tok, open int) int {
 	depth := 0
 	for i := open; i < len(toks); i++ {
-		switch p.bracket(&toks[i]) {
+		switch toks[i].ch {
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':
@@ -1327,7 +1302,7 @@ func (p *parser) eachSeg(toks []tok, nonEmpty bool, f func([]tok)) {
 			lambdas++
 			continue
 		}
-		switch p.bracket(&toks[i]) {
+		switch toks[i].ch {
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':
@@ -1361,7 +1336,7 @@ func (p *parser) indexOp(toks []tok, text string) int {
 		if depth == 0 && string(p.bytes(t)) == text {
 			return i
 		}
-		switch p.bracket(t) {
+		switch t.ch {
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':

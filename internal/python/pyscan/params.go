@@ -62,12 +62,8 @@ func skipBlanks(src []byte, i int) int {
 		switch c := src[i]; {
 		case c == ' ' || c == '\t' || c == '\f':
 			i++
-		case c == '\\' && i+1 < len(src) && src[i+1] == '\n':
-			i += 2
-		case c == '\\' && i+2 < len(src) && src[i+1] == '\r' && src[i+2] == '\n':
-			i += 3
-		case c == '\\' && i+1 < len(src) && src[i+1] == '\r':
-			i += 2
+		case c == '\\' && i+1 < len(src) && (src[i+1] == '\n' || src[i+1] == '\r'):
+			i = afterNewline(src, i+1)
 		default:
 			return i
 		}
@@ -104,19 +100,7 @@ func closing(src []byte, open, limit int) int {
 			}
 			i += j
 		case '"', '\'':
-			// The name right before the quote, if any, is the string's
-			// prefix when it is one, as Places reads it.
-			j := i
-			for j > open && nameBytes[src[j-1]] {
-				j--
-			}
-			for j < i && isDigit(src[j]) {
-				j++
-			}
-			formatted := false
-			if j < i {
-				formatted, _ = stringPrefix(src[j:i])
-			}
+			_, formatted := stringOpen(src, open, i)
 			lx.off = i
 			lx.skipString(formatted)
 			i = lx.off

@@ -89,7 +89,7 @@ func Places(src []byte, offs []int) []Place {
 // after from, where the code being skipped began.
 func stringOpen(src []byte, from, quote int) (open int, formatted bool) {
 	j := quote
-	for j > from && isNameByte(src[j-1]) {
+	for j > from && nameBytes[src[j-1]] {
 		j--
 	}
 	for j < quote && isDigit(src[j]) {

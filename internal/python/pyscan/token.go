@@ -228,12 +228,17 @@ func (l *Lexer) mark(t *tok, k Kind, start, end, line, lineStart int) {
 
 // newline consumes one line ending ("\n", "\r\n" or "\r") at l.off.
 func (l *Lexer) newline() {
-	if l.src[l.off] == '\r' && l.off+1 < len(l.src) && l.src[l.off+1] == '\n' {
-		l.off++
-	}
-	l.off++
+	l.off = afterNewline(l.src, l.off)
 	l.line++
 	l.lineStart = l.off
+}
+
+// afterNewline returns the offset just past the line ending at src[i].
+func afterNewline(src []byte, i int) int {
+	if src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n' {
+		return i + 2
+	}
+	return i + 1
 }
 
 // Next returns the next token; after the end of the source it returns EOF
@@ -364,7 +369,7 @@ var class = func() (t [256]uint8) {
 			t[c] = cHash
 		case c == '\n' || c == '\r':
 			t[c] = cNewline
-		case isNameStart(byte(c)):
+		case nameBytes[c] && !isDigit(byte(c)):
 			t[c] = cName
 		case isDigit(byte(c)):
 			t[c] = cDigit
@@ -455,28 +460,17 @@ func (l *Lexer) indentation(t *tok) bool {
 			}
 			c = src[i]
 		}
-		switch c {
-		case '\n', '\r':
-			if c == '\r' && i+1 < len(src) && src[i+1] == '\n' {
-				i++
-			}
+		// A line that starts with a continuation belongs to no block of
+		// its own; its indentation is that of the joined line.
+		if c == '\\' && i+1 < len(src) && (src[i+1] == '\n' || src[i+1] == '\r') {
 			i++
+			c = src[i]
+		}
+		if c == '\n' || c == '\r' {
+			i = afterNewline(src, i)
 			line++
 			ls = i
 			continue
-		case '\\':
-			// A line that starts with a continuation belongs to no block of
-			// its own; its indentation is that of the joined line.
-			if i+1 < len(src) && (src[i+1] == '\n' || src[i+1] == '\r') {
-				i++
-				if src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n' {
-					i++
-				}
-				i++
-				line++
-				ls = i
-				continue
-			}
 		}
 		l.off, l.line, l.lineStart = i, line, ls
 		l.bol = false
@@ -513,25 +507,13 @@ var nameBytes = func() (t [256]bool) {
 	return t
 }()
 
-// asciiNameBytes marks the ASCII bytes of nameBytes.
-var asciiNameBytes = func() (t [256]bool) {
-	for c := range utf8.RuneSelf {
-		t[c] = nameBytes[c]
-	}
-	return t
-}()
-
-func isNameStart(c byte) bool { return nameBytes[c] && !isDigit(c) }
-
-func isNameByte(c byte) bool { return nameBytes[c] }
-
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // name reads an identifier, or a string prefix and the string it starts.
 func (l *Lexer) name(t *tok) {
 	start, line, ls := l.off, l.line, l.lineStart
 	src, i := l.src, l.off
-	for i < len(src) && asciiNameBytes[src[i]] {
+	for i < len(src) && src[i] < utf8.RuneSelf && nameBytes[src[i]] {
 		i++
 	}
 	ascii := i >= len(src) || src[i] < utf8.RuneSelf
@@ -582,29 +564,18 @@ func stringPrefix(p []byte) (formatted, ok bool) {
 	return f == 1, true
 }
 
+// number reads a number literal: its name bytes and dots, and the sign of
+// a decimal exponent.
 func (l *Lexer) number(t *tok) {
-	start, line, ls := l.off, l.line, l.lineStart
-	l.off = numberEnd(l.src, start)
-	l.tok(t, Number, start, line, ls)
-}
-
-// numberEnd returns the offset just past the number literal that starts
-// at src[start].
-func numberEnd(src []byte, start int) int {
+	src, start := l.src, l.off
 	hex := len(src) > start+1 && src[start] == '0' && (src[start+1]|0x20 == 'x')
 	i := start
-	for i < len(src) {
-		c := src[i]
-		switch {
-		case isNameByte(c) || c == '.':
-			i++
-		case (c == '+' || c == '-') && !hex && i > start && src[i-1]|0x20 == 'e':
-			i++
-		default:
-			return i
-		}
+	for i < len(src) && (nameBytes[src[i]] || src[i] == '.' ||
+		(src[i] == '+' || src[i] == '-') && !hex && i > start && src[i-1]|0x20 == 'e') {
+		i++
 	}
-	return i
+	l.off = i
+	l.tok(t, Number, start, l.line, l.lineStart)
 }
 
 // str reads a string literal whose prefix starts at start and whose opening
@@ -621,14 +592,8 @@ func (l *Lexer) str(t *tok, start int, formatted bool) {
 func (l *Lexer) skipString(formatted bool) {
 	if formatted {
 		l.fstrings++
-		l.skipStringBody(true)
-		l.fstrings--
-		return
+		defer func() { l.fstrings-- }()
 	}
-	l.skipStringBody(false)
-}
-
-func (l *Lexer) skipStringBody(formatted bool) {
 	q := l.src[l.off]
 	triple := l.off+2 < len(l.src) && l.src[l.off+1] == q && l.src[l.off+2] == q
 	open, line, ls := l.off, l.line, l.lineStart
@@ -696,11 +661,11 @@ func (l *Lexer) skipStringBody(formatted bool) {
 	if n := len(l.src); n > 0 && (l.src[n-1] == '\n' || l.src[n-1] == '\r') {
 		last--
 	}
+	what := "string literal"
 	if triple {
-		l.problem(open, line, ls, "unterminated triple-quoted string literal (detected at line "+strconv.Itoa(last)+")")
-	} else {
-		l.problem(open, line, ls, "unterminated string literal (detected at line "+strconv.Itoa(last)+")")
+		what = "triple-quoted string literal"
 	}
+	l.problem(open, line, ls, "unterminated "+what+" (detected at line "+strconv.Itoa(last)+")")
 }
 
 // stringStop marks the bytes skipString must look at: quotes, backslashes,
@@ -773,7 +738,7 @@ func (l *Lexer) skipField(q byte, triple bool) {
 // prefix that makes it formatted.
 func (l *Lexer) prefixFormatted() bool {
 	i := l.off
-	for i > 0 && isNameByte(l.src[i-1]) && l.off-i < 2 {
+	for i > 0 && nameBytes[l.src[i-1]] && l.off-i < 2 {
 		i--
 	}
 	f, ok := stringPrefix(l.src[i:l.off])
@@ -958,81 +923,10 @@ func wordID[T string | []byte](s T) uint8 {
 	if len(s) < 2 || len(s) > 8 || wordPairs[len(s)][s[0]%64]&(1<<(s[1]%64)) == 0 {
 		return 0 // most names, such as "self"
 	}
-	switch string(s) {
-	case "False":
-		return kwFalse
-	case "None":
-		return kwNone
-	case "True":
-		return kwTrue
-	case "and":
-		return kwAnd
-	case "as":
-		return kwAs
-	case "assert":
-		return kwAssert
-	case "async":
-		return kwAsync
-	case "await":
-		return kwAwait
-	case "break":
-		return kwBreak
-	case "class":
-		return kwClass
-	case "continue":
-		return kwContinue
-	case "def":
-		return kwDef
-	case "del":
-		return kwDel
-	case "elif":
-		return kwElif
-	case "else":
-		return kwElse
-	case "except":
-		return kwExcept
-	case "finally":
-		return kwFinally
-	case "for":
-		return kwFor
-	case "from":
-		return kwFrom
-	case "global":
-		return kwGlobal
-	case "if":
-		return kwIf
-	case "import":
-		return kwImport
-	case "in":
-		return kwIn
-	case "is":
-		return kwIs
-	case "lambda":
-		return kwLambda
-	case "nonlocal":
-		return kwNonlocal
-	case "not":
-		return kwNot
-	case "or":
-		return kwOr
-	case "pass":
-		return kwPass
-	case "raise":
-		return kwRaise
-	case "return":
-		return kwReturn
-	case "try":
-		return kwTry
-	case "while":
-		return kwWhile
-	case "with":
-		return kwWith
-	case "yield":
-		return kwYield
-	case "match":
-		return kwMatch
-	case "case":
-		return kwCase
+	for i, w := range words {
+		if w == string(s) {
+			return uint8(i + 1)
+		}
 	}
 	return 0
 }
