@@ -17,14 +17,6 @@ import (
 // offending place when Python could not read src, or when fixturegen does
 // not know the encoding it declares.
 func Decode(src []byte) ([]byte, *Problem) {
-	return DecodeASCII(src, false)
-}
-
-// DecodeASCII is Decode for a source its caller already found to hold
-// only ASCII bytes (ascii true), as a search that reads every byte can
-// tell at no cost: such a source is valid UTF-8, and is not read again to
-// learn it. With ascii false it is Decode.
-func DecodeASCII(src []byte, ascii bool) ([]byte, *Problem) {
 	if bytes.HasPrefix(src, []byte{0xFF, 0xFE}) || bytes.HasPrefix(src, []byte{0xFE, 0xFF}) {
 		return nil, &Problem{Pos: Pos{1, 1}, Msg: "starts with a UTF-16 byte order mark; Python source must be UTF-8 unless it declares an encoding"}
 	}
@@ -47,7 +39,7 @@ func DecodeASCII(src []byte, ascii bool) ([]byte, *Problem) {
 			return out, nil
 		}
 	}
-	if ascii || utf8.Valid(src) {
+	if utf8.Valid(src) {
 		return src, nil
 	}
 	for i := 0; i < len(src); {

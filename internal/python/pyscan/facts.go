@@ -282,15 +282,35 @@ func (k *keptText) copy(p []byte) string {
 	if len(p) == 0 {
 		return ""
 	}
-	if k.b.Cap()-k.b.Len() < len(p) {
-		n := max(k.chunk, len(p))
-		k.chunk = max(k.chunk/2, 64)
-		k.b = strings.Builder{}
-		k.b.Grow(n)
-	}
-	start := k.b.Len()
+	start := k.room(len(p))
 	k.b.Write(p)
 	return k.b.String()[start:]
+}
+
+// join returns the strings parts written one after the other, as copy
+// returns bytes.
+func (k *keptText) join(parts ...string) string {
+	n := 0
+	for _, s := range parts {
+		n += len(s)
+	}
+	start := k.room(n)
+	for _, s := range parts {
+		k.b.WriteString(s)
+	}
+	return k.b.String()[start:]
+}
+
+// room starts a new chunk when the one being written has no room for n
+// more bytes, and returns where they will start.
+func (k *keptText) room(n int) int {
+	if k.b.Cap()-k.b.Len() < n {
+		size := max(k.chunk, n)
+		k.chunk = max(k.chunk/2, 64)
+		k.b = strings.Builder{}
+		k.b.Grow(size)
+	}
+	return k.b.Len()
 }
 
 // Scan tokenizes src and extracts its facts, as the function Scan does.
@@ -305,108 +325,64 @@ func (s *Scanner) Scan(src []byte) *Module {
 	// and copied all of it on the way. A Scanner's first module, which
 	// may be its only one (one Scanner a module is common), takes the
 	// arrays it grew instead of copies.
-	old, w := &s.p, &s.work
+	p := &s.p
 	reuse := s.scanned
 	s.scanned = true
-	p := &parser{lx: &s.lx, src: src, kept: newKeptText(len(src)),
-		m:      &Module{Defs: w.Defs[:0], Calls: w.Calls[:0], Assigns: w.Assigns[:0], Imports: w.Imports[:0]},
-		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0],
-		bindTargets: old.bindTargets[:0], ftoks: old.ftoks[:0], subs: old.subs[:0],
-		args: old.args[:0], paramBuf: old.paramBuf[:0], decos: old.decos[:0], baseBuf: old.baseBuf[:0],
-		bindBuf: old.bindBuf[:0], stars: old.stars[:0]}
+	*p = parser{lx: &s.lx, src: src, kept: newKeptText(len(src)), m: &s.work, noCalls: s.NoCalls, keep: s.Keep,
+		scopes: p.scopes[:0], toks: p.toks[:0], decoCalls: p.decoCalls[:0],
+		bindTargets: p.bindTargets[:0], ftoks: p.ftoks[:0], subs: p.subs[:0],
+		args: p.args[:0], paramBuf: p.paramBuf[:0], decos: p.decos[:0], baseBuf: p.baseBuf[:0],
+		bindBuf: p.bindBuf[:0], stars: p.stars[:0]}
 	p.lx.recordFields = !s.NoCalls
-	p.noCalls, p.keep = s.NoCalls, s.Keep
 	if s.Keep != nil {
 		p.lastSet, p.targetSet = nameSetOf(s.Keep.Last), nameSetOf(s.Keep.Targets)
 	}
 	p.run()
-	work := p.m
-	m := &Module{Defs: own(work.Defs, reuse), Calls: own(work.Calls, reuse), Assigns: own(work.Assigns, reuse), Imports: own(work.Imports, reuse),
-		StarImports: own(p.stars, reuse), Problems: p.lx.Problems}
-	binds := own(p.bindBuf, reuse)
-	bindTargets := exact(p.bindTargets)
+	w := p.m
+	m := &Module{Defs: take(&w.Defs, reuse), Calls: take(&w.Calls, reuse), Assigns: take(&w.Assigns, reuse), Imports: take(&w.Imports, reuse),
+		StarImports: take(&p.stars, reuse), Problems: p.lx.Problems}
+	binds := take(&p.bindBuf, reuse)
+	bindTargets := take(&p.bindTargets, true)
 	// Each call's arguments, each def's parameters, decorators and bases
 	// lie in the parser's arrays one after the other, in the order of the
 	// calls and defs; they are sliced out of the module's arrays.
-	args, params, decos, bases := own(p.args, reuse), own(p.paramBuf, reuse), own(p.decos, reuse), own(p.baseBuf, reuse)
-	*old = parser{scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindTargets: p.bindTargets[:0], ftoks: p.ftoks, subs: p.subs[:0]}
-	clear(p.bindTargets)
-	*w = Module{}
-	if reuse {
-		// The arrays kept are cleared of what they held: their strings
-		// are the module's, and the garbage collector, which reads every
-		// pointer of the arrays at each cycle, then finds none to follow.
-		clear(work.Defs)
-		clear(work.Calls)
-		clear(work.Assigns)
-		clear(work.Imports)
-		clear(p.args)
-		clear(p.paramBuf)
-		clear(p.decos)
-		clear(p.baseBuf)
-		clear(p.bindBuf)
-		clear(p.stars)
-		*w = Module{Defs: work.Defs, Calls: work.Calls, Assigns: work.Assigns, Imports: work.Imports}
-		old.args, old.paramBuf, old.decos, old.baseBuf, old.bindBuf, old.stars = p.args, p.paramBuf, p.decos, p.baseBuf, p.bindBuf, p.stars
-	}
-	off := 0
+	args, params, decos, bases := take(&p.args, reuse), take(&p.paramBuf, reuse), take(&p.decos, reuse), take(&p.baseBuf, reuse)
+	p.src, p.kept = nil, keptText{} // the source and the module's text are not the Scanner's to keep
+	var ao, po, do, bo int
 	for i := range m.Calls {
-		c := &m.Calls[i]
-		n := len(c.Args)
-		c.Args = args[off : off+n : off+n]
-		off += n
+		carve(&m.Calls[i].Args, args, &ao)
 	}
-	po, do, bo := 0, 0, 0
 	for i := range m.Defs {
 		d := &m.Defs[i]
-		if n := len(d.Bases); n > 0 {
-			d.Bases = bases[bo : bo+n : bo+n]
-			bo += n
-		}
-		if n := len(d.Params); n > 0 {
-			d.Params = params[po : po+n : po+n]
-			po += n
-		}
-		if n := len(d.Decorators); n > 0 {
-			d.Decorators = decos[do : do+n : do+n]
-			do += n
-		}
+		carve(&d.Bases, bases, &bo)
+		carve(&d.Params, params, &po)
+		carve(&d.Decorators, decos, &do)
 	}
 	s.lx = Lexer{indents: s.lx.indents[:0], fields: s.lx.fields[:0]} // the source is not the Scanner's to keep
-	if len(m.Imports) > 0 {
-		m.bound = make(map[string]string, len(m.Imports))
-	}
 	// The targets of from-imports, which the source does not spell, are
 	// built in one string, not each in one of its own.
+	var joined keptText
 	size := 0
-	var targets []string
-	if len(m.Imports) > 0 {
-		targets = make([]string, len(m.Imports))
-	}
 	for _, im := range m.Imports {
 		if im.Name != "" {
 			size += len(im.Module) + 1 + len(im.Name)
 		}
 	}
-	var joined strings.Builder
-	joined.Grow(size)
+	joined.room(size)
+	var targets []string
+	if len(m.Imports) > 0 {
+		m.bound = make(map[string]string, len(m.Imports))
+		targets = make([]string, len(m.Imports))
+	}
 	for i, im := range m.Imports {
-		var target string
-		switch start := joined.Len(); {
+		target := im.Module
+		switch head, _, _ := strings.Cut(im.Module, "."); {
 		case strings.HasSuffix(im.Module, "."):
-			joined.WriteString(im.Module) // from . import x
-			joined.WriteString(im.Name)
-			target = joined.String()[start:]
+			target = joined.join(im.Module, im.Name) // from . import x
 		case im.Name != "":
-			joined.WriteString(im.Module)
-			joined.WriteByte('.')
-			joined.WriteString(im.Name)
-			target = joined.String()[start:]
-		default:
-			target = im.Module
-			if head, _, _ := strings.Cut(im.Module, "."); head == im.Bound {
-				target = head
-			}
+			target = joined.join(im.Module, ".", im.Name)
+		case head == im.Bound:
+			target = head
 		}
 		m.bound[im.Bound] = target
 		targets[i] = target
@@ -416,22 +392,35 @@ func (s *Scanner) Scan(src []byte) *Module {
 	return m
 }
 
-// own returns s for a module to keep: a copy that holds nothing more
-// (nil for an empty s) when the Scanner keeps s for the next module, and
-// s itself when it does not.
-func own[T any](s []T, scannerKeeps bool) []T {
-	if !scannerKeeps {
+// take returns the facts gathered in *buf for a module to keep. A Scanner
+// that keeps its arrays for the next module (keeps) copies them into an
+// array of their exact size (nil when there are none), and clears *buf of
+// what it held: its strings are the module's, and the garbage collector,
+// which reads every pointer of the arrays at each cycle, then finds none to
+// follow. Otherwise the module takes the array itself.
+func take[T any](buf *[]T, keeps bool) []T {
+	s := *buf
+	if !keeps {
+		*buf = nil
 		return s
 	}
-	return exact(s)
-}
-
-// exact returns a copy of s that holds nothing more, or nil for an empty s.
-func exact[T any](s []T) []T {
+	*buf = s[:0]
 	if len(s) == 0 {
 		return nil
 	}
-	return append(make([]T, 0, len(s)), s...)
+	out := append(make([]T, 0, len(s)), s...)
+	clear(s)
+	return out
+}
+
+// carve points *part, a run of the parser's array that all is the module's
+// copy of, at its place in all, which starts at *off.
+func carve[T any](part *[]T, all []T, off *int) {
+	if *part != nil {
+		n := len(*part)
+		*part = all[*off : *off+n : *off+n]
+		*off += n
+	}
 }
 
 type scope struct {
@@ -584,27 +573,13 @@ func (p *parser) str(t *tok) string {
 // that keeps nothing of it.
 func (p *parser) bytes(t *tok) []byte { return p.src[t.off:t.end] }
 
-func isASCII[T string | []byte](s T) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-// is reports whether t is a token of kind k with the given text.
-func (p *parser) is(t *tok, k Kind, text string) bool {
-	return t.kind == k && int(t.end-t.off) == len(text) && string(p.src[t.off:t.end]) == text
-}
-
 // isOp reports whether t is the operator text; one of one byte is told by
 // the token alone.
 func (p *parser) isOp(t *tok, text string) bool {
 	if len(text) == 1 {
 		return t.ch == text[0]
 	}
-	return p.is(t, Op, text)
+	return t.kind == Op && string(p.bytes(t)) == text
 }
 
 // isWord reports whether t is the name of the word kw (see words), as
@@ -618,14 +593,6 @@ func (p *parser) keyword(t *tok) bool {
 		return isKeyword(p.str(t))
 	}
 	return t.kw != 0 && t.kw <= kwLastHard
-}
-
-// first is the first byte of a token's text, or 0 for an empty token.
-func (p *parser) first(t *tok) byte {
-	if t.end == t.off {
-		return 0
-	}
-	return p.src[t.off]
 }
 
 func (p *parser) scope() int {
@@ -827,13 +794,16 @@ func (p *parser) simple(toks []tok) {
 		p.importStmt(toks)
 		return
 	}
-	if s := p.scope(); s >= 0 && p.isWord(&toks[0], kwRaise) && p.m.Defs[s].Kind == Function {
-		p.m.Defs[s].Raises = true
+	if p.isWord(&toks[0], kwRaise) && p.inFunction() {
+		p.m.Defs[p.scope()].Raises = true
 	}
 	target := ""
 	i, n := 0, 0
 	for i+1 < len(toks) {
-		if toks[i].kind != Name || p.keyword(&toks[i]) || !p.isOp(&toks[i+1], "=") && !isAugmented(p, &toks[i+1]) && !(p.isOp(&toks[i+1], ":") && i == 0) {
+		op := &toks[i+1]
+		isAssign := p.isOp(op, "=") || isAugmented(p, op)
+		annotated := p.isOp(op, ":") && i == 0
+		if toks[i].kind != Name || p.keyword(&toks[i]) || !isAssign && !annotated {
 			// A target other than a name ("d[k] = x = 1"): the names
 			// of the chain may follow its "=". Without a "=" outside
 			// brackets in the line there is none to look for.
@@ -846,12 +816,6 @@ func (p *parser) simple(toks []tok) {
 			}
 			i += eq + 1
 			continue
-		}
-		op := &toks[i+1]
-		isAssign := p.isOp(op, "=") || isAugmented(p, op)
-		annotated := p.isOp(op, ":") && i == 0
-		if !isAssign && !annotated {
-			break
 		}
 		name := p.str(&toks[i])
 		if target == "" {
@@ -1105,7 +1069,7 @@ func (p *parser) parenthesized(toks []tok, k, end int) bool {
 	case prev.kind == Name:
 		return p.keyword(prev) // return (f)(x), await (f)(x)
 	case prev.kind == Op:
-		b := p.first(prev)
+		b := p.src[prev.off] // an operator has a byte at least
 		return b != ')' && b != ']' && b != '}'
 	}
 	return false
@@ -1250,8 +1214,12 @@ func (p *parser) chain(toks []tok, i int) (string, int) {
 
 // text returns the text of toks joined, each name in its NFKC form.
 func (p *parser) text(toks []tok) string {
-	first, last := toks[0].off, toks[len(toks)-1].end
-	if int(last-first) == sumLen(toks) && isASCII(p.src[first:last]) {
+	n, ascii := 0, true
+	for i := range toks {
+		n += int(toks[i].end - toks[i].off)
+		ascii = ascii && toks[i].kw != nonASCII
+	}
+	if first, last := toks[0].off, toks[len(toks)-1].end; int(last-first) == n && ascii {
 		// Written without spaces, as dotted names almost always are:
 		// the name is a substring of the source.
 		return p.kept.copy(p.src[first:last])
@@ -1351,14 +1319,6 @@ func (p *parser) indexOp(toks []tok, text string) int {
 func isKeyword(s string) bool {
 	id := wordID(s)
 	return id != 0 && id <= kwLastHard
-}
-
-func sumLen(toks []tok) int {
-	n := 0
-	for i := range toks {
-		n += int(toks[i].end - toks[i].off)
-	}
-	return n
 }
 
 // markYield marks the function s, whose body holds the code toks, as a

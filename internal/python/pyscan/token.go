@@ -592,8 +592,14 @@ func (l *Lexer) str(t *tok, start int, formatted bool) {
 func (l *Lexer) skipString(formatted bool) {
 	if formatted {
 		l.fstrings++
-		defer func() { l.fstrings-- }()
+		l.skipStringBody(true)
+		l.fstrings--
+		return
 	}
+	l.skipStringBody(false)
+}
+
+func (l *Lexer) skipStringBody(formatted bool) {
 	q := l.src[l.off]
 	triple := l.off+2 < len(l.src) && l.src[l.off+1] == q && l.src[l.off+2] == q
 	open, line, ls := l.off, l.line, l.lineStart
