@@ -358,7 +358,7 @@ func (s *Scanner) Scan(src []byte) *Module {
 		carve(&d.Params, params, &po)
 		carve(&d.Decorators, decos, &do)
 	}
-	s.lx = Lexer{indents: s.lx.indents[:0], fields: s.lx.fields[:0]} // the source is not the Scanner's to keep
+	s.lx = Lexer{opens: s.lx.opens[:0], indents: s.lx.indents[:0], fields: s.lx.fields[:0]} // the source is not the Scanner's to keep
 	// The targets of from-imports, which the source does not spell, are
 	// built in one string, not each in one of its own.
 	var joined keptText
@@ -520,7 +520,7 @@ func (p *parser) fieldCalls(fields []field, scope int) {
 	for _, f := range fields {
 		sub := &p.subs[depth]
 		*sub = Lexer{src: p.lx.src[:f.end], off: f.off, line: f.line, lineStart: f.lineStart,
-			depth: 1, indents: append(sub.indents[:0], 0), recordFields: true, quiet: true, fields: sub.fields[:0]}
+			opens: append(sub.opens[:0], opened{ch: '{'}), indents: append(sub.indents[:0], 0), recordFields: true, quiet: true, fields: sub.fields[:0]}
 		toks := p.ftoks[:0]
 		for {
 			toks = append(toks, tok{})

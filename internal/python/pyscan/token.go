@@ -103,13 +103,11 @@ type Lexer struct {
 	off       int
 	line      int
 	lineStart int
-	depth     int       // open brackets
-	opens     []opened  // the open brackets, innermost last, for the problems that name them
-	openBuf   [8]opened // opens' first array: most code nests fewer brackets
-	indents   []int     // indentation columns of the open blocks, innermost last
-	dedents   int       // Dedent tokens still to emit
-	bol       bool      // at the beginning of a logical line
-	lineHas   bool      // the current logical line has produced a token
+	opens     []opened // the open brackets, innermost last
+	indents   []int    // indentation columns of the open blocks, innermost last
+	dedents   int      // Dedent tokens still to emit
+	bol       bool     // at the beginning of a logical line
+	lineHas   bool     // the current logical line has produced a token
 	done      bool
 	// semicolon is set when a ";" is read; the parser clears it at each
 	// logical line, and splits only the lines that hold one.
@@ -159,16 +157,9 @@ func NewLexer(src []byte) *Lexer {
 	return l
 }
 
-// reset makes l a new Lexer over src, keeping its indentation stack's
-// array.
+// reset makes l a new Lexer over src, keeping its stacks' arrays.
 func (l *Lexer) reset(src []byte) {
-	opens := l.opens[:0]
-	*l = Lexer{src: src, line: 1, bol: true, indents: append(l.indents[:0], 0), fields: l.fields[:0]}
-	if cap(opens) > len(l.openBuf) {
-		l.opens = opens // grown by an earlier source: keep it
-	} else {
-		l.opens = l.openBuf[:0]
-	}
+	*l = Lexer{src: src, line: 1, bol: true, opens: l.opens[:0], indents: append(l.indents[:0], 0), fields: l.fields[:0]}
 	if len(src) > maxSource {
 		l.src = src[:maxSource]
 		l.Problems = append(l.Problems, Problem{Pos: Pos{1, 1}, Msg: "is larger than 2 GiB; read only up to there"})
@@ -265,7 +256,7 @@ func (l *Lexer) next(t *tok) {
 			l.mark(t, EOF, l.off, l.off, l.line, l.lineStart)
 			return
 		}
-		if l.bol && l.depth == 0 {
+		if l.bol && len(l.opens) == 0 {
 			if l.indentation(t) {
 				return
 			}
@@ -331,7 +322,7 @@ func (l *Lexer) next(t *tok) {
 		case cNewline:
 			start, line, ls := l.off, l.line, l.lineStart
 			l.newline()
-			if l.depth > 0 {
+			if len(l.opens) > 0 {
 				continue
 			}
 			l.bol = true
@@ -385,14 +376,11 @@ var class = func() (t [256]uint8) {
 // end emits the Newline that closes the last logical line, then the Dedent
 // tokens that close every open block, then EOF.
 func (l *Lexer) end(t *tok) {
-	if l.depth > 0 {
-		// Python names the innermost bracket still open, where it is.
-		if n := len(l.opens); n > 0 {
-			o := l.opens[n-1]
-			l.problem(int(o.off), int(o.line), int(o.lineStart), "'"+string(o.ch)+"' was never closed")
-		}
-		l.depth = 0
-		l.opens = l.opens[:0]
+	if n := len(l.opens); n > 0 && !l.quiet {
+		// Python names the innermost bracket still open, where it is; a
+		// field's Lexer always ends inside the field's bracket.
+		o := l.opens[n-1]
+		l.problem(int(o.off), int(o.line), int(o.lineStart), "'"+string(o.ch)+"' was never closed")
 	}
 	l.done = true
 	l.dedents = len(l.indents) - 1
@@ -802,7 +790,6 @@ func (l *Lexer) op(t *tok) {
 	rest := l.src[l.off:]
 	switch rest[0] {
 	case '(', '[', '{':
-		l.depth++
 		l.opens = append(l.opens, opened{off: int32(start), line: int32(line), lineStart: int32(ls), ch: rest[0]})
 		l.off++
 		l.tok(t, Op, start, line, ls)
@@ -820,13 +807,12 @@ func (l *Lexer) op(t *tok) {
 	}
 	switch rest[0] {
 	case '=':
-		l.assign = l.assign || l.depth == 0
+		l.assign = l.assign || len(l.opens) == 0
 	case ')', ']', '}':
-		if l.depth == 0 {
+		if len(l.opens) == 0 {
 			l.assign = true
 			l.problem(start, line, ls, "unmatched '"+string(rest[0])+"'")
 		} else {
-			l.depth--
 			l.close(rest[0], start, line, ls)
 		}
 	}
@@ -842,9 +828,6 @@ func (l *Lexer) op(t *tok) {
 // that does not match as Python does.
 func (l *Lexer) close(c byte, start, line, ls int) {
 	n := len(l.opens)
-	if n == 0 {
-		return
-	}
 	o := l.opens[n-1]
 	l.opens = l.opens[:n-1]
 	want := byte(')')
