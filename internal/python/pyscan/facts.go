@@ -193,7 +193,7 @@ type Scanner struct {
 	// scanned a module.
 	work    Module
 	scanned bool
-	// bindWork is newBindIndex's working memory.
+	// bindWork is indexBindings's working memory.
 	bindWork []int32
 }
 
@@ -330,7 +330,7 @@ func (s *Scanner) Scan(src []byte) *Module {
 	s.scanned = true
 	*p = parser{lx: &s.lx, src: src, kept: newKeptText(len(src)), m: &s.work, noCalls: s.NoCalls, keep: s.Keep,
 		scopes: p.scopes[:0], toks: p.toks[:0], decoCalls: p.decoCalls[:0],
-		bindTargets: p.bindTargets[:0], ftoks: p.ftoks[:0], subs: p.subs[:0],
+		ftoks: p.ftoks[:0], subs: p.subs[:0],
 		args: p.args[:0], paramBuf: p.paramBuf[:0], decos: p.decos[:0], baseBuf: p.baseBuf[:0],
 		bindBuf: p.bindBuf[:0], stars: p.stars[:0]}
 	p.lx.recordFields = !s.NoCalls
@@ -342,7 +342,6 @@ func (s *Scanner) Scan(src []byte) *Module {
 	m := &Module{Defs: take(&w.Defs, reuse), Calls: take(&w.Calls, reuse), Assigns: take(&w.Assigns, reuse), Imports: take(&w.Imports, reuse),
 		StarImports: take(&p.stars, reuse), Problems: p.lx.Problems}
 	binds := take(&p.bindBuf, reuse)
-	bindTargets := take(&p.bindTargets, true)
 	// Each call's arguments, each def's parameters, decorators and bases
 	// lie in the parser's arrays one after the other, in the order of the
 	// calls and defs; they are sliced out of the module's arrays.
@@ -387,7 +386,7 @@ func (s *Scanner) Scan(src []byte) *Module {
 		m.bound[im.Bound] = target
 		targets[i] = target
 	}
-	m.binds = newBindIndex(m, binds, bindTargets, targets, &s.bindWork)
+	m.indexBindings(binds, targets, &s.bindWork)
 	m.Suppressions = suppressions(src)
 	return m
 }
@@ -454,15 +453,13 @@ type parser struct {
 	level     int // indentation level: Indent tokens minus Dedent tokens
 	scopes    []scope
 	toks      []tok
-	// bindBuf holds the names assignments bind, in every scope, and
-	// bindTargets what import calls bind some of them to; stars the star
+	// bindBuf holds the names assignments bind, in every scope; stars the star
 	// imports; ftoks the tokens of one replacement field.
-	bindBuf     []assignment
-	bindTargets []string
-	stars       []Import
-	ftoks       []tok
-	baseBuf     []string // every class's bases, one after the other
-	subs        []Lexer  // fieldCalls' Lexers, one per level of nesting
+	bindBuf []binding
+	stars   []Import
+	ftoks   []tok
+	baseBuf []string // every class's bases, one after the other
+	subs    []Lexer  // fieldCalls' Lexers, one per level of nesting
 }
 
 func (p *parser) run() {
@@ -825,7 +822,7 @@ func (p *parser) simple(toks []tok) {
 		if !p.inFunction() {
 			p.m.Assigns = append(p.m.Assigns, Assign{Name: name, Pos: pos, Scope: p.scope()})
 		}
-		p.bindBuf = append(p.bindBuf, assignment{name: name, scope: int32(p.scope()), line: int32(pos.Line), col: int32(pos.Col)})
+		p.bindBuf = append(p.bindBuf, binding{name: name, scope: p.scope(), pos: pos})
 		n++
 		if annotated {
 			// The value, if any, follows the annotation's "=".
@@ -895,9 +892,8 @@ func (p *parser) assignedValue(value []tok, n int) {
 		return
 	}
 	if mod, ok := StringValue(p.str(&value[k+1])); ok && mod != "" {
-		p.bindTargets = append(p.bindTargets, mod)
 		for j := range targets {
-			targets[j].target = int32(len(p.bindTargets))
+			targets[j].target = mod
 		}
 	}
 }
