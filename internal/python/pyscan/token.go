@@ -275,27 +275,26 @@ func (l *Lexer) next(t *tok) {
 			l.end(t)
 			return
 		}
-		c := l.src[l.off]
-		switch class[c] {
+		start, line, ls := l.off, l.line, l.lineStart
+		kind, kw := Op, uint8(0)
+		switch class[l.src[l.off]] {
 		case cName:
-			l.name(t)
-			return
+			kind, kw = l.name()
 		case cOp:
-			l.op(t)
-			return
+			l.op()
 		case cQuote:
-			l.str(t, l.off, false)
-			return
+			kind = String
+			l.skipString(false)
 		case cDigit:
-			l.number(t)
-			return
+			kind = Number
+			l.number()
 		case cDot:
 			if l.off+1 < len(l.src) && isDigit(l.src[l.off+1]) {
-				l.number(t)
+				kind = Number
+				l.number()
 			} else {
-				l.op(t)
+				l.op()
 			}
-			return
 		case cBackslash:
 			// A backslash joins the next line to this one, except at the
 			// very end of the file.
@@ -310,17 +309,14 @@ func (l *Lexer) next(t *tok) {
 				continue
 			}
 			l.problem(l.off, l.line, l.lineStart, "unexpected character after line continuation character")
-			start := l.off
 			l.off++
-			l.tok(t, Op, start, l.line, l.lineStart)
-			return
 		case cHash:
 			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
 				i++
 			}
 			l.off = i
+			continue
 		case cNewline:
-			start, line, ls := l.off, l.line, l.lineStart
 			l.newline()
 			if len(l.opens) > 0 {
 				continue
@@ -333,6 +329,9 @@ func (l *Lexer) next(t *tok) {
 			l.mark(t, Newline, start, l.off, line, ls)
 			return
 		}
+		l.tok(t, kind, start, line, ls)
+		t.kw = kw
+		return
 	}
 }
 
@@ -497,9 +496,10 @@ var nameBytes = func() (t [256]bool) {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// name reads an identifier, or a string prefix and the string it starts.
-func (l *Lexer) name(t *tok) {
-	start, line, ls := l.off, l.line, l.lineStart
+// name reads an identifier, and returns Name and its word id (see tok.kw),
+// or a string prefix and the string it starts, and returns String.
+func (l *Lexer) name() (Kind, uint8) {
+	start := l.off
 	src, i := l.src, l.off
 	for i < len(src) && src[i] < utf8.RuneSelf && nameBytes[src[i]] {
 		i++
@@ -511,17 +511,16 @@ func (l *Lexer) name(t *tok) {
 	l.off = i
 	if l.off < len(l.src) && (l.src[l.off] == '"' || l.src[l.off] == '\'') {
 		if fmt, ok := stringPrefix(l.src[start:l.off]); ok {
-			l.str(t, start, fmt)
-			return
+			l.skipString(fmt)
+			return String, 0
 		}
 	}
-	l.tok(t, Name, start, line, ls)
 	if !ascii {
-		t.kw = nonASCII
-	} else {
-		t.kw = wordID(src[start:i])
-		l.yields = l.yields || t.kw == kwYield
+		return Name, nonASCII
 	}
+	kw := wordID(src[start:i])
+	l.yields = l.yields || kw == kwYield
+	return Name, kw
 }
 
 // stringPrefix reports whether p is a string prefix (r, b, u, f, t and
@@ -554,7 +553,7 @@ func stringPrefix(p []byte) (formatted, ok bool) {
 
 // number reads a number literal: its name bytes and dots, and the sign of
 // a decimal exponent.
-func (l *Lexer) number(t *tok) {
+func (l *Lexer) number() {
 	src, start := l.src, l.off
 	hex := len(src) > start+1 && src[start] == '0' && (src[start+1]|0x20 == 'x')
 	i := start
@@ -563,15 +562,6 @@ func (l *Lexer) number(t *tok) {
 		i++
 	}
 	l.off = i
-	l.tok(t, Number, start, l.line, l.lineStart)
-}
-
-// str reads a string literal whose prefix starts at start and whose opening
-// quote is at l.off.
-func (l *Lexer) str(t *tok, start int, formatted bool) {
-	line, ls := l.line, l.lineStart
-	l.skipString(formatted)
-	l.tok(t, String, start, line, ls)
 }
 
 // skipString moves past the string literal whose opening quote is at l.off.
@@ -785,43 +775,30 @@ func opLen(rest []byte) int {
 	return 1
 }
 
-func (l *Lexer) op(t *tok) {
+// op reads an operator or delimiter, or a character no token starts with.
+func (l *Lexer) op() {
 	start, line, ls := l.off, l.line, l.lineStart
 	rest := l.src[l.off:]
-	switch rest[0] {
-	case '(', '[', '{':
-		l.opens = append(l.opens, opened{off: int32(start), line: int32(line), lineStart: int32(ls), ch: rest[0]})
-		l.off++
-		l.tok(t, Op, start, line, ls)
-		return
-	case ',', ';':
-		l.semicolon = l.semicolon || rest[0] == ';'
-		l.off++
-		l.tok(t, Op, start, line, ls)
-		return
-	}
-	if n := opLen(rest); n > 1 {
-		l.off += n
-		l.tok(t, Op, start, line, ls)
-		return
-	}
-	switch rest[0] {
-	case '=':
+	c, n := rest[0], opLen(rest)
+	switch {
+	case n > 1:
+	case c == '(' || c == '[' || c == '{':
+		l.opens = append(l.opens, opened{off: int32(start), line: int32(line), lineStart: int32(ls), ch: c})
+	case c == ';':
+		l.semicolon = true
+	case c == '=':
 		l.assign = l.assign || len(l.opens) == 0
-	case ')', ']', '}':
+	case c == ')' || c == ']' || c == '}':
 		if len(l.opens) == 0 {
 			l.assign = true
-			l.problem(start, line, ls, "unmatched '"+string(rest[0])+"'")
+			l.problem(start, line, ls, "unmatched '"+string(c)+"'")
 		} else {
-			l.close(rest[0], start, line, ls)
+			l.close(c, start, line, ls)
 		}
+	case c >= utf8.RuneSelf:
+		_, n = utf8.DecodeRune(rest)
 	}
-	size := 1
-	if rest[0] >= utf8.RuneSelf {
-		_, size = utf8.DecodeRune(rest)
-	}
-	l.off += max(size, 1)
-	l.tok(t, Op, start, line, ls)
+	l.off += n
 }
 
 // close pops the bracket that c, at start, closes, and reports a pair
