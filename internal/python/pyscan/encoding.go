@@ -20,12 +20,9 @@ func Decode(src []byte) ([]byte, *Problem) {
 	if bytes.HasPrefix(src, []byte{0xFF, 0xFE}) || bytes.HasPrefix(src, []byte{0xFE, 0xFF}) {
 		return nil, &Problem{Pos: Pos{1, 1}, Msg: "starts with a UTF-16 byte order mark; Python source must be UTF-8 unless it declares an encoding"}
 	}
-	bom := bytes.HasPrefix(src, []byte{0xEF, 0xBB, 0xBF})
 	if name, line := codingDeclaration(src); name != "" {
-		switch codec := pythonCodec(name); codec {
-		case "utf_8", "ascii":
-		default:
-			if bom {
+		if codec := pythonCodec(name); codec != "utf_8" && codec != "ascii" {
+			if bytes.HasPrefix(src, []byte{0xEF, 0xBB, 0xBF}) {
 				return nil, &Problem{Pos: Pos{line, 1}, Msg: fmt.Sprintf("starts with a UTF-8 byte order mark but declares encoding %q", name)}
 			}
 			enc := codecEncoding(codec)
@@ -58,12 +55,8 @@ func Decode(src []byte) ([]byte, *Problem) {
 // and the line it is on.
 func codingDeclaration(src []byte) (string, int) {
 	for line := 1; line <= 2 && len(src) > 0; line++ {
-		text := src
-		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			text, src = src[:i], src[i+1:]
-		} else {
-			src = nil
-		}
+		var text []byte
+		text, src, _ = bytes.Cut(src, []byte{'\n'})
 		trimmed := bytes.TrimLeft(text, " \t\f")
 		if line == 1 {
 			trimmed = bytes.TrimPrefix(trimmed, []byte{0xEF, 0xBB, 0xBF})

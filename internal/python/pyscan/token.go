@@ -192,14 +192,7 @@ func (l *Lexer) problem(off, line, lineStart int, msg string) {
 	l.Problems = append(l.Problems, Problem{Pos: l.posAt(off, line, lineStart), Msg: msg})
 }
 
-// tok sets t to a token of kind k from start to the current offset.
-func (l *Lexer) tok(t *tok, k Kind, start, line, lineStart int) {
-	l.lineHas = true
-	l.mark(t, k, start, l.off, line, lineStart)
-}
-
-// mark sets t to a token of kind k that takes no part of the line: it
-// does not count as the line's code.
+// mark sets t to a token of kind k from start to end.
 //
 // The fields are set one by one: a whole struct built on the stack and
 // copied to *t is read back wider than it was written, which stalls the
@@ -329,7 +322,8 @@ func (l *Lexer) next(t *tok) {
 			l.mark(t, Newline, start, l.off, line, ls)
 			return
 		}
-		l.tok(t, kind, start, line, ls)
+		l.lineHas = true // the line's code, which Newline, Indent and Dedent are not
+		l.mark(t, kind, start, l.off, line, ls)
 		t.kw = kw
 		return
 	}
