@@ -210,10 +210,10 @@ type CallFilter struct {
 // keepsLast reports whether the CallFilter keeps a call outside a
 // decorator, in a statement that assigns target first, whose callee's last
 // name is the token last, bare when it is the only name (a dotted name's
-// last name is what follows its last dot), with the map lookups only for
-// the names that may be in the maps. calls asks it before it reads the callee whole: most
-// calls are not kept, and BenchmarkScanLibTest took 2% less CPU time
-// once their names were no longer read (medians of 10 runs each).
+// last name is what follows its last dot). calls asks it before it reads
+// the callee whole: most calls are not kept, and BenchmarkScanLibTest took
+// 2% less CPU time once their names were no longer read (medians of 10
+// runs each).
 func (p *parser) keepsLast(last *tok, bare bool, target string) bool {
 	if bare {
 		return true
@@ -222,38 +222,12 @@ func (p *parser) keepsLast(last *tok, bare bool, target string) bool {
 		if p.keep.Last[p.str(last)] {
 			return true
 		}
-	} else if name := p.bytes(last); p.lastSet.may(nameBit(name)) && p.keep.Last[string(name)] {
+	} else if p.keep.Last[string(p.bytes(last))] {
 		// The name is looked up as it is in the source: only a name
 		// that is kept is copied out of it.
 		return true
 	}
-	return target != "" && p.targetSet.may(nameBit(target)) && p.keep.Targets[target]
-}
-
-// nameSet is a set of bits, one for each pair of the length and the last
-// byte of a name of a map (many pairs share a bit). A name whose bit is
-// not set is not in the map; one whose bit is set may be.
-type nameSet [4]uint64
-
-func nameSetOf(m map[string]bool) nameSet {
-	var s nameSet
-	for name := range m {
-		b := nameBit(name)
-		s[b/64] |= 1 << (b % 64)
-	}
-	return s
-}
-
-// may reports whether a name whose nameBit is b may be in the map.
-func (s *nameSet) may(b uint) bool {
-	return s[b/64]&(1<<(b%64)) != 0
-}
-
-func nameBit[T string | []byte](name T) uint {
-	if len(name) == 0 {
-		return 0
-	}
-	return (uint(len(name))*31 + uint(name[len(name)-1])) % 256
+	return target != "" && p.keep.Targets[target]
 }
 
 // keptText holds the names and literals a module's facts keep, copied
@@ -334,9 +308,6 @@ func (s *Scanner) Scan(src []byte) *Module {
 		args: p.args[:0], paramBuf: p.paramBuf[:0], decos: p.decos[:0], baseBuf: p.baseBuf[:0],
 		bindBuf: p.bindBuf[:0], stars: p.stars[:0]}
 	p.lx.recordFields = !s.NoCalls
-	if s.Keep != nil {
-		p.lastSet, p.targetSet = nameSetOf(s.Keep.Last), nameSetOf(s.Keep.Targets)
-	}
 	p.run()
 	w := p.m
 	m := &Module{Defs: take(&w.Defs, reuse), Calls: take(&w.Calls, reuse), Assigns: take(&w.Assigns, reuse), Imports: take(&w.Imports, reuse),
@@ -434,12 +405,9 @@ type parser struct {
 	m    *Module
 	// noCalls and keep are the Scanner's NoCalls and Keep; inDecorator is
 	// set while the calls of a decorator are read.
-	noCalls bool
-	keep    *CallFilter
-	// lastSet and targetSet hold keep's Last and Targets as nameSets, so
-	// that most names are found not kept without a map lookup.
-	lastSet, targetSet nameSet
-	inDecorator        bool
+	noCalls     bool
+	keep        *CallFilter
+	inDecorator bool
 	// args, paramBuf and decos hold every call's arguments and every
 	// def's parameters and decorators, one after the other.
 	args     []Arg
