@@ -94,11 +94,7 @@ func closing(src []byte, open, limit int) int {
 			}
 			i++
 		case '#':
-			j := bytes.IndexAny(src[i:], "\r\n")
-			if j < 0 {
-				return len(src)
-			}
-			i += j
+			i = lineEnd(src, i)
 		case '"', '\'':
 			_, formatted := stringOpen(src, open, i)
 			lx.off = i

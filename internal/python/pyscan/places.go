@@ -59,10 +59,7 @@ func Places(src []byte, offs []int) []Place {
 			break
 		}
 		if src[i] == '#' {
-			end := len(src)
-			if j := bytes.IndexAny(src[i:], "\r\n"); j >= 0 {
-				end = i + j
-			}
+			end := lineEnd(src, i)
 			mark(i, InCode)
 			l.off = end
 			mark(end, InComment)

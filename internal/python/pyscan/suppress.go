@@ -78,11 +78,7 @@ func suppressions(src []byte) []Suppression {
 				lineStart = at + 1
 			}
 		}
-		rest := src[off+len(suppressMark):]
-		if i := bytes.IndexAny(rest, "\r\n"); i >= 0 {
-			rest = rest[:i]
-		}
-		rules, ok := parseIgnore(string(rest))
+		rules, ok := parseIgnore(string(src[off+len(suppressMark) : lineEnd(src, off)]))
 		if !ok {
 			continue
 		}

@@ -217,6 +217,15 @@ func (l *Lexer) newline() {
 	l.lineStart = l.off
 }
 
+// lineEnd returns the offset of the line ending at or after src[i], or
+// len(src).
+func lineEnd(src []byte, i int) int {
+	for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+		i++
+	}
+	return i
+}
+
 // afterNewline returns the offset just past the line ending at src[i].
 func afterNewline(src []byte, i int) int {
 	if src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n' {
@@ -304,10 +313,7 @@ func (l *Lexer) next(t *tok) {
 			l.problem(l.off, l.line, l.lineStart, "unexpected character after line continuation character")
 			l.off++
 		case cHash:
-			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
-				i++
-			}
-			l.off = i
+			l.off = lineEnd(src, i)
 			continue
 		case cNewline:
 			l.newline()
@@ -432,9 +438,7 @@ func (l *Lexer) indentation(t *tok) bool {
 		}
 		c := src[i]
 		if c == '#' {
-			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
-				i++
-			}
+			i = lineEnd(src, i)
 			if i >= len(src) {
 				l.off, l.line, l.lineStart = i, line, ls
 				continue
@@ -677,10 +681,7 @@ func (l *Lexer) skipField(q byte, triple bool) {
 			// code had one there, and since then it is a nested string.
 			l.skipString(l.prefixFormatted())
 		case c == '#':
-			// A comment, allowed in a multi-line field since 3.12.
-			for l.off < len(l.src) && l.src[l.off] != '\n' && l.src[l.off] != '\r' {
-				l.off++
-			}
+			l.off = lineEnd(l.src, l.off) // a comment, allowed in a multi-line field since 3.12
 		case c == '\n' || c == '\r':
 			l.newline()
 		case c == '(' || c == '[' || c == '{':
