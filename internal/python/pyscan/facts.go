@@ -256,35 +256,15 @@ func (k *keptText) copy(p []byte) string {
 	if len(p) == 0 {
 		return ""
 	}
-	start := k.room(len(p))
-	k.b.Write(p)
-	return k.b.String()[start:]
-}
-
-// join returns the strings parts written one after the other, as copy
-// returns bytes.
-func (k *keptText) join(parts ...string) string {
-	n := 0
-	for _, s := range parts {
-		n += len(s)
-	}
-	start := k.room(n)
-	for _, s := range parts {
-		k.b.WriteString(s)
-	}
-	return k.b.String()[start:]
-}
-
-// room starts a new chunk when the one being written has no room for n
-// more bytes, and returns where they will start.
-func (k *keptText) room(n int) int {
-	if k.b.Cap()-k.b.Len() < n {
-		size := max(k.chunk, n)
+	if k.b.Cap()-k.b.Len() < len(p) {
+		n := max(k.chunk, len(p))
 		k.chunk = max(k.chunk/2, 64)
 		k.b = strings.Builder{}
-		k.b.Grow(size)
+		k.b.Grow(n)
 	}
-	return k.b.Len()
+	start := k.b.Len()
+	k.b.Write(p)
+	return k.b.String()[start:]
 }
 
 // Scan tokenizes src and extracts its facts, as the function Scan does.
@@ -329,16 +309,6 @@ func (s *Scanner) Scan(src []byte) *Module {
 		carve(&d.Decorators, decos, &do)
 	}
 	s.lx = Lexer{opens: s.lx.opens[:0], indents: s.lx.indents[:0], fields: s.lx.fields[:0]} // the source is not the Scanner's to keep
-	// The targets of from-imports, which the source does not spell, are
-	// built in one string, not each in one of its own.
-	var joined keptText
-	size := 0
-	for _, im := range m.Imports {
-		if im.Name != "" {
-			size += len(im.Module) + 1 + len(im.Name)
-		}
-	}
-	joined.room(size)
 	var targets []string
 	if len(m.Imports) > 0 {
 		m.bound = make(map[string]string, len(m.Imports))
@@ -348,9 +318,9 @@ func (s *Scanner) Scan(src []byte) *Module {
 		target := im.Module
 		switch head, _, _ := strings.Cut(im.Module, "."); {
 		case strings.HasSuffix(im.Module, "."):
-			target = joined.join(im.Module, im.Name) // from . import x
+			target += im.Name // from . import x
 		case im.Name != "":
-			target = joined.join(im.Module, ".", im.Name)
+			target += "." + im.Name
 		case head == im.Bound:
 			target = head
 		}
@@ -905,45 +875,43 @@ func (p *parser) stringList(toks []tok) ([]string, bool) {
 }
 
 func (p *parser) importStmt(toks []tok) {
-	s := p.scope()
-	if p.isWord(&toks[0], kwImport) {
-		p.eachSeg(toks[1:], false, func(seg []tok) {
-			mod, n := p.dottedModule(seg)
-			if n == 0 {
-				return
-			}
-			bound, _, _ := strings.Cut(mod, ".")
-			if n+1 < len(seg) && p.isWord(&seg[n], kwAs) && seg[n+1].kind == Name {
-				bound = p.str(&seg[n+1])
-			}
-			p.m.Imports = append(p.m.Imports, Import{Module: mod, Bound: bound, Pos: p.lx.pos(&seg[0]), Scope: s})
-		})
-		return
-	}
-	// from MODULE import NAMES
-	rest := toks[1:]
-	mod, n := p.dottedModule(rest)
-	if n == 0 || n >= len(rest) || !p.isWord(&rest[n], kwImport) {
-		return
-	}
-	names := rest[n+1:]
-	if len(names) > 0 && p.isOp(&names[0], "(") {
-		names = names[1:p.matching(names, 0)]
+	from := p.isWord(&toks[0], kwFrom)
+	mod, names := "", toks[1:]
+	if from {
+		// from MODULE import NAMES
+		var n int
+		mod, n = p.dottedModule(names)
+		if n == 0 || n >= len(names) || !p.isWord(&names[n], kwImport) {
+			return
+		}
+		names = names[n+1:]
+		if len(names) > 0 && p.isOp(&names[0], "(") {
+			names = names[1:p.matching(names, 0)]
+		}
 	}
 	p.eachSeg(names, false, func(seg []tok) {
-		if len(seg) == 1 && p.isOp(&seg[0], "*") {
-			p.stars = append(p.stars, Import{Module: mod, Name: "*", Pos: p.lx.pos(&seg[0]), Scope: s})
+		im := Import{Module: mod, Scope: p.scope()}
+		n := 0 // the tokens of the name imported
+		switch {
+		case from && len(seg) == 1 && p.isOp(&seg[0], "*"):
+			im.Name, im.Pos = "*", p.lx.pos(&seg[0])
+			p.stars = append(p.stars, im)
+			return
+		case from && len(seg) > 0 && seg[0].kind == Name:
+			im.Name, n = p.str(&seg[0]), 1
+			im.Bound = im.Name
+		case !from:
+			im.Module, n = p.dottedModule(seg)
+			im.Bound, _, _ = strings.Cut(im.Module, ".")
+		}
+		if n == 0 {
 			return
 		}
-		if len(seg) == 0 || seg[0].kind != Name {
-			return
+		if n+1 < len(seg) && p.isWord(&seg[n], kwAs) && seg[n+1].kind == Name {
+			im.Bound = p.str(&seg[n+1])
 		}
-		name := p.str(&seg[0])
-		bound := name
-		if len(seg) > 2 && p.isWord(&seg[1], kwAs) && seg[2].kind == Name {
-			bound = p.str(&seg[2])
-		}
-		p.m.Imports = append(p.m.Imports, Import{Module: mod, Name: name, Bound: bound, Pos: p.lx.pos(&seg[0]), Scope: s})
+		im.Pos = p.lx.pos(&seg[0])
+		p.m.Imports = append(p.m.Imports, im)
 	})
 }
 
