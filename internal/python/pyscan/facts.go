@@ -575,7 +575,7 @@ func (p *parser) statement(toks []tok) {
 			return
 		}
 		for len(toks) > 0 {
-			end := p.indexOp(toks, ";")
+			end := indexOp(toks, ';')
 			if end < 0 {
 				end = len(toks)
 			}
@@ -607,7 +607,7 @@ func (p *parser) compoundLine(toks []tok) (header, body []tok, ok bool) {
 	default:
 		return nil, nil, false
 	}
-	colon := p.indexOp(toks, ":")
+	colon := indexOp(toks, ':')
 	if colon < 0 || colon+1 >= len(toks) {
 		return nil, nil, false
 	}
@@ -676,7 +676,7 @@ func (p *parser) def(toks []tok, at int, kind DefKind) {
 		rest = rest[min(close+1, len(rest)):]
 	}
 	p.m.Defs = append(p.m.Defs, d)
-	colon := p.indexOp(rest, ":")
+	colon := indexOp(rest, ':')
 	if colon < 0 {
 		p.calls(rest, outer, "")
 		return
@@ -765,7 +765,7 @@ func (p *parser) simple(toks []tok) {
 		if annotated {
 			// The value, if any, follows the annotation's "=".
 			n = 0
-			if eq := p.indexOp(toks[i+2:], "="); eq >= 0 {
+			if eq := indexOp(toks[i+2:], '='); eq >= 0 {
 				i, n = i+2+eq+1, 1
 			}
 			break
@@ -846,10 +846,10 @@ func (p *parser) stringList(toks []tok) ([]string, bool) {
 	elems := toks
 	if close := p.matching(toks, 0); close == len(toks)-1 && (p.isOp(&toks[0], "[") || p.isOp(&toks[0], "(")) {
 		elems = toks[1 : len(toks)-1]
-		if p.isOp(&toks[0], "(") && len(elems) > 0 && p.indexOp(elems, ",") < 0 {
+		if p.isOp(&toks[0], "(") && len(elems) > 0 && indexOp(elems, ',') < 0 {
 			return p.stringList(elems) // parentheses around one value
 		}
-	} else if p.indexOp(toks, ",") < 0 {
+	} else if indexOp(toks, ',') < 0 {
 		return nil, false // one value, no tuple
 	}
 	for i := range elems {
@@ -1225,21 +1225,17 @@ func (p *parser) eachSeg(toks []tok, nonEmpty bool, f func([]tok)) {
 	}
 }
 
-// indexOp returns the index of the first op token text outside brackets, or -1.
-func (p *parser) indexOp(toks []tok, text string) int {
+// indexOp returns the index of the first operator c (of one byte) outside
+// brackets, or -1.
+func indexOp(toks []tok, c byte) int {
 	depth := 0
 	for i := range toks {
-		t := &toks[i]
-		if t.kind != Op {
-			continue
-		}
-		if depth == 0 && string(p.bytes(t)) == text {
+		switch ch := toks[i].ch; {
+		case ch == c && depth == 0:
 			return i
-		}
-		switch t.ch {
-		case '(', '[', '{':
+		case ch == '(' || ch == '[' || ch == '{':
 			depth++
-		case ')', ']', '}':
+		case ch == ')' || ch == ']' || ch == '}':
 			depth--
 		}
 	}

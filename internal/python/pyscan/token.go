@@ -802,14 +802,7 @@ func (l *Lexer) close(c byte, start, line, ls int) {
 	n := len(l.opens)
 	o := l.opens[n-1]
 	l.opens = l.opens[:n-1]
-	want := byte(')')
-	switch o.ch {
-	case '[':
-		want = ']'
-	case '{':
-		want = '}'
-	}
-	if c != want {
+	if want := ")]}"[strings.IndexByte("([{", o.ch)]; c != want {
 		msg := "closing parenthesis '" + string(c) + "' does not match opening parenthesis '" + string(o.ch) + "'"
 		if int(o.line) != line {
 			msg += " on line " + strconv.Itoa(int(o.line))
