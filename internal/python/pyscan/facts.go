@@ -189,10 +189,8 @@ type Scanner struct {
 	lx Lexer
 	p  parser
 	// work holds the arrays the facts of the last module were gathered
-	// in, for the next module's; scanned is set once the Scanner has
-	// scanned a module.
-	work    Module
-	scanned bool
+	// in, for the next module's.
+	work Module
 	// bindWork is indexBindings's working memory.
 	bindWork []int32
 }
@@ -276,12 +274,8 @@ func (s *Scanner) Scan(src []byte) *Module {
 	// to the next, and copied into arrays of the module's own, each of
 	// its exact size, once they stop growing: growing the module's own
 	// arrays by appending allocated about twice what they end up holding,
-	// and copied all of it on the way. A Scanner's first module, which
-	// may be its only one (one Scanner a module is common), takes the
-	// arrays it grew instead of copies.
+	// and copied all of it on the way.
 	p := &s.p
-	reuse := s.scanned
-	s.scanned = true
 	*p = parser{lx: &s.lx, src: src, kept: newKeptText(len(src)), m: &s.work, noCalls: s.NoCalls, keep: s.Keep,
 		scopes: p.scopes[:0], toks: p.toks[:0], decoCalls: p.decoCalls[:0],
 		ftoks: p.ftoks[:0], subs: p.subs[:0],
@@ -290,13 +284,13 @@ func (s *Scanner) Scan(src []byte) *Module {
 	p.lx.recordFields = !s.NoCalls
 	p.run()
 	w := p.m
-	m := &Module{Defs: take(&w.Defs, reuse), Calls: take(&w.Calls, reuse), Assigns: take(&w.Assigns, reuse), Imports: take(&w.Imports, reuse),
-		StarImports: take(&p.stars, reuse), Problems: p.lx.Problems}
-	binds := take(&p.bindBuf, reuse)
+	m := &Module{Defs: take(&w.Defs), Calls: take(&w.Calls), Assigns: take(&w.Assigns), Imports: take(&w.Imports),
+		StarImports: take(&p.stars), Problems: p.lx.Problems}
+	binds := take(&p.bindBuf)
 	// Each call's arguments, each def's parameters, decorators and bases
 	// lie in the parser's arrays one after the other, in the order of the
 	// calls and defs; they are sliced out of the module's arrays.
-	args, params, decos, bases := take(&p.args, reuse), take(&p.paramBuf, reuse), take(&p.decos, reuse), take(&p.baseBuf, reuse)
+	args, params, decos, bases := take(&p.args), take(&p.paramBuf), take(&p.decos), take(&p.baseBuf)
 	p.src, p.kept = nil, keptText{} // the source and the module's text are not the Scanner's to keep
 	var ao, po, do, bo int
 	for i := range m.Calls {
@@ -332,18 +326,13 @@ func (s *Scanner) Scan(src []byte) *Module {
 	return m
 }
 
-// take returns the facts gathered in *buf for a module to keep. A Scanner
-// that keeps its arrays for the next module (keeps) copies them into an
-// array of their exact size (nil when there are none), and clears *buf of
-// what it held: its strings are the module's, and the garbage collector,
-// which reads every pointer of the arrays at each cycle, then finds none to
-// follow. Otherwise the module takes the array itself.
-func take[T any](buf *[]T, keeps bool) []T {
+// take returns a copy of the facts gathered in *buf for a module to keep,
+// in an array of their exact size (nil when there are none), and clears
+// *buf of what it held: its strings are the module's, and the garbage
+// collector, which reads every pointer of the arrays at each cycle, then
+// finds none to follow.
+func take[T any](buf *[]T) []T {
 	s := *buf
-	if !keeps {
-		*buf = nil
-		return s
-	}
 	*buf = s[:0]
 	if len(s) == 0 {
 		return nil
