@@ -1005,24 +1005,18 @@ func (p *parser) arg(seg []tok) Arg {
 	a.Pos = p.lx.pos(&seg[0])
 	switch {
 	case seg[0].kind == String:
-		if len(seg) == 1 {
-			// One literal, the usual case: its value is a substring of
-			// the source unless it has escapes.
-			if s, ok := StringValue(p.str(&seg[0])); ok {
-				a.Kind, a.Value = ArgString, s
-			}
-			return a
-		}
-		var b strings.Builder
+		// Adjacent literals are one string. The value of one, the usual
+		// case, is a substring of the source unless it has escapes: a
+		// string added to "" is not copied.
+		value := ""
 		for i := range seg {
-			t := &seg[i]
-			s, ok := StringValue(p.str(t))
-			if t.kind != String || !ok {
+			s, ok := StringValue(p.str(&seg[i]))
+			if seg[i].kind != String || !ok {
 				return a
 			}
-			b.WriteString(s)
+			value += s
 		}
-		a.Kind, a.Value = ArgString, b.String()
+		a.Kind, a.Value = ArgString, value
 	case len(seg) == 1 && seg[0].kind == Number:
 		a.Kind, a.Value = ArgNumber, p.str(&seg[0])
 	case p.isWord(&seg[0], kwLambda):

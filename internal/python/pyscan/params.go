@@ -1,6 +1,9 @@
 package pyscan
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // IsNameByte reports whether c can be part of a name, as the tokenizer
 // reads names: an ASCII letter, digit or "_", or any byte of a non-ASCII
@@ -46,10 +49,8 @@ func InParams(src []byte, offs []int, want func(name []byte) bool) bool {
 			continue
 		}
 		close := closing(src, open, last)
-		for _, o := range offs {
-			if o > open && o < close {
-				return true
-			}
+		if slices.ContainsFunc(offs, func(o int) bool { return o > open && o < close }) {
+			return true
 		}
 		at = max(at, open+1)
 	}
