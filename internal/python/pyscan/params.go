@@ -73,36 +73,15 @@ func skipBlanks(src []byte, i int) int {
 }
 
 // closing returns the offset of the bracket that closes the one at open,
-// counting brackets of every kind as Scan matches them, and skipping
-// strings and comments; len(src) when none does. It stops looking past
-// limit, where nothing matters to the caller any more, and returns an
-// offset past it.
+// as the Lexer that Scan reads with matches them, or len(src) when none
+// does. It stops looking past limit, where nothing matters to the caller
+// any more, and returns an offset past it.
 func closing(src []byte, open, limit int) int {
-	lx := Lexer{src: src}
-	depth := 0
-	for i := open; i < len(src); {
-		if i > limit {
-			return i
-		}
-		switch c := src[i]; c {
-		case '(', '[', '{':
-			depth++
-			i++
-		case ')', ']', '}':
-			depth--
-			if depth == 0 {
-				return i
-			}
-			i++
-		case '#':
-			i = lineEnd(src, i)
-		case '"', '\'':
-			_, formatted := stringOpen(src, open, i)
-			lx.off = i
-			lx.skipString(formatted)
-			i = lx.off
-		default:
-			i++
+	lx := Lexer{src: src, off: open, indents: []int{0}, quiet: true}
+	var t tok
+	for lx.next(&t); t.kind != EOF; lx.next(&t) {
+		if int(t.off) > limit || len(lx.opens) == 0 {
+			return int(t.off)
 		}
 	}
 	return len(src)
