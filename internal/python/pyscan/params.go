@@ -35,54 +35,24 @@ func InParams(src []byte, offs []int, want func(name []byte) bool) bool {
 		if i > 0 && nameBytes[src[i-1]] || at < len(src) && nameBytes[src[at]] {
 			continue // part of a longer name
 		}
-		start := skipBlanks(src, at)
-		end := start
-		for end < len(src) && nameBytes[src[end]] {
-			end++
-		}
-		if end == start || !want(src[start:end]) {
+		// The header is read by the Lexer Scan reads it with: Scan reads
+		// parameters only from a "(" right after the name, up to the
+		// bracket that closes it.
+		lx := Lexer{src: src, off: at, indents: []int{0}, quiet: true}
+		var name, t tok
+		lx.next(&name)
+		lx.next(&t)
+		if name.kind != Name || !want(src[name.off:name.end]) || t.ch != '(' {
 			continue
 		}
-		// Scan reads parameters only from a "(" right after the name.
-		open := skipBlanks(src, end)
-		if open >= len(src) || src[open] != '(' {
-			continue
+		open := int(t.off)
+		// Past last nothing matters any more: the search stops there.
+		for len(lx.opens) > 0 && t.kind != EOF && int(t.off) <= last {
+			lx.next(&t)
 		}
-		close := closing(src, open, last)
-		if slices.ContainsFunc(offs, func(o int) bool { return o > open && o < close }) {
+		if slices.ContainsFunc(offs, func(o int) bool { return o > open && o < int(t.off) }) {
 			return true
 		}
 		at = max(at, open+1)
 	}
-}
-
-// skipBlanks returns the offset of the first byte at or after i that is
-// neither a blank nor a line continuation.
-func skipBlanks(src []byte, i int) int {
-	for i < len(src) {
-		switch c := src[i]; {
-		case c == ' ' || c == '\t' || c == '\f':
-			i++
-		case c == '\\' && i+1 < len(src) && (src[i+1] == '\n' || src[i+1] == '\r'):
-			i = afterNewline(src, i+1)
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// closing returns the offset of the bracket that closes the one at open,
-// as the Lexer that Scan reads with matches them, or len(src) when none
-// does. It stops looking past limit, where nothing matters to the caller
-// any more, and returns an offset past it.
-func closing(src []byte, open, limit int) int {
-	lx := Lexer{src: src, off: open, indents: []int{0}, quiet: true}
-	var t tok
-	for lx.next(&t); t.kind != EOF; lx.next(&t) {
-		if int(t.off) > limit || len(lx.opens) == 0 {
-			return int(t.off)
-		}
-	}
-	return len(src)
 }
