@@ -154,17 +154,14 @@ type Import struct {
 // import binds is returned as it is. Imports in every scope count, and
 // other bindings not at all: ResolveAt looks a name up where it is used.
 func (m *Module) Resolve(dotted string) string {
-	head, rest, _ := strings.Cut(dotted, ".")
+	head, _, _ := strings.Cut(dotted, ".")
 	full, ok := m.bound[head]
 	if !ok || full == head {
 		// Most names are bound by a plain import of themselves ("import
 		// json"): the name is already resolved, and needs no new string.
 		return dotted
 	}
-	if rest == "" {
-		return full
-	}
-	return full + "." + rest
+	return full + dotted[len(head):] // and the rest of the name
 }
 
 // Scan tokenizes src and extracts its facts.
@@ -450,12 +447,11 @@ func (p *parser) fieldCalls(fields []field, scope int) {
 			toks = append(toks, tok{})
 			t := &toks[len(toks)-1]
 			sub.next(t)
-			if t.kind == EOF {
-				toks = toks[:len(toks)-1]
-				break
-			}
-			if t.kind != Name && t.kind != Op && t.kind != String && t.kind != Number {
-				toks = toks[:len(toks)-1]
+			if k := t.kind; k != Name && k != Op && k != String && k != Number {
+				toks = toks[:len(toks)-1] // no code: Newline, Indent, Dedent or EOF
+				if k == EOF {
+					break
+				}
 			}
 		}
 		p.ftoks = toks[:0]

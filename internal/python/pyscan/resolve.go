@@ -125,17 +125,14 @@ func before(a, b Pos) bool {
 // ImportError: signal = None". An assignment of None binds nothing here,
 // for the same reason.
 func (m *Module) ResolveAt(dotted string, scope int, pos Pos) string {
-	head, rest, _ := strings.Cut(dotted, ".")
+	head, _, _ := strings.Cut(dotted, ".")
 	for s, direct := scope, true; ; direct = false {
 		if s < 0 || direct || m.Defs[s].Kind == Function {
 			if target, ok := m.boundIn(head, s, pos, direct); ok {
 				if target == "" {
 					return ""
 				}
-				if rest == "" {
-					return target
-				}
-				return target + "." + rest
+				return target + dotted[len(head):] // and the rest of the name
 			}
 		}
 		if s < 0 {
@@ -219,11 +216,7 @@ var starExports = map[string]func(string) bool{
 		return strings.HasPrefix(n, "SIG") || strings.HasPrefix(n, "ITIMER_")
 	},
 	"pytest": func(n string) bool {
-		switch n {
-		case "fixture", "yield_fixture", "mark", "param", "importorskip", "raises", "skip", "fail":
-			return true
-		}
-		return false
+		return slices.Contains([]string{"fixture", "yield_fixture", "mark", "param", "importorskip", "raises", "skip", "fail"}, n)
 	},
 }
 
