@@ -23,7 +23,7 @@ func String(s string) string {
 	b.WriteByte('"')
 	for i, r := range s {
 		switch {
-		case r == utf8.RuneError && isInvalid(s, i):
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
 			// Invalid UTF-8 cannot come from TOML, but a quoting function
 			// must be total: keep the byte as an escape.
 			fmt.Fprintf(&b, `\x%02x`, s[i])
@@ -59,9 +59,4 @@ func String(s string) string {
 // always a plain decimal.
 func Number(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
-}
-
-func isInvalid(s string, i int) bool {
-	_, size := utf8.DecodeRuneInString(s[i:])
-	return size <= 1
 }
