@@ -528,25 +528,17 @@ func stringPrefix(p []byte) (formatted, ok bool) {
 	if len(p) > 2 {
 		return false, false
 	}
-	var r, b, u, f int
-	for _, c := range p {
-		switch c | 0x20 {
-		case 'r':
-			r++
-		case 'b':
-			b++
-		case 'u':
-			u++
-		case 'f', 't':
-			f++
-		default:
-			return false, false
-		}
+	var lower [2]byte
+	for i, c := range p {
+		lower[i] = c | 0x20
 	}
-	if r > 1 || b > 1 || u > 1 || f > 1 || u == 1 && len(p) > 1 || b == 1 && f == 1 {
-		return false, false
+	switch string(lower[:len(p)]) {
+	case "", "r", "u", "b", "br", "rb":
+		return false, true
+	case "f", "t", "fr", "rf", "tr", "rt":
+		return true, true
 	}
-	return f == 1, true
+	return false, false
 }
 
 // number reads a number literal: its name bytes and dots, and the sign of
