@@ -180,14 +180,12 @@ func normalizeCodecName(name string) string {
 	return b.String()
 }
 
-// codecEncoding returns the decoder for a codec of codecs, or nil for
-// UTF-8 and ASCII, which need none, and for a codec fixturegen does not
-// know.
-func codecEncoding(codec string) encoding.Encoding {
-	for _, c := range codecs {
-		if c.name == codec {
-			return c.enc
-		}
+// codecEncoding returns the decoder for the codec of codecs named name,
+// or nil for UTF-8 and ASCII, which need none, and for a codec fixturegen
+// does not know.
+func codecEncoding(name string) encoding.Encoding {
+	if i := slices.IndexFunc(codecs, func(c codec) bool { return c.name == name }); i >= 0 {
+		return codecs[i].enc
 	}
 	return nil
 }

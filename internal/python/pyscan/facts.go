@@ -339,8 +339,9 @@ func take[T any](buf *[]T) []T {
 	return out
 }
 
-// carve points *part, a run of the parser's array that all is the module's
-// copy of, at its place in all, which starts at *off.
+// carve points *part, a run of one of the parser's arrays, at the same
+// run of all, the module's copy of that array; the run starts at *off,
+// which carve moves past it.
 func carve[T any](part *[]T, all []T, off *int) {
 	if *part != nil {
 		n := len(*part)
