@@ -766,15 +766,10 @@ func opLen(rest []byte) int {
 func (l *Lexer) op() {
 	start, line, ls := l.off, l.line, l.lineStart
 	rest := l.src[l.off:]
-	c, n := rest[0], opLen(rest)
+	c, n := rest[0], 1
 	switch {
-	case n > 1:
 	case c == '(' || c == '[' || c == '{':
 		l.opens = append(l.opens, opened{off: int32(start), line: int32(line), lineStart: int32(ls), ch: c})
-	case c == ';':
-		l.semicolon = true
-	case c == '=':
-		l.assign = l.assign || len(l.opens) == 0
 	case c == ')' || c == ']' || c == '}':
 		if len(l.opens) == 0 {
 			l.assign = true
@@ -782,8 +777,14 @@ func (l *Lexer) op() {
 		} else {
 			l.close(c, start, line, ls)
 		}
+	case c == ';':
+		l.semicolon = true
 	case c >= utf8.RuneSelf:
 		_, n = utf8.DecodeRune(rest)
+	case c != ',':
+		if n = opLen(rest); n == 1 && c == '=' {
+			l.assign = l.assign || len(l.opens) == 0
+		}
 	}
 	l.off += n
 }
