@@ -29,8 +29,7 @@ func Col(line []byte, off int) int {
 
 // ColString is Col for a line held in a string.
 func ColString(line string, off int) int {
-	off = min(max(off, 0), len(line))
-	return utf8.RuneCountInString(line[:off]) + 1
+	return Col([]byte(line), off)
 }
 
 // count is utf8.RuneCount, with the ASCII bytes before a line's token, the

@@ -7,6 +7,7 @@
 package pyquote
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -22,11 +23,10 @@ func String(s string) string {
 	b.WriteByte('"')
 	for i, r := range s {
 		switch {
-		case r == utf8.RuneError && isInvalid(s, i):
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
 			// Invalid UTF-8 cannot come from TOML, but a quoting function
 			// must be total: keep the byte as an escape.
-			b.WriteString(`\x`)
-			b.WriteString(hex2(s[i]))
+			fmt.Fprintf(&b, `\x%02x`, s[i])
 		case r == '"':
 			b.WriteString(`\"`)
 		case r == '\\':
@@ -42,14 +42,11 @@ func String(s string) string {
 		case r >= 0x80 && unicode.IsPrint(r) && !unicode.Is(unicode.Zs, r):
 			b.WriteRune(r)
 		case r <= 0xFF:
-			b.WriteString(`\x`)
-			b.WriteString(hex2(byte(r)))
+			fmt.Fprintf(&b, `\x%02x`, r)
 		case r <= 0xFFFF:
-			b.WriteString(`\u`)
-			b.WriteString(hex4(uint32(r)))
+			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
-			b.WriteString(`\U`)
-			b.WriteString(hex8(uint32(r)))
+			fmt.Fprintf(&b, `\U%08x`, r)
 		}
 	}
 	b.WriteByte('"')
@@ -62,26 +59,4 @@ func String(s string) string {
 // always a plain decimal.
 func Number(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
-}
-
-func isInvalid(s string, i int) bool {
-	_, size := utf8.DecodeRuneInString(s[i:])
-	return size <= 1
-}
-
-const digits = "0123456789abcdef"
-
-func hex2(c byte) string { return string([]byte{digits[c>>4], digits[c&0xF]}) }
-
-func hex4(r uint32) string { return hexN(r, 4) }
-
-func hex8(r uint32) string { return hexN(r, 8) }
-
-func hexN(r uint32, n int) string {
-	out := make([]byte, n)
-	for i := n - 1; i >= 0; i-- {
-		out[i] = digits[r&0xF]
-		r >>= 4
-	}
-	return string(out)
 }

@@ -1,6 +1,7 @@
 package pyscan
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -22,10 +23,7 @@ import (
 // It is a table, not a map, so that nothing is built when the program
 // starts: it is read only for a file that declares an encoding. enc is
 // the golang.org/x/text decoder, nil for UTF-8 and ASCII, which need none.
-var codecs = []struct {
-	name, aliases string
-	enc           encoding.Encoding
-}{
+var codecs = []codec{
 	{"utf_8", "cp65001 u8 utf utf8 utf8_ucs2 utf8_ucs4", nil},
 	{"ascii", "646 ansi_x3.4_1968 ansi_x3.4_1986 ansi_x3_4_1968 cp367 csascii ibm367 iso646_us iso_646.irv_1991 iso_ir_6 us us_ascii", nil},
 	{"latin_1", "8859 cp819 csisolatin1 ibm819 iso8859 iso8859_1 iso_8859_1 iso_8859_1_1987 iso_ir_100 l1 latin latin1", charmap.ISO8859_1},
@@ -83,6 +81,11 @@ var codecs = []struct {
 	{"big5hkscs", "big5_hkscs hkscs", traditionalchinese.Big5},
 }
 
+type codec struct {
+	name, aliases string
+	enc           encoding.Encoding
+}
+
 // pythonCodec returns the codec Python reads a source file with when its
 // coding declaration names name ("koi8_r" for "KOI8-R"), or "" when the
 // codec is not among codecs. It resolves the name as Python does: the
@@ -98,26 +101,16 @@ func pythonCodec(name string) string {
 		return "latin_1"
 	}
 	norm := normalizeCodecName(name)
-	alias := codecAlias(norm)
+	alias := codecAliases()[norm]
 	if alias == "" {
-		alias = codecAlias(strings.ReplaceAll(norm, ".", "_"))
+		alias = codecAliases()[strings.ReplaceAll(norm, ".", "_")]
 	}
 	for _, c := range []string{alias, norm} {
-		if c == "" || strings.Contains(c, ".") {
-			continue
-		}
-		for _, known := range codecs {
-			if known.name == c {
-				return c
-			}
+		if c != "" && !strings.Contains(c, ".") && slices.ContainsFunc(codecs, func(k codec) bool { return k.name == c }) {
+			return c
 		}
 	}
 	return ""
-}
-
-// codecAlias returns the codec an alias names, or "".
-func codecAlias(norm string) string {
-	return codecAliases()[norm]
 }
 
 // codecAliases maps each alias of codecs to its codec, built when a file
@@ -187,14 +180,12 @@ func normalizeCodecName(name string) string {
 	return b.String()
 }
 
-// codecEncoding returns the decoder for a codec of codecs, or nil for
-// UTF-8 and ASCII, which need none, and for a codec fixturegen does not
-// know.
-func codecEncoding(codec string) encoding.Encoding {
-	for _, c := range codecs {
-		if c.name == codec {
-			return c.enc
-		}
+// codecEncoding returns the decoder for the codec of codecs named name,
+// or nil for UTF-8 and ASCII, which need none, and for a codec fixturegen
+// does not know.
+func codecEncoding(name string) encoding.Encoding {
+	if i := slices.IndexFunc(codecs, func(c codec) bool { return c.name == name }); i >= 0 {
+		return codecs[i].enc
 	}
 	return nil
 }

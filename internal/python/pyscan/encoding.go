@@ -17,23 +17,12 @@ import (
 // offending place when Python could not read src, or when fixturegen does
 // not know the encoding it declares.
 func Decode(src []byte) ([]byte, *Problem) {
-	return DecodeASCII(src, false)
-}
-
-// DecodeASCII is Decode for a source its caller already found to hold
-// only ASCII bytes (ascii true), as a search that reads every byte can
-// tell at no cost: such a source is valid UTF-8, and is not read again to
-// learn it. With ascii false it is Decode.
-func DecodeASCII(src []byte, ascii bool) ([]byte, *Problem) {
 	if bytes.HasPrefix(src, []byte{0xFF, 0xFE}) || bytes.HasPrefix(src, []byte{0xFE, 0xFF}) {
 		return nil, &Problem{Pos: Pos{1, 1}, Msg: "starts with a UTF-16 byte order mark; Python source must be UTF-8 unless it declares an encoding"}
 	}
-	bom := bytes.HasPrefix(src, []byte{0xEF, 0xBB, 0xBF})
 	if name, line := codingDeclaration(src); name != "" {
-		switch codec := pythonCodec(name); codec {
-		case "utf_8", "ascii":
-		default:
-			if bom {
+		if codec := pythonCodec(name); codec != "utf_8" && codec != "ascii" {
+			if bytes.HasPrefix(src, []byte{0xEF, 0xBB, 0xBF}) {
 				return nil, &Problem{Pos: Pos{line, 1}, Msg: fmt.Sprintf("starts with a UTF-8 byte order mark but declares encoding %q", name)}
 			}
 			enc := codecEncoding(codec)
@@ -47,7 +36,7 @@ func DecodeASCII(src []byte, ascii bool) ([]byte, *Problem) {
 			return out, nil
 		}
 	}
-	if ascii || utf8.Valid(src) {
+	if utf8.Valid(src) {
 		return src, nil
 	}
 	for i := 0; i < len(src); {
@@ -66,12 +55,8 @@ func DecodeASCII(src []byte, ascii bool) ([]byte, *Problem) {
 // and the line it is on.
 func codingDeclaration(src []byte) (string, int) {
 	for line := 1; line <= 2 && len(src) > 0; line++ {
-		text := src
-		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			text, src = src[:i], src[i+1:]
-		} else {
-			src = nil
-		}
+		var text []byte
+		text, src, _ = bytes.Cut(src, []byte{'\n'})
 		trimmed := bytes.TrimLeft(text, " \t\f")
 		if line == 1 {
 			trimmed = bytes.TrimPrefix(trimmed, []byte{0xEF, 0xBB, 0xBF})
@@ -88,7 +73,7 @@ func codingDeclaration(src []byte) (string, int) {
 		}
 		rest := bytes.TrimLeft(trimmed[i+7:], " \t")
 		end := 0
-		for end < len(rest) && (isNameByte(rest[end]) || rest[end] == '-' || rest[end] == '.') {
+		for end < len(rest) && (nameBytes[rest[end]] || rest[end] == '-' || rest[end] == '.') {
 			end++
 		}
 		if end > 0 {

@@ -154,17 +154,14 @@ type Import struct {
 // import binds is returned as it is. Imports in every scope count, and
 // other bindings not at all: ResolveAt looks a name up where it is used.
 func (m *Module) Resolve(dotted string) string {
-	head, rest, _ := strings.Cut(dotted, ".")
+	head, _, _ := strings.Cut(dotted, ".")
 	full, ok := m.bound[head]
 	if !ok || full == head {
 		// Most names are bound by a plain import of themselves ("import
 		// json"): the name is already resolved, and needs no new string.
 		return dotted
 	}
-	if rest == "" {
-		return full
-	}
-	return full + "." + rest
+	return full + dotted[len(head):] // and the rest of the name
 }
 
 // Scan tokenizes src and extracts its facts.
@@ -189,11 +186,9 @@ type Scanner struct {
 	lx Lexer
 	p  parser
 	// work holds the arrays the facts of the last module were gathered
-	// in, for the next module's; scanned is set once the Scanner has
-	// scanned a module.
-	work    Module
-	scanned bool
-	// bindWork is newBindIndex's working memory.
+	// in, for the next module's.
+	work Module
+	// bindWork is indexBindings's working memory.
 	bindWork []int32
 }
 
@@ -210,10 +205,10 @@ type CallFilter struct {
 // keepsLast reports whether the CallFilter keeps a call outside a
 // decorator, in a statement that assigns target first, whose callee's last
 // name is the token last, bare when it is the only name (a dotted name's
-// last name is what follows its last dot), with the map lookups only for
-// the names that may be in the maps. calls asks it before it reads the callee whole: most
-// calls are not kept, and BenchmarkScanLibTest took 2% less CPU time
-// once their names were no longer read (medians of 10 runs each).
+// last name is what follows its last dot). calls asks it before it reads
+// the callee whole: most calls are not kept, and BenchmarkScanLibTest took
+// 2% less CPU time once their names were no longer read (medians of 10
+// runs each).
 func (p *parser) keepsLast(last *tok, bare bool, target string) bool {
 	if bare {
 		return true
@@ -222,38 +217,12 @@ func (p *parser) keepsLast(last *tok, bare bool, target string) bool {
 		if p.keep.Last[p.str(last)] {
 			return true
 		}
-	} else if name := p.bytes(last); p.lastSet.may(nameBit(name)) && p.keep.Last[string(name)] {
+	} else if p.keep.Last[string(p.bytes(last))] {
 		// The name is looked up as it is in the source: only a name
 		// that is kept is copied out of it.
 		return true
 	}
-	return target != "" && p.targetSet.may(nameBit(target)) && p.keep.Targets[target]
-}
-
-// nameSet is a set of bits, one for each pair of the length and the last
-// byte of a name of a map (many pairs share a bit). A name whose bit is
-// not set is not in the map; one whose bit is set may be.
-type nameSet [4]uint64
-
-func nameSetOf(m map[string]bool) nameSet {
-	var s nameSet
-	for name := range m {
-		b := nameBit(name)
-		s[b/64] |= 1 << (b % 64)
-	}
-	return s
-}
-
-// may reports whether a name whose nameBit is b may be in the map.
-func (s *nameSet) may(b uint) bool {
-	return s[b/64]&(1<<(b%64)) != 0
-}
-
-func nameBit[T string | []byte](name T) uint {
-	if len(name) == 0 {
-		return 0
-	}
-	return (uint(len(name))*31 + uint(name[len(name)-1])) % 256
+	return target != "" && p.keep.Targets[target]
 }
 
 // keptText holds the names and literals a module's facts keep, copied
@@ -302,136 +271,83 @@ func (s *Scanner) Scan(src []byte) *Module {
 	// to the next, and copied into arrays of the module's own, each of
 	// its exact size, once they stop growing: growing the module's own
 	// arrays by appending allocated about twice what they end up holding,
-	// and copied all of it on the way. A Scanner's first module, which
-	// may be its only one (one Scanner a module is common), takes the
-	// arrays it grew instead of copies.
-	old, w := &s.p, &s.work
-	reuse := s.scanned
-	s.scanned = true
-	p := &parser{lx: &s.lx, src: src, kept: newKeptText(len(src)),
-		m:      &Module{Defs: w.Defs[:0], Calls: w.Calls[:0], Assigns: w.Assigns[:0], Imports: w.Imports[:0]},
-		scopes: old.scopes[:0], toks: old.toks[:0], decoCalls: old.decoCalls[:0],
-		bindTargets: old.bindTargets[:0], ftoks: old.ftoks[:0], subs: old.subs[:0],
-		args: old.args[:0], paramBuf: old.paramBuf[:0], decos: old.decos[:0], baseBuf: old.baseBuf[:0],
-		bindBuf: old.bindBuf[:0], stars: old.stars[:0]}
+	// and copied all of it on the way.
+	p := &s.p
+	*p = parser{lx: &s.lx, src: src, kept: newKeptText(len(src)), m: &s.work, noCalls: s.NoCalls, keep: s.Keep,
+		scopes: p.scopes[:0], toks: p.toks[:0], decoCalls: p.decoCalls[:0],
+		ftoks: p.ftoks[:0], subs: p.subs[:0],
+		args: p.args[:0], paramBuf: p.paramBuf[:0], decos: p.decos[:0], baseBuf: p.baseBuf[:0],
+		bindBuf: p.bindBuf[:0], stars: p.stars[:0]}
 	p.lx.recordFields = !s.NoCalls
-	p.noCalls, p.keep = s.NoCalls, s.Keep
-	if s.Keep != nil {
-		p.lastSet, p.targetSet = nameSetOf(s.Keep.Last), nameSetOf(s.Keep.Targets)
-	}
 	p.run()
-	work := p.m
-	m := &Module{Defs: own(work.Defs, reuse), Calls: own(work.Calls, reuse), Assigns: own(work.Assigns, reuse), Imports: own(work.Imports, reuse),
-		StarImports: own(p.stars, reuse), Problems: p.lx.Problems}
-	binds := own(p.bindBuf, reuse)
-	bindTargets := exact(p.bindTargets)
+	w := p.m
+	m := &Module{Defs: take(&w.Defs), Calls: take(&w.Calls), Assigns: take(&w.Assigns), Imports: take(&w.Imports),
+		StarImports: take(&p.stars), Problems: p.lx.Problems}
+	binds := take(&p.bindBuf)
 	// Each call's arguments, each def's parameters, decorators and bases
 	// lie in the parser's arrays one after the other, in the order of the
 	// calls and defs; they are sliced out of the module's arrays.
-	args, params, decos, bases := own(p.args, reuse), own(p.paramBuf, reuse), own(p.decos, reuse), own(p.baseBuf, reuse)
-	*old = parser{scopes: p.scopes, toks: p.toks, decoCalls: p.decoCalls, bindTargets: p.bindTargets[:0], ftoks: p.ftoks, subs: p.subs[:0]}
-	clear(p.bindTargets)
-	*w = Module{}
-	if reuse {
-		// The arrays kept are cleared of what they held: their strings
-		// are the module's, and the garbage collector, which reads every
-		// pointer of the arrays at each cycle, then finds none to follow.
-		clear(work.Defs)
-		clear(work.Calls)
-		clear(work.Assigns)
-		clear(work.Imports)
-		clear(p.args)
-		clear(p.paramBuf)
-		clear(p.decos)
-		clear(p.baseBuf)
-		clear(p.bindBuf)
-		clear(p.stars)
-		*w = Module{Defs: work.Defs, Calls: work.Calls, Assigns: work.Assigns, Imports: work.Imports}
-		old.args, old.paramBuf, old.decos, old.baseBuf, old.bindBuf, old.stars = p.args, p.paramBuf, p.decos, p.baseBuf, p.bindBuf, p.stars
-	}
-	off := 0
+	args, params, decos, bases := take(&p.args), take(&p.paramBuf), take(&p.decos), take(&p.baseBuf)
+	p.src, p.kept = nil, keptText{} // the source and the module's text are not the Scanner's to keep
+	var ao, po, do, bo int
 	for i := range m.Calls {
-		c := &m.Calls[i]
-		n := len(c.Args)
-		c.Args = args[off : off+n : off+n]
-		off += n
+		carve(&m.Calls[i].Args, args, &ao)
 	}
-	po, do, bo := 0, 0, 0
 	for i := range m.Defs {
 		d := &m.Defs[i]
-		if n := len(d.Bases); n > 0 {
-			d.Bases = bases[bo : bo+n : bo+n]
-			bo += n
-		}
-		if n := len(d.Params); n > 0 {
-			d.Params = params[po : po+n : po+n]
-			po += n
-		}
-		if n := len(d.Decorators); n > 0 {
-			d.Decorators = decos[do : do+n : do+n]
-			do += n
-		}
+		carve(&d.Bases, bases, &bo)
+		carve(&d.Params, params, &po)
+		carve(&d.Decorators, decos, &do)
 	}
-	s.lx = Lexer{indents: s.lx.indents[:0], fields: s.lx.fields[:0]} // the source is not the Scanner's to keep
-	if len(m.Imports) > 0 {
-		m.bound = make(map[string]string, len(m.Imports))
-	}
-	// The targets of from-imports, which the source does not spell, are
-	// built in one string, not each in one of its own.
-	size := 0
+	s.lx = Lexer{opens: s.lx.opens[:0], indents: s.lx.indents[:0], fields: s.lx.fields[:0]} // the source is not the Scanner's to keep
 	var targets []string
 	if len(m.Imports) > 0 {
+		m.bound = make(map[string]string, len(m.Imports))
 		targets = make([]string, len(m.Imports))
 	}
-	for _, im := range m.Imports {
-		if im.Name != "" {
-			size += len(im.Module) + 1 + len(im.Name)
-		}
-	}
-	var joined strings.Builder
-	joined.Grow(size)
 	for i, im := range m.Imports {
-		var target string
-		switch start := joined.Len(); {
+		target := im.Module
+		switch head, _, _ := strings.Cut(im.Module, "."); {
 		case strings.HasSuffix(im.Module, "."):
-			joined.WriteString(im.Module) // from . import x
-			joined.WriteString(im.Name)
-			target = joined.String()[start:]
+			target += im.Name // from . import x
 		case im.Name != "":
-			joined.WriteString(im.Module)
-			joined.WriteByte('.')
-			joined.WriteString(im.Name)
-			target = joined.String()[start:]
-		default:
-			target = im.Module
-			if head, _, _ := strings.Cut(im.Module, "."); head == im.Bound {
-				target = head
-			}
+			target += "." + im.Name
+		case head == im.Bound:
+			target = head
 		}
 		m.bound[im.Bound] = target
 		targets[i] = target
 	}
-	m.binds = newBindIndex(m, binds, bindTargets, targets, &s.bindWork)
+	m.indexBindings(binds, targets, &s.bindWork)
 	m.Suppressions = suppressions(src)
 	return m
 }
 
-// own returns s for a module to keep: a copy that holds nothing more
-// (nil for an empty s) when the Scanner keeps s for the next module, and
-// s itself when it does not.
-func own[T any](s []T, scannerKeeps bool) []T {
-	if !scannerKeeps {
-		return s
-	}
-	return exact(s)
-}
-
-// exact returns a copy of s that holds nothing more, or nil for an empty s.
-func exact[T any](s []T) []T {
+// take returns a copy of the facts gathered in *buf for a module to keep,
+// in an array of their exact size (nil when there are none), and clears
+// *buf of what it held: its strings are the module's, and the garbage
+// collector, which reads every pointer of the arrays at each cycle, then
+// finds none to follow.
+func take[T any](buf *[]T) []T {
+	s := *buf
+	*buf = s[:0]
 	if len(s) == 0 {
 		return nil
 	}
-	return append(make([]T, 0, len(s)), s...)
+	out := append(make([]T, 0, len(s)), s...)
+	clear(s)
+	return out
+}
+
+// carve points *part, a run of one of the parser's arrays, at the same
+// run of all, the module's copy of that array; the run starts at *off,
+// which carve moves past it.
+func carve[T any](part *[]T, all []T, off *int) {
+	if *part != nil {
+		n := len(*part)
+		*part = all[*off : *off+n : *off+n]
+		*off += n
+	}
 }
 
 type scope struct {
@@ -446,12 +362,9 @@ type parser struct {
 	m    *Module
 	// noCalls and keep are the Scanner's NoCalls and Keep; inDecorator is
 	// set while the calls of a decorator are read.
-	noCalls bool
-	keep    *CallFilter
-	// lastSet and targetSet hold keep's Last and Targets as nameSets, so
-	// that most names are found not kept without a map lookup.
-	lastSet, targetSet nameSet
-	inDecorator        bool
+	noCalls     bool
+	keep        *CallFilter
+	inDecorator bool
 	// args, paramBuf and decos hold every call's arguments and every
 	// def's parameters and decorators, one after the other.
 	args     []Arg
@@ -465,15 +378,13 @@ type parser struct {
 	level     int // indentation level: Indent tokens minus Dedent tokens
 	scopes    []scope
 	toks      []tok
-	// bindBuf holds the names assignments bind, in every scope, and
-	// bindTargets what import calls bind some of them to; stars the star
+	// bindBuf holds the names assignments bind, in every scope; stars the star
 	// imports; ftoks the tokens of one replacement field.
-	bindBuf     []assignment
-	bindTargets []string
-	stars       []Import
-	ftoks       []tok
-	baseBuf     []string // every class's bases, one after the other
-	subs        []Lexer  // fieldCalls' Lexers, one per level of nesting
+	bindBuf []binding
+	stars   []Import
+	ftoks   []tok
+	baseBuf []string // every class's bases, one after the other
+	subs    []Lexer  // fieldCalls' Lexers, one per level of nesting
 }
 
 func (p *parser) run() {
@@ -531,18 +442,17 @@ func (p *parser) fieldCalls(fields []field, scope int) {
 	for _, f := range fields {
 		sub := &p.subs[depth]
 		*sub = Lexer{src: p.lx.src[:f.end], off: f.off, line: f.line, lineStart: f.lineStart,
-			depth: 1, indents: append(sub.indents[:0], 0), recordFields: true, quiet: true, fields: sub.fields[:0]}
+			opens: append(sub.opens[:0], opened{ch: '{'}), indents: append(sub.indents[:0], 0), recordFields: true, quiet: true, fields: sub.fields[:0]}
 		toks := p.ftoks[:0]
 		for {
 			toks = append(toks, tok{})
 			t := &toks[len(toks)-1]
 			sub.next(t)
-			if t.kind == EOF {
-				toks = toks[:len(toks)-1]
-				break
-			}
-			if t.kind != Name && t.kind != Op && t.kind != String && t.kind != Number {
-				toks = toks[:len(toks)-1]
+			if k := t.kind; k != Name && k != Op && k != String && k != Number {
+				toks = toks[:len(toks)-1] // no code: Newline, Indent, Dedent or EOF
+				if k == EOF {
+					break
+				}
 			}
 		}
 		p.ftoks = toks[:0]
@@ -584,27 +494,13 @@ func (p *parser) str(t *tok) string {
 // that keeps nothing of it.
 func (p *parser) bytes(t *tok) []byte { return p.src[t.off:t.end] }
 
-func isASCII[T string | []byte](s T) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-// is reports whether t is a token of kind k with the given text.
-func (p *parser) is(t *tok, k Kind, text string) bool {
-	return t.kind == k && int(t.end-t.off) == len(text) && string(p.src[t.off:t.end]) == text
-}
-
 // isOp reports whether t is the operator text; one of one byte is told by
 // the token alone.
 func (p *parser) isOp(t *tok, text string) bool {
 	if len(text) == 1 {
 		return t.ch == text[0]
 	}
-	return p.is(t, Op, text)
+	return t.kind == Op && string(p.bytes(t)) == text
 }
 
 // isWord reports whether t is the name of the word kw (see words), as
@@ -619,18 +515,6 @@ func (p *parser) keyword(t *tok) bool {
 	}
 	return t.kw != 0 && t.kw <= kwLastHard
 }
-
-// first is the first byte of a token's text, or 0 for an empty token.
-func (p *parser) first(t *tok) byte {
-	if t.end == t.off {
-		return 0
-	}
-	return p.src[t.off]
-}
-
-// bracket returns the bracket or comma a token is, or 0 for any other
-// token.
-func (p *parser) bracket(t *tok) byte { return t.ch }
 
 func (p *parser) scope() int {
 	if len(p.scopes) == 0 {
@@ -677,7 +561,7 @@ func (p *parser) statement(toks []tok) {
 			return
 		}
 		for len(toks) > 0 {
-			end := p.indexOp(toks, ";")
+			end := indexOp(toks, ';')
 			if end < 0 {
 				end = len(toks)
 			}
@@ -709,7 +593,7 @@ func (p *parser) compoundLine(toks []tok) (header, body []tok, ok bool) {
 	default:
 		return nil, nil, false
 	}
-	colon := p.indexOp(toks, ":")
+	colon := indexOp(toks, ':')
 	if colon < 0 || colon+1 >= len(toks) {
 		return nil, nil, false
 	}
@@ -778,7 +662,7 @@ func (p *parser) def(toks []tok, at int, kind DefKind) {
 		rest = rest[min(close+1, len(rest)):]
 	}
 	p.m.Defs = append(p.m.Defs, d)
-	colon := p.indexOp(rest, ":")
+	colon := indexOp(rest, ':')
 	if colon < 0 {
 		p.calls(rest, outer, "")
 		return
@@ -831,13 +715,16 @@ func (p *parser) simple(toks []tok) {
 		p.importStmt(toks)
 		return
 	}
-	if s := p.scope(); s >= 0 && p.isWord(&toks[0], kwRaise) && p.m.Defs[s].Kind == Function {
-		p.m.Defs[s].Raises = true
+	if p.isWord(&toks[0], kwRaise) && p.inFunction() {
+		p.m.Defs[p.scope()].Raises = true
 	}
 	target := ""
 	i, n := 0, 0
 	for i+1 < len(toks) {
-		if toks[i].kind != Name || p.keyword(&toks[i]) || !p.isOp(&toks[i+1], "=") && !isAugmented(p, &toks[i+1]) && !(p.isOp(&toks[i+1], ":") && i == 0) {
+		op := &toks[i+1]
+		isAssign := p.isOp(op, "=") || isAugmented(p, op)
+		annotated := p.isOp(op, ":") && i == 0
+		if toks[i].kind != Name || p.keyword(&toks[i]) || !isAssign && !annotated {
 			// A target other than a name ("d[k] = x = 1"): the names
 			// of the chain may follow its "=". Without a "=" outside
 			// brackets in the line there is none to look for.
@@ -851,12 +738,6 @@ func (p *parser) simple(toks []tok) {
 			i += eq + 1
 			continue
 		}
-		op := &toks[i+1]
-		isAssign := p.isOp(op, "=") || isAugmented(p, op)
-		annotated := p.isOp(op, ":") && i == 0
-		if !isAssign && !annotated {
-			break
-		}
 		name := p.str(&toks[i])
 		if target == "" {
 			target = name
@@ -865,12 +746,12 @@ func (p *parser) simple(toks []tok) {
 		if !p.inFunction() {
 			p.m.Assigns = append(p.m.Assigns, Assign{Name: name, Pos: pos, Scope: p.scope()})
 		}
-		p.bindBuf = append(p.bindBuf, assignment{name: name, scope: int32(p.scope()), line: int32(pos.Line), col: int32(pos.Col)})
+		p.bindBuf = append(p.bindBuf, binding{name: name, scope: p.scope(), pos: pos})
 		n++
 		if annotated {
 			// The value, if any, follows the annotation's "=".
 			n = 0
-			if eq := p.indexOp(toks[i+2:], "="); eq >= 0 {
+			if eq := indexOp(toks[i+2:], '='); eq >= 0 {
 				i, n = i+2+eq+1, 1
 			}
 			break
@@ -935,9 +816,8 @@ func (p *parser) assignedValue(value []tok, n int) {
 		return
 	}
 	if mod, ok := StringValue(p.str(&value[k+1])); ok && mod != "" {
-		p.bindTargets = append(p.bindTargets, mod)
 		for j := range targets {
-			targets[j].target = int32(len(p.bindTargets))
+			targets[j].target = mod
 		}
 	}
 }
@@ -952,10 +832,10 @@ func (p *parser) stringList(toks []tok) ([]string, bool) {
 	elems := toks
 	if close := p.matching(toks, 0); close == len(toks)-1 && (p.isOp(&toks[0], "[") || p.isOp(&toks[0], "(")) {
 		elems = toks[1 : len(toks)-1]
-		if p.isOp(&toks[0], "(") && len(elems) > 0 && p.indexOp(elems, ",") < 0 {
+		if p.isOp(&toks[0], "(") && len(elems) > 0 && indexOp(elems, ',') < 0 {
 			return p.stringList(elems) // parentheses around one value
 		}
-	} else if p.indexOp(toks, ",") < 0 {
+	} else if indexOp(toks, ',') < 0 {
 		return nil, false // one value, no tuple
 	}
 	for i := range elems {
@@ -981,45 +861,43 @@ func (p *parser) stringList(toks []tok) ([]string, bool) {
 }
 
 func (p *parser) importStmt(toks []tok) {
-	s := p.scope()
-	if p.isWord(&toks[0], kwImport) {
-		p.eachSeg(toks[1:], false, func(seg []tok) {
-			mod, n := p.dottedModule(seg)
-			if n == 0 {
-				return
-			}
-			bound, _, _ := strings.Cut(mod, ".")
-			if n+1 < len(seg) && p.isWord(&seg[n], kwAs) && seg[n+1].kind == Name {
-				bound = p.str(&seg[n+1])
-			}
-			p.m.Imports = append(p.m.Imports, Import{Module: mod, Bound: bound, Pos: p.lx.pos(&seg[0]), Scope: s})
-		})
-		return
-	}
-	// from MODULE import NAMES
-	rest := toks[1:]
-	mod, n := p.dottedModule(rest)
-	if n == 0 || n >= len(rest) || !p.isWord(&rest[n], kwImport) {
-		return
-	}
-	names := rest[n+1:]
-	if len(names) > 0 && p.isOp(&names[0], "(") {
-		names = names[1:p.matching(names, 0)]
+	from := p.isWord(&toks[0], kwFrom)
+	mod, names := "", toks[1:]
+	if from {
+		// from MODULE import NAMES
+		var n int
+		mod, n = p.dottedModule(names)
+		if n == 0 || n >= len(names) || !p.isWord(&names[n], kwImport) {
+			return
+		}
+		names = names[n+1:]
+		if len(names) > 0 && p.isOp(&names[0], "(") {
+			names = names[1:p.matching(names, 0)]
+		}
 	}
 	p.eachSeg(names, false, func(seg []tok) {
-		if len(seg) == 1 && p.isOp(&seg[0], "*") {
-			p.stars = append(p.stars, Import{Module: mod, Name: "*", Pos: p.lx.pos(&seg[0]), Scope: s})
+		im := Import{Module: mod, Scope: p.scope()}
+		n := 0 // the tokens of the name imported
+		switch {
+		case from && len(seg) == 1 && p.isOp(&seg[0], "*"):
+			im.Name, im.Pos = "*", p.lx.pos(&seg[0])
+			p.stars = append(p.stars, im)
+			return
+		case from && len(seg) > 0 && seg[0].kind == Name:
+			im.Name, n = p.str(&seg[0]), 1
+			im.Bound = im.Name
+		case !from:
+			im.Module, n = p.dottedModule(seg)
+			im.Bound, _, _ = strings.Cut(im.Module, ".")
+		}
+		if n == 0 {
 			return
 		}
-		if len(seg) == 0 || seg[0].kind != Name {
-			return
+		if n+1 < len(seg) && p.isWord(&seg[n], kwAs) && seg[n+1].kind == Name {
+			im.Bound = p.str(&seg[n+1])
 		}
-		name := p.str(&seg[0])
-		bound := name
-		if len(seg) > 2 && p.isWord(&seg[1], kwAs) && seg[2].kind == Name {
-			bound = p.str(&seg[2])
-		}
-		p.m.Imports = append(p.m.Imports, Import{Module: mod, Name: name, Bound: bound, Pos: p.lx.pos(&seg[0]), Scope: s})
+		im.Pos = p.lx.pos(&seg[0])
+		p.m.Imports = append(p.m.Imports, im)
 	})
 }
 
@@ -1037,17 +915,7 @@ func (p *parser) dottedModule(toks []tok) (string, int) {
 	if i == 0 {
 		return name, n
 	}
-	if first, last := toks[0].off, toks[i+n-1].end; int(last-first) == sumLen(toks[:i])+len(name) {
-		// Written without spaces, as module names almost always are: the
-		// name is a substring of the source.
-		return p.kept.copy(p.src[first:last]), i + n
-	}
-	var b strings.Builder
-	for k := range i {
-		b.WriteString(p.str(&toks[k]))
-	}
-	b.WriteString(name)
-	return b.String(), i + n
+	return p.text(toks[:i+n]), i + n
 }
 
 // calls records every call of a dotted name in toks.
@@ -1065,7 +933,7 @@ func (p *parser) calls(toks []tok, scope int, target string) {
 		if k+1 >= len(toks) {
 			continue
 		}
-		if b := p.bracket(&toks[k+1]); b != '(' && b != '.' && b != ')' {
+		if b := toks[k+1].ch; b != '(' && b != '.' && b != ')' {
 			continue
 		}
 		if k > 0 && p.isOp(&toks[k-1], ".") || p.keyword(t) {
@@ -1119,7 +987,7 @@ func (p *parser) parenthesized(toks []tok, k, end int) bool {
 	case prev.kind == Name:
 		return p.keyword(prev) // return (f)(x), await (f)(x)
 	case prev.kind == Op:
-		b := p.first(prev)
+		b := p.src[prev.off] // an operator has a byte at least
 		return b != ')' && b != ']' && b != '}'
 	}
 	return false
@@ -1134,30 +1002,24 @@ func (p *parser) arg(seg []tok) Arg {
 	a.Pos = p.lx.pos(&seg[0])
 	switch {
 	case seg[0].kind == String:
-		if len(seg) == 1 {
-			// One literal, the usual case: its value is a substring of
-			// the source unless it has escapes.
-			if s, ok := StringValue(p.str(&seg[0])); ok {
-				a.Kind, a.Value = ArgString, s
-			}
-			return a
-		}
-		var b strings.Builder
+		// Adjacent literals are one string. The value of one, the usual
+		// case, is a substring of the source unless it has escapes: a
+		// string added to "" is not copied.
+		value := ""
 		for i := range seg {
-			t := &seg[i]
-			s, ok := StringValue(p.str(t))
-			if t.kind != String || !ok {
+			s, ok := StringValue(p.str(&seg[i]))
+			if seg[i].kind != String || !ok {
 				return a
 			}
-			b.WriteString(s)
+			value += s
 		}
-		a.Kind, a.Value = ArgString, b.String()
+		a.Kind, a.Value = ArgString, value
 	case len(seg) == 1 && seg[0].kind == Number:
 		a.Kind, a.Value = ArgNumber, p.str(&seg[0])
 	case p.isWord(&seg[0], kwLambda):
 		a.Kind = ArgLambda
 		for i := range seg {
-			if seg[i].kind == Op && p.bracket(&seg[i]) == '(' {
+			if seg[i].kind == Op && seg[i].ch == '(' {
 				a.Value = "call"
 			}
 		}
@@ -1221,20 +1083,8 @@ func unescape(s string) string {
 			}
 		case '\\', '\'', '"':
 			b.WriteByte(s[i])
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'a':
-			b.WriteByte('\a')
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'v':
-			b.WriteByte('\v')
+		case 'n', 't', 'r', 'a', 'b', 'f', 'v':
+			b.WriteByte("\n\t\r\a\b\f\v"[strings.IndexByte("ntrabfv", s[i])])
 		case '0', '1', '2', '3', '4', '5', '6', '7':
 			// Up to three octal digits.
 			v, n := 0, 0
@@ -1255,8 +1105,7 @@ func unescape(s string) string {
 					continue
 				}
 			}
-			b.WriteByte('\\')
-			b.WriteByte(s[i])
+			fallthrough
 		default:
 			b.WriteByte('\\')
 			b.WriteByte(s[i])
@@ -1271,21 +1120,27 @@ func (p *parser) chain(toks []tok, i int) (string, int) {
 	if i >= len(toks) || toks[i].kind != Name {
 		return "", 0
 	}
-	j := i
-	for j+2 < len(toks) && p.isOp(&toks[j+1], ".") && toks[j+2].kind == Name {
-		j += 2
+	n := chainLen(toks, i)
+	return p.text(toks[i : i+n]), n
+}
+
+// text returns the text of toks joined, each name in its NFKC form.
+func (p *parser) text(toks []tok) string {
+	n, ascii := 0, true
+	for i := range toks {
+		n += int(toks[i].end - toks[i].off)
+		ascii = ascii && toks[i].kw != nonASCII
 	}
-	first, last := toks[i].off, toks[j].end
-	if int(last-first) == sumLen(toks[i:j+1]) && isASCII(p.src[first:last]) {
+	if first, last := toks[0].off, toks[len(toks)-1].end; int(last-first) == n && ascii {
 		// Written without spaces, as dotted names almost always are:
 		// the name is a substring of the source.
-		return p.kept.copy(p.src[first:last]), j - i + 1
+		return p.kept.copy(p.src[first:last])
 	}
 	var b strings.Builder
-	for k := i; k <= j; k++ {
+	for k := range toks {
 		b.WriteString(p.str(&toks[k]))
 	}
-	return b.String(), j - i + 1
+	return b.String()
 }
 
 // chainLen returns the number of tokens of the dotted name (NAME(.NAME)*)
@@ -1303,7 +1158,7 @@ func chainLen(toks []tok, i int) int {
 func (p *parser) matching(toks []tok, open int) int {
 	depth := 0
 	for i := open; i < len(toks); i++ {
-		switch p.bracket(&toks[i]) {
+		switch toks[i].ch {
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':
@@ -1327,7 +1182,7 @@ func (p *parser) eachSeg(toks []tok, nonEmpty bool, f func([]tok)) {
 			lambdas++
 			continue
 		}
-		switch p.bracket(&toks[i]) {
+		switch toks[i].ch {
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':
@@ -1350,21 +1205,17 @@ func (p *parser) eachSeg(toks []tok, nonEmpty bool, f func([]tok)) {
 	}
 }
 
-// indexOp returns the index of the first op token text outside brackets, or -1.
-func (p *parser) indexOp(toks []tok, text string) int {
+// indexOp returns the index of the first operator c (of one byte) outside
+// brackets, or -1.
+func indexOp(toks []tok, c byte) int {
 	depth := 0
 	for i := range toks {
-		t := &toks[i]
-		if t.kind != Op {
-			continue
-		}
-		if depth == 0 && string(p.bytes(t)) == text {
+		switch ch := toks[i].ch; {
+		case ch == c && depth == 0:
 			return i
-		}
-		switch p.bracket(t) {
-		case '(', '[', '{':
+		case ch == '(' || ch == '[' || ch == '{':
 			depth++
-		case ')', ']', '}':
+		case ch == ')' || ch == ']' || ch == '}':
 			depth--
 		}
 	}
@@ -1376,14 +1227,6 @@ func (p *parser) indexOp(toks []tok, text string) int {
 func isKeyword(s string) bool {
 	id := wordID(s)
 	return id != 0 && id <= kwLastHard
-}
-
-func sumLen(toks []tok) int {
-	n := 0
-	for i := range toks {
-		n += int(toks[i].end - toks[i].off)
-	}
-	return n
 }
 
 // markYield marks the function s, whose body holds the code toks, as a

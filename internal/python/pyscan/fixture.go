@@ -54,13 +54,11 @@ func (m *Module) Fixtures() map[string]int {
 
 // fixtureDecorator returns the pytest.fixture decorator of Defs[i].
 func (m *Module) fixtureDecorator(i int) (Decorator, bool) {
-	d := m.Defs[i]
-	if d.Kind != Function {
-		return Decorator{}, false
-	}
-	for _, dec := range d.Decorators {
-		if IsFixtureDecorator(m.Resolve(dec.Name)) {
-			return dec, true
+	if m.Defs[i].Kind == Function {
+		for _, dec := range m.Defs[i].Decorators {
+			if IsFixtureDecorator(m.Resolve(dec.Name)) {
+				return dec, true
+			}
 		}
 	}
 	return Decorator{}, false

@@ -1,6 +1,9 @@
 package pyscan
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // IsNameByte reports whether c can be part of a name, as the tokenizer
 // reads names: an ASCII letter, digit or "_", or any byte of a non-ASCII
@@ -32,97 +35,24 @@ func InParams(src []byte, offs []int, want func(name []byte) bool) bool {
 		if i > 0 && nameBytes[src[i-1]] || at < len(src) && nameBytes[src[at]] {
 			continue // part of a longer name
 		}
-		start := skipBlanks(src, at)
-		end := start
-		for end < len(src) && nameBytes[src[end]] {
-			end++
-		}
-		if end == start || !want(src[start:end]) {
+		// The header is read by the Lexer Scan reads it with: Scan reads
+		// parameters only from a "(" right after the name, up to the
+		// bracket that closes it.
+		lx := Lexer{src: src, off: at, indents: []int{0}, quiet: true}
+		var name, t tok
+		lx.next(&name)
+		lx.next(&t)
+		if name.kind != Name || !want(src[name.off:name.end]) || t.ch != '(' {
 			continue
 		}
-		// Scan reads parameters only from a "(" right after the name.
-		open := skipBlanks(src, end)
-		if open >= len(src) || src[open] != '(' {
-			continue
+		open := int(t.off)
+		// Past last nothing matters any more: the search stops there.
+		for len(lx.opens) > 0 && t.kind != EOF && int(t.off) <= last {
+			lx.next(&t)
 		}
-		close := closing(src, open, last)
-		for _, o := range offs {
-			if o > open && o < close {
-				return true
-			}
+		if slices.ContainsFunc(offs, func(o int) bool { return o > open && o < int(t.off) }) {
+			return true
 		}
 		at = max(at, open+1)
 	}
-}
-
-// skipBlanks returns the offset of the first byte at or after i that is
-// neither a blank nor a line continuation.
-func skipBlanks(src []byte, i int) int {
-	for i < len(src) {
-		switch c := src[i]; {
-		case c == ' ' || c == '\t' || c == '\f':
-			i++
-		case c == '\\' && i+1 < len(src) && src[i+1] == '\n':
-			i += 2
-		case c == '\\' && i+2 < len(src) && src[i+1] == '\r' && src[i+2] == '\n':
-			i += 3
-		case c == '\\' && i+1 < len(src) && src[i+1] == '\r':
-			i += 2
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// closing returns the offset of the bracket that closes the one at open,
-// counting brackets of every kind as Scan matches them, and skipping
-// strings and comments; len(src) when none does. It stops looking past
-// limit, where nothing matters to the caller any more, and returns an
-// offset past it.
-func closing(src []byte, open, limit int) int {
-	lx := Lexer{src: src}
-	depth := 0
-	for i := open; i < len(src); {
-		if i > limit {
-			return i
-		}
-		switch c := src[i]; c {
-		case '(', '[', '{':
-			depth++
-			i++
-		case ')', ']', '}':
-			depth--
-			if depth == 0 {
-				return i
-			}
-			i++
-		case '#':
-			j := bytes.IndexAny(src[i:], "\r\n")
-			if j < 0 {
-				return len(src)
-			}
-			i += j
-		case '"', '\'':
-			// The name right before the quote, if any, is the string's
-			// prefix when it is one, as Places reads it.
-			j := i
-			for j > open && nameBytes[src[j-1]] {
-				j--
-			}
-			for j < i && isDigit(src[j]) {
-				j++
-			}
-			formatted := false
-			if j < i {
-				formatted, _ = stringPrefix(src[j:i])
-			}
-			lx.off = i
-			lx.skipString(formatted)
-			i = lx.off
-		default:
-			i++
-		}
-	}
-	return len(src)
 }

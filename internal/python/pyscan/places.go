@@ -59,10 +59,7 @@ func Places(src []byte, offs []int) []Place {
 			break
 		}
 		if src[i] == '#' {
-			end := len(src)
-			if j := bytes.IndexAny(src[i:], "\r\n"); j >= 0 {
-				end = i + j
-			}
+			end := lineEnd(src, i)
 			mark(i, InCode)
 			l.off = end
 			mark(end, InComment)
@@ -89,7 +86,7 @@ func Places(src []byte, offs []int) []Place {
 // after from, where the code being skipped began.
 func stringOpen(src []byte, from, quote int) (open int, formatted bool) {
 	j := quote
-	for j > from && isNameByte(src[j-1]) {
+	for j > from && nameBytes[src[j-1]] {
 		j--
 	}
 	for j < quote && isDigit(src[j]) {

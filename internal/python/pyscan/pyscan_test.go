@@ -295,8 +295,8 @@ func placesByToken(src []byte, offs []int) []Place {
 		case c == '\n' || c == '\r':
 			l.newline()
 			mark(l.off, InCode)
-		case isNameStart(c):
-			for l.off < len(src) && isNameByte(src[l.off]) {
+		case nameBytes[c] && !isDigit(c):
+			for l.off < len(src) && nameBytes[src[l.off]] {
 				l.off++
 			}
 			if l.off < len(src) && (src[l.off] == '"' || src[l.off] == '\'') {

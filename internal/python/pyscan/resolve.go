@@ -2,6 +2,8 @@ package pyscan
 
 import (
 	"hash/maphash"
+	"math/bits"
+	"slices"
 	"strings"
 )
 
@@ -17,20 +19,6 @@ type binding struct {
 	target string
 }
 
-// assignment is the binding of a name by an assignment, as the parser
-// notes it: in 32 bytes, where a binding takes 56, since few assignments
-// bind a name to a module. The modules check tokenizes on CPython's
-// Lib/test bind 3,002 names by assignments, 168 KB as bindings; as
-// assignments, check's page faults there went from 1,450 to 1,432
-// (medians of 120 runs).
-type assignment struct {
-	name             string
-	scope, line, col int32 // as in binding
-	// target is 1 + the index in bindIndex.assignTargets of what the
-	// name is bound to, or 0 (see binding.target).
-	target int32
-}
-
 // bindIndex holds a module's bindings grouped by a hash of their names,
 // so that ResolveAt looks at a name's few bindings, not at the thousands
 // of a large module. Grouping is a counting sort: no names are compared.
@@ -43,10 +31,8 @@ type assignment struct {
 // bytes each, and takes 191 KB with references of 4 bytes: check's page
 // faults there went from 1,581 to 1,522 (medians of 60 runs).
 type bindIndex struct {
-	// assigns are the bindings of assignments, in source order, and
-	// assignTargets the targets they name.
-	assigns       []assignment
-	assignTargets []string
+	// assigns are the bindings of assignments, in source order.
+	assigns []binding
 	// targets[i] is what Module.Imports[i] binds its name to.
 	targets []string
 	// refs name every binding, grouped by hash: an index in assigns,
@@ -55,24 +41,22 @@ type bindIndex struct {
 	// start[h] is where the bindings whose names hash to h start in
 	// refs; start has one more entry than there are buckets.
 	start []int32
-	seed  maphash.Seed
 }
 
 var bindSeed = maphash.MakeSeed()
 
-// newBindIndex groups the bindings of m: those of assigns, then of
+// indexBindings groups the bindings of m: those of assigns, then of
 // m.Imports, whose targets are targets, then of m.Defs. It uses scratch
-// for its working memory, and keeps assigns, assignTargets and targets.
-func newBindIndex(m *Module, assigns []assignment, assignTargets, targets []string, scratch *[]int32) bindIndex {
+// for its working memory, and keeps assigns and targets.
+func (m *Module) indexBindings(assigns []binding, targets []string, scratch *[]int32) {
+	m.binds = bindIndex{assigns: assigns, targets: targets}
 	total := len(assigns) + len(m.Imports) + len(m.Defs)
 	if total == 0 {
-		return bindIndex{}
+		return
 	}
-	n := 1
-	for n < total {
-		n <<= 1
-	}
-	ix := bindIndex{assigns: assigns, assignTargets: assignTargets, targets: targets, refs: make([]int32, total), start: make([]int32, n+1), seed: bindSeed}
+	n := 1 << bits.Len(uint(total-1)) // buckets: a power of two, at least total
+	ix := &m.binds
+	ix.refs, ix.start = make([]int32, total), make([]int32, n+1)
 	// The counts are written before they are read: fresh memory read
 	// first is mapped to the shared zero page, and the write that follows
 	// must flush that mapping from every core's TLB, an interrupt to the
@@ -81,22 +65,9 @@ func newBindIndex(m *Module, assigns []assignment, assignTargets, targets []stri
 	work := append((*scratch)[:0], make([]int32, total+n)...)
 	*scratch = work
 	buckets, next := work[:total], work[total:]
-	mask := uint64(n - 1)
-	for i := range assigns {
-		h := int32(maphash.String(bindSeed, assigns[i].name) & mask)
+	for i := range buckets {
+		h := int32(maphash.String(bindSeed, m.binding(int32(i)).name) & uint64(n-1))
 		buckets[i] = h
-		ix.start[h+1]++
-	}
-	at := len(assigns)
-	for i := range m.Imports {
-		h := int32(maphash.String(bindSeed, m.Imports[i].Bound) & mask)
-		buckets[at+i] = h
-		ix.start[h+1]++
-	}
-	at += len(m.Imports)
-	for i := range m.Defs {
-		h := int32(maphash.String(bindSeed, m.Defs[i].Name) & mask)
-		buckets[at+i] = h
 		ix.start[h+1]++
 	}
 	for h := 1; h <= n; h++ {
@@ -107,7 +78,6 @@ func newBindIndex(m *Module, assigns []assignment, assignTargets, targets []stri
 		ix.refs[next[h]] = int32(i)
 		next[h]++
 	}
-	return ix
 }
 
 // of returns the references of the bindings that may be of name: those
@@ -116,7 +86,7 @@ func (ix *bindIndex) of(name string) []int32 {
 	if len(ix.start) == 0 {
 		return nil
 	}
-	h := maphash.String(ix.seed, name) & uint64(len(ix.start)-2)
+	h := maphash.String(bindSeed, name) & uint64(len(ix.start)-2)
 	return ix.refs[ix.start[h]:ix.start[h+1]]
 }
 
@@ -124,12 +94,7 @@ func (ix *bindIndex) of(name string) []int32 {
 func (m *Module) binding(ref int32) binding {
 	i := int(ref)
 	if i < len(m.binds.assigns) {
-		a := &m.binds.assigns[i]
-		b := binding{name: a.name, scope: int(a.scope), pos: Pos{Line: int(a.line), Col: int(a.col)}}
-		if a.target > 0 {
-			b.target = m.binds.assignTargets[a.target-1]
-		}
-		return b
+		return m.binds.assigns[i]
 	}
 	i -= len(m.binds.assigns)
 	if i < len(m.Imports) {
@@ -160,17 +125,14 @@ func before(a, b Pos) bool {
 // ImportError: signal = None". An assignment of None binds nothing here,
 // for the same reason.
 func (m *Module) ResolveAt(dotted string, scope int, pos Pos) string {
-	head, rest, _ := strings.Cut(dotted, ".")
+	head, _, _ := strings.Cut(dotted, ".")
 	for s, direct := scope, true; ; direct = false {
 		if s < 0 || direct || m.Defs[s].Kind == Function {
 			if target, ok := m.boundIn(head, s, pos, direct); ok {
 				if target == "" {
 					return ""
 				}
-				if rest == "" {
-					return target
-				}
-				return target + "." + rest
+				return target + dotted[len(head):] // and the rest of the name
 			}
 		}
 		if s < 0 {
@@ -192,41 +154,34 @@ func (m *Module) ResolveCall(c Call) string {
 // boundIn looks name up among the bindings of one scope, and returns what
 // it is bound to and whether the scope binds it at all.
 func (m *Module) boundIn(name string, scope int, pos Pos, direct bool) (string, bool) {
-	if scope >= 0 && m.Defs[scope].Kind == Function {
-		for _, p := range m.Defs[scope].Params {
-			if p.Name == name {
-				return "", true
-			}
-		}
+	if scope >= 0 && m.Defs[scope].Kind == Function && slices.ContainsFunc(m.Defs[scope].Params, func(p Param) bool { return p.Name == name }) {
+		return "", true
 	}
-	found := false
+	// The bindings are not in source order (imports, defs and assignments
+	// are gathered apart), so each "last" is the latest by position. A
+	// binding's line is never 0, the zero binding's: that one is none.
 	var last, lastBefore, lastImport binding
-	seenBefore, seenImport := false, false
 	for _, ref := range m.binds.of(name) {
 		b := m.binding(ref)
 		if b.scope != scope || b.name != name {
 			continue
 		}
-		// The bindings are not in source order (imports, defs and
-		// assignments are gathered apart), so each "last" is the latest
-		// by position.
-		if !found || before(last.pos, b.pos) {
+		if before(last.pos, b.pos) {
 			last = b
 		}
-		found = true
-		if before(b.pos, pos) && (!seenBefore || before(lastBefore.pos, b.pos)) {
-			lastBefore, seenBefore = b, true
+		if before(b.pos, pos) && before(lastBefore.pos, b.pos) {
+			lastBefore = b
 		}
-		if b.target != "" && (!seenImport || before(lastImport.pos, b.pos)) {
-			lastImport, seenImport = b, true
+		if b.target != "" && before(lastImport.pos, b.pos) {
+			lastImport = b
 		}
 	}
 	switch {
-	case !found:
+	case last.pos.Line == 0:
 		return "", false
-	case direct && seenBefore:
+	case direct && lastBefore.pos.Line > 0:
 		return lastBefore.target, true
-	case !direct && seenImport:
+	case !direct && lastImport.pos.Line > 0:
 		return lastImport.target, true
 	}
 	return last.target, true
@@ -261,11 +216,7 @@ var starExports = map[string]func(string) bool{
 		return strings.HasPrefix(n, "SIG") || strings.HasPrefix(n, "ITIMER_")
 	},
 	"pytest": func(n string) bool {
-		switch n {
-		case "fixture", "yield_fixture", "mark", "param", "importorskip", "raises", "skip", "fail":
-			return true
-		}
-		return false
+		return slices.Contains([]string{"fixture", "yield_fixture", "mark", "param", "importorskip", "raises", "skip", "fail"}, n)
 	},
 }
 

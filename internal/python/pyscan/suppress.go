@@ -2,7 +2,10 @@ package pyscan
 
 import (
 	"bytes"
+	"slices"
 	"strings"
+
+	"github.com/fixturegen/fixturegen/internal/textpos"
 )
 
 // Suppression is a "# fixturegen: ignore" comment: the findings reported
@@ -19,15 +22,7 @@ type Suppression struct {
 
 // Covers reports whether the suppression hides a finding of rule.
 func (s Suppression) Covers(rule string) bool {
-	if s.Rules == nil {
-		return true
-	}
-	for _, r := range s.Rules {
-		if r == rule {
-			return true
-		}
-	}
-	return false
+	return s.Rules == nil || slices.Contains(s.Rules, rule)
 }
 
 var suppressMark = []byte("fixturegen:")
@@ -56,9 +51,6 @@ func indexMark(src []byte) int {
 // suppressions finds the "# fixturegen: ignore" comments of src. Most
 // files have none, which one search tells.
 func suppressions(src []byte) []Suppression {
-	if indexMark(src) < 0 {
-		return nil
-	}
 	var offs []int
 	for off := 0; ; {
 		i := indexMark(src[off:])
@@ -67,6 +59,9 @@ func suppressions(src []byte) []Suppression {
 		}
 		offs = append(offs, off+i)
 		off += i + len(suppressMark)
+	}
+	if offs == nil {
+		return nil
 	}
 	places := Places(src, offs)
 	var out []Suppression
@@ -83,16 +78,11 @@ func suppressions(src []byte) []Suppression {
 				lineStart = at + 1
 			}
 		}
-		rest := src[off+len(suppressMark):]
-		if i := bytes.IndexAny(rest, "\r\n"); i >= 0 {
-			rest = rest[:i]
-		}
-		rules, ok := parseIgnore(string(rest))
+		rules, ok := parseIgnore(string(src[off+len(suppressMark) : lineEnd(src, off)]))
 		if !ok {
 			continue
 		}
-		lx := Lexer{src: src}
-		out = append(out, Suppression{Line: line, Rules: rules, Pos: lx.posAt(off, line, lineStart)})
+		out = append(out, Suppression{Line: line, Rules: rules, Pos: Pos{line, textpos.Col(src[lineStart:off], off-lineStart)}})
 	}
 	return out
 }

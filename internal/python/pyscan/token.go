@@ -103,13 +103,11 @@ type Lexer struct {
 	off       int
 	line      int
 	lineStart int
-	depth     int       // open brackets
-	opens     []opened  // the open brackets, innermost last, for the problems that name them
-	openBuf   [8]opened // opens' first array: most code nests fewer brackets
-	indents   []int     // indentation columns of the open blocks, innermost last
-	dedents   int       // Dedent tokens still to emit
-	bol       bool      // at the beginning of a logical line
-	lineHas   bool      // the current logical line has produced a token
+	opens     []opened // the open brackets, innermost last
+	indents   []int    // indentation columns of the open blocks, innermost last
+	dedents   int      // Dedent tokens still to emit
+	bol       bool     // at the beginning of a logical line
+	lineHas   bool     // the current logical line has produced a token
 	done      bool
 	// semicolon is set when a ";" is read; the parser clears it at each
 	// logical line, and splits only the lines that hold one.
@@ -159,16 +157,9 @@ func NewLexer(src []byte) *Lexer {
 	return l
 }
 
-// reset makes l a new Lexer over src, keeping its indentation stack's
-// array.
+// reset makes l a new Lexer over src, keeping its stacks' arrays.
 func (l *Lexer) reset(src []byte) {
-	opens := l.opens[:0]
-	*l = Lexer{src: src, line: 1, bol: true, indents: append(l.indents[:0], 0), fields: l.fields[:0]}
-	if cap(opens) > len(l.openBuf) {
-		l.opens = opens // grown by an earlier source: keep it
-	} else {
-		l.opens = l.openBuf[:0]
-	}
+	*l = Lexer{src: src, line: 1, bol: true, opens: l.opens[:0], indents: append(l.indents[:0], 0), fields: l.fields[:0]}
 	if len(src) > maxSource {
 		l.src = src[:maxSource]
 		l.Problems = append(l.Problems, Problem{Pos: Pos{1, 1}, Msg: "is larger than 2 GiB; read only up to there"})
@@ -201,14 +192,7 @@ func (l *Lexer) problem(off, line, lineStart int, msg string) {
 	l.Problems = append(l.Problems, Problem{Pos: l.posAt(off, line, lineStart), Msg: msg})
 }
 
-// tok sets t to a token of kind k from start to the current offset.
-func (l *Lexer) tok(t *tok, k Kind, start, line, lineStart int) {
-	l.lineHas = true
-	l.mark(t, k, start, l.off, line, lineStart)
-}
-
-// mark sets t to a token of kind k that takes no part of the line: it
-// does not count as the line's code.
+// mark sets t to a token of kind k from start to end.
 //
 // The fields are set one by one: a whole struct built on the stack and
 // copied to *t is read back wider than it was written, which stalls the
@@ -228,12 +212,26 @@ func (l *Lexer) mark(t *tok, k Kind, start, end, line, lineStart int) {
 
 // newline consumes one line ending ("\n", "\r\n" or "\r") at l.off.
 func (l *Lexer) newline() {
-	if l.src[l.off] == '\r' && l.off+1 < len(l.src) && l.src[l.off+1] == '\n' {
-		l.off++
-	}
-	l.off++
+	l.off = afterNewline(l.src, l.off)
 	l.line++
 	l.lineStart = l.off
+}
+
+// lineEnd returns the offset of the line ending at or after src[i], or
+// len(src).
+func lineEnd(src []byte, i int) int {
+	for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+		i++
+	}
+	return i
+}
+
+// afterNewline returns the offset just past the line ending at src[i].
+func afterNewline(src []byte, i int) int {
+	if src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n' {
+		return i + 2
+	}
+	return i + 1
 }
 
 // Next returns the next token; after the end of the source it returns EOF
@@ -260,7 +258,7 @@ func (l *Lexer) next(t *tok) {
 			l.mark(t, EOF, l.off, l.off, l.line, l.lineStart)
 			return
 		}
-		if l.bol && l.depth == 0 {
+		if l.bol && len(l.opens) == 0 {
 			if l.indentation(t) {
 				return
 			}
@@ -279,27 +277,26 @@ func (l *Lexer) next(t *tok) {
 			l.end(t)
 			return
 		}
-		c := l.src[l.off]
-		switch class[c] {
+		start, line, ls := l.off, l.line, l.lineStart
+		kind, kw := Op, uint8(0)
+		switch class[l.src[l.off]] {
 		case cName:
-			l.name(t)
-			return
+			kind, kw = l.name()
 		case cOp:
-			l.op(t)
-			return
+			l.op()
 		case cQuote:
-			l.str(t, l.off, false)
-			return
+			kind = String
+			l.skipString(false)
 		case cDigit:
-			l.number(t)
-			return
+			kind = Number
+			l.number()
 		case cDot:
 			if l.off+1 < len(l.src) && isDigit(l.src[l.off+1]) {
-				l.number(t)
+				kind = Number
+				l.number()
 			} else {
-				l.op(t)
+				l.op()
 			}
-			return
 		case cBackslash:
 			// A backslash joins the next line to this one, except at the
 			// very end of the file.
@@ -314,19 +311,13 @@ func (l *Lexer) next(t *tok) {
 				continue
 			}
 			l.problem(l.off, l.line, l.lineStart, "unexpected character after line continuation character")
-			start := l.off
 			l.off++
-			l.tok(t, Op, start, l.line, l.lineStart)
-			return
 		case cHash:
-			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
-				i++
-			}
-			l.off = i
+			l.off = lineEnd(src, i)
+			continue
 		case cNewline:
-			start, line, ls := l.off, l.line, l.lineStart
 			l.newline()
-			if l.depth > 0 {
+			if len(l.opens) > 0 {
 				continue
 			}
 			l.bol = true
@@ -337,6 +328,10 @@ func (l *Lexer) next(t *tok) {
 			l.mark(t, Newline, start, l.off, line, ls)
 			return
 		}
+		l.lineHas = true // the line's code, which Newline, Indent and Dedent are not
+		l.mark(t, kind, start, l.off, line, ls)
+		t.kw = kw
+		return
 	}
 }
 
@@ -364,7 +359,7 @@ var class = func() (t [256]uint8) {
 			t[c] = cHash
 		case c == '\n' || c == '\r':
 			t[c] = cNewline
-		case isNameStart(byte(c)):
+		case nameBytes[c] && !isDigit(byte(c)):
 			t[c] = cName
 		case isDigit(byte(c)):
 			t[c] = cDigit
@@ -380,14 +375,11 @@ var class = func() (t [256]uint8) {
 // end emits the Newline that closes the last logical line, then the Dedent
 // tokens that close every open block, then EOF.
 func (l *Lexer) end(t *tok) {
-	if l.depth > 0 {
-		// Python names the innermost bracket still open, where it is.
-		if n := len(l.opens); n > 0 {
-			o := l.opens[n-1]
-			l.problem(int(o.off), int(o.line), int(o.lineStart), "'"+string(o.ch)+"' was never closed")
-		}
-		l.depth = 0
-		l.opens = l.opens[:0]
+	if n := len(l.opens); n > 0 && !l.quiet {
+		// Python names the innermost bracket still open, where it is; a
+		// field's Lexer always ends inside the field's bracket.
+		o := l.opens[n-1]
+		l.problem(int(o.off), int(o.line), int(o.lineStart), "'"+string(o.ch)+"' was never closed")
 	}
 	l.done = true
 	l.dedents = len(l.indents) - 1
@@ -446,37 +438,24 @@ func (l *Lexer) indentation(t *tok) bool {
 		}
 		c := src[i]
 		if c == '#' {
-			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
-				i++
-			}
+			i = lineEnd(src, i)
 			if i >= len(src) {
 				l.off, l.line, l.lineStart = i, line, ls
 				continue
 			}
 			c = src[i]
 		}
-		switch c {
-		case '\n', '\r':
-			if c == '\r' && i+1 < len(src) && src[i+1] == '\n' {
-				i++
-			}
+		// A line that starts with a continuation belongs to no block of
+		// its own; its indentation is that of the joined line.
+		if c == '\\' && i+1 < len(src) && (src[i+1] == '\n' || src[i+1] == '\r') {
 			i++
+			c = src[i]
+		}
+		if c == '\n' || c == '\r' {
+			i = afterNewline(src, i)
 			line++
 			ls = i
 			continue
-		case '\\':
-			// A line that starts with a continuation belongs to no block of
-			// its own; its indentation is that of the joined line.
-			if i+1 < len(src) && (src[i+1] == '\n' || src[i+1] == '\r') {
-				i++
-				if src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n' {
-					i++
-				}
-				i++
-				line++
-				ls = i
-				continue
-			}
 		}
 		l.off, l.line, l.lineStart = i, line, ls
 		l.bol = false
@@ -513,25 +492,14 @@ var nameBytes = func() (t [256]bool) {
 	return t
 }()
 
-// asciiNameBytes marks the ASCII bytes of nameBytes.
-var asciiNameBytes = func() (t [256]bool) {
-	for c := range utf8.RuneSelf {
-		t[c] = nameBytes[c]
-	}
-	return t
-}()
-
-func isNameStart(c byte) bool { return nameBytes[c] && !isDigit(c) }
-
-func isNameByte(c byte) bool { return nameBytes[c] }
-
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// name reads an identifier, or a string prefix and the string it starts.
-func (l *Lexer) name(t *tok) {
-	start, line, ls := l.off, l.line, l.lineStart
+// name reads an identifier, and returns Name and its word id (see tok.kw),
+// or a string prefix and the string it starts, and returns String.
+func (l *Lexer) name() (Kind, uint8) {
+	start := l.off
 	src, i := l.src, l.off
-	for i < len(src) && asciiNameBytes[src[i]] {
+	for i < len(src) && src[i] < utf8.RuneSelf && nameBytes[src[i]] {
 		i++
 	}
 	ascii := i >= len(src) || src[i] < utf8.RuneSelf
@@ -541,17 +509,16 @@ func (l *Lexer) name(t *tok) {
 	l.off = i
 	if l.off < len(l.src) && (l.src[l.off] == '"' || l.src[l.off] == '\'') {
 		if fmt, ok := stringPrefix(l.src[start:l.off]); ok {
-			l.str(t, start, fmt)
-			return
+			l.skipString(fmt)
+			return String, 0
 		}
 	}
-	l.tok(t, Name, start, line, ls)
 	if !ascii {
-		t.kw = nonASCII
-	} else {
-		t.kw = wordID(src[start:i])
-		l.yields = l.yields || t.kw == kwYield
+		return Name, nonASCII
 	}
+	kw := wordID(src[start:i])
+	l.yields = l.yields || kw == kwYield
+	return Name, kw
 }
 
 // stringPrefix reports whether p is a string prefix (r, b, u, f, t and
@@ -561,58 +528,30 @@ func stringPrefix(p []byte) (formatted, ok bool) {
 	if len(p) > 2 {
 		return false, false
 	}
-	var r, b, u, f int
-	for _, c := range p {
-		switch c | 0x20 {
-		case 'r':
-			r++
-		case 'b':
-			b++
-		case 'u':
-			u++
-		case 'f', 't':
-			f++
-		default:
-			return false, false
-		}
+	var lower [2]byte
+	for i, c := range p {
+		lower[i] = c | 0x20
 	}
-	if r > 1 || b > 1 || u > 1 || f > 1 || u == 1 && len(p) > 1 || b == 1 && f == 1 {
-		return false, false
+	switch string(lower[:len(p)]) {
+	case "", "r", "u", "b", "br", "rb":
+		return false, true
+	case "f", "t", "fr", "rf", "tr", "rt":
+		return true, true
 	}
-	return f == 1, true
+	return false, false
 }
 
-func (l *Lexer) number(t *tok) {
-	start, line, ls := l.off, l.line, l.lineStart
-	l.off = numberEnd(l.src, start)
-	l.tok(t, Number, start, line, ls)
-}
-
-// numberEnd returns the offset just past the number literal that starts
-// at src[start].
-func numberEnd(src []byte, start int) int {
+// number reads a number literal: its name bytes and dots, and the sign of
+// a decimal exponent.
+func (l *Lexer) number() {
+	src, start := l.src, l.off
 	hex := len(src) > start+1 && src[start] == '0' && (src[start+1]|0x20 == 'x')
 	i := start
-	for i < len(src) {
-		c := src[i]
-		switch {
-		case isNameByte(c) || c == '.':
-			i++
-		case (c == '+' || c == '-') && !hex && i > start && src[i-1]|0x20 == 'e':
-			i++
-		default:
-			return i
-		}
+	for i < len(src) && (nameBytes[src[i]] || src[i] == '.' ||
+		(src[i] == '+' || src[i] == '-') && !hex && i > start && src[i-1]|0x20 == 'e') {
+		i++
 	}
-	return i
-}
-
-// str reads a string literal whose prefix starts at start and whose opening
-// quote is at l.off.
-func (l *Lexer) str(t *tok, start int, formatted bool) {
-	line, ls := l.line, l.lineStart
-	l.skipString(formatted)
-	l.tok(t, String, start, line, ls)
+	l.off = i
 }
 
 // skipString moves past the string literal whose opening quote is at l.off.
@@ -696,11 +635,11 @@ func (l *Lexer) skipStringBody(formatted bool) {
 	if n := len(l.src); n > 0 && (l.src[n-1] == '\n' || l.src[n-1] == '\r') {
 		last--
 	}
+	what := "string literal"
 	if triple {
-		l.problem(open, line, ls, "unterminated triple-quoted string literal (detected at line "+strconv.Itoa(last)+")")
-	} else {
-		l.problem(open, line, ls, "unterminated string literal (detected at line "+strconv.Itoa(last)+")")
+		what = "triple-quoted string literal"
 	}
+	l.problem(open, line, ls, "unterminated "+what+" (detected at line "+strconv.Itoa(last)+")")
 }
 
 // stringStop marks the bytes skipString must look at: quotes, backslashes,
@@ -734,10 +673,7 @@ func (l *Lexer) skipField(q byte, triple bool) {
 			// code had one there, and since then it is a nested string.
 			l.skipString(l.prefixFormatted())
 		case c == '#':
-			// A comment, allowed in a multi-line field since 3.12.
-			for l.off < len(l.src) && l.src[l.off] != '\n' && l.src[l.off] != '\r' {
-				l.off++
-			}
+			l.off = lineEnd(l.src, l.off) // a comment, allowed in a multi-line field since 3.12
 		case c == '\n' || c == '\r':
 			l.newline()
 		case c == '(' || c == '[' || c == '{':
@@ -773,7 +709,7 @@ func (l *Lexer) skipField(q byte, triple bool) {
 // prefix that makes it formatted.
 func (l *Lexer) prefixFormatted() bool {
 	i := l.off
-	for i > 0 && isNameByte(l.src[i-1]) && l.off-i < 2 {
+	for i > 0 && nameBytes[l.src[i-1]] && l.off-i < 2 {
 		i--
 	}
 	f, ok := stringPrefix(l.src[i:l.off])
@@ -826,64 +762,40 @@ func opLen(rest []byte) int {
 	return 1
 }
 
-func (l *Lexer) op(t *tok) {
+// op reads an operator or delimiter, or a character no token starts with.
+func (l *Lexer) op() {
 	start, line, ls := l.off, l.line, l.lineStart
 	rest := l.src[l.off:]
-	switch rest[0] {
-	case '(', '[', '{':
-		l.depth++
-		l.opens = append(l.opens, opened{off: int32(start), line: int32(line), lineStart: int32(ls), ch: rest[0]})
-		l.off++
-		l.tok(t, Op, start, line, ls)
-		return
-	case ',', ';':
-		l.semicolon = l.semicolon || rest[0] == ';'
-		l.off++
-		l.tok(t, Op, start, line, ls)
-		return
-	}
-	if n := opLen(rest); n > 1 {
-		l.off += n
-		l.tok(t, Op, start, line, ls)
-		return
-	}
-	switch rest[0] {
-	case '=':
-		l.assign = l.assign || l.depth == 0
-	case ')', ']', '}':
-		if l.depth == 0 {
+	c, n := rest[0], 1
+	switch {
+	case c == '(' || c == '[' || c == '{':
+		l.opens = append(l.opens, opened{off: int32(start), line: int32(line), lineStart: int32(ls), ch: c})
+	case c == ')' || c == ']' || c == '}':
+		if len(l.opens) == 0 {
 			l.assign = true
-			l.problem(start, line, ls, "unmatched '"+string(rest[0])+"'")
+			l.problem(start, line, ls, "unmatched '"+string(c)+"'")
 		} else {
-			l.depth--
-			l.close(rest[0], start, line, ls)
+			l.close(c, start, line, ls)
+		}
+	case c == ';':
+		l.semicolon = true
+	case c >= utf8.RuneSelf:
+		_, n = utf8.DecodeRune(rest)
+	case c != ',':
+		if n = opLen(rest); n == 1 && c == '=' {
+			l.assign = l.assign || len(l.opens) == 0
 		}
 	}
-	size := 1
-	if rest[0] >= utf8.RuneSelf {
-		_, size = utf8.DecodeRune(rest)
-	}
-	l.off += max(size, 1)
-	l.tok(t, Op, start, line, ls)
+	l.off += n
 }
 
 // close pops the bracket that c, at start, closes, and reports a pair
 // that does not match as Python does.
 func (l *Lexer) close(c byte, start, line, ls int) {
 	n := len(l.opens)
-	if n == 0 {
-		return
-	}
 	o := l.opens[n-1]
 	l.opens = l.opens[:n-1]
-	want := byte(')')
-	switch o.ch {
-	case '[':
-		want = ']'
-	case '{':
-		want = '}'
-	}
-	if c != want {
+	if want := ")]}"[strings.IndexByte("([{", o.ch)]; c != want {
 		msg := "closing parenthesis '" + string(c) + "' does not match opening parenthesis '" + string(o.ch) + "'"
 		if int(o.line) != line {
 			msg += " on line " + strconv.Itoa(int(o.line))
@@ -958,81 +870,10 @@ func wordID[T string | []byte](s T) uint8 {
 	if len(s) < 2 || len(s) > 8 || wordPairs[len(s)][s[0]%64]&(1<<(s[1]%64)) == 0 {
 		return 0 // most names, such as "self"
 	}
-	switch string(s) {
-	case "False":
-		return kwFalse
-	case "None":
-		return kwNone
-	case "True":
-		return kwTrue
-	case "and":
-		return kwAnd
-	case "as":
-		return kwAs
-	case "assert":
-		return kwAssert
-	case "async":
-		return kwAsync
-	case "await":
-		return kwAwait
-	case "break":
-		return kwBreak
-	case "class":
-		return kwClass
-	case "continue":
-		return kwContinue
-	case "def":
-		return kwDef
-	case "del":
-		return kwDel
-	case "elif":
-		return kwElif
-	case "else":
-		return kwElse
-	case "except":
-		return kwExcept
-	case "finally":
-		return kwFinally
-	case "for":
-		return kwFor
-	case "from":
-		return kwFrom
-	case "global":
-		return kwGlobal
-	case "if":
-		return kwIf
-	case "import":
-		return kwImport
-	case "in":
-		return kwIn
-	case "is":
-		return kwIs
-	case "lambda":
-		return kwLambda
-	case "nonlocal":
-		return kwNonlocal
-	case "not":
-		return kwNot
-	case "or":
-		return kwOr
-	case "pass":
-		return kwPass
-	case "raise":
-		return kwRaise
-	case "return":
-		return kwReturn
-	case "try":
-		return kwTry
-	case "while":
-		return kwWhile
-	case "with":
-		return kwWith
-	case "yield":
-		return kwYield
-	case "match":
-		return kwMatch
-	case "case":
-		return kwCase
+	for i, w := range words {
+		if w == string(s) {
+			return uint8(i + 1)
+		}
 	}
 	return 0
 }
