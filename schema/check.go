@@ -1,10 +1,10 @@
 package schema
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -59,12 +59,8 @@ func (c *checker) inOrder(n *node, t map[string]any, order []string) []string {
 			rest = append(rest, k)
 		}
 	}
-	sort.Slice(rest, func(i, j int) bool {
-		a, b := c.spans[n.child(rest[i]).key], c.spans[n.child(rest[j]).key]
-		if a.Start != b.Start {
-			return a.Start < b.Start
-		}
-		return rest[i] < rest[j]
+	slices.SortFunc(rest, func(a, b string) int {
+		return cmp.Or(cmp.Compare(c.spans[n.child(a).key].Start, c.spans[n.child(b).key].Start), strings.Compare(a, b))
 	})
 	return append(keys, rest...)
 }
@@ -128,21 +124,11 @@ func (c *checker) missingKey(n *node, format string, args ...any) {
 // which then needs [deadline] and [preload]), and a list of them before
 // the misspelling would hide the one fix that matters.
 func (c *checker) sorted() Errors {
-	if c.misspelt && len(c.missing) > 0 {
-		kept := c.errs[:0]
-		for _, e := range c.errs {
-			if !c.missing[e] {
-				kept = append(kept, e)
-			}
-		}
-		c.errs = kept
+	if c.misspelt {
+		c.errs = slices.DeleteFunc(c.errs, func(e *Error) bool { return c.missing[e] })
 	}
-	sort.SliceStable(c.errs, func(i, j int) bool {
-		a, b := c.errs[i], c.errs[j]
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
+	slices.SortStableFunc(c.errs, func(a, b *Error) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
 	})
 	return c.errs
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -161,20 +162,10 @@ func specPositions(spans map[string]Span, table string) map[string]Span {
 // recordOrder lists the keys of [probe.record] in document order, as the
 // decoder saw them.
 func recordOrder(md toml.MetaData, prefix []string) []string {
-	want := append(append([]string{}, prefix...), "probe", "record")
+	want := append(slices.Clone(prefix), "probe", "record")
 	var order []string
 	for _, k := range md.Keys() {
-		if len(k) != len(want)+1 {
-			continue
-		}
-		match := true
-		for i := range want {
-			if k[i] != want[i] {
-				match = false
-				break
-			}
-		}
-		if match {
+		if len(k) == len(want)+1 && slices.Equal(k[:len(want)], want) {
 			order = append(order, k[len(want)])
 		}
 	}

@@ -192,23 +192,7 @@ func (c *checker) signals(n *node, v any) []string {
 		c.errorf(n, "%s must be an array of signal names, not %s", n.key, describe(v))
 		return nil
 	}
-	out := []string{}
-	seen := map[string]*node{}
-	for i, e := range list {
-		en := n.index(i)
-		name, ok := c.oneOf(en, e, ShieldSignals...)
-		if !ok {
-			continue
-		}
-		if first, dup := seen[name]; dup {
-			line, _ := c.pos(first)
-			c.errorf(en, "%s repeats %s, already listed as %s on line %d", en.key, name, first.key, line)
-			continue
-		}
-		seen[name] = en
-		out = append(out, name)
-	}
-	return out
+	return c.distinct(n, list, "%s", func(n *node, v any) (string, bool) { return c.oneOf(n, v, ShieldSignals...) })
 }
 
 func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
@@ -350,13 +334,13 @@ func (c *checker) envNames(n *node, v any) []string {
 		c.errorf(n, "%s must name at least one environment variable; leave it out for none", n.key)
 		return nil
 	}
-	return c.distinct(n, list, "", c.envName)
+	return c.distinct(n, list, "%q", c.envName)
 }
 
 // distinct reads each element of an array with read and returns them in
 // order, reporting an element that repeats an earlier one ("repeats
-// <what> ...") and leaving it out.
-func (c *checker) distinct(n *node, list []any, what string, read func(*node, any) (string, bool)) []string {
+// <value>", the value written by the format value) and leaving it out.
+func (c *checker) distinct(n *node, list []any, value string, read func(*node, any) (string, bool)) []string {
 	out := []string{}
 	seen := map[string]*node{}
 	for i, e := range list {
@@ -367,7 +351,7 @@ func (c *checker) distinct(n *node, list []any, what string, read func(*node, an
 		}
 		if first, dup := seen[v]; dup {
 			line, _ := c.pos(first)
-			c.errorf(en, "%s repeats %s%q, already listed as %s on line %d", en.key, what, v, first.key, line)
+			c.errorf(en, "%s repeats "+value+", already listed as %s on line %d", en.key, v, first.key, line)
 			continue
 		}
 		seen[v] = en
@@ -491,7 +475,7 @@ func (c *checker) preload(root *node, doc map[string]any, s *Spec) {
 	}
 	// An empty list is allowed: a project may set up the deadline before it
 	// knows which imports to hoist.
-	s.Preload.Modules = c.distinct(mn, list, "module ", c.moduleName)
+	s.Preload.Modules = c.distinct(mn, list, "module %q", c.moduleName)
 }
 
 func (c *checker) group(root *node, doc map[string]any, s *Spec) {
@@ -522,18 +506,13 @@ func (c *checker) group(root *node, doc map[string]any, s *Spec) {
 	}
 }
 
-// pathKeys remembers which [paths] keys were written and where, for the
-// checks that compare them with each other and with the probe cases.
-type pathKeys struct {
-	present map[string]bool
-	nodes   map[string]*node
-}
-
-func (c *checker) paths(root *node, doc map[string]any, s *Spec) pathKeys {
-	pk := pathKeys{present: map[string]bool{}, nodes: map[string]*node{}}
+// paths reads [paths] and returns the keys written there, by name, for
+// the checks that compare them with each other and with the probe cases.
+func (c *checker) paths(root *node, doc map[string]any, s *Spec) map[string]*node {
+	written := map[string]*node{}
 	n, t, ok := c.table(root, doc, "paths")
 	if !ok {
-		return pk
+		return written
 	}
 	c.keys(n, t, pathsKeys...)
 	c.required(n, t, "conftest")
@@ -544,8 +523,7 @@ func (c *checker) paths(root *node, doc map[string]any, s *Spec) pathKeys {
 			continue
 		}
 		pn := n.child(k)
-		pk.present[k] = true
-		pk.nodes[k] = pn
+		written[k] = pn
 		p, ok := c.name(pn, v, "a relative path")
 		if !ok {
 			continue
@@ -562,26 +540,26 @@ func (c *checker) paths(root *node, doc map[string]any, s *Spec) pathKeys {
 	for i, a := range pathsKeys {
 		for _, b := range pathsKeys[i+1:] {
 			if sameFile(clean[a], clean[b]) {
-				c.errorf(pk.nodes[b], "%s names the same file as %s, %q", pk.nodes[b].key, pk.nodes[a].key, clean[a])
+				c.errorf(written[b], "%s names the same file as %s, %q", written[b].key, written[a].key, clean[a])
 				delete(clean, b)
 			}
 		}
 	}
-	if pk.present["probe_tests"] && !pk.present["probe_plugin"] {
-		c.errorf(pk.nodes["probe_tests"], "%s needs %s too: the probe tests load the probe plugin with pytest -p",
-			pk.nodes["probe_tests"].key, n.child("probe_plugin").key)
+	if tests := written["probe_tests"]; tests != nil && written["probe_plugin"] == nil {
+		c.errorf(tests, "%s needs %s too: the probe tests load the probe plugin with pytest -p",
+			tests.key, n.child("probe_plugin").key)
 	}
 	s.Paths = Paths{Conftest: clean["conftest"], ProbePlugin: clean["probe_plugin"], ProbeTests: clean["probe_tests"], Docs: clean["docs"], Runtime: clean["runtime"]}
-	if !pk.present["runtime"] && s.Paths.Conftest != "" {
+	if written["runtime"] == nil && s.Paths.Conftest != "" {
 		s.Paths.Runtime = DefaultRuntime(s.Paths.Conftest)
 		for _, k := range pathsKeys {
 			if k != "runtime" && sameFile(clean[k], s.Paths.Runtime) {
-				c.errorf(pk.nodes[k], "%s names %q, where the runtime goes by default; set %s to another file",
-					pk.nodes[k].key, clean[k], n.child("runtime").key)
+				c.errorf(written[k], "%s names %q, where the runtime goes by default; set %s to another file",
+					written[k].key, clean[k], n.child("runtime").key)
 			}
 		}
 	}
-	return pk
+	return written
 }
 
 // pathRole checks what each [paths] file is for: pytest reads only files
@@ -638,7 +616,7 @@ func (c *checker) pathRole(n *node, key, p string) bool {
 	return true
 }
 
-func (c *checker) probe(root *node, doc map[string]any, s *Spec, pk pathKeys, recordOrder []string) {
+func (c *checker) probe(root *node, doc map[string]any, s *Spec, paths map[string]*node, recordOrder []string) {
 	n, t, ok := c.table(root, doc, "probe")
 	if !ok {
 		return
@@ -651,7 +629,7 @@ func (c *checker) probe(root *node, doc map[string]any, s *Spec, pk pathKeys, re
 		s.Probe.RecordDefaulted = true
 	}
 	if v, ok := t["case"]; ok {
-		c.cases(n.child("case"), v, s, pk)
+		c.cases(n.child("case"), v, s, paths)
 	}
 }
 
@@ -695,7 +673,7 @@ func (c *checker) record(n *node, v any, s *Spec, order []string) {
 	}
 }
 
-func (c *checker) cases(n *node, v any, s *Spec, pk pathKeys) {
+func (c *checker) cases(n *node, v any, s *Spec, paths map[string]*node) {
 	var elems []any
 	switch x := v.(type) {
 	case []map[string]any:
@@ -708,7 +686,7 @@ func (c *checker) cases(n *node, v any, s *Spec, pk pathKeys) {
 		c.errorf(n, "%s must be an array of tables, written [[%s]], not %s", n.key, n.name, describe(v))
 		return
 	}
-	if len(elems) > 0 && (!pk.present["probe_plugin"] || !pk.present["probe_tests"]) {
+	if len(elems) > 0 && (paths["probe_plugin"] == nil || paths["probe_tests"] == nil) {
 		c.errorf(n.index(0), "[[%s]] needs %s and %s, the files that run the probe cases",
 			n.name, c.key("paths", "probe_plugin"), c.key("paths", "probe_tests"))
 	}
