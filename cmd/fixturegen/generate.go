@@ -170,7 +170,7 @@ Examples:
 // planGenerate loads the spec and plans what generate writes, with the
 // hand-written fixtures the region replaces when adopting.
 func (c *context) planGenerate(adopting bool) (*schema.Spec, []*plan.Change, []adopt.Def, error) {
-	spec, err := c.loadSpecOnce()
+	spec, err := c.loadSpec()
 	if err != nil {
 		return nil, nil, nil, err
 	}

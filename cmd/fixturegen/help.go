@@ -104,13 +104,6 @@ Run 'fixturegen COMMAND --help' for a command's flags and examples.
 `)
 }
 
-// globalFlags is a flag set holding the global flags alone.
-func globalFlags() *pflag.FlagSet {
-	fs := pflag.NewFlagSet("fixturegen", pflag.ContinueOnError)
-	addGlobalFlags(fs, &context{})
-	return fs
-}
-
 // printCommandHelp prints a command's synopsis and help text, then its own
 // flags and the global ones apart.
 func printCommandHelp(w io.Writer, cmd *command) {
@@ -123,7 +116,7 @@ func printCommandHelp(w io.Writer, cmd *command) {
 		fmt.Fprintf(w, "\n%s", cmd.more())
 	}
 	own := commandFlags(cmd, &context{})
-	global := globalFlags()
+	global := globalFlags("fixturegen", &context{})
 	fmt.Fprintf(w, "\nFlags:\n%s", flagUsages(own, global))
 	fmt.Fprintf(w, "\nGlobal flags:\n%s", flagUsages(global, nil))
 }
