@@ -179,11 +179,16 @@ func (c *checker) table(parent *node, m map[string]any, key string) (*node, map[
 }
 
 func (c *checker) asTable(n *node, v any) (map[string]any, bool) {
-	t, ok := v.(map[string]any)
+	return typed[map[string]any](c, n, v, "a table")
+}
+
+// typed returns v as a T, or reports that n must be what.
+func typed[T any](c *checker, n *node, v any, what string) (T, bool) {
+	x, ok := v.(T)
 	if !ok {
-		c.errorf(n, "%s must be a table, not %s", n.key, describe(v))
+		c.errorf(n, "%s must be %s, not %s", n.key, what, describe(v))
 	}
-	return t, ok
+	return x, ok
 }
 
 // keys reports every key of t that is not in allowed, suggesting the key
@@ -219,11 +224,7 @@ func (c *checker) fail(n *node, format string, args ...any) (string, bool) {
 }
 
 func (c *checker) str(n *node, v any) (string, bool) {
-	s, ok := v.(string)
-	if !ok {
-		c.errorf(n, "%s must be a string, not %s", n.key, describe(v))
-	}
-	return s, ok
+	return typed[string](c, n, v, "a string")
 }
 
 // name reads a string that ends up in names, paths or pytest arguments,
@@ -237,14 +238,6 @@ func (c *checker) name(n *node, v any, what string) (string, bool) {
 		return c.fail(n, "%s must be %s without control characters, not %q", n.key, what, s)
 	}
 	return s, true
-}
-
-func (c *checker) integer(n *node, v any) (int64, bool) {
-	i, ok := v.(int64)
-	if !ok {
-		c.errorf(n, "%s must be an integer, not %s", n.key, describe(v))
-	}
-	return i, ok
 }
 
 // maxSeconds bounds every duration in a spec: a deadline of more than a day
@@ -274,11 +267,7 @@ func (c *checker) seconds(n *node, v any) (float64, bool) {
 
 // boolean reads a TOML true or false.
 func (c *checker) boolean(n *node, v any) (bool, bool) {
-	b, ok := v.(bool)
-	if !ok {
-		c.errorf(n, "%s must be true or false, not %s", n.key, describe(v))
-	}
-	return b, ok
+	return typed[bool](c, n, v, "true or false")
 }
 
 // oneOf reads a string that must be one of allowed.

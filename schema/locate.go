@@ -374,43 +374,33 @@ func (l *locator) multilineString(quote string, escapes bool) bool {
 }
 
 func (l *locator) array(path string, depth int) bool {
-	l.pos++
-	for i := 0; !l.stop; {
-		l.skipSpace(true)
-		switch l.peek() {
-		case 0:
-			return false
-		case ']':
-			l.pos++
-			return true
-		case ',':
-			l.pos++
-			continue
-		}
+	i := 0
+	return l.items(']', func() {
 		at := l.pos
 		elem := indexKey(path, i)
-		vs, ve, ok := l.value(elem, depth+1)
-		if ok {
+		if vs, ve, ok := l.value(elem, depth+1); ok {
 			l.set(elem, l.span(at, vs, ve))
 			i++
 		}
-		if l.pos == at {
-			l.pos++
-		}
-	}
-	return false
+	})
 }
 
-// inlineTable reads { k = v, ... }. TOML 1.1 lets inline tables span lines
-// and hold comments, so line breaks are skipped like spaces.
+// inlineTable reads { k = v, ... }.
 func (l *locator) inlineTable(path string, depth int) bool {
+	return l.items('}', func() { l.keyValue(path, depth+1) })
+}
+
+// items reads the comma-separated items of an array or an inline table,
+// each with item, up to closing. TOML 1.1 lets inline tables span lines and
+// hold comments, as arrays do, so line breaks are skipped like spaces.
+func (l *locator) items(closing byte, item func()) bool {
 	l.pos++
 	for !l.stop {
 		l.skipSpace(true)
 		switch l.peek() {
 		case 0:
 			return false
-		case '}':
+		case closing:
 			l.pos++
 			return true
 		case ',':
@@ -418,7 +408,7 @@ func (l *locator) inlineTable(path string, depth int) bool {
 			continue
 		}
 		at := l.pos
-		l.keyValue(path, depth+1)
+		item()
 		if l.pos == at {
 			l.pos++
 		}

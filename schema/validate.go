@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -80,7 +81,7 @@ func (c *checker) version(root *node, doc map[string]any, s *Spec) bool {
 		c.errorf(n, "%s must be the integer %d, not %s", n.key, Version, c.text(n, v))
 		return true
 	}
-	i, ok := c.integer(n, v)
+	i, ok := typed[int64](c, n, v, "an integer")
 	if !ok {
 		return true
 	}
@@ -360,6 +361,8 @@ func (c *checker) distinct(n *node, list []any, value string, read func(*node, a
 	return out
 }
 
+var envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
 // envName reads the name of an environment variable, as a shell writes it:
 // the generated code reads it with os.environ.get, and a name a shell cannot
 // set would be a variable nobody can set.
@@ -368,10 +371,7 @@ func (c *checker) envName(n *node, v any) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	valid := s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-	}) < 0 && !(s[0] >= '0' && s[0] <= '9')
-	if !valid {
+	if !envNamePattern.MatchString(s) {
 		return c.fail(n, "%s must be an environment variable name, letters, digits and _ not starting with a digit, not %q", n.key, s)
 	}
 	return s, true
@@ -568,6 +568,10 @@ func (c *checker) paths(root *node, doc map[string]any, s *Spec) map[string]*nod
 // Markdown.
 func (c *checker) pathRole(n *node, key, p string) bool {
 	base := path.Base(p)
+	if key != "conftest" && key != "docs" && !strings.HasSuffix(base, ".py") {
+		c.errorf(n, "%s must end in .py, not %q", n.key, base)
+		return false
+	}
 	switch key {
 	case "conftest":
 		if base != "conftest.py" {
@@ -575,11 +579,7 @@ func (c *checker) pathRole(n *node, key, p string) bool {
 			return false
 		}
 	case "probe_plugin":
-		stem, ok := strings.CutSuffix(base, ".py")
-		if !ok {
-			c.errorf(n, "%s must end in .py, not %q", n.key, base)
-			return false
-		}
+		stem := strings.TrimSuffix(base, ".py")
 		if problem := identifierProblem(stem); problem != "" {
 			c.errorf(n, "%s must be named after a Python identifier, since it is loaded with pytest -p %s; %q is not one: %s",
 				n.key, stem, stem, problem)
@@ -595,19 +595,11 @@ func (c *checker) pathRole(n *node, key, p string) bool {
 	case "runtime":
 		// The region loads the runtime from its path, so any file name
 		// works; pytest must not collect it as a test module.
-		if !strings.HasSuffix(base, ".py") {
-			c.errorf(n, "%s must end in .py, not %q", n.key, base)
-			return false
-		}
 		if base == "conftest.py" || strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") {
 			c.errorf(n, "%s must not be named %q: pytest would load it as a conftest or collect it as tests", n.key, base)
 			return false
 		}
 	case "probe_tests":
-		if !strings.HasSuffix(base, ".py") {
-			c.errorf(n, "%s must end in .py, not %q", n.key, base)
-			return false
-		}
 		if !strings.HasPrefix(base, "test_") {
 			c.errorf(n, "%s must name a file starting with test_, not %q, so that pytest collects it", n.key, base)
 			return false
@@ -640,10 +632,7 @@ func (c *checker) record(n *node, v any, s *Spec, order []string) {
 	}
 	s.Probe.Record = []Record{}
 	for _, k := range c.inOrder(n, t, order) {
-		kv, ok := t[k]
-		if !ok {
-			continue
-		}
+		kv := t[k]
 		kn := n.child(k)
 		if k == "" || strings.IndexFunc(k, unicode.IsControl) >= 0 {
 			c.errorf(kn, "keys in [%s] must be non-empty and free of control characters, not %q", n.name, k)
