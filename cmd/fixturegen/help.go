@@ -44,17 +44,13 @@ func orderedCommands() []*command {
 	return out
 }
 
-func commandNames() []string {
+// commandHint is the hint for a command that does not exist, or "".
+func commandHint(name string) string {
 	var names []string
 	for _, cmd := range orderedCommands() {
 		names = append(names, cmd.name)
 	}
-	return names
-}
-
-// commandHint is the hint for a command that does not exist, or "".
-func commandHint(name string) string {
-	if s := suggest.Closest(name, commandNames()); s != "" {
+	if s := suggest.Closest(name, names); s != "" {
 		return fmt.Sprintf("; did you mean %s?", s)
 	}
 	return ""
