@@ -199,7 +199,7 @@ func (l *locator) header() (string, bool) {
 	sp := l.span(start, start, l.pos)
 	path := ""
 	for i, k := range keys {
-		path = JoinKey(path, k.name)
+		path = JoinKey(path, k)
 		last := i == len(keys)-1
 		switch {
 		case last && array:
@@ -221,22 +221,17 @@ func (l *locator) header() (string, bool) {
 	return path, true
 }
 
-type keyPart struct {
-	name string
-	at   int
-}
-
-// key reads a possibly dotted key, with spaces allowed around the dots.
-func (l *locator) key() ([]keyPart, bool) {
-	var keys []keyPart
+// key reads a possibly dotted key, with spaces allowed around the dots,
+// and returns its parts.
+func (l *locator) key() ([]string, bool) {
+	var keys []string
 	for {
 		l.skipSpace(false)
-		at := l.pos
 		name, ok := l.keyName()
 		if !ok {
 			return nil, false
 		}
-		keys = append(keys, keyPart{name, at})
+		keys = append(keys, name)
 		l.skipSpace(false)
 		if l.peek() != '.' {
 			return keys, true
@@ -279,7 +274,7 @@ func (l *locator) keyValue(table string, depth int) {
 	path := table
 	var parents []string
 	for i, k := range keys {
-		path = JoinKey(path, k.name)
+		path = JoinKey(path, k)
 		if i < len(keys)-1 {
 			parents = append(parents, path)
 		}
