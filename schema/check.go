@@ -3,6 +3,7 @@ package schema
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -53,12 +54,7 @@ func (c *checker) inOrder(n *node, t map[string]any, order []string) []string {
 			keys = append(keys, k)
 		}
 	}
-	var rest []string
-	for k := range t {
-		if !seen[k] {
-			rest = append(rest, k)
-		}
-	}
+	rest := slices.DeleteFunc(slices.Collect(maps.Keys(t)), func(k string) bool { return seen[k] })
 	slices.SortFunc(rest, func(a, b string) int {
 		return cmp.Or(cmp.Compare(c.spans[n.child(a).key].Start, c.spans[n.child(b).key].Start), strings.Compare(a, b))
 	})

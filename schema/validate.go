@@ -176,9 +176,7 @@ func (c *checker) shield(root *node, doc map[string]any, s *Spec) {
 	}
 	c.keys(n, t, shieldKeys...)
 	sh := Shield{On: true, Signals: DefaultShieldSignals(), ImportGrace: DefaultShieldGrace, PastGrace: DefaultPastGrace, Rollback: true}
-	if v, ok := t["signals"]; ok {
-		sh.Signals = c.signals(n.child("signals"), v)
-	}
+	opt(n, t, "signals", &sh.Signals, c.signals)
 	opt(n, t, "import_grace", &sh.ImportGrace, c.seconds)
 	opt(n, t, "past_grace", &sh.PastGrace, c.enum("shield.past_grace"))
 	opt(n, t, "rollback", &sh.Rollback, c.boolean)
@@ -187,13 +185,12 @@ func (c *checker) shield(root *node, doc map[string]any, s *Spec) {
 
 // signals reads shield.signals: timer signals' names, each once. An empty
 // list is allowed: it keeps the rollback and holds nothing.
-func (c *checker) signals(n *node, v any) []string {
-	list, ok := v.([]any)
+func (c *checker) signals(n *node, v any) ([]string, bool) {
+	list, ok := typed[[]any](c, n, v, "an array of signal names")
 	if !ok {
-		c.errorf(n, "%s must be an array of signal names, not %s", n.key, describe(v))
-		return nil
+		return nil, false
 	}
-	return c.distinct(n, list, "%s", func(n *node, v any) (string, bool) { return c.oneOf(n, v, ShieldSignals...) })
+	return c.distinct(n, list, "%s", func(n *node, v any) (string, bool) { return c.oneOf(n, v, ShieldSignals...) }), true
 }
 
 func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
@@ -224,9 +221,7 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 	opt(n, t, "late_imports", &d.LateImports, c.enum("deadline.late_imports"))
 	opt(n, t, "import_grace", &d.ImportGrace, c.seconds)
 	opt(n, t, "autouse", &d.Autouse, c.boolean)
-	if v, ok := t["seconds_env"]; ok {
-		d.SecondsEnv = c.envNames(n.child("seconds_env"), v)
-	}
+	opt(n, t, "seconds_env", &d.SecondsEnv, c.envNames)
 	if v, ok := t["seconds_env_invalid"]; ok {
 		kn := n.child("seconds_env_invalid")
 		d.SecondsEnvInvalid, _ = c.oneOf(kn, v, keyEnum("deadline.seconds_env_invalid")...)
@@ -242,9 +237,7 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 	opt(n, t, "raises", &d.Raises, c.enum("deadline.raises"))
 	opt(n, t, "dump_threads", &d.DumpThreads, c.boolean)
 	opt(n, t, "defer_to_pytest_timeout", &d.DeferToPytestTimeout, c.boolean)
-	if v, ok := t["module_seconds"]; ok {
-		d.ModuleSeconds = c.moduleSeconds(n.child("module_seconds"), v)
-	}
+	opt(n, t, "module_seconds", &d.ModuleSeconds, c.moduleSeconds)
 }
 
 // opt reads key of t, where the table has it, into *dst with read.
@@ -261,10 +254,10 @@ func (c *checker) enum(key string) func(*node, any) (string, bool) {
 
 // moduleSeconds reads deadline.module_seconds: test modules' paths, or
 // globs of them, each with its seconds, in the order written.
-func (c *checker) moduleSeconds(n *node, v any) []ModuleSeconds {
+func (c *checker) moduleSeconds(n *node, v any) ([]ModuleSeconds, bool) {
 	t, ok := c.asTable(n, v)
 	if !ok {
-		return nil
+		return nil, false
 	}
 	out := []ModuleSeconds{}
 	for _, k := range c.inOrder(n, t, nil) {
@@ -283,7 +276,7 @@ func (c *checker) moduleSeconds(n *node, v any) []ModuleSeconds {
 		}
 		out = append(out, ModuleSeconds{Pattern: k, Seconds: secs})
 	}
-	return out
+	return out, true
 }
 
 // modulePatternProblem says what is wrong with a key of
@@ -318,24 +311,23 @@ func modulePatternProblem(p string) string {
 
 // envNames reads deadline.seconds_env: one variable's name, or a non-empty
 // array of them, each once.
-func (c *checker) envNames(n *node, v any) []string {
+func (c *checker) envNames(n *node, v any) ([]string, bool) {
 	list, ok := v.([]any)
 	if !ok {
 		if _, isString := v.(string); !isString {
 			c.errorf(n, "%s must be an environment variable's name or an array of them, not %s", n.key, describe(v))
-			return nil
+			return nil, false
 		}
-		name, ok := c.envName(n, v)
-		if !ok {
-			return nil
+		if name, ok := c.envName(n, v); ok {
+			return []string{name}, true
 		}
-		return []string{name}
+		return nil, false
 	}
 	if len(list) == 0 {
 		c.errorf(n, "%s must name at least one environment variable; leave it out for none", n.key)
-		return nil
+		return nil, false
 	}
-	return c.distinct(n, list, "%q", c.envName)
+	return c.distinct(n, list, "%q", c.envName), true
 }
 
 // distinct reads each element of an array with read and returns them in
@@ -468,9 +460,8 @@ func (c *checker) preload(root *node, doc map[string]any, s *Spec) {
 		return
 	}
 	mn := n.child("modules")
-	list, ok := v.([]any)
+	list, ok := typed[[]any](c, mn, v, "an array of module names")
 	if !ok {
-		c.errorf(mn, "%s must be an array of module names, not %s", mn.key, describe(v))
 		return
 	}
 	// An empty list is allowed: a project may set up the deadline before it
@@ -704,9 +695,7 @@ func (c *checker) cases(n *node, v any, s *Spec, paths map[string]*node) {
 		if v, ok := t["node"]; ok {
 			pc.Node, _ = c.nodeID(en.child("node"), v, s)
 		}
-		if v, ok := t["planted_delay"]; ok {
-			pc.PlantedDelay = c.plantedDelay(en.child("planted_delay"), v)
-		}
+		opt(en, t, "planted_delay", &pc.PlantedDelay, c.plantedDelay)
 		opt(en, t, "armed_delay", &pc.ArmedDelay, c.seconds)
 		s.Probe.Cases = append(s.Probe.Cases, pc)
 	}
@@ -744,15 +733,15 @@ func (c *checker) nodeID(n *node, v any, s *Spec) (string, bool) {
 	return clean, true
 }
 
-func (c *checker) plantedDelay(n *node, v any) *PlantedDelay {
+func (c *checker) plantedDelay(n *node, v any) (*PlantedDelay, bool) {
 	t, ok := c.asTable(n, v)
 	if !ok {
-		return nil
+		return nil, false
 	}
 	c.keys(n, t, plantedKeys...)
 	c.required(n, t, "module", "seconds")
 	pd := &PlantedDelay{}
 	opt(n, t, "module", &pd.Module, c.moduleName)
 	opt(n, t, "seconds", &pd.Seconds, c.seconds)
-	return pd
+	return pd, true
 }
