@@ -40,11 +40,7 @@ func AppendModules(spec *schema.Spec, src []byte, modules []string) ([]byte, *sc
 	if spec.Probe.RecordDefaulted {
 		want.Probe.Record = schema.DefaultRecord(want.Preload.Modules)
 	}
-	got, err := reload(out, &want, "the new modules", byHand)
-	if err != nil {
-		return nil, nil, err
-	}
-	return out, got, nil
+	return reload(out, &want, "the new modules", byHand)
 }
 
 // appendInline turns ["a"] into ["a", "b"] and [] into ["b"].

@@ -52,25 +52,21 @@ func AppendCase(spec *schema.Spec, src []byte, c schema.Case) ([]byte, *schema.S
 
 	want := *spec
 	want.Probe.Cases = append(append([]schema.Case{}, spec.Probe.Cases...), c)
-	got, err := reload(out.Bytes(), &want, "the new case", byHand)
-	if err != nil {
-		return nil, nil, err
-	}
-	return out.Bytes(), got, nil
+	return reload(out.Bytes(), &want, "the new case", byHand)
 }
 
-// reload loads the edited text src of want's file and returns the spec
-// it loads as, which must hold want's values: an edit means what (the new
+// reload returns src, the edited text of want's file, and the spec it
+// loads as, which must hold want's values: an edit means what (the new
 // case) and nothing more. It refuses anything else with byHand.
-func reload(src []byte, want *schema.Spec, what string, byHand func(why string) error) (*schema.Spec, error) {
+func reload(src []byte, want *schema.Spec, what string, byHand func(why string) error) ([]byte, *schema.Spec, error) {
 	got, err := schema.ParseTable(src, want.File, want.Dir, schema.TablePrefix(want.File))
 	if err != nil {
-		return nil, byHand(fmt.Sprintf("the edited spec does not load (%v)", err))
+		return nil, nil, byHand(fmt.Sprintf("the edited spec does not load (%v)", err))
 	}
 	if !got.SameValues(want) {
-		return nil, byHand("the edited spec would mean more than " + what)
+		return nil, nil, byHand("the edited spec would mean more than " + what)
 	}
-	return got, nil
+	return src, got, nil
 }
 
 // insertionPoint returns the offset just after the line that holds the
