@@ -190,7 +190,8 @@ func (c *checker) signals(n *node, v any) ([]string, bool) {
 	if !ok {
 		return nil, false
 	}
-	return c.distinct(n, list, "%s", func(n *node, v any) (string, bool) { return c.oneOf(n, v, ShieldSignals...) }), true
+	signal := func(n *node, v any) (string, bool) { return c.oneOf(n, v, ShieldSignals...) }
+	return c.distinct(n, list, "%s", signal), true
 }
 
 func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
@@ -559,6 +560,7 @@ func (c *checker) paths(root *node, doc map[string]any, s *Spec) map[string]*nod
 // Markdown.
 func (c *checker) pathRole(n *node, key, p string) bool {
 	base := path.Base(p)
+	// The probe plugin, the probe tests and the runtime are Python modules.
 	if key != "conftest" && key != "docs" && !strings.HasSuffix(base, ".py") {
 		c.errorf(n, "%s must end in .py, not %q", n.key, base)
 		return false
