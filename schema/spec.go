@@ -333,10 +333,7 @@ const RuntimeFile = "_fixturegen_runtime.py"
 
 // DefaultRuntime is the runtime's path beside conftest.
 func DefaultRuntime(conftest string) string {
-	if dir := path.Dir(conftest); dir != "." {
-		return dir + "/" + RuntimeFile
-	}
-	return RuntimeFile
+	return path.Join(path.Dir(conftest), RuntimeFile)
 }
 
 // Probe holds [probe.record] and [[probe.case]].
