@@ -1,10 +1,11 @@
 package schema
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -53,18 +54,9 @@ func (c *checker) inOrder(n *node, t map[string]any, order []string) []string {
 			keys = append(keys, k)
 		}
 	}
-	var rest []string
-	for k := range t {
-		if !seen[k] {
-			rest = append(rest, k)
-		}
-	}
-	sort.Slice(rest, func(i, j int) bool {
-		a, b := c.spans[n.child(rest[i]).key], c.spans[n.child(rest[j]).key]
-		if a.Start != b.Start {
-			return a.Start < b.Start
-		}
-		return rest[i] < rest[j]
+	rest := slices.DeleteFunc(slices.Collect(maps.Keys(t)), func(k string) bool { return seen[k] })
+	slices.SortFunc(rest, func(a, b string) int {
+		return cmp.Or(cmp.Compare(c.spans[n.child(a).key].Start, c.spans[n.child(b).key].Start), strings.Compare(a, b))
 	})
 	return append(keys, rest...)
 }
@@ -128,21 +120,11 @@ func (c *checker) missingKey(n *node, format string, args ...any) {
 // which then needs [deadline] and [preload]), and a list of them before
 // the misspelling would hide the one fix that matters.
 func (c *checker) sorted() Errors {
-	if c.misspelt && len(c.missing) > 0 {
-		kept := c.errs[:0]
-		for _, e := range c.errs {
-			if !c.missing[e] {
-				kept = append(kept, e)
-			}
-		}
-		c.errs = kept
+	if c.misspelt {
+		c.errs = slices.DeleteFunc(c.errs, func(e *Error) bool { return c.missing[e] })
 	}
-	sort.SliceStable(c.errs, func(i, j int) bool {
-		a, b := c.errs[i], c.errs[j]
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
+	slices.SortStableFunc(c.errs, func(a, b *Error) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
 	})
 	return c.errs
 }
@@ -193,11 +175,16 @@ func (c *checker) table(parent *node, m map[string]any, key string) (*node, map[
 }
 
 func (c *checker) asTable(n *node, v any) (map[string]any, bool) {
-	t, ok := v.(map[string]any)
+	return typed[map[string]any](c, n, v, "a table")
+}
+
+// typed returns v as a T, or reports that n must be what.
+func typed[T any](c *checker, n *node, v any, what string) (T, bool) {
+	x, ok := v.(T)
 	if !ok {
-		c.errorf(n, "%s must be a table, not %s", n.key, describe(v))
+		c.errorf(n, "%s must be %s, not %s", n.key, what, describe(v))
 	}
-	return t, ok
+	return x, ok
 }
 
 // keys reports every key of t that is not in allowed, suggesting the key
@@ -233,11 +220,7 @@ func (c *checker) fail(n *node, format string, args ...any) (string, bool) {
 }
 
 func (c *checker) str(n *node, v any) (string, bool) {
-	s, ok := v.(string)
-	if !ok {
-		c.errorf(n, "%s must be a string, not %s", n.key, describe(v))
-	}
-	return s, ok
+	return typed[string](c, n, v, "a string")
 }
 
 // name reads a string that ends up in names, paths or pytest arguments,
@@ -251,14 +234,6 @@ func (c *checker) name(n *node, v any, what string) (string, bool) {
 		return c.fail(n, "%s must be %s without control characters, not %q", n.key, what, s)
 	}
 	return s, true
-}
-
-func (c *checker) integer(n *node, v any) (int64, bool) {
-	i, ok := v.(int64)
-	if !ok {
-		c.errorf(n, "%s must be an integer, not %s", n.key, describe(v))
-	}
-	return i, ok
 }
 
 // maxSeconds bounds every duration in a spec: a deadline of more than a day
@@ -288,11 +263,7 @@ func (c *checker) seconds(n *node, v any) (float64, bool) {
 
 // boolean reads a TOML true or false.
 func (c *checker) boolean(n *node, v any) (bool, bool) {
-	b, ok := v.(bool)
-	if !ok {
-		c.errorf(n, "%s must be true or false, not %s", n.key, describe(v))
-	}
-	return b, ok
+	return typed[bool](c, n, v, "true or false")
 }
 
 // oneOf reads a string that must be one of allowed.

@@ -27,12 +27,9 @@ func (e *Error) Error() string {
 type Errors []*Error
 
 func (es Errors) Error() string {
-	var b strings.Builder
+	lines := make([]string, len(es))
 	for i, e := range es {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(e.Error())
+		lines[i] = e.Error()
 	}
-	return b.String()
+	return strings.Join(lines, "\n")
 }

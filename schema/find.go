@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // PyprojectFile is the Python project file that may hold the spec in its
@@ -117,7 +118,7 @@ func PyprojectSpan(path string) (*Span, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp, ok := Locate(src)[JoinKey(JoinKey("", PyprojectTable[0]), PyprojectTable[1])]
+	sp, ok := Locate(src)[strings.Join(PyprojectTable, ".")]
 	if !ok {
 		return nil, nil
 	}
@@ -131,15 +132,12 @@ func isFile(path string) (bool, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return false, pe.Err
-		}
-		return false, err
-	}
-	if info.IsDir() {
+	if err == nil && info.IsDir() {
 		return false, errors.New("it is a folder, not a file")
 	}
-	return true, nil
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return false, pe.Err
+	}
+	return err == nil, err
 }

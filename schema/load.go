@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -110,26 +111,24 @@ func ParseTable(src []byte, file, dir string, prefix []string) (*Spec, error) {
 
 	c := &checker{file: file, src: src, spans: spans}
 	root := &node{}
-	for i, k := range prefix {
+	for _, k := range prefix {
 		root = root.child(k)
+	}
+	table := &node{}
+	for _, k := range prefix {
+		table = table.child(k)
 		v, ok := doc[k]
 		if !ok {
-			whole := &node{}
-			for _, k := range prefix {
-				whole = whole.child(k)
-			}
-			return nil, &Error{File: file, Msg: fmt.Sprintf("no [%s] table; the spec lives there, starting with version = 1", whole.key)}
+			return nil, &Error{File: file, Msg: fmt.Sprintf("no [%s] table; the spec lives there, starting with version = 1", root.key)}
 		}
-		t, ok := c.asTable(root, v)
-		if !ok {
+		if doc, ok = c.asTable(table, v); !ok {
 			return nil, c.sorted()
 		}
-		doc = t
-		if i == len(prefix)-1 && len(doc) == 0 {
-			return nil, &Error{File: file, Msg: fmt.Sprintf("[%s] is empty; it needs at least version = 1", root.key)}
-		}
 	}
-	if len(doc) == 0 {
+	switch {
+	case len(doc) == 0 && root.key != "":
+		return nil, &Error{File: file, Msg: fmt.Sprintf("[%s] is empty; it needs at least version = 1", root.key)}
+	case len(doc) == 0:
 		return nil, &Error{File: file, Msg: emptyMessage}
 	}
 
@@ -161,20 +160,10 @@ func specPositions(spans map[string]Span, table string) map[string]Span {
 // recordOrder lists the keys of [probe.record] in document order, as the
 // decoder saw them.
 func recordOrder(md toml.MetaData, prefix []string) []string {
-	want := append(append([]string{}, prefix...), "probe", "record")
+	want := append(slices.Clone(prefix), "probe", "record")
 	var order []string
 	for _, k := range md.Keys() {
-		if len(k) != len(want)+1 {
-			continue
-		}
-		match := true
-		for i := range want {
-			if k[i] != want[i] {
-				match = false
-				break
-			}
-		}
-		if match {
+		if len(k) == len(want)+1 && slices.Equal(k[:len(want)], want) {
 			order = append(order, k[len(want)])
 		}
 	}

@@ -199,7 +199,7 @@ func (l *locator) header() (string, bool) {
 	sp := l.span(start, start, l.pos)
 	path := ""
 	for i, k := range keys {
-		path = JoinKey(path, k.name)
+		path = JoinKey(path, k)
 		last := i == len(keys)-1
 		switch {
 		case last && array:
@@ -221,22 +221,17 @@ func (l *locator) header() (string, bool) {
 	return path, true
 }
 
-type keyPart struct {
-	name string
-	at   int
-}
-
-// key reads a possibly dotted key, with spaces allowed around the dots.
-func (l *locator) key() ([]keyPart, bool) {
-	var keys []keyPart
+// key reads a possibly dotted key, with spaces allowed around the dots,
+// and returns its parts.
+func (l *locator) key() ([]string, bool) {
+	var keys []string
 	for {
 		l.skipSpace(false)
-		at := l.pos
 		name, ok := l.keyName()
 		if !ok {
 			return nil, false
 		}
-		keys = append(keys, keyPart{name, at})
+		keys = append(keys, name)
 		l.skipSpace(false)
 		if l.peek() != '.' {
 			return keys, true
@@ -246,22 +241,18 @@ func (l *locator) key() ([]keyPart, bool) {
 }
 
 func (l *locator) keyName() (string, bool) {
-	switch l.peek() {
-	case '"':
-		start := l.pos
-		if !l.basicString() {
+	start, quote := l.pos, l.peek()
+	if quote == '"' || quote == '\'' {
+		if !l.quoted(quote) {
 			return "", false
 		}
-		return unescapeBasic(string(l.src[start+1 : l.pos-1])), true
-	case '\'':
-		start := l.pos
-		if !l.literalString() {
-			return "", false
+		name := string(l.src[start+1 : l.pos-1])
+		if quote == '"' {
+			name = unescapeBasic(name)
 		}
-		return string(l.src[start+1 : l.pos-1]), true
+		return name, true
 	}
-	start := l.pos
-	for !l.eof() && isBareKeyByte(l.src[l.pos]) {
+	for !l.eof() && strings.IndexByte(bareKeyChars, l.src[l.pos]) >= 0 {
 		l.pos++
 	}
 	return string(l.src[start:l.pos]), l.pos > start
@@ -283,7 +274,7 @@ func (l *locator) keyValue(table string, depth int) {
 	path := table
 	var parents []string
 	for i, k := range keys {
-		path = JoinKey(path, k.name)
+		path = JoinKey(path, k)
 		if i < len(keys)-1 {
 			parents = append(parents, path)
 		}
@@ -313,10 +304,8 @@ func (l *locator) value(path string, depth int) (int, int, bool) {
 		ok = l.multilineString(`"""`, true)
 	case l.has(`'''`):
 		ok = l.multilineString(`'''`, false)
-	case l.peek() == '"':
-		ok = l.basicString()
-	case l.peek() == '\'':
-		ok = l.literalString()
+	case l.peek() == '"' || l.peek() == '\'':
+		ok = l.quoted(l.peek())
 	case l.peek() == '[':
 		ok = l.array(path, depth)
 	case l.peek() == '{':
@@ -336,38 +325,24 @@ func (l *locator) value(path string, depth int) (int, int, bool) {
 	return start, l.pos, ok
 }
 
-func (l *locator) basicString() bool {
+// quoted reads a one-line string that quote opens and closes: a basic
+// string ('"'), where a backslash escapes the next byte, or a literal one.
+func (l *locator) quoted(quote byte) bool {
 	l.pos++
 	for !l.eof() {
-		switch l.src[l.pos] {
-		case '\\':
+		switch c := l.src[l.pos]; {
+		case c == '\\' && quote == '"':
 			l.pos += 2
-		case '"':
+		case c == quote:
 			l.pos++
 			return true
-		case '\n':
+		case c == '\n':
 			return false
 		default:
 			l.pos++
 		}
 	}
 	l.pos = min(l.pos, len(l.src))
-	return false
-}
-
-func (l *locator) literalString() bool {
-	l.pos++
-	for !l.eof() {
-		switch l.src[l.pos] {
-		case '\'':
-			l.pos++
-			return true
-		case '\n':
-			return false
-		default:
-			l.pos++
-		}
-	}
 	return false
 }
 
@@ -394,43 +369,33 @@ func (l *locator) multilineString(quote string, escapes bool) bool {
 }
 
 func (l *locator) array(path string, depth int) bool {
-	l.pos++
-	for i := 0; !l.stop; {
-		l.skipSpace(true)
-		switch l.peek() {
-		case 0:
-			return false
-		case ']':
-			l.pos++
-			return true
-		case ',':
-			l.pos++
-			continue
-		}
+	i := 0
+	return l.items(']', func() {
 		at := l.pos
 		elem := indexKey(path, i)
-		vs, ve, ok := l.value(elem, depth+1)
-		if ok {
+		if vs, ve, ok := l.value(elem, depth+1); ok {
 			l.set(elem, l.span(at, vs, ve))
 			i++
 		}
-		if l.pos == at {
-			l.pos++
-		}
-	}
-	return false
+	})
 }
 
-// inlineTable reads { k = v, ... }. TOML 1.1 lets inline tables span lines
-// and hold comments, so line breaks are skipped like spaces.
+// inlineTable reads { k = v, ... }.
 func (l *locator) inlineTable(path string, depth int) bool {
+	return l.items('}', func() { l.keyValue(path, depth+1) })
+}
+
+// items reads the comma-separated items of an array or an inline table,
+// each with item, up to closing. TOML 1.1 lets inline tables span lines and
+// hold comments, as arrays do, so line breaks are skipped like spaces.
+func (l *locator) items(closing byte, item func()) bool {
 	l.pos++
 	for !l.stop {
 		l.skipSpace(true)
 		switch l.peek() {
 		case 0:
 			return false
-		case '}':
+		case closing:
 			l.pos++
 			return true
 		case ',':
@@ -438,7 +403,7 @@ func (l *locator) inlineTable(path string, depth int) bool {
 			continue
 		}
 		at := l.pos
-		l.keyValue(path, depth+1)
+		item()
 		if l.pos == at {
 			l.pos++
 		}
@@ -446,22 +411,14 @@ func (l *locator) inlineTable(path string, depth int) bool {
 	return false
 }
 
-func isBareKeyByte(c byte) bool {
-	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-'
-}
+// bareKeyChars are the characters a bare TOML key is made of.
+const bareKeyChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 
 // JoinKey appends one key to a Locate path, quoting it unless it is a bare
 // key.
 func JoinKey(path, key string) string {
 	k := key
-	bare := key != ""
-	for i := 0; i < len(key); i++ {
-		if !isBareKeyByte(key[i]) {
-			bare = false
-			break
-		}
-	}
-	if !bare {
+	if key == "" || strings.TrimLeft(key, bareKeyChars) != "" {
 		k = QuoteTOML(key)
 	}
 	if path == "" {
@@ -473,6 +430,13 @@ func JoinKey(path, key string) string {
 func indexKey(path string, i int) string {
 	return path + "[" + strconv.Itoa(i) + "]"
 }
+
+// The escapes of a TOML basic string: those of one character, and those
+// followed by so many hex digits.
+var (
+	basicEscapes = map[byte]byte{'b': '\b', 't': '\t', 'n': '\n', 'f': '\f', 'r': '\r', 'e': 0x1b, '"': '"', '\\': '\\'}
+	hexEscapes   = map[byte]int{'x': 2, 'u': 4, 'U': 8}
+)
 
 // unescapeBasic decodes the escapes of a TOML basic string (the text between
 // the quotes). The decoder has already rejected bad escapes; anything odd is
@@ -489,36 +453,19 @@ func unescapeBasic(s string) string {
 			continue
 		}
 		i++
-		switch s[i] {
-		case 'b':
-			b.WriteByte('\b')
-		case 't':
-			b.WriteByte('\t')
-		case 'n':
-			b.WriteByte('\n')
-		case 'f':
-			b.WriteByte('\f')
-		case 'r':
-			b.WriteByte('\r')
-		case 'e':
-			b.WriteByte(0x1b)
-		case '"', '\\':
-			b.WriteByte(s[i])
-		case 'x', 'u', 'U':
-			n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
-			if i+n < len(s) {
-				if r, err := strconv.ParseUint(s[i+1:i+1+n], 16, 32); err == nil {
-					b.WriteRune(rune(r))
-					i += n
-					continue
-				}
-			}
-			b.WriteByte('\\')
-			b.WriteByte(s[i])
-		default:
-			b.WriteByte('\\')
-			b.WriteByte(s[i])
+		if e, ok := basicEscapes[s[i]]; ok {
+			b.WriteByte(e)
+			continue
 		}
+		if n := hexEscapes[s[i]]; n > 0 && i+n < len(s) {
+			if r, err := strconv.ParseUint(s[i+1:i+1+n], 16, 32); err == nil {
+				b.WriteRune(rune(r))
+				i += n
+				continue
+			}
+		}
+		b.WriteByte('\\')
+		b.WriteByte(s[i])
 	}
 	return b.String()
 }

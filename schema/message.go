@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -33,12 +34,7 @@ type MessageFormat []MessagePart
 // the failure is the message filled in, and nothing else; without a field
 // the runtime follows the message with the seconds and the timer.
 func (f MessageFormat) HasSeconds() bool {
-	for _, p := range f {
-		if p.Field {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(f, func(p MessagePart) bool { return p.Field })
 }
 
 // Text is the message's literal text with the fields left out: the text a

@@ -12,24 +12,19 @@ import (
 // generate stops on these: it would write probe tests that can only fail.
 // (check reports them as findings instead, so Load does not.)
 func CheckCaseFiles(s *Spec) error {
-	var missing []int
+	var errs Errors
 	for i, c := range s.Probe.Cases {
 		file, _, _ := strings.Cut(c.Node, "::")
-		if _, err := os.Stat(filepath.Join(s.Dir, filepath.FromSlash(file))); err != nil {
-			missing = append(missing, i)
+		if _, err := os.Stat(filepath.Join(s.Dir, filepath.FromSlash(file))); err == nil {
+			continue
 		}
-	}
-	if len(missing) == 0 {
-		return nil
-	}
-	var errs Errors
-	for _, i := range missing {
-		c := s.Probe.Cases[i]
-		file, _, _ := strings.Cut(c.Node, "::")
 		sp, _ := s.Position(fmt.Sprintf("probe.case[%d].node", i))
 		errs = append(errs, &Error{File: s.File, Line: sp.Line, Col: sp.Col, Msg: fmt.Sprintf(
 			"probe case %s runs %s, but %s does not exist (relative to the spec's folder); point node at an existing test file",
 			c.Test, c.Node, file)})
+	}
+	if len(errs) == 0 {
+		return nil
 	}
 	return errs
 }

@@ -333,10 +333,7 @@ const RuntimeFile = "_fixturegen_runtime.py"
 
 // DefaultRuntime is the runtime's path beside conftest.
 func DefaultRuntime(conftest string) string {
-	if dir := path.Dir(conftest); dir != "." {
-		return dir + "/" + RuntimeFile
-	}
-	return RuntimeFile
+	return path.Join(path.Dir(conftest), RuntimeFile)
 }
 
 // Probe holds [probe.record] and [[probe.case]].
@@ -428,20 +425,11 @@ func DefaultRecord(modules []string) []Record {
 	var rec []Record
 	for _, m := range modules {
 		rec = append(rec, Record{Key: m, Module: m})
-		if i := lastDot(m); i >= 0 {
+		if i := strings.LastIndexByte(m, '.'); i >= 0 {
 			rec = append(rec, Record{Key: m[:i] + ":" + m[i+1:], Module: m[:i], Attr: m[i+1:]})
 		}
 	}
 	return rec
-}
-
-func lastDot(s string) int {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '.' {
-			return i
-		}
-	}
-	return -1
 }
 
 // Key describes one key of the spec once, for the loader and for every

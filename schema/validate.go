@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -80,7 +81,7 @@ func (c *checker) version(root *node, doc map[string]any, s *Spec) bool {
 		c.errorf(n, "%s must be the integer %d, not %s", n.key, Version, c.text(n, v))
 		return true
 	}
-	i, ok := c.integer(n, v)
+	i, ok := typed[int64](c, n, v, "an integer")
 	if !ok {
 		return true
 	}
@@ -175,9 +176,7 @@ func (c *checker) shield(root *node, doc map[string]any, s *Spec) {
 	}
 	c.keys(n, t, shieldKeys...)
 	sh := Shield{On: true, Signals: DefaultShieldSignals(), ImportGrace: DefaultShieldGrace, PastGrace: DefaultPastGrace, Rollback: true}
-	if v, ok := t["signals"]; ok {
-		sh.Signals = c.signals(n.child("signals"), v)
-	}
+	opt(n, t, "signals", &sh.Signals, c.signals)
 	opt(n, t, "import_grace", &sh.ImportGrace, c.seconds)
 	opt(n, t, "past_grace", &sh.PastGrace, c.enum("shield.past_grace"))
 	opt(n, t, "rollback", &sh.Rollback, c.boolean)
@@ -186,29 +185,13 @@ func (c *checker) shield(root *node, doc map[string]any, s *Spec) {
 
 // signals reads shield.signals: timer signals' names, each once. An empty
 // list is allowed: it keeps the rollback and holds nothing.
-func (c *checker) signals(n *node, v any) []string {
-	list, ok := v.([]any)
+func (c *checker) signals(n *node, v any) ([]string, bool) {
+	list, ok := typed[[]any](c, n, v, "an array of signal names")
 	if !ok {
-		c.errorf(n, "%s must be an array of signal names, not %s", n.key, describe(v))
-		return nil
+		return nil, false
 	}
-	out := []string{}
-	seen := map[string]*node{}
-	for i, e := range list {
-		en := n.index(i)
-		name, ok := c.oneOf(en, e, ShieldSignals...)
-		if !ok {
-			continue
-		}
-		if first, dup := seen[name]; dup {
-			line, _ := c.pos(first)
-			c.errorf(en, "%s repeats %s, already listed as %s on line %d", en.key, name, first.key, line)
-			continue
-		}
-		seen[name] = en
-		out = append(out, name)
-	}
-	return out
+	signal := func(n *node, v any) (string, bool) { return c.oneOf(n, v, ShieldSignals...) }
+	return c.distinct(n, list, "%s", signal), true
 }
 
 func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
@@ -239,9 +222,7 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 	opt(n, t, "late_imports", &d.LateImports, c.enum("deadline.late_imports"))
 	opt(n, t, "import_grace", &d.ImportGrace, c.seconds)
 	opt(n, t, "autouse", &d.Autouse, c.boolean)
-	if v, ok := t["seconds_env"]; ok {
-		d.SecondsEnv = c.envNames(n.child("seconds_env"), v)
-	}
+	opt(n, t, "seconds_env", &d.SecondsEnv, c.envNames)
 	if v, ok := t["seconds_env_invalid"]; ok {
 		kn := n.child("seconds_env_invalid")
 		d.SecondsEnvInvalid, _ = c.oneOf(kn, v, keyEnum("deadline.seconds_env_invalid")...)
@@ -257,9 +238,7 @@ func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
 	opt(n, t, "raises", &d.Raises, c.enum("deadline.raises"))
 	opt(n, t, "dump_threads", &d.DumpThreads, c.boolean)
 	opt(n, t, "defer_to_pytest_timeout", &d.DeferToPytestTimeout, c.boolean)
-	if v, ok := t["module_seconds"]; ok {
-		d.ModuleSeconds = c.moduleSeconds(n.child("module_seconds"), v)
-	}
+	opt(n, t, "module_seconds", &d.ModuleSeconds, c.moduleSeconds)
 }
 
 // opt reads key of t, where the table has it, into *dst with read.
@@ -276,10 +255,10 @@ func (c *checker) enum(key string) func(*node, any) (string, bool) {
 
 // moduleSeconds reads deadline.module_seconds: test modules' paths, or
 // globs of them, each with its seconds, in the order written.
-func (c *checker) moduleSeconds(n *node, v any) []ModuleSeconds {
+func (c *checker) moduleSeconds(n *node, v any) ([]ModuleSeconds, bool) {
 	t, ok := c.asTable(n, v)
 	if !ok {
-		return nil
+		return nil, false
 	}
 	out := []ModuleSeconds{}
 	for _, k := range c.inOrder(n, t, nil) {
@@ -298,7 +277,7 @@ func (c *checker) moduleSeconds(n *node, v any) []ModuleSeconds {
 		}
 		out = append(out, ModuleSeconds{Pattern: k, Seconds: secs})
 	}
-	return out
+	return out, true
 }
 
 // modulePatternProblem says what is wrong with a key of
@@ -333,30 +312,29 @@ func modulePatternProblem(p string) string {
 
 // envNames reads deadline.seconds_env: one variable's name, or a non-empty
 // array of them, each once.
-func (c *checker) envNames(n *node, v any) []string {
+func (c *checker) envNames(n *node, v any) ([]string, bool) {
 	list, ok := v.([]any)
 	if !ok {
 		if _, isString := v.(string); !isString {
 			c.errorf(n, "%s must be an environment variable's name or an array of them, not %s", n.key, describe(v))
-			return nil
+			return nil, false
 		}
-		name, ok := c.envName(n, v)
-		if !ok {
-			return nil
+		if name, ok := c.envName(n, v); ok {
+			return []string{name}, true
 		}
-		return []string{name}
+		return nil, false
 	}
 	if len(list) == 0 {
 		c.errorf(n, "%s must name at least one environment variable; leave it out for none", n.key)
-		return nil
+		return nil, false
 	}
-	return c.distinct(n, list, "", c.envName)
+	return c.distinct(n, list, "%q", c.envName), true
 }
 
 // distinct reads each element of an array with read and returns them in
 // order, reporting an element that repeats an earlier one ("repeats
-// <what> ...") and leaving it out.
-func (c *checker) distinct(n *node, list []any, what string, read func(*node, any) (string, bool)) []string {
+// <value>", the value written by the format value) and leaving it out.
+func (c *checker) distinct(n *node, list []any, value string, read func(*node, any) (string, bool)) []string {
 	out := []string{}
 	seen := map[string]*node{}
 	for i, e := range list {
@@ -367,7 +345,7 @@ func (c *checker) distinct(n *node, list []any, what string, read func(*node, an
 		}
 		if first, dup := seen[v]; dup {
 			line, _ := c.pos(first)
-			c.errorf(en, "%s repeats %s%q, already listed as %s on line %d", en.key, what, v, first.key, line)
+			c.errorf(en, "%s repeats "+value+", already listed as %s on line %d", en.key, v, first.key, line)
 			continue
 		}
 		seen[v] = en
@@ -375,6 +353,8 @@ func (c *checker) distinct(n *node, list []any, what string, read func(*node, an
 	}
 	return out
 }
+
+var envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // envName reads the name of an environment variable, as a shell writes it:
 // the generated code reads it with os.environ.get, and a name a shell cannot
@@ -384,10 +364,7 @@ func (c *checker) envName(n *node, v any) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	valid := s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-	}) < 0 && !(s[0] >= '0' && s[0] <= '9')
-	if !valid {
+	if !envNamePattern.MatchString(s) {
 		return c.fail(n, "%s must be an environment variable name, letters, digits and _ not starting with a digit, not %q", n.key, s)
 	}
 	return s, true
@@ -484,14 +461,13 @@ func (c *checker) preload(root *node, doc map[string]any, s *Spec) {
 		return
 	}
 	mn := n.child("modules")
-	list, ok := v.([]any)
+	list, ok := typed[[]any](c, mn, v, "an array of module names")
 	if !ok {
-		c.errorf(mn, "%s must be an array of module names, not %s", mn.key, describe(v))
 		return
 	}
 	// An empty list is allowed: a project may set up the deadline before it
 	// knows which imports to hoist.
-	s.Preload.Modules = c.distinct(mn, list, "module ", c.moduleName)
+	s.Preload.Modules = c.distinct(mn, list, "module %q", c.moduleName)
 }
 
 func (c *checker) group(root *node, doc map[string]any, s *Spec) {
@@ -522,18 +498,13 @@ func (c *checker) group(root *node, doc map[string]any, s *Spec) {
 	}
 }
 
-// pathKeys remembers which [paths] keys were written and where, for the
-// checks that compare them with each other and with the probe cases.
-type pathKeys struct {
-	present map[string]bool
-	nodes   map[string]*node
-}
-
-func (c *checker) paths(root *node, doc map[string]any, s *Spec) pathKeys {
-	pk := pathKeys{present: map[string]bool{}, nodes: map[string]*node{}}
+// paths reads [paths] and returns the keys written there, by name, for
+// the checks that compare them with each other and with the probe cases.
+func (c *checker) paths(root *node, doc map[string]any, s *Spec) map[string]*node {
+	written := map[string]*node{}
 	n, t, ok := c.table(root, doc, "paths")
 	if !ok {
-		return pk
+		return written
 	}
 	c.keys(n, t, pathsKeys...)
 	c.required(n, t, "conftest")
@@ -544,8 +515,7 @@ func (c *checker) paths(root *node, doc map[string]any, s *Spec) pathKeys {
 			continue
 		}
 		pn := n.child(k)
-		pk.present[k] = true
-		pk.nodes[k] = pn
+		written[k] = pn
 		p, ok := c.name(pn, v, "a relative path")
 		if !ok {
 			continue
@@ -562,26 +532,26 @@ func (c *checker) paths(root *node, doc map[string]any, s *Spec) pathKeys {
 	for i, a := range pathsKeys {
 		for _, b := range pathsKeys[i+1:] {
 			if sameFile(clean[a], clean[b]) {
-				c.errorf(pk.nodes[b], "%s names the same file as %s, %q", pk.nodes[b].key, pk.nodes[a].key, clean[a])
+				c.errorf(written[b], "%s names the same file as %s, %q", written[b].key, written[a].key, clean[a])
 				delete(clean, b)
 			}
 		}
 	}
-	if pk.present["probe_tests"] && !pk.present["probe_plugin"] {
-		c.errorf(pk.nodes["probe_tests"], "%s needs %s too: the probe tests load the probe plugin with pytest -p",
-			pk.nodes["probe_tests"].key, n.child("probe_plugin").key)
+	if tests := written["probe_tests"]; tests != nil && written["probe_plugin"] == nil {
+		c.errorf(tests, "%s needs %s too: the probe tests load the probe plugin with pytest -p",
+			tests.key, n.child("probe_plugin").key)
 	}
 	s.Paths = Paths{Conftest: clean["conftest"], ProbePlugin: clean["probe_plugin"], ProbeTests: clean["probe_tests"], Docs: clean["docs"], Runtime: clean["runtime"]}
-	if !pk.present["runtime"] && s.Paths.Conftest != "" {
+	if written["runtime"] == nil && s.Paths.Conftest != "" {
 		s.Paths.Runtime = DefaultRuntime(s.Paths.Conftest)
 		for _, k := range pathsKeys {
 			if k != "runtime" && sameFile(clean[k], s.Paths.Runtime) {
-				c.errorf(pk.nodes[k], "%s names %q, where the runtime goes by default; set %s to another file",
-					pk.nodes[k].key, clean[k], n.child("runtime").key)
+				c.errorf(written[k], "%s names %q, where the runtime goes by default; set %s to another file",
+					written[k].key, clean[k], n.child("runtime").key)
 			}
 		}
 	}
-	return pk
+	return written
 }
 
 // pathRole checks what each [paths] file is for: pytest reads only files
@@ -590,6 +560,11 @@ func (c *checker) paths(root *node, doc map[string]any, s *Spec) pathKeys {
 // Markdown.
 func (c *checker) pathRole(n *node, key, p string) bool {
 	base := path.Base(p)
+	// The probe plugin, the probe tests and the runtime are Python modules.
+	if key != "conftest" && key != "docs" && !strings.HasSuffix(base, ".py") {
+		c.errorf(n, "%s must end in .py, not %q", n.key, base)
+		return false
+	}
 	switch key {
 	case "conftest":
 		if base != "conftest.py" {
@@ -597,11 +572,7 @@ func (c *checker) pathRole(n *node, key, p string) bool {
 			return false
 		}
 	case "probe_plugin":
-		stem, ok := strings.CutSuffix(base, ".py")
-		if !ok {
-			c.errorf(n, "%s must end in .py, not %q", n.key, base)
-			return false
-		}
+		stem := strings.TrimSuffix(base, ".py")
 		if problem := identifierProblem(stem); problem != "" {
 			c.errorf(n, "%s must be named after a Python identifier, since it is loaded with pytest -p %s; %q is not one: %s",
 				n.key, stem, stem, problem)
@@ -617,19 +588,11 @@ func (c *checker) pathRole(n *node, key, p string) bool {
 	case "runtime":
 		// The region loads the runtime from its path, so any file name
 		// works; pytest must not collect it as a test module.
-		if !strings.HasSuffix(base, ".py") {
-			c.errorf(n, "%s must end in .py, not %q", n.key, base)
-			return false
-		}
 		if base == "conftest.py" || strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") {
 			c.errorf(n, "%s must not be named %q: pytest would load it as a conftest or collect it as tests", n.key, base)
 			return false
 		}
 	case "probe_tests":
-		if !strings.HasSuffix(base, ".py") {
-			c.errorf(n, "%s must end in .py, not %q", n.key, base)
-			return false
-		}
 		if !strings.HasPrefix(base, "test_") {
 			c.errorf(n, "%s must name a file starting with test_, not %q, so that pytest collects it", n.key, base)
 			return false
@@ -638,7 +601,7 @@ func (c *checker) pathRole(n *node, key, p string) bool {
 	return true
 }
 
-func (c *checker) probe(root *node, doc map[string]any, s *Spec, pk pathKeys, recordOrder []string) {
+func (c *checker) probe(root *node, doc map[string]any, s *Spec, paths map[string]*node, recordOrder []string) {
 	n, t, ok := c.table(root, doc, "probe")
 	if !ok {
 		return
@@ -651,7 +614,7 @@ func (c *checker) probe(root *node, doc map[string]any, s *Spec, pk pathKeys, re
 		s.Probe.RecordDefaulted = true
 	}
 	if v, ok := t["case"]; ok {
-		c.cases(n.child("case"), v, s, pk)
+		c.cases(n.child("case"), v, s, paths)
 	}
 }
 
@@ -662,10 +625,7 @@ func (c *checker) record(n *node, v any, s *Spec, order []string) {
 	}
 	s.Probe.Record = []Record{}
 	for _, k := range c.inOrder(n, t, order) {
-		kv, ok := t[k]
-		if !ok {
-			continue
-		}
+		kv := t[k]
 		kn := n.child(k)
 		if k == "" || strings.IndexFunc(k, unicode.IsControl) >= 0 {
 			c.errorf(kn, "keys in [%s] must be non-empty and free of control characters, not %q", n.name, k)
@@ -695,7 +655,7 @@ func (c *checker) record(n *node, v any, s *Spec, order []string) {
 	}
 }
 
-func (c *checker) cases(n *node, v any, s *Spec, pk pathKeys) {
+func (c *checker) cases(n *node, v any, s *Spec, paths map[string]*node) {
 	var elems []any
 	switch x := v.(type) {
 	case []map[string]any:
@@ -708,7 +668,7 @@ func (c *checker) cases(n *node, v any, s *Spec, pk pathKeys) {
 		c.errorf(n, "%s must be an array of tables, written [[%s]], not %s", n.key, n.name, describe(v))
 		return
 	}
-	if len(elems) > 0 && (!pk.present["probe_plugin"] || !pk.present["probe_tests"]) {
+	if len(elems) > 0 && (paths["probe_plugin"] == nil || paths["probe_tests"] == nil) {
 		c.errorf(n.index(0), "[[%s]] needs %s and %s, the files that run the probe cases",
 			n.name, c.key("paths", "probe_plugin"), c.key("paths", "probe_tests"))
 	}
@@ -737,9 +697,7 @@ func (c *checker) cases(n *node, v any, s *Spec, pk pathKeys) {
 		if v, ok := t["node"]; ok {
 			pc.Node, _ = c.nodeID(en.child("node"), v, s)
 		}
-		if v, ok := t["planted_delay"]; ok {
-			pc.PlantedDelay = c.plantedDelay(en.child("planted_delay"), v)
-		}
+		opt(en, t, "planted_delay", &pc.PlantedDelay, c.plantedDelay)
 		opt(en, t, "armed_delay", &pc.ArmedDelay, c.seconds)
 		s.Probe.Cases = append(s.Probe.Cases, pc)
 	}
@@ -777,15 +735,15 @@ func (c *checker) nodeID(n *node, v any, s *Spec) (string, bool) {
 	return clean, true
 }
 
-func (c *checker) plantedDelay(n *node, v any) *PlantedDelay {
+func (c *checker) plantedDelay(n *node, v any) (*PlantedDelay, bool) {
 	t, ok := c.asTable(n, v)
 	if !ok {
-		return nil
+		return nil, false
 	}
 	c.keys(n, t, plantedKeys...)
 	c.required(n, t, "module", "seconds")
 	pd := &PlantedDelay{}
 	opt(n, t, "module", &pd.Module, c.moduleName)
 	opt(n, t, "seconds", &pd.Seconds, c.seconds)
-	return pd
+	return pd, true
 }

@@ -74,33 +74,31 @@ Examples:
 			if ch == nil {
 				return usageError{fmt.Sprintf("name the Markdown FILE to write, or set [paths].docs in %s", spec.File)}
 			}
-			if !ch.Changed() {
-				mode.unchanged(c.stdout, ch)
-				return nil
+			// A write holds the spec's lock, and plans again under it
+			// (see generate).
+			if mode.writes() && ch.Changed() {
+				lock, err := c.lockSpec()
+				if err != nil {
+					return err
+				}
+				defer lock.Unlock()
+				if ch, err = plan.DocsFile(spec, file); err != nil {
+					return err
+				}
 			}
-			if !mode.writes() {
+			switch {
+			case !ch.Changed():
+				mode.unchanged(c.stdout, ch)
+			case !mode.writes():
 				mode.show(c, ch)
 				return errFindings
-			}
-			// The write holds the spec's lock, and plans again under it
-			// (see generate).
-			lock, err := c.lockSpec()
-			if err != nil {
-				return err
-			}
-			defer lock.Unlock()
-			if ch, err = plan.DocsFile(spec, file); err != nil {
-				return err
-			}
-			if !ch.Changed() {
-				mode.unchanged(c.stdout, ch)
-				return nil
-			}
-			if err := ch.Write(); err != nil {
-				return err
-			}
-			if !mode.quiet {
-				fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
+			default:
+				if err := ch.Write(); err != nil {
+					return err
+				}
+				if !mode.quiet {
+					fmt.Fprintf(c.stdout, "wrote %s\n", ch.Display)
+				}
 			}
 			return nil
 		},

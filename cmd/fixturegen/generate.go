@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -96,7 +97,7 @@ Examples:
 			// under it, from what a run that held it before wrote. A run
 			// that finds nothing to write, the usual one, takes no lock:
 			// the files it read were each whole, old or new.
-			if mode.writes() && anyChanged(changes) {
+			if mode.writes() && slices.ContainsFunc(changes, (*plan.Change).Changed) {
 				lock, err := c.lockSpec()
 				if err != nil {
 					return err
@@ -171,7 +172,7 @@ Examples:
 // planGenerate loads the spec and plans what generate writes, with the
 // hand-written fixtures the region replaces when adopting.
 func (c *context) planGenerate(adopting bool) (*schema.Spec, []*plan.Change, []adopt.Def, error) {
-	spec, err := c.loadSpecOnce()
+	spec, err := c.loadSpec()
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -204,16 +205,6 @@ func checkConftest(spec *schema.Spec) error {
 	}
 	_, planned := plan.Targets(spec)
 	return coverage.CheckConftest(spec, run, planned)
-}
-
-// anyChanged reports whether generate would write one of changes.
-func anyChanged(changes []*plan.Change) bool {
-	for _, ch := range changes {
-		if ch.Changed() {
-			return true
-		}
-	}
-	return false
 }
 
 // keptHandlers names the handlers of a timer's signal that the adopted

@@ -44,17 +44,13 @@ func orderedCommands() []*command {
 	return out
 }
 
-func commandNames() []string {
+// commandHint is the hint for a command that does not exist, or "".
+func commandHint(name string) string {
 	var names []string
 	for _, cmd := range orderedCommands() {
 		names = append(names, cmd.name)
 	}
-	return names
-}
-
-// commandHint is the hint for a command that does not exist, or "".
-func commandHint(name string) string {
-	if s := suggest.Closest(name, commandNames()); s != "" {
+	if s := suggest.Closest(name, names); s != "" {
 		return fmt.Sprintf("; did you mean %s?", s)
 	}
 	return ""
@@ -104,13 +100,6 @@ Run 'fixturegen COMMAND --help' for a command's flags and examples.
 `)
 }
 
-// globalFlags is a flag set holding the global flags alone.
-func globalFlags() *pflag.FlagSet {
-	fs := pflag.NewFlagSet("fixturegen", pflag.ContinueOnError)
-	addGlobalFlags(fs, &context{})
-	return fs
-}
-
 // printCommandHelp prints a command's synopsis and help text, then its own
 // flags and the global ones apart.
 func printCommandHelp(w io.Writer, cmd *command) {
@@ -123,7 +112,7 @@ func printCommandHelp(w io.Writer, cmd *command) {
 		fmt.Fprintf(w, "\n%s", cmd.more())
 	}
 	own := commandFlags(cmd, &context{})
-	global := globalFlags()
+	global := globalFlags("fixturegen", &context{})
 	fmt.Fprintf(w, "\nFlags:\n%s", flagUsages(own, global))
 	fmt.Fprintf(w, "\nGlobal flags:\n%s", flagUsages(global, nil))
 }

@@ -176,7 +176,14 @@ Examples:
 				}
 				fmt.Fprintf(c.stderr, "probing %s with %s\n", what, python)
 			}
-			out := reportPrinter{c: c, format: format, verbose: verbose}
+			// printReport writes a report in --format, in full with --verbose.
+			printReport := func(spec *schema.Spec, r *probe.Report) {
+				if format == "json" {
+					r.JSON(c.stdout)
+				} else {
+					r.Text(c.stdout, spec, c.paint, verbose)
+				}
+			}
 			report, err := runProbe(c, spec, python, nodes, quiet)
 			if err != nil {
 				return err
@@ -185,14 +192,14 @@ Examples:
 				return err
 			}
 			if add := report.ToPreload(spec.Preload.Modules); fix && len(add) > 0 && spec.HasDeadline() {
-				out.print(spec, report)
+				printReport(spec, report)
 				not, opt := report.NotImportable, report.Optional
-				if spec, report, err = fixAndConfirm(c, spec, python, nodes, quiet, out, report, add); err != nil {
+				if spec, report, err = fixAndConfirm(c, spec, python, nodes, quiet, printReport, report, add); err != nil {
 					return err
 				}
 				report.NotImportable, report.Optional = not, opt
 			}
-			out.print(spec, report)
+			printReport(spec, report)
 			if fix && !spec.HasDeadline() {
 				fmt.Fprintf(c.stderr, "--fix wrote nothing: %s holds only the import shield ([shield]), which has no preload fixture, and pytest-timeout's timer starts before any fixture; the fix above imports the late modules where the conftest loads\n", spec.File)
 			}
@@ -272,7 +279,7 @@ func leaveOutUnimportable(c *context, spec *schema.Spec, python string, report *
 // probes again. When a test that passed before the fix fails after it, or
 // a node no longer collects, the fix is undone: --fix never leaves a suite
 // worse than it found it.
-func fixAndConfirm(c *context, spec *schema.Spec, python string, nodes []string, quiet bool, out reportPrinter, before *probe.Report, add []string) (*schema.Spec, *probe.Report, error) {
+func fixAndConfirm(c *context, spec *schema.Spec, python string, nodes []string, quiet bool, printReport func(*schema.Spec, *probe.Report), before *probe.Report, add []string) (*schema.Spec, *probe.Report, error) {
 	lock, err := c.lockDir(filepath.Dir(spec.File))
 	if err != nil {
 		return nil, nil, err
@@ -297,7 +304,7 @@ func fixAndConfirm(c *context, spec *schema.Spec, python string, nodes []string,
 		return nil, nil, err
 	}
 	if broken := probe.Broken(before, after); len(broken) > 0 {
-		out.print(fixed.Spec, after)
+		printReport(fixed.Spec, after)
 		return nil, nil, undoFix(c, fixed, fmt.Sprintf("after the fix, %s passed before and did not after", strings.Join(broken, ", ")))
 	}
 	return fixed.Spec, after, nil
@@ -318,20 +325,4 @@ func undoFix(c *context, fixed *probe.Fixed, why string) error {
 		return err
 	}
 	return fmt.Errorf("%s; the fix is undone: preload %s by hand, or look at why its import fails in %s", why, strings.Join(fixed.Modules, ", "), fixed.Spec.Preload.Fixture)
-}
-
-// reportPrinter prints the probe's report in --format, in full with
-// --verbose.
-type reportPrinter struct {
-	c       *context
-	format  string
-	verbose bool
-}
-
-func (o reportPrinter) print(spec *schema.Spec, r *probe.Report) {
-	if o.format == "json" {
-		r.JSON(o.c.stdout)
-		return
-	}
-	r.Text(o.c.stdout, spec, o.c.paint, o.verbose)
 }

@@ -97,9 +97,7 @@ func (p *progress) start() {
 	if !p.live {
 		return
 	}
-	p.ticker.Add(1)
-	go func() {
-		defer p.ticker.Done()
+	p.ticker.Go(func() {
 		t := time.NewTicker(p.tick)
 		defer t.Stop()
 		for {
@@ -113,7 +111,7 @@ func (p *progress) start() {
 				p.mu.Unlock()
 			}
 		}
-	}()
+	})
 }
 
 func (p *progress) clear() {

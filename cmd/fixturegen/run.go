@@ -14,6 +14,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/cli/color"
 	"github.com/fixturegen/fixturegen/internal/cli/completion"
 	"github.com/fixturegen/fixturegen/internal/gen/write"
+	"github.com/fixturegen/fixturegen/internal/version"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -58,8 +59,9 @@ type context struct {
 	format string
 	// paint colours what goes to stdout, by the rules of package color.
 	paint color.Painter
-	// loaded is set once the spec was loaded, and its warnings printed.
-	loaded bool
+	// warned is set once the spec's warnings were printed: generate
+	// loads the spec again under the lock, and says them once.
+	warned bool
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -75,7 +77,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	help, _ := global.GetBool("help")
 	showVersion, _ := global.GetBool("version")
 	if showVersion {
-		printVersion(c)
+		fmt.Fprintln(stdout, version.Long())
 		return exitOK
 	}
 	if help || len(rest) == 0 {
@@ -128,9 +130,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // global flags, then its own, then -h/--help. The command line is parsed,
 // and help and shell completion are written, from it.
 func commandFlags(cmd *command, c *context) *pflag.FlagSet {
-	fs := pflag.NewFlagSet(cmd.name, pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	addGlobalFlags(fs, c)
+	fs := globalFlags(cmd.name, c)
 	if cmd.flags != nil {
 		cmd.flags(fs)
 	}
@@ -142,11 +142,18 @@ func commandFlags(cmd *command, c *context) *pflag.FlagSet {
 // flags, -h/--help and -V/--version. The command line is parsed, and help
 // and shell completion are written, from it.
 func topFlags(c *context) *pflag.FlagSet {
-	fs := pflag.NewFlagSet("fixturegen", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	addGlobalFlags(fs, c)
+	fs := globalFlags("fixturegen", c)
 	fs.BoolP("help", "h", false, "show this help, or a command's with COMMAND --help")
 	fs.BoolP("version", "V", false, "print fixturegen's version and exit")
+	return fs
+}
+
+// globalFlags is a flag set named name that holds the global flags alone
+// and prints nothing itself.
+func globalFlags(name string, c *context) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	addGlobalFlags(fs, c)
 	return fs
 }
 
@@ -180,15 +187,38 @@ func (c *context) exitCode(name string, err error) int {
 	case c.format == "github":
 		finding.ProblemsGitHub(c.stdout, problems(name, err))
 	default:
-		var se *schema.Error
-		var ses schema.Errors
-		if errors.As(err, &se) || errors.As(err, &ses) {
+		if _, ok := specErrors(err); ok {
 			fmt.Fprintln(c.stderr, err)
 		} else {
 			fmt.Fprintf(c.stderr, "fixturegen %s: %v\n", name, err)
 		}
 	}
 	return exitError
+}
+
+// specErrors returns the problems err holds with their positions, each
+// in a file; false when it holds none.
+func specErrors(err error) (schema.Errors, bool) {
+	var se *schema.Error
+	if errors.As(err, &se) {
+		return schema.Errors{se}, true
+	}
+	var ses schema.Errors
+	return ses, errors.As(err, &ses)
+}
+
+// problems turns an error into the problems it holds: one per spec error
+// with its position, or one without a place.
+func problems(name string, err error) []finding.Problem {
+	ses, ok := specErrors(err)
+	if !ok {
+		return []finding.Problem{{Message: fmt.Sprintf("fixturegen %s: %v", name, err)}}
+	}
+	var out []finding.Problem
+	for _, e := range ses {
+		out = append(out, finding.Problem{Path: e.File, Line: e.Line, Col: e.Col, Message: e.Msg})
+	}
+	return out
 }
 
 // loadSpec loads the spec named by --spec, or the one schema.FindUp finds
@@ -200,26 +230,13 @@ func (c *context) loadSpec() (*schema.Spec, error) {
 		return nil, err
 	}
 	spec, err := schema.Load(path)
-	if err == nil {
+	if err == nil && !c.warned {
+		c.warned = true
 		if w := schema.RequiredVersionWarning(spec); w != "" {
 			fmt.Fprintf(c.stderr, "fixturegen: warning: %s\n", w)
 		}
 	}
 	return spec, err
-}
-
-// loadSpecOnce is loadSpec for a command that may load the spec again
-// (generate does, under the lock): its warning is printed once.
-func (c *context) loadSpecOnce() (*schema.Spec, error) {
-	if !c.loaded {
-		c.loaded = true
-		return c.loadSpec()
-	}
-	path, err := c.specPath()
-	if err != nil {
-		return nil, err
-	}
-	return schema.Load(path)
 }
 
 // lockSpec takes the lock of the spec's folder (see write.LockName) for a

@@ -25,12 +25,8 @@ Examples:
 			if len(args) > 0 {
 				return usageError{"version takes no arguments"}
 			}
-			printVersion(c)
+			fmt.Fprintln(c.stdout, version.Long())
 			return nil
 		},
 	})
-}
-
-func printVersion(c *context) {
-	fmt.Fprintln(c.stdout, version.Long())
 }

@@ -35,19 +35,12 @@ func AppendModules(spec *schema.Spec, src []byte, modules []string) ([]byte, *sc
 	}
 	out := append(append(append([]byte{}, src[:sp.Start]...), edited...), src[sp.End:]...)
 
-	got, err := schema.ParseTable(out, spec.File, spec.Dir, schema.TablePrefix(spec.File))
-	if err != nil {
-		return nil, nil, byHand(fmt.Sprintf("the edited spec does not load (%v)", err))
-	}
 	want := *spec
 	want.Preload.Modules = append(append([]string{}, spec.Preload.Modules...), modules...)
 	if spec.Probe.RecordDefaulted {
 		want.Probe.Record = schema.DefaultRecord(want.Preload.Modules)
 	}
-	if !got.SameValues(&want) {
-		return nil, nil, byHand("the edited spec would mean more than the new modules")
-	}
-	return out, got, nil
+	return reload(out, &want, "the new modules", byHand)
 }
 
 // appendInline turns ["a"] into ["a", "b"] and [] into ["b"].

@@ -50,16 +50,23 @@ func AppendCase(spec *schema.Spec, src []byte, c schema.Case) ([]byte, *schema.S
 	out.WriteString(block)
 	out.Write(src[at:])
 
-	got, err := schema.ParseTable(out.Bytes(), spec.File, spec.Dir, prefix)
+	want := *spec
+	want.Probe.Cases = append(append([]schema.Case{}, spec.Probe.Cases...), c)
+	return reload(out.Bytes(), &want, "the new case", byHand)
+}
+
+// reload returns src, the edited text of want's file, and the spec it
+// loads as, which must hold want's values: an edit means what (the new
+// case) and nothing more. It refuses anything else with byHand.
+func reload(src []byte, want *schema.Spec, what string, byHand func(why string) error) ([]byte, *schema.Spec, error) {
+	got, err := schema.ParseTable(src, want.File, want.Dir, schema.TablePrefix(want.File))
 	if err != nil {
 		return nil, nil, byHand(fmt.Sprintf("the edited spec does not load (%v)", err))
 	}
-	want := *spec
-	want.Probe.Cases = append(append([]schema.Case{}, spec.Probe.Cases...), c)
-	if !got.SameValues(&want) {
-		return nil, nil, byHand("the edited spec would mean more than the new case")
+	if !got.SameValues(want) {
+		return nil, nil, byHand("the edited spec would mean more than " + what)
 	}
-	return out.Bytes(), got, nil
+	return src, got, nil
 }
 
 // insertionPoint returns the offset just after the line that holds the
@@ -80,14 +87,8 @@ func insertionPoint(src []byte, spans map[string]schema.Span, prefix string) (in
 	if i := bytes.IndexByte(src[end:], '\n'); i >= 0 {
 		at = end + i + 1
 	}
-	for rest := src[at:]; len(rest) > 0; {
-		line := rest
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = nil
-		}
-		text := bytes.TrimLeft(line, " \t\r")
+	for line := range bytes.Lines(src[at:]) {
+		text := bytes.TrimLeft(line, " \t\r\n")
 		switch {
 		case len(text) == 0 || text[0] == '#':
 			continue

@@ -67,9 +67,9 @@ const (
 	Dim    = "2"
 )
 
-// Paint wraps s in the style's escape codes.
+// Paint wraps s in the style's escape codes; no style leaves it as it is.
 func (p Painter) Paint(style, s string) string {
-	if !p.On || s == "" {
+	if !p.On || style == "" || s == "" {
 		return s
 	}
 	return "\x1b[" + style + "m" + s + "\x1b[0m"
@@ -81,9 +81,8 @@ func (p Painter) Diff(diff string) string {
 	if !p.On {
 		return diff
 	}
-	lines := strings.SplitAfter(diff, "\n")
 	var b strings.Builder
-	for _, line := range lines {
+	for line := range strings.Lines(diff) {
 		body := strings.TrimSuffix(line, "\n")
 		style := ""
 		switch {
@@ -95,10 +94,6 @@ func (p Painter) Diff(diff string) string {
 			style = Red
 		case strings.HasPrefix(body, "+"):
 			style = Green
-		}
-		if style == "" {
-			b.WriteString(line)
-			continue
 		}
 		b.WriteString(p.Paint(style, body))
 		b.WriteString(line[len(body):])
