@@ -174,18 +174,27 @@ func (s *scan) dropCollectIgnored() {
 		memo[p] = v
 		return v
 	}
+	s.ignoreFile = isIgnored
+	s.dropIgnored()
+}
+
+// dropIgnored drops the sources and problems of the files ignoreFile
+// leaves out.
+func (s *scan) dropIgnored() {
+	if s.ignoreFile == nil {
+		return
+	}
 	kept := s.sources[:0]
 	for _, src := range s.sources {
-		if !isIgnored(src.Abs) {
+		if !s.ignoreFile(src.Abs) {
 			kept = append(kept, src)
 		}
 	}
 	clear(s.sources[len(kept):])
 	s.sources = kept
-	s.ignoreFile = isIgnored
 	var problems []Problem
 	for _, w := range s.problems {
-		if !isIgnored(s.abs(w.Path)) {
+		if !s.ignoreFile(s.abs(w.Path)) {
 			problems = append(problems, w)
 		}
 	}
