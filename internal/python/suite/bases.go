@@ -90,15 +90,21 @@ func timedBase(src *Source, class int) (TimedBase, bool) {
 func timedBaseNames(sources []*Source) []string {
 	var out []string
 	for _, src := range sources {
-		if src.Test || src.Conftest || len(src.facts.arming) == 0 {
+		if src.Test || src.Conftest {
 			continue
 		}
-		for i, d := range src.Mod.Defs {
-			if d.Kind != pyscan.Class {
+		// Only the classes that hold an arming call can be timed bases:
+		// asking timedBase of every class of a module of many classes
+		// and calls cost more than the module's tokenizing.
+		seen := map[int]bool{}
+		for _, ci := range src.facts.arming {
+			class, ok := testBaseOf(src, src.Mod.Calls[ci])
+			if !ok || seen[class] {
 				continue
 			}
-			if _, ok := timedBase(src, i); ok {
-				out = append(out, d.Name)
+			seen[class] = true
+			if _, ok := timedBase(src, class); ok {
+				out = append(out, src.Mod.Defs[class].Name)
 			}
 		}
 	}

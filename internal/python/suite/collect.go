@@ -127,11 +127,20 @@ func (s *scan) dropCollectIgnored() {
 		memo[p] = v
 		return v
 	}
-	s.sources = slices.DeleteFunc(s.sources, func(src *Source) bool { return isIgnored(src.Abs) })
 	s.ignoreFile = isIgnored
+	s.dropIgnored()
+}
+
+// dropIgnored drops the sources and problems of the files ignoreFile
+// leaves out.
+func (s *scan) dropIgnored() {
+	if s.ignoreFile == nil {
+		return
+	}
+	s.sources = slices.DeleteFunc(s.sources, func(src *Source) bool { return s.ignoreFile(src.Abs) })
 	var problems []Problem
 	for _, w := range s.problems {
-		if !isIgnored(s.abs(w.Path)) {
+		if !s.ignoreFile(s.abs(w.Path)) {
 			problems = append(problems, w)
 		}
 	}

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/treeread"
@@ -43,6 +44,7 @@ const (
 	roleMark
 	roleSignal
 	roleCall
+	roleSyntax // a mark word that counts in code only
 )
 
 // newPrefilter looks for fixtures where a file can request or define them,
@@ -67,7 +69,13 @@ func newPrefilter(fixtures, marks, calls []string, pats *testPatterns) *prefilte
 		add(n, roleFixture)
 	}
 	for _, n := range marks {
-		add(n, roleMark)
+		// A word with a space ("mark as", of an import) is syntax, not a
+		// name that a string passes: it counts in code alone.
+		if strings.Contains(n, " ") {
+			add(n, roleSyntax)
+		} else {
+			add(n, roleMark)
+		}
 	}
 	if len(calls) > 0 {
 		add("signal", roleSignal)
@@ -119,14 +127,14 @@ func (f *prefilter) match(data []byte, sc *needleScratch) bool {
 		return true
 	}
 	timers := have&roleSignal != 0 && have&roleCall != 0
-	if have&roleMark == 0 && !timers {
+	if have&(roleMark|roleSyntax) == 0 && !timers {
 		return false
 	}
 	// Where each hit that could count lies, in one walk of the bytes.
 	sc.offs = sc.offs[:0]
 	counted := sc.hits[:0]
 	for _, h := range sc.hits {
-		if r := f.roles[h.Word]; r&roleMark != 0 || timers && r&^roleFixture != 0 {
+		if r := f.roles[h.Word]; r&(roleMark|roleSyntax) != 0 || timers && r&^roleFixture != 0 {
 			counted = append(counted, h)
 			sc.offs = append(sc.offs, h.Off)
 		}
@@ -134,7 +142,7 @@ func (f *prefilter) match(data []byte, sc *needleScratch) bool {
 	var signal, callInCode bool
 	for i, p := range pyscan.Places(data, sc.offs) {
 		r := f.roles[counted[i].Word]
-		if r&roleMark != 0 && p != pyscan.InComment {
+		if r&roleMark != 0 && p != pyscan.InComment || r&roleSyntax != 0 && p == pyscan.InCode {
 			return true
 		}
 		// The signal module may be named in a string:

@@ -53,6 +53,24 @@ func TestPrefilter(t *testing.T) {
 	}
 }
 
+// A mark word counts in code and in strings, but one with a space, which
+// only an import spells, counts in code alone.
+func TestPrefilterMarkWords(t *testing.T) {
+	f := newPrefilter(nil, []string{"mark.timeout", "mark as"}, nil, &testPatterns{})
+	for src, want := range map[string]bool{
+		"from pytest import mark as m\n":                           true,
+		"@pytest.mark.timeout(5)\ndef test_x():\n    pass\n":       true,
+		"MARK = 'pytest.mark.timeout'\n":                           true,
+		"def f():\n    \"\"\"The mailbox to mark as read.\"\"\"\n": false,
+		"x = f'{y} mark as {z}'\n":                                 false,
+		"# mark as done\nx = 1\n":                                  false,
+	} {
+		if got := f.match([]byte(src), &needleScratch{}); got != want {
+			t.Errorf("%q: match = %v, want %v", src, got, want)
+		}
+	}
+}
+
 // occurrences returns, in order, every offset in data where one of words
 // starts.
 func occurrences(words []string, data []byte) []int {

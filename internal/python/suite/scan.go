@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
@@ -63,7 +64,13 @@ type scan struct {
 	sources []*Source
 	// files are the files the first look read; those read but not
 	// tokenized are marked Skipped, for a second look.
-	files treeread.Files
+	files []*treeread.File
+	// tests are the test modules run leaves unread, for Read to read once
+	// it knows the names of the timed test bases: those run meets after
+	// timed is set (by the first module it reads that holds such a base),
+	// which, skipped, would otherwise be read again for the names.
+	tests []*treeread.File
+	timed atomic.Bool
 	// work is each reader's working memory for the prefilter and its
 	// Scanner, reused from file to file.
 	work      []readerWork
@@ -150,9 +157,18 @@ func (s *scan) run(roots []string, noRecurse []string) error {
 		s.warn(p.Path, 1, 1, p.Kind, p.Msg, problemFix[p.Kind])
 	}
 	// A file generate writes is compared with the spec, not scanned, so it
-	// is not read at all.
+	// is not read at all; a test module, once timed is set, is read later.
 	r.Unread = func(f *treeread.File) bool {
-		return s.specialNames[f.Name] && s.opts.Planned[s.abs(f.Path())]
+		if s.specialNames[f.Name] && s.opts.Planned[s.abs(f.Path())] {
+			return true
+		}
+		if !s.timed.Load() || f.Name == "conftest.py" || !s.coll.isTestFile(s.abs(f.Path())) {
+			return false
+		}
+		s.mu.Lock()
+		s.tests = append(s.tests, f)
+		s.mu.Unlock()
+		return true
 	}
 	files, err := r.Read(roots, s.first)
 	s.files = files
@@ -258,6 +274,9 @@ func (s *scan) tokenize(p, abs string, text []byte, worker int) {
 		s.report(src.HoldsRegion, p, prob.Pos.Line, prob.Pos.Col, ProblemSyntax, prob.Msg+effect, "fix the syntax error (python -m py_compile "+p+" shows it)")
 	}
 	s.followBases(src)
+	if !s.timed.Load() && len(timedBaseNames([]*Source{src})) > 0 {
+		s.timed.Store(true)
+	}
 	s.mu.Lock()
 	s.sources = append(s.sources, src)
 	s.mu.Unlock()
@@ -281,13 +300,13 @@ func (s *scan) readError(p string, err error) {
 // look at again; all reports whether a file in it must be tokenized whatever
 // it holds (an autouse fixture reaches every test under its conftest).
 func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool)) {
-	var files []treeread.File
-	for f := range s.files.All() {
+	var files []*treeread.File
+	for _, f := range s.files {
 		if !f.Skipped || s.ignoreFile != nil && s.ignoreFile(s.abs(f.Path())) {
 			continue
 		}
 		if look, _ := want(s.abs(f.Path())); look {
-			files = append(files, *f)
+			files = append(files, f)
 		}
 	}
 	s.reader().ReadAgain(files, func(f *treeread.File, data []byte, err error, worker int) {
@@ -302,6 +321,7 @@ func (s *scan) again(needles *prefilter, want func(abs string) (look, all bool))
 			return // reported by the first look
 		}
 		if _, all := want(abs); all || needles.match(data, &s.work[worker].needles) {
+			f.Skipped = false
 			s.tokenize(p, abs, text, worker)
 		}
 	})

@@ -120,12 +120,24 @@ func Read(opts Options) (*Tree, error) {
 		return nil, err
 	}
 	s.dropCollectIgnored()
+	// A timer armed in a base class's setup, in a module that holds no
+	// tests, runs around the tests of the classes that derive from it: the
+	// test modules that name such a class are read for them, those run
+	// skipped again, those it left (tests) once, with the names.
+	names := timedBaseNames(s.sources)
+	if len(names) > 0 {
+		s.again(newPrefilter(nil, names, nil, s.pats), func(abs string) (bool, bool) { return s.coll.isTestFile(abs), false })
+	}
+	s.needles = newPrefilter(fixtures, append(marks, names...), calls, s.pats)
+	s.reader().ReadAgain(s.tests, s.first)
+	s.dropIgnored()
 	ix := newIndex(&opts, s.sources)
 	if carriers, autouse := ix.carriers(); len(carriers) > 0 {
 		var names []string
 		for _, c := range carriers {
 			names = append(names, c.Name)
 		}
+		n := len(s.sources)
 		s.again(newPrefilter(names, nil, nil, s.pats), func(abs string) (bool, bool) {
 			look, all := false, false
 			for _, c := range carriers {
@@ -136,13 +148,10 @@ func Read(opts Options) (*Tree, error) {
 			}
 			return look, all
 		})
-		ix = newIndex(&opts, s.sources)
-	}
-	// A timer armed in a base class's setup, in a module that holds no
-	// tests, runs around the tests of the classes that derive from it:
-	// the test modules that name such a class are read for them.
-	if names := timedBaseNames(s.sources); len(names) > 0 {
-		s.again(newPrefilter(nil, names, nil, s.pats), func(abs string) (bool, bool) { return s.coll.isTestFile(abs), false })
+		// A module read for a carrier may hold a timed base too.
+		if names := timedBaseNames(s.sources[n:]); len(names) > 0 {
+			s.again(newPrefilter(nil, names, nil, s.pats), func(abs string) (bool, bool) { return s.coll.isTestFile(abs), false })
+		}
 		ix = newIndex(&opts, s.sources)
 	}
 	if s.probeFiles() {
@@ -150,9 +159,7 @@ func Read(opts Options) (*Tree, error) {
 	}
 	sort.Slice(s.sources, func(i, j int) bool { return s.sources[i].Path < s.sources[j].Path })
 	t := &Tree{Sources: s.sources, Problems: s.problems, Generated: s.generated, Adopt: adoptable(s.sources, &opts), opts: &opts, ix: ix}
-	for range s.files.All() {
-		t.Files++
-	}
+	t.Files = len(s.files)
 	sort.Strings(t.Generated)
 	return t, nil
 }

@@ -1,7 +1,6 @@
 package treeread
 
 import (
-	"iter"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -66,35 +65,19 @@ func (r *Reader) workers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// Files are the files a Read read, in the batches it handed its readers.
-type Files [][]File
-
-// All yields every file, batch after batch.
-func (fs Files) All() iter.Seq[*File] {
-	return func(yield func(*File) bool) {
-		for _, b := range fs {
-			for i := range b {
-				if !yield(&b[i]) {
-					return
-				}
-			}
-		}
-	}
-}
-
 // Read reads every .py file under the roots and calls look with each, and
 // returns the files it read, for ReadAgain. The calling goroutine walks
 // and hands batches of files to the readers as it finds them, so reading
 // starts with the first folder. A root that does not exist is an error;
 // every other trouble goes to Problem or to look.
-func (r *Reader) Read(roots []string, look Look) (Files, error) {
-	var all Files
-	batches := make(chan []File, 2*r.workers())
+func (r *Reader) Read(roots []string, look Look) ([]*File, error) {
+	var all []*File
+	batches := make(chan []*File, 2*r.workers())
 	done := r.start(batches, look)
-	var batch []File
+	var batch []*File
 	send := func() {
 		if len(batch) > 0 {
-			all = append(all, batch)
+			all = append(all, batch...)
 			batches <- batch
 			batch = nil
 		}
@@ -106,9 +89,9 @@ func (r *Reader) Read(roots []string, look Look) (Files, error) {
 		Problem:   r.Problem,
 		Visit: func(p string) {
 			if batch == nil {
-				batch = make([]File, 0, batchSize)
+				batch = make([]*File, 0, batchSize)
 			}
-			batch = append(batch, File{Name: filepath.Base(p), path: p})
+			batch = append(batch, &File{Name: filepath.Base(p), path: p})
 			if len(batch) == batchSize {
 				send()
 			}
@@ -126,16 +109,14 @@ func (r *Reader) Read(roots []string, look Look) (Files, error) {
 	return all, walkErr
 }
 
-// ReadAgain reads the given files again and calls look with each.
-func (r *Reader) ReadAgain(files []File, look Look) {
-	batches := make(chan []File, 2*r.workers())
+// ReadAgain reads files that Read listed, for a second look or for the
+// first at those Unread left, and calls look with each: the file itself,
+// so that the marks look sets stay on it.
+func (r *Reader) ReadAgain(files []*File, look Look) {
+	batches := make(chan []*File, 2*r.workers())
 	done := r.start(batches, look)
 	for b := range slices.Chunk(files, batchSize) {
-		again := make([]File, len(b))
-		for i, f := range b {
-			again[i] = File{Name: f.Name, Skipped: f.Skipped, path: f.path}
-		}
-		batches <- again
+		batches <- b
 	}
 	close(batches)
 	done()
@@ -144,14 +125,13 @@ func (r *Reader) ReadAgain(files []File, look Look) {
 // start starts the readers, which read the files of each batch they
 // receive, each into its own buffer, and returns a function that waits
 // for them to finish once batches is closed.
-func (r *Reader) start(batches <-chan []File, look Look) (wait func()) {
+func (r *Reader) start(batches <-chan []*File, look Look) (wait func()) {
 	var wg sync.WaitGroup
 	for k := range r.workers() {
 		wg.Go(func() {
 			var buf []byte
 			for batch := range batches {
-				for i := range batch {
-					f := &batch[i]
+				for _, f := range batch {
 					if r.Unread != nil && r.Unread(f) {
 						continue
 					}

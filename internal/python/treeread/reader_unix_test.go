@@ -102,17 +102,24 @@ func TestReaderReadsTheTree(t *testing.T) {
 			t.Fatal(err)
 		}
 		var again []string
-		var skipped []File
-		for f := range files.All() {
+		var skipped []*File
+		for _, f := range files {
 			if f.Skipped {
-				skipped = append(skipped, *f)
+				skipped = append(skipped, f)
 			}
 		}
 		r.ReadAgain(skipped, func(f *File, data []byte, err error, worker int) {
 			mu.Lock()
 			again = append(again, fmt.Sprintf("%s %d %v", f.Path(), len(data), err != nil))
 			mu.Unlock()
+			f.Skipped = false
 		})
+		// The second read marks the files Read listed, not copies.
+		for _, f := range files {
+			if f.Skipped {
+				t.Errorf("%s: still marked after the second read", f.Path())
+			}
+		}
 		sort.Strings(problems)
 		sort.Strings(again)
 		return got, problems, again

@@ -46,7 +46,8 @@ type walker struct {
 	// pytest asks its pytest_ignore_collect hook: --ignore, --ignore-glob.
 	Ignore func(abs string) bool
 	// Visit is called with each .py file, its path joined onto its root,
-	// in lexical order.
+	// in lexical order within a folder, a folder's files before its
+	// subfolders'.
 	Visit func(path string)
 	// stopped is set to end the walk early (Walk's visit says so).
 	stopped bool
@@ -72,7 +73,7 @@ type walker struct {
 }
 
 // Walk walks roots as Reader does, without reading a file, and calls
-// visit with each .py file's path, in lexical order, each once; the walk
+// visit with each .py file's path, in the walker's order, each once; the walk
 // ends when visit returns true. It is the one walk of a test tree for
 // those that only need its paths (which files pytest reaches, which it
 // collects, whether it collects one), early stop included. Problems are
@@ -154,25 +155,33 @@ func (w *walker) dir(dir, real string, root bool) {
 	if !root && slices.ContainsFunc(entries, func(e os.DirEntry) bool { return e.Name() == "pyvenv.cfg" }) {
 		return
 	}
-	for _, e := range entries {
-		if w.stopped {
-			return
-		}
-		name, typ := e.Name(), e.Type()
-		p := filepath.Join(dir, name)
-		switch {
-		case typ.IsRegular():
-			if strings.HasSuffix(name, ".py") && !w.ignored(p) {
-				w.Visit(p)
+	// A folder's files come before its subfolders, so that a walk that
+	// stops at the first file it looks for (HasTestModule) reads as few
+	// folders as it can.
+	for _, folders := range []bool{false, true} {
+		for _, e := range entries {
+			if w.stopped {
+				return
 			}
-		case typ.IsDir():
-			if !w.skip(p) {
-				w.dir(p, filepath.Join(real, name), false)
+			name, typ := e.Name(), e.Type()
+			if typ.IsDir() != folders {
+				continue
 			}
-		case typ&fs.ModeSymlink != 0:
-			w.link(p, name)
+			p := filepath.Join(dir, name)
+			switch {
+			case typ.IsRegular():
+				if strings.HasSuffix(name, ".py") && !w.ignored(p) {
+					w.Visit(p)
+				}
+			case typ.IsDir():
+				if !w.skip(p) {
+					w.dir(p, filepath.Join(real, name), false)
+				}
+			case typ&fs.ModeSymlink != 0:
+				w.link(p, name)
+			}
+			// Anything else is a device, a pipe or a socket.
 		}
-		// Anything else is a device, a pipe or a socket.
 	}
 }
 
