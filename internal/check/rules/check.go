@@ -160,12 +160,10 @@ func (r *rules) add(rule, path string, pos pyscan.Pos, msg, fix string) {
 }
 
 // specPos is where key is written in the spec, for findings about the
-// spec's own values; 1:1 when the spec does not write it.
+// spec's own values; the zero Pos, which add reports at 1:1, when the
+// spec does not write it.
 func (r *rules) specPos(key string) pyscan.Pos {
-	sp, ok := r.spec.Position(key)
-	if !ok {
-		return pyscan.Pos{Line: 1, Col: 1}
-	}
+	sp, _ := r.spec.Position(key)
 	return pyscan.Pos{Line: sp.Line, Col: sp.Col}
 }
 

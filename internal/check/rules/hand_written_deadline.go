@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fixturegen/fixturegen/internal/check/finding"
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
@@ -21,7 +22,7 @@ var handWrittenDeadlineRule = checked{
 		Meaning:      "A fixture arms a timer itself (`signal.setitimer`, `signal.alarm`) without the deadline fixture: a hand-written per-test deadline, most often an autouse timeout. Its alarm can interrupt a module's first import in any test it covers. A fixture that arms and disarms its timer in its own body and yields nothing (a loader that bounds its own setup), or that returns a function of its own that arms it (a context manager its tests call with their seconds), is no deadline: `own-timer` reports its alarm. Reported once, at the fixture, in place of an `own-timer` finding per timer call (and, when it bears the spec's deadline name, of `shadow-fixture`, `deadline-without-preload` and `region-missing`).",
 		Fix:          "Adopt it: `fixturegen init`, then `fixturegen generate --adopt` ([migrating](migrating.md#autouse-per-test-timeout)); with a spec already there, set `[deadline].fixture` to its name first. One that redefines the deadline fixture in a conftest below `[paths].conftest` gives its seconds to `[deadline.module_seconds]` as `\"<folder>/**\"`, and `generate --adopt` removes it",
 		Suppressible: true,
-		Calls:        timerCalls,
+		Calls:        suite.TimerWords,
 	},
 	module: (*rules).handwrittenDeadlines,
 }
@@ -48,19 +49,11 @@ func (r *rules) handwrittenDeadlines(src *suite.Source) {
 		for _, p := range hw.Calls {
 			drop[p] = RuleOwnTimer
 		}
-		kept := r.findings[:0]
-		for _, f := range r.findings {
+		r.findings = slices.DeleteFunc(r.findings, func(f finding.Finding) bool {
 			p := pyscan.Pos{Line: f.Line, Col: f.Col}
-			switch {
-			case f.Path != src.Path:
-			case drop[p] == f.Rule:
-				continue
-			case p == fx.Pos() && (f.Rule == RuleShadowFixture || f.Rule == RuleDeadlinePreload) && fx.Name == r.spec.Deadline.Fixture:
-				continue
-			}
-			kept = append(kept, f)
-		}
-		r.findings = kept
+			return f.Path == src.Path && (drop[p] == f.Rule ||
+				p == fx.Pos() && (f.Rule == RuleShadowFixture || f.Rule == RuleDeadlinePreload) && fx.Name == r.spec.Deadline.Fixture)
+		})
 
 		if !src.Conftest && r.AllTestsUseDeadline(src) {
 			// A test module's own fixture, under the suite's deadline: it

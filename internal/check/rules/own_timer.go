@@ -21,7 +21,7 @@ var ownTimerRule = checked{
 		Meaning:      "Code arms a timer (`signal.setitimer`, `signal.alarm`, `signal.signal(SIGALRM, ...)`) in a test or fixture that does not use the deadline fixture, in a helper of a module whose tests do not all use it, or in a conftest's hook that pytest runs for every test (`pytest_runtest_call` and the like: a hand-written per-test deadline). A module imported for the first time under that alarm can be left half imported. Disarming (`setitimer(..., 0)`, `SIG_DFL`) is not flagged, nor is a timer whose signal's every handler the module installs returns (a function whose body holds no `raise` and no call, as one that counts the signals; `lambda *args: None`; `SIG_IGN`), as an EINTR test's does: it interrupts a system call and can leave no import half done. A timer a test base class arms (in `setUp`, or in a test method it passes on) in a module without tests is reported at each test class that derives from it, where its tests run, with the import shield (`[shield]`) as the fix; a timer whose signal the spec's `[shield]` holds back is not flagged.",
 		Fix:          "Use the deadline fixture, which runs the preload first",
 		Suppressible: true,
-		Calls:        timerCalls,
+		Calls:        suite.TimerWords,
 	},
 	module: (*rules).ownTimer,
 }
