@@ -56,8 +56,8 @@ func (r *Result) docs(spec *schema.Spec, ch *plan.Change, diffs bool) bool {
 		f.Fix = "fix the file by hand, then run fixturegen docs"
 	case !ch.Changed():
 		return false
-	case VersionDrift(ch) != "":
-		f.Rule, f.Message = RuleVersionDrift, VersionDrift(ch)
+	case versionDrift(ch) != "":
+		f.Rule, f.Message = RuleVersionDrift, versionDrift(ch)
 		_, f.Line, _ = ch.RecordedVersion()
 	case !ch.Exists:
 		f.Rule = RuleDocsMissing
