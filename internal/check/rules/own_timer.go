@@ -135,10 +135,7 @@ func (r *rules) inheritedTimers(src *suite.Source, allCovered func() bool) {
 		d, tb, sig := src.Mod.Defs[tc.Class], tc.Base, tc.Signal
 		bm := tb.Src.Mod
 		call := bm.Calls[tb.Call]
-		if r.shielded(sig) {
-			continue
-		}
-		if allCovered() {
+		if r.shielded(sig) || allCovered() {
 			continue
 		}
 		base := bm.Defs[tb.Class]
