@@ -66,7 +66,7 @@ func (r *rules) handwrittenDeadlines(src *suite.Source) {
 				fmt.Sprintf("fixture %s re-arms the timer (%s) for the tests of this module only, under the suite's hand-written %s, whose alarm handler can interrupt a module's first import",
 					fx.Name, strings.Join(hw.Arms, " and "), r.spec.Deadline.Fixture),
 				fmt.Sprintf("adopt the suite's deadline with fixturegen generate --adopt, and give this module its seconds in the spec, %s: the generated %s then arms them for this module's tests, never interrupting an import, and this fixture can go (kept, its alarm is answered by the generated deadline too, whose failure states the seconds it armed)",
-					r.moduleSecondsKey(r.specRel(src.Abs), src, hw), r.spec.Deadline.Fixture))
+					r.moduleSecondsKey(relpath.Slash(r.spec.Dir, src.Abs), src, hw), r.spec.Deadline.Fixture))
 			continue
 		}
 
@@ -90,21 +90,14 @@ func (r *rules) handwrittenDeadlines(src *suite.Source) {
 
 // sameNameFix is the fix for a hand-written deadline that bears the
 // spec's deadline name: generate --adopt replaces it in the spec's
-// conftest; a conftest below redefines it for the tests of its folder, so
-// its seconds move into the spec first.
+// conftest. A conftest below the spec's defines it again, overriding it
+// for the tests below its folder: its seconds move into the spec first, as
+// a module_seconds glob of the folder, and then generate --adopt removes it.
 func (r *rules) sameNameFix(src *suite.Source, hw suite.ArmingFixture) string {
-	if src.Conftest && strings.HasPrefix(src.Dir, filepath.Dir(r.opts.Conftest)+string(filepath.Separator)) {
-		return r.overrideFix(src, hw)
+	if !src.Conftest || !strings.HasPrefix(src.Dir, filepath.Dir(r.opts.Conftest)+string(filepath.Separator)) {
+		return "run fixturegen generate --adopt: it replaces this fixture with the generated deadline, which never interrupts an import"
 	}
-	return "run fixturegen generate --adopt: it replaces this fixture with the generated deadline, which never interrupts an import"
-}
-
-// overrideFix is the fix for a conftest other than the spec's that
-// defines the deadline fixture again, overriding it for the tests below
-// its folder: its seconds move into the spec, as a module_seconds glob of
-// the folder, and then generate --adopt removes it.
-func (r *rules) overrideFix(src *suite.Source, hw suite.ArmingFixture) string {
-	dir := r.specRel(src.Dir)
+	dir := relpath.Slash(r.spec.Dir, src.Dir)
 	pattern := dir + "/**"
 	for _, m := range r.spec.Deadline.ModuleSeconds {
 		if m.Pattern == pattern {
@@ -112,12 +105,6 @@ func (r *rules) overrideFix(src *suite.Source, hw suite.ArmingFixture) string {
 		}
 	}
 	return fmt.Sprintf("give the tests below %s their seconds in the spec, %s, then run fixturegen generate --adopt, which removes this fixture", dir, r.moduleSecondsKey(pattern, src, hw))
-}
-
-// specRel returns path relative to the spec's folder, slash-separated, as
-// the spec's keys hold paths.
-func (r *rules) specRel(path string) string {
-	return relpath.Slash(r.spec.Dir, path)
 }
 
 // moduleSecondsKey writes the deadline.module_seconds entry that gives
