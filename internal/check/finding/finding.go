@@ -300,16 +300,12 @@ func (r *Report) GitHub(w io.Writer) {
 		return
 	}
 	for _, f := range r.Findings {
-		kind := "error"
-		if f.Severity == Warning {
-			kind = "warning"
-		}
 		msg := f.Message
 		if f.Fix != "" {
 			msg += "\nfix: " + f.Fix
 		}
 		fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n",
-			kind, EscapeProperty(f.Path), f.Line, f.Col, EscapeProperty("fixturegen "+f.Rule), EscapeData(msg))
+			f.Severity, EscapeProperty(f.Path), f.Line, f.Col, EscapeProperty("fixturegen "+f.Rule), EscapeData(msg))
 	}
 	r.tail(w, func(diff string) string { return diff })
 }
