@@ -20,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/fixturegen/fixturegen/internal/python/venv"
 	"github.com/fixturegen/fixturegen/schema"
@@ -206,15 +207,9 @@ func Run(spec *schema.Spec, python string, args []string) (*View, error) {
 // the caller can work meanwhile. The function may be called more than
 // once; a caller that returns early calls it to leave no pytest running.
 func Start(spec *schema.Spec, python string, args []string) func() (*View, error) {
-	var v *View
-	var err error
-	done := make(chan struct{})
-	go func() {
-		v, err = Run(spec, python, args)
-		close(done)
-	}()
-	return func() (*View, error) {
-		<-done
-		return v, err
-	}
+	// A call made while Run runs waits for it, and later calls return
+	// what it returned.
+	wait := sync.OnceValues(func() (*View, error) { return Run(spec, python, args) })
+	go wait()
+	return wait
 }
