@@ -42,7 +42,7 @@ func (r *rules) ownTimer(src *suite.Source) {
 		if !ok || src.InRegion(c.Pos.Line) {
 			continue
 		}
-		if suite.HandlerReturns(m, c) || r.shielded(suite.TimerSignal(m, c)) {
+		if suite.HandlerReturns(m, c) || shields(r.spec, suite.TimerSignal(m, c)) {
 			// Its signal's handler returns (an EINTR test's), or the
 			// import shield holds it back during a first import: the
 			// alarm interrupts a system call, never an import.
@@ -117,10 +117,10 @@ func (r *rules) ownTimer(src *suite.Source) {
 	}
 }
 
-// shielded reports whether the spec's import shield holds back the
+// shields reports whether the spec's import shield holds back the
 // handler of signal (SIGALRM) while a module is first imported.
-func (r *rules) shielded(signal string) bool {
-	return signal != "" && r.spec.Shield.On && slices.Contains(r.spec.Shield.Signals, signal)
+func shields(s *schema.Spec, signal string) bool {
+	return signal != "" && s.Shield.On && slices.Contains(s.Shield.Signals, signal)
 }
 
 // inheritedTimers reports, at each class of the test module src that
@@ -135,7 +135,7 @@ func (r *rules) inheritedTimers(src *suite.Source, allCovered func() bool) {
 		d, tb, sig := src.Mod.Defs[tc.Class], tc.Base, tc.Signal
 		bm := tb.Src.Mod
 		call := bm.Calls[tb.Call]
-		if r.shielded(sig) || allCovered() {
+		if shields(r.spec, sig) || allCovered() {
 			continue
 		}
 		base := bm.Defs[tb.Class]
