@@ -19,9 +19,9 @@ import (
 	"github.com/fixturegen/fixturegen/schema"
 )
 
-// The drift rules Find reports, each declared once. They compare the
-// files generate writes with what the spec renders, so none needs a word
-// in the scanned tree.
+// The drift rules Find reports, each declared once, the docs file's
+// included. They compare the files generate writes with what the spec
+// renders, so none needs a word in the scanned tree.
 const (
 	RuleMissingFile    = "missing-file"
 	RuleStaleFile      = "stale-file"
@@ -32,6 +32,9 @@ const (
 	RuleRegionEncoding = "region-encoding"
 	RuleForeignFile    = "foreign-file"
 	RuleOrphanedFile   = "orphaned-file"
+	RuleDocsMissing    = "docs-missing"
+	RuleDocsStale      = "docs-stale"
+	RuleDocsMarkers    = "docs-markers"
 )
 
 func init() {
@@ -89,6 +92,24 @@ func init() {
 			Summary: "a generated file the spec no longer plans",
 			Meaning: "A file carries the generated header but the spec no longer plans it.",
 			Fix:     "Delete it, or point `[paths]` at it again",
+		},
+		{
+			ID:      RuleDocsMissing,
+			Summary: "the docs file [paths].docs names does not exist",
+			Meaning: "The Markdown file `[paths].docs` names does not exist.",
+			Fix:     "`fixturegen docs` (or `fixturegen generate`)",
+		},
+		{
+			ID:      RuleDocsStale,
+			Summary: "the docs block is out of date",
+			Meaning: "The reference tables between the `fixturegen:docs` markers of `[paths].docs` are out of date with the spec and the tests, or the file has no such block.",
+			Fix:     "`fixturegen docs` (or `fixturegen generate`)",
+		},
+		{
+			ID:      RuleDocsMarkers,
+			Summary: "the docs block's markers are broken, or not UTF-8",
+			Meaning: "The `fixturegen:docs` markers of `[paths].docs` are duplicated, nested or unpaired, or the file is not UTF-8, so the block cannot be updated.",
+			Fix:     "Fix the file by hand, then `fixturegen docs`",
 		},
 	} {
 		rules.Register(r)
