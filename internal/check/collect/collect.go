@@ -36,10 +36,8 @@ type View struct {
 	// ImportShield is whether pytest loads the pytest-import-shield plugin
 	// (its pytest11 entry point, import_shield).
 	ImportShield bool   `json:"import_shield"`
-	Rootdir      string `json:"rootdir"`
 	Items        []Item `json:"items"`
-	// Deadlines are the deadline fixture's definitions the items use, by
-	// "file:line"; Item.Deadline names one.
+	// Deadlines are the deadline fixture's definitions the items use.
 	Deadlines []Deadline `json:"deadlines"`
 	Errors    []Error    `json:"errors"`
 	// ImportError is set, alone, when pytest did not import: Name is the
@@ -70,7 +68,6 @@ type Item struct {
 	// pytest-xdist's worker hands it to the scheduler.
 	Scheduled  string `json:"scheduled"`
 	Deselected bool   `json:"deselected"`
-	Deadline   string `json:"deadline"` // the Deadlines key, or ""
 }
 
 // Group is the xdist group the item is scheduled in, as pytest-xdist names
