@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/fixturegen/fixturegen/internal/check/collect"
 	"github.com/fixturegen/fixturegen/internal/check/drift"
@@ -129,16 +130,12 @@ func surveyAndScan(spec *schema.Spec, opts rules.Options, shareFacts bool) ([]*p
 			return nil, errNoFacts
 		}
 	}
-	var changes []*plan.Change
-	var planErr error
-	surveyed := make(chan struct{})
-	go func() {
-		changes, planErr = plan.Survey(spec, facts)
-		close(surveyed)
-	}()
+	// A call made while the survey runs waits for it.
+	survey := sync.OnceValues(func() ([]*plan.Change, error) { return plan.Survey(spec, facts) })
+	go survey()
 	res, err := rules.Check(opts)
 	scanned <- res
-	<-surveyed
+	changes, planErr := survey()
 	if err != nil {
 		return nil, nil, err
 	}

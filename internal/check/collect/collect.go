@@ -20,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/fixturegen/fixturegen/internal/python/venv"
 	"github.com/fixturegen/fixturegen/schema"
@@ -35,10 +36,8 @@ type View struct {
 	// ImportShield is whether pytest loads the pytest-import-shield plugin
 	// (its pytest11 entry point, import_shield).
 	ImportShield bool   `json:"import_shield"`
-	Rootdir      string `json:"rootdir"`
 	Items        []Item `json:"items"`
-	// Deadlines are the deadline fixture's definitions the items use, by
-	// "file:line"; Item.Deadline names one.
+	// Deadlines are the deadline fixture's definitions the items use.
 	Deadlines []Deadline `json:"deadlines"`
 	Errors    []Error    `json:"errors"`
 	// ImportError is set, alone, when pytest did not import: Name is the
@@ -69,7 +68,6 @@ type Item struct {
 	// pytest-xdist's worker hands it to the scheduler.
 	Scheduled  string `json:"scheduled"`
 	Deselected bool   `json:"deselected"`
-	Deadline   string `json:"deadline"` // the Deadlines key, or ""
 }
 
 // Group is the xdist group the item is scheduled in, as pytest-xdist names
@@ -206,15 +204,9 @@ func Run(spec *schema.Spec, python string, args []string) (*View, error) {
 // the caller can work meanwhile. The function may be called more than
 // once; a caller that returns early calls it to leave no pytest running.
 func Start(spec *schema.Spec, python string, args []string) func() (*View, error) {
-	var v *View
-	var err error
-	done := make(chan struct{})
-	go func() {
-		v, err = Run(spec, python, args)
-		close(done)
-	}()
-	return func() (*View, error) {
-		<-done
-		return v, err
-	}
+	// A call made while Run runs waits for it, and later calls return
+	// what it returned.
+	wait := sync.OnceValues(func() (*View, error) { return Run(spec, python, args) })
+	go wait()
+	return wait
 }

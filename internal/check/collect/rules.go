@@ -80,12 +80,7 @@ func Judge(spec *schema.Spec, v *View, static *checkrules.Result, planned map[st
 	if err != nil {
 		return nil, nil, err
 	}
-	var out []finding.Finding
-	for _, f := range static.Findings {
-		if !replaced(f.Rule) {
-			out = append(out, f)
-		}
-	}
+	out := slices.DeleteFunc(slices.Clone(static.Findings), func(f finding.Finding) bool { return replaced(f.Rule) })
 	out = append(out, findings(spec, v, cwd, static.Plugin)...)
 	finding.Sort(out)
 	return out, Compare(v, static.Tests, planned, cwd), nil
@@ -192,30 +187,17 @@ func (r *rules) probeNodes() {
 	for i, c := range r.spec.Probe.Cases {
 		file, rest, _ := strings.Cut(c.Node, "::")
 		abs := filepath.Join(r.spec.Dir, filepath.FromSlash(file))
-		fileSeen, found := false, false
-		for j := range r.v.Items {
-			it := &r.v.Items[j]
-			if it.Path != abs {
-				continue
-			}
-			fileSeen = true
+		if slices.ContainsFunc(r.v.Items, func(it Item) bool {
 			_, tail, _ := strings.Cut(it.NodeID, "::")
-			if tail == rest || it.Test == rest {
-				found = true
-				break
-			}
-		}
-		if found {
+			return it.Path == abs && (tail == rest || it.Test == rest)
+		}) {
 			continue
 		}
 		why := fmt.Sprintf("pytest collects no test %s in %s", rest, file)
-		if !fileSeen {
+		if !slices.ContainsFunc(r.v.Items, func(it Item) bool { return it.Path == abs }) {
 			why = fmt.Sprintf("pytest collects nothing from %s", file)
 		}
-		sp, ok := r.spec.Position(fmt.Sprintf("probe.case[%d].node", i))
-		if !ok {
-			sp = schema.Span{Line: 1, Col: 1}
-		}
+		sp, _ := r.spec.Position(fmt.Sprintf("probe.case[%d].node", i)) // add reports an unwritten key at 1:1
 		r.add(checkrules.RuleProbeNode, r.spec.File, sp.Line, sp.Col,
 			fmt.Sprintf("probe case %s runs %s, but %s", c.Test, c.Node, why),
 			"point node at a test pytest collects (python -m pytest --collect-only -q lists them)")

@@ -4,41 +4,11 @@ import (
 	"fmt"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
-	"github.com/fixturegen/fixturegen/internal/check/rules"
 	"github.com/fixturegen/fixturegen/internal/gen/diff"
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/python/region"
 	"github.com/fixturegen/fixturegen/schema"
 )
-
-// The docs drift rules Docs reports, each declared once.
-
-const RuleDocsMissing = "docs-missing"
-
-var _ = rules.Register(rules.Rule{
-	ID:      RuleDocsMissing,
-	Summary: "the docs file [paths].docs names does not exist",
-	Meaning: "The Markdown file `[paths].docs` names does not exist.",
-	Fix:     "`fixturegen docs` (or `fixturegen generate`)",
-})
-
-const RuleDocsStale = "docs-stale"
-
-var _ = rules.Register(rules.Rule{
-	ID:      RuleDocsStale,
-	Summary: "the docs block is out of date",
-	Meaning: "The reference tables between the `fixturegen:docs` markers of `[paths].docs` are out of date with the spec and the tests, or the file has no such block.",
-	Fix:     "`fixturegen docs` (or `fixturegen generate`)",
-})
-
-const RuleDocsMarkers = "docs-markers"
-
-var _ = rules.Register(rules.Rule{
-	ID:      RuleDocsMarkers,
-	Summary: "the docs block's markers are broken, or not UTF-8",
-	Meaning: "The `fixturegen:docs` markers of `[paths].docs` are duplicated, nested or unpaired, or the file is not UTF-8, so the block cannot be updated.",
-	Fix:     "Fix the file by hand, then `fixturegen docs`",
-})
 
 // docs reports the plan's docs file, ch, when it is missing, out of date
 // or has broken markers, and reports whether it did. With diffs, the
@@ -56,8 +26,8 @@ func (r *Result) docs(spec *schema.Spec, ch *plan.Change, diffs bool) bool {
 		f.Fix = "fix the file by hand, then run fixturegen docs"
 	case !ch.Changed():
 		return false
-	case VersionDrift(ch) != "":
-		f.Rule, f.Message = RuleVersionDrift, VersionDrift(ch)
+	case versionDrift(ch) != "":
+		f.Rule, f.Message = RuleVersionDrift, versionDrift(ch)
 		_, f.Line, _ = ch.RecordedVersion()
 	case !ch.Exists:
 		f.Rule = RuleDocsMissing

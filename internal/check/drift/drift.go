@@ -19,9 +19,9 @@ import (
 	"github.com/fixturegen/fixturegen/schema"
 )
 
-// The drift rules Find reports, each declared once. They compare the
-// files generate writes with what the spec renders, so none needs a word
-// in the scanned tree.
+// The drift rules Find reports, each declared once, the docs file's
+// included. They compare the files generate writes with what the spec
+// renders, so none needs a word in the scanned tree.
 const (
 	RuleMissingFile    = "missing-file"
 	RuleStaleFile      = "stale-file"
@@ -32,6 +32,9 @@ const (
 	RuleRegionEncoding = "region-encoding"
 	RuleForeignFile    = "foreign-file"
 	RuleOrphanedFile   = "orphaned-file"
+	RuleDocsMissing    = "docs-missing"
+	RuleDocsStale      = "docs-stale"
+	RuleDocsMarkers    = "docs-markers"
 )
 
 func init() {
@@ -90,6 +93,24 @@ func init() {
 			Meaning: "A file carries the generated header but the spec no longer plans it.",
 			Fix:     "Delete it, or point `[paths]` at it again",
 		},
+		{
+			ID:      RuleDocsMissing,
+			Summary: "the docs file [paths].docs names does not exist",
+			Meaning: "The Markdown file `[paths].docs` names does not exist.",
+			Fix:     "`fixturegen docs` (or `fixturegen generate`)",
+		},
+		{
+			ID:      RuleDocsStale,
+			Summary: "the docs block is out of date",
+			Meaning: "The reference tables between the `fixturegen:docs` markers of `[paths].docs` are out of date with the spec and the tests, or the file has no such block.",
+			Fix:     "`fixturegen docs` (or `fixturegen generate`)",
+		},
+		{
+			ID:      RuleDocsMarkers,
+			Summary: "the docs block's markers are broken, or not UTF-8",
+			Meaning: "The `fixturegen:docs` markers of `[paths].docs` are duplicated, nested or unpaired, or the file is not UTF-8, so the block cannot be updated.",
+			Fix:     "Fix the file by hand, then `fixturegen docs`",
+		},
 	} {
 		rules.Register(r)
 	}
@@ -143,9 +164,9 @@ func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs boo
 				fmt.Sprintf("%s plans %s, which does not exist", k.name, ch.Display), regen)
 		case !ch.Changed():
 			continue
-		case VersionDrift(ch) != "":
+		case versionDrift(ch) != "":
 			_, line, _ := ch.RecordedVersion()
-			f = add(RuleVersionDrift, ch.Display, line, 1, VersionDrift(ch), regen)
+			f = add(RuleVersionDrift, ch.Display, line, 1, versionDrift(ch), regen)
 		case ch.Region:
 			if b, err := region.Find(ch.Old); err == nil && !b.Found {
 				f = add(RuleRegionMissing, ch.Display, 1, 1,
@@ -182,48 +203,33 @@ func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs boo
 	return r
 }
 
-// VersionDrift is the version-drift message for a changed file written by
-// another fixturegen version ("written by fixturegen 0.3.0; this is 0.4.0:
-// run `fixturegen generate`"), and "" when this version wrote it.
-func VersionDrift(ch *plan.Change) string {
+// versionDrift is the version-drift message for a changed file, ch,
+// written by another fixturegen version ("written by fixturegen 0.3.0;
+// this is 0.4.0: run `fixturegen generate`"), and "" when this version
+// wrote it. A file that differs from what this version renders is then
+// drift between versions, not a hand edit: the other version may render
+// it differently. A file written by this version differs by hand edits.
+func versionDrift(ch *plan.Change) string {
 	if !ch.Exists || !ch.Changed() {
 		return ""
 	}
-	other := otherVersion(ch)
-	if other == "" {
-		return ""
-	}
-	return fmt.Sprintf("written by %s; this is %s: run `fixturegen generate`", other, describe(version.Version()))
-}
-
-// otherVersion names the fixturegen that wrote ch, when it is not this
-// one: "fixturegen 0.3.0", or "a fixturegen that recorded no version" for a
-// file that records none. A file that differs from what this version
-// renders is then drift between versions, not a hand edit: the other
-// version may render it differently. It is empty for a file written by
-// this version, whose differences are hand edits.
-func otherVersion(ch *plan.Change) string {
 	recorded, line, ok := ch.RecordedVersion()
+	other := "fixturegen " + recorded
 	switch {
+	case !ok && line == 0:
+		return "" // no region or block at all: reported by its own rule
 	case !ok:
-		if line == 0 {
-			return "" // no region or block at all: reported by its own rule
-		}
-		return "a fixturegen that recorded no version"
+		other = "a fixturegen that recorded no version"
 	case recorded == version.Version():
 		return ""
 	case version.IsDev(recorded):
-		return "a development build of fixturegen"
+		other = "a development build of fixturegen"
 	}
-	return "fixturegen " + recorded
-}
-
-// describe spells a version for a message: "0.4.0", or "a development build".
-func describe(v string) string {
-	if version.IsDev(v) {
-		return "a development build"
+	this := version.Version()
+	if version.IsDev(this) {
+		this = "a development build"
 	}
-	return v
+	return fmt.Sprintf("written by %s; this is %s: run `fixturegen generate`", other, this)
 }
 
 type specKey struct {

@@ -300,16 +300,12 @@ func (r *Report) GitHub(w io.Writer) {
 		return
 	}
 	for _, f := range r.Findings {
-		kind := "error"
-		if f.Severity == Warning {
-			kind = "warning"
-		}
 		msg := f.Message
 		if f.Fix != "" {
 			msg += "\nfix: " + f.Fix
 		}
 		fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n",
-			kind, EscapeProperty(f.Path), f.Line, f.Col, EscapeProperty("fixturegen "+f.Rule), EscapeData(msg))
+			f.Severity, EscapeProperty(f.Path), f.Line, f.Col, EscapeProperty("fixturegen "+f.Rule), EscapeData(msg))
 	}
 	r.tail(w, func(diff string) string { return diff })
 }
@@ -335,10 +331,6 @@ type Problem struct {
 	Message   string
 }
 
-// RuleError is the rule of a problem that stopped the command, in the
-// JSON document.
-const RuleError = "error"
-
 // ProblemsJSON prints problems as the JSON document check prints, each an
 // error finding of rule "error", so a tool that asked for JSON gets the
 // document it knows even when the spec is bad; the exit status (2) tells
@@ -346,7 +338,7 @@ const RuleError = "error"
 func ProblemsJSON(w io.Writer, problems []Problem) error {
 	r := &Report{}
 	for _, p := range problems {
-		r.Findings = append(r.Findings, Finding{Rule: RuleError, Severity: Error, Path: p.Path, Line: p.Line, Col: p.Col, Message: p.Message})
+		r.Findings = append(r.Findings, Finding{Rule: "error", Severity: Error, Path: p.Path, Line: p.Line, Col: p.Col, Message: p.Message})
 	}
 	return r.JSON(w)
 }

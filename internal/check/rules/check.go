@@ -48,14 +48,6 @@ type Project struct {
 	Run pytestcfg.Run
 }
 
-// tree is the options of the read of the tree the rules check, with the
-// words the rules look for.
-func (o *Options) tree() suite.Options {
-	t := o.Options
-	t.Fixtures, t.Marks, t.Calls = Words(o.Spec)
-	return t
-}
-
 // Result is what Check found.
 type Result struct {
 	Findings []finding.Finding
@@ -88,7 +80,10 @@ func Check(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := suite.Read(opts.tree())
+	// The read tokenizes only the files that hold a word the rules look for.
+	read := opts.Options
+	read.Fixtures, read.Marks, read.Calls = Words(opts.Spec)
+	t, err := suite.Read(read)
 	if err != nil {
 		return nil, err
 	}
@@ -160,12 +155,10 @@ func (r *rules) add(rule, path string, pos pyscan.Pos, msg, fix string) {
 }
 
 // specPos is where key is written in the spec, for findings about the
-// spec's own values; 1:1 when the spec does not write it.
+// spec's own values; the zero Pos, which add reports at 1:1, when the
+// spec does not write it.
 func (r *rules) specPos(key string) pyscan.Pos {
-	sp, ok := r.spec.Position(key)
-	if !ok {
-		return pyscan.Pos{Line: 1, Col: 1}
-	}
+	sp, _ := r.spec.Position(key)
 	return pyscan.Pos{Line: sp.Line, Col: sp.Col}
 }
 

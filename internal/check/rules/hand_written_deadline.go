@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fixturegen/fixturegen/internal/check/finding"
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
@@ -21,7 +22,7 @@ var handWrittenDeadlineRule = checked{
 		Meaning:      "A fixture arms a timer itself (`signal.setitimer`, `signal.alarm`) without the deadline fixture: a hand-written per-test deadline, most often an autouse timeout. Its alarm can interrupt a module's first import in any test it covers. A fixture that arms and disarms its timer in its own body and yields nothing (a loader that bounds its own setup), or that returns a function of its own that arms it (a context manager its tests call with their seconds), is no deadline: `own-timer` reports its alarm. Reported once, at the fixture, in place of an `own-timer` finding per timer call (and, when it bears the spec's deadline name, of `shadow-fixture`, `deadline-without-preload` and `region-missing`).",
 		Fix:          "Adopt it: `fixturegen init`, then `fixturegen generate --adopt` ([migrating](migrating.md#autouse-per-test-timeout)); with a spec already there, set `[deadline].fixture` to its name first. One that redefines the deadline fixture in a conftest below `[paths].conftest` gives its seconds to `[deadline.module_seconds]` as `\"<folder>/**\"`, and `generate --adopt` removes it",
 		Suppressible: true,
-		Calls:        timerCalls,
+		Calls:        suite.TimerWords,
 	},
 	module: (*rules).handwrittenDeadlines,
 }
@@ -48,19 +49,11 @@ func (r *rules) handwrittenDeadlines(src *suite.Source) {
 		for _, p := range hw.Calls {
 			drop[p] = RuleOwnTimer
 		}
-		kept := r.findings[:0]
-		for _, f := range r.findings {
+		r.findings = slices.DeleteFunc(r.findings, func(f finding.Finding) bool {
 			p := pyscan.Pos{Line: f.Line, Col: f.Col}
-			switch {
-			case f.Path != src.Path:
-			case drop[p] == f.Rule:
-				continue
-			case p == fx.Pos() && (f.Rule == RuleShadowFixture || f.Rule == RuleDeadlinePreload) && fx.Name == r.spec.Deadline.Fixture:
-				continue
-			}
-			kept = append(kept, f)
-		}
-		r.findings = kept
+			return f.Path == src.Path && (drop[p] == f.Rule ||
+				p == fx.Pos() && (f.Rule == RuleShadowFixture || f.Rule == RuleDeadlinePreload) && fx.Name == r.spec.Deadline.Fixture)
+		})
 
 		if !src.Conftest && r.AllTestsUseDeadline(src) {
 			// A test module's own fixture, under the suite's deadline: it
@@ -73,7 +66,7 @@ func (r *rules) handwrittenDeadlines(src *suite.Source) {
 				fmt.Sprintf("fixture %s re-arms the timer (%s) for the tests of this module only, under the suite's hand-written %s, whose alarm handler can interrupt a module's first import",
 					fx.Name, strings.Join(hw.Arms, " and "), r.spec.Deadline.Fixture),
 				fmt.Sprintf("adopt the suite's deadline with fixturegen generate --adopt, and give this module its seconds in the spec, %s: the generated %s then arms them for this module's tests, never interrupting an import, and this fixture can go (kept, its alarm is answered by the generated deadline too, whose failure states the seconds it armed)",
-					r.moduleSecondsKey(r.specRel(src.Abs), src, hw), r.spec.Deadline.Fixture))
+					r.moduleSecondsKey(relpath.Slash(r.spec.Dir, src.Abs), src, hw), r.spec.Deadline.Fixture))
 			continue
 		}
 
@@ -97,21 +90,14 @@ func (r *rules) handwrittenDeadlines(src *suite.Source) {
 
 // sameNameFix is the fix for a hand-written deadline that bears the
 // spec's deadline name: generate --adopt replaces it in the spec's
-// conftest; a conftest below redefines it for the tests of its folder, so
-// its seconds move into the spec first.
+// conftest. A conftest below the spec's defines it again, overriding it
+// for the tests below its folder: its seconds move into the spec first, as
+// a module_seconds glob of the folder, and then generate --adopt removes it.
 func (r *rules) sameNameFix(src *suite.Source, hw suite.ArmingFixture) string {
-	if src.Conftest && strings.HasPrefix(src.Dir, filepath.Dir(r.opts.Conftest)+string(filepath.Separator)) {
-		return r.overrideFix(src, hw)
+	if !src.Conftest || !strings.HasPrefix(src.Dir, filepath.Dir(r.opts.Conftest)+string(filepath.Separator)) {
+		return "run fixturegen generate --adopt: it replaces this fixture with the generated deadline, which never interrupts an import"
 	}
-	return "run fixturegen generate --adopt: it replaces this fixture with the generated deadline, which never interrupts an import"
-}
-
-// overrideFix is the fix for a conftest other than the spec's that
-// defines the deadline fixture again, overriding it for the tests below
-// its folder: its seconds move into the spec, as a module_seconds glob of
-// the folder, and then generate --adopt removes it.
-func (r *rules) overrideFix(src *suite.Source, hw suite.ArmingFixture) string {
-	dir := r.specRel(src.Dir)
+	dir := relpath.Slash(r.spec.Dir, src.Dir)
 	pattern := dir + "/**"
 	for _, m := range r.spec.Deadline.ModuleSeconds {
 		if m.Pattern == pattern {
@@ -119,12 +105,6 @@ func (r *rules) overrideFix(src *suite.Source, hw suite.ArmingFixture) string {
 		}
 	}
 	return fmt.Sprintf("give the tests below %s their seconds in the spec, %s, then run fixturegen generate --adopt, which removes this fixture", dir, r.moduleSecondsKey(pattern, src, hw))
-}
-
-// specRel returns path relative to the spec's folder, slash-separated, as
-// the spec's keys hold paths.
-func (r *rules) specRel(path string) string {
-	return relpath.Slash(r.spec.Dir, path)
 }
 
 // moduleSecondsKey writes the deadline.module_seconds entry that gives

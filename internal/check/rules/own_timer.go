@@ -21,7 +21,7 @@ var ownTimerRule = checked{
 		Meaning:      "Code arms a timer (`signal.setitimer`, `signal.alarm`, `signal.signal(SIGALRM, ...)`) in a test or fixture that does not use the deadline fixture, in a helper of a module whose tests do not all use it, or in a conftest's hook that pytest runs for every test (`pytest_runtest_call` and the like: a hand-written per-test deadline). A module imported for the first time under that alarm can be left half imported. Disarming (`setitimer(..., 0)`, `SIG_DFL`) is not flagged, nor is a timer whose signal's every handler the module installs returns (a function whose body holds no `raise` and no call, as one that counts the signals; `lambda *args: None`; `SIG_IGN`), as an EINTR test's does: it interrupts a system call and can leave no import half done. A timer a test base class arms (in `setUp`, or in a test method it passes on) in a module without tests is reported at each test class that derives from it, where its tests run, with the import shield (`[shield]`) as the fix; a timer whose signal the spec's `[shield]` holds back is not flagged.",
 		Fix:          "Use the deadline fixture, which runs the preload first",
 		Suppressible: true,
-		Calls:        timerCalls,
+		Calls:        suite.TimerWords,
 	},
 	module: (*rules).ownTimer,
 }
@@ -42,7 +42,7 @@ func (r *rules) ownTimer(src *suite.Source) {
 		if !ok || src.InRegion(c.Pos.Line) {
 			continue
 		}
-		if suite.HandlerReturns(m, c) || r.shielded(suite.TimerSignal(m, c)) {
+		if suite.HandlerReturns(m, c) || shields(r.spec, suite.TimerSignal(m, c)) {
 			// Its signal's handler returns (an EINTR test's), or the
 			// import shield holds it back during a first import: the
 			// alarm interrupts a system call, never an import.
@@ -117,10 +117,10 @@ func (r *rules) ownTimer(src *suite.Source) {
 	}
 }
 
-// shielded reports whether the spec's import shield holds back the
+// shields reports whether the spec's import shield holds back the
 // handler of signal (SIGALRM) while a module is first imported.
-func (r *rules) shielded(signal string) bool {
-	return signal != "" && r.spec.Shield.On && slices.Contains(r.spec.Shield.Signals, signal)
+func shields(s *schema.Spec, signal string) bool {
+	return signal != "" && s.Shield.On && slices.Contains(s.Shield.Signals, signal)
 }
 
 // inheritedTimers reports, at each class of the test module src that
@@ -135,10 +135,7 @@ func (r *rules) inheritedTimers(src *suite.Source, allCovered func() bool) {
 		d, tb, sig := src.Mod.Defs[tc.Class], tc.Base, tc.Signal
 		bm := tb.Src.Mod
 		call := bm.Calls[tb.Call]
-		if r.shielded(sig) {
-			continue
-		}
-		if allCovered() {
+		if shields(r.spec, sig) || allCovered() {
 			continue
 		}
 		base := bm.Defs[tb.Class]

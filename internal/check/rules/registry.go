@@ -46,8 +46,4 @@ type checked struct {
 	tree   func(*rules, *suite.Tree)
 }
 
-// timerCalls are the signal module's calls that arm a timer or install a
-// timer signal's handler: the words of the rules about timers.
-var timerCalls = suite.TimerWords
-
 func deadlineName(s *schema.Spec) []string { return []string{s.Deadline.Fixture} }

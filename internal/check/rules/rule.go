@@ -65,7 +65,7 @@ func Register(r Rule) string {
 	if len(r.Summary) > 52 {
 		panic(fmt.Sprintf("rule %q: the summary is longer than 52 columns", r.ID))
 	}
-	if Find(r.ID) != nil {
+	if slices.ContainsFunc(all, func(o Rule) bool { return o.ID == r.ID }) {
 		panic(fmt.Sprintf("rule %q registered twice", r.ID))
 	}
 	all = append(all, r)
@@ -86,16 +86,6 @@ func All() []Rule {
 		return strings.Compare(a.ID, b.ID)
 	})
 	return out
-}
-
-// Find returns the rule of id, or nil.
-func Find(id string) *Rule {
-	for i := range all {
-		if all[i].ID == id {
-			return &all[i]
-		}
-	}
-	return nil
 }
 
 // Suppressible lists, sorted, the ids a suppression comment may name.

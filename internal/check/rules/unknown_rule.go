@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/check/finding"
+	"github.com/fixturegen/fixturegen/internal/python/pyscan"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
 
@@ -36,12 +37,12 @@ func suppress(t *suite.Tree, findings []finding.Finding) []finding.Finding {
 	if len(byPath) == 0 {
 		return findings
 	}
-	kept := findings[:0]
-	for _, f := range findings {
-		if src := byPath[f.Path]; src == nil || !suppressed(src, f) {
-			kept = append(kept, f)
-		}
-	}
+	kept := slices.DeleteFunc(findings, func(f finding.Finding) bool {
+		src := byPath[f.Path]
+		return src != nil && slices.ContainsFunc(src.Mod.Suppressions, func(sup pyscan.Suppression) bool {
+			return sup.Line == f.Line && sup.Covers(f.Rule)
+		})
+	})
 	suppressible := Suppressible()
 	for _, src := range byPath {
 		for _, sup := range src.Mod.Suppressions {
@@ -57,13 +58,4 @@ func suppress(t *suite.Tree, findings []finding.Finding) []finding.Finding {
 		}
 	}
 	return kept
-}
-
-func suppressed(src *suite.Source, f finding.Finding) bool {
-	for _, sup := range src.Mod.Suppressions {
-		if sup.Line == f.Line && sup.Covers(f.Rule) {
-			return true
-		}
-	}
-	return false
 }

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/fixturegen/fixturegen/internal/python/pyquote"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
@@ -26,16 +25,11 @@ var unshieldedTimeoutRule = checked{
 	tree:   func(r *rules, _ *suite.Tree) { r.unshieldedTimeout() },
 }
 
-// shieldsAlarm reports whether the spec's shield holds SIGALRM, the
-// signal of pytest-timeout's signal method.
-func shieldsAlarm(s *schema.Spec) bool {
-	return s.Shield.On && slices.Contains(s.Shield.Signals, schema.SignalAlarm)
-}
-
 // timeoutMarks are the words of pytest-timeout's mark, for the scan to read
-// the files that name it, when the spec does not shield SIGALRM.
+// the files that name it, when the spec does not shield SIGALRM, the
+// signal of pytest-timeout's signal method.
 func timeoutMarks(s *schema.Spec) []string {
-	if shieldsAlarm(s) {
+	if shields(s, schema.SignalAlarm) {
 		return nil
 	}
 	return pytesttimeout.MarkWords
@@ -45,7 +39,7 @@ func timeoutMarks(s *schema.Spec) []string {
 // wherever pytest reads it. Without the project's run (Options
 // built by hand), the configuration's own settings count.
 func (r *rules) unshieldedTimeout() {
-	if shieldsAlarm(r.spec) {
+	if shields(r.spec, schema.SignalAlarm) {
 		return
 	}
 	var places []pytesttimeout.Place
@@ -78,7 +72,7 @@ func (r *rules) timeouts() *pytesttimeout.Found {
 
 // unshieldedTimeoutMarks: the timeout marks of a module.
 func (r *rules) unshieldedTimeoutMarks(src *suite.Source) {
-	if shieldsAlarm(r.spec) || len(src.Mod.Calls) == 0 {
+	if shields(r.spec, schema.SignalAlarm) || len(src.Mod.Calls) == 0 {
 		return
 	}
 	found := r.timeouts()

@@ -63,8 +63,7 @@ func surveyDocs(spec *schema.Spec, root *write.Root, abs, display string, facts 
 	if err != nil {
 		return nil, err
 	}
-	c := &Change{Display: display, Abs: abs, Docs: true, root: root}
-	c.Path = relpath.Slash(spec.Dir, abs)
+	c := &Change{Path: relpath.Slash(spec.Dir, abs), Display: display, Abs: abs, Docs: true, root: root}
 	if err := c.read(); err != nil {
 		return nil, err
 	}

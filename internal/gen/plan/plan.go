@@ -444,18 +444,15 @@ func (c *Change) replaceWhole(content []byte) {
 }
 
 func firstInvalidLine(b []byte) int {
-	line := 1
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
+	i := 0
+	for i < len(b) {
+		r, size := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && size <= 1 {
-			return line
+			break
 		}
-		if r == '\n' {
-			line++
-		}
-		b = b[size:]
+		i += size
 	}
-	return line
+	return bytes.Count(b[:i], []byte("\n")) + 1
 }
 
 // Targets are the absolute paths of the conftest that holds the region

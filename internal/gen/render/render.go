@@ -144,12 +144,10 @@ func ProbePlugin(spec *schema.Spec) ([]byte, error) {
 // ScaffoldModule renders the test module fixturegen scaffold writes, from
 // the values package scaffold works out for it.
 func ScaffoldModule(values map[string]any) ([]byte, error) {
-	var buf bytes.Buffer
-	err := tmpl().ExecuteTemplate(&buf, "scaffold_module.py.tmpl", values)
-	return buf.Bytes(), err
+	return execute("scaffold_module.py.tmpl", values)
 }
 
-func execute(name string, v view) ([]byte, error) {
+func execute(name string, data any) ([]byte, error) {
 	// The output is at most about as long as the template and the parts
 	// it places: room for their length and a quarter more from the start
 	// saves growing the buffer, and copying what it holds, a dozen times.
@@ -161,7 +159,7 @@ func execute(name string, v view) ([]byte, error) {
 		}
 	}
 	buf.Grow(size * 5 / 4)
-	if err := tmpl().ExecuteTemplate(&buf, name, v); err != nil {
+	if err := tmpl().ExecuteTemplate(&buf, name, data); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

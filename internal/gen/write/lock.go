@@ -88,7 +88,10 @@ func AcquireLock(dir, display string, notify func(string)) (*Lock, error) {
 			return l, nil
 		}
 		waited := time.Since(start)
-		holder := lockHolder(path)
+		holder := ""
+		if pid := lockPid(path); pid > 0 {
+			holder = "pid " + strconv.Itoa(pid)
+		}
 		if stale {
 			return nil, &LockError{Path: shown, Holder: holder, Stale: true}
 		}
@@ -104,19 +107,19 @@ func AcquireLock(dir, display string, notify func(string)) (*Lock, error) {
 	}
 }
 
-// lockHolder reads who the lock file at path says holds it: "pid 123".
-func lockHolder(path string) string {
+// lockPid reads the process id the lock file at path names, or 0.
+func lockPid(path string) int {
 	f, err := os.OpenFile(path, os.O_RDONLY|nonBlock|noFollow, 0)
 	if err != nil {
-		return ""
+		return 0
 	}
 	defer f.Close()
 	b, _ := io.ReadAll(io.LimitReader(f, 64))
 	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil || pid <= 0 {
-		return ""
+	if err != nil {
+		return 0
 	}
-	return "pid " + strconv.Itoa(pid)
+	return max(pid, 0)
 }
 
 // stamp writes this process's id into the lock file f, for the message of

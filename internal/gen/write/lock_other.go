@@ -7,8 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
-	"strconv"
-	"strings"
 	"syscall"
 )
 
@@ -18,7 +16,7 @@ import (
 func tryLock(path string) (l *Lock, stale bool, err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|noFollow, 0o644)
 	if errors.Is(err, fs.ErrExist) {
-		pid := holderPid(path)
+		pid := lockPid(path)
 		return nil, pid > 0 && !running(pid), nil
 	}
 	if err != nil {
@@ -55,9 +53,3 @@ func running(pid int) bool {
 
 // flockable: the system lets go of the lock when its holder ends.
 const flockable = false
-
-// holderPid is the process id the lock file at path names, or 0.
-func holderPid(path string) int {
-	pid, _ := strconv.Atoi(strings.TrimPrefix(lockHolder(path), "pid "))
-	return pid
-}
