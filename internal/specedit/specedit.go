@@ -80,17 +80,10 @@ func insertionPoint(src []byte, spans map[string]schema.Span, prefix string) (in
 	if i := bytes.IndexByte(src[end:], '\n'); i >= 0 {
 		at = end + i + 1
 	}
-	for rest := src[at:]; len(rest) > 0; {
-		line := rest
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = nil
-		}
-		text := bytes.TrimLeft(line, " \t\r")
+	for line := range bytes.Lines(src[at:]) {
+		text := bytes.TrimLeft(line, " \t\r\n")
 		switch {
 		case len(text) == 0 || text[0] == '#':
-			continue
 		case text[0] == '[':
 			return at, nil
 		default:

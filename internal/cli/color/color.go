@@ -81,9 +81,8 @@ func (p Painter) Diff(diff string) string {
 	if !p.On {
 		return diff
 	}
-	lines := strings.SplitAfter(diff, "\n")
 	var b strings.Builder
-	for _, line := range lines {
+	for line := range strings.Lines(diff) {
 		body := strings.TrimSuffix(line, "\n")
 		style := ""
 		switch {

@@ -210,15 +210,10 @@ func ArmingFixtures(src *Source) []ArmingFixture {
 // --adopt will replace. The region is then missing by design, and the
 // command that writes it is generate --adopt.
 func adoptable(sources []*Source, opts *Options) bool {
-	for _, src := range sources {
-		if src.Abs != opts.Conftest {
-			continue
-		}
-		if slices.ContainsFunc(ArmingFixtures(src), func(hw ArmingFixture) bool { return hw.Fixture.Name == opts.Spec.Deadline.Fixture }) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(sources, func(src *Source) bool {
+		return src.Abs == opts.Conftest &&
+			slices.ContainsFunc(ArmingFixtures(src), func(hw ArmingFixture) bool { return hw.Fixture.Name == opts.Spec.Deadline.Fixture })
+	})
 }
 
 // HandlerReturns reports whether the signal the call c of m arms a timer
