@@ -150,7 +150,7 @@ var regionFixture = pytext.RegionPytest + ".fixture"
 func newFacts(s *Source, pats *testPatterns, deadline string) *facts {
 	m := s.Mod
 	f := &facts{src: s, fixtures: map[int]map[string]*Fixture{}, decorates: map[int][]int{}, pytestmark: map[int][]int{},
-		isFixture: make([]bool, len(m.Defs)), isTest: make([]bool, len(m.Defs)), uses: make([]use, len(m.Defs))}
+		autouse: map[int][]*Fixture{}, isFixture: make([]bool, len(m.Defs)), isTest: make([]bool, len(m.Defs)), uses: make([]use, len(m.Defs))}
 	// The new array is written before it is read. Fresh memory that is
 	// read first is mapped to the shared zero page, and the write that
 	// follows must then flush that mapping from every core's TLB: an
@@ -226,9 +226,6 @@ func newFacts(s *Source, pats *testPatterns, deadline string) *facts {
 		return cmp.Or(a.Def-b.Def, strings.Compare(a.Name, b.Name))
 	})
 	for _, fx := range autouse {
-		if f.autouse == nil {
-			f.autouse = map[int][]*Fixture{}
-		}
 		f.autouse[fx.Class] = append(f.autouse[fx.Class], fx)
 	}
 	return f
