@@ -113,20 +113,19 @@ const (
 func Pattern(format string, fields map[string]string) string {
 	var b strings.Builder
 	for format != "" {
-		open := strings.IndexByte(format, '{')
-		if open < 0 {
-			b.WriteString(regexp.QuoteMeta(format))
+		literal, rest, found := strings.Cut(format, "{")
+		b.WriteString(regexp.QuoteMeta(literal))
+		if !found {
 			break
 		}
-		closing := strings.IndexByte(format[open:], '}')
-		b.WriteString(regexp.QuoteMeta(format[:open]))
-		name, _, _ := strings.Cut(format[open+1:open+closing], ":")
+		var field string
+		field, format, _ = strings.Cut(rest, "}")
+		name, _, _ := strings.Cut(field, ":")
 		group, ok := fields[name]
 		if !ok {
 			group = Any
 		}
 		b.WriteString(group)
-		format = format[open+closing+1:]
 	}
 	return b.String()
 }

@@ -91,7 +91,6 @@ func insertionPoint(src []byte, spans map[string]schema.Span, prefix string) (in
 		text := bytes.TrimLeft(line, " \t\r\n")
 		switch {
 		case len(text) == 0 || text[0] == '#':
-			continue
 		case text[0] == '[':
 			return at, nil
 		default:

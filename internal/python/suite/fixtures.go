@@ -150,7 +150,7 @@ var regionFixture = pytext.RegionPytest + ".fixture"
 func newFacts(s *Source, pats *testPatterns, deadline string) *facts {
 	m := s.Mod
 	f := &facts{src: s, fixtures: map[int]map[string]*Fixture{}, decorates: map[int][]int{}, pytestmark: map[int][]int{},
-		isFixture: make([]bool, len(m.Defs)), isTest: make([]bool, len(m.Defs)), uses: make([]use, len(m.Defs))}
+		autouse: map[int][]*Fixture{}, isFixture: make([]bool, len(m.Defs)), isTest: make([]bool, len(m.Defs)), uses: make([]use, len(m.Defs))}
 	// The new array is written before it is read. Fresh memory that is
 	// read first is mapped to the shared zero page, and the write that
 	// follows must then flush that mapping from every core's TLB: an
@@ -226,9 +226,6 @@ func newFacts(s *Source, pats *testPatterns, deadline string) *facts {
 		return cmp.Or(a.Def-b.Def, strings.Compare(a.Name, b.Name))
 	})
 	for _, fx := range autouse {
-		if f.autouse == nil {
-			f.autouse = map[int][]*Fixture{}
-		}
 		f.autouse[fx.Class] = append(f.autouse[fx.Class], fx)
 	}
 	return f
@@ -247,15 +244,23 @@ type level struct {
 //
 // The slice is shared: callers must not change it.
 func (ix *index) levels(src *Source, class int) []level {
-	f := src.facts
-	if class < 0 && f.levels != nil {
-		return f.levels
+	f, m := src.facts, src.Mod
+	cached := &f.levels
+	if class >= 0 {
+		if f.classLevels == nil {
+			f.classLevels = make([][]level, len(m.Defs))
+			// Written before it is read, as newFacts does with uses:
+			// on test_socket of Lib/test (786 defs) this array spans
+			// five fresh pages, and a read first cost each an interrupt
+			// to the other core when it was written.
+			clear(f.classLevels)
+		}
+		cached = &f.classLevels[class]
 	}
-	if class >= 0 && f.classLevels != nil && f.classLevels[class] != nil {
-		return f.classLevels[class]
+	if *cached != nil {
+		return *cached
 	}
 	var ls []level
-	m := src.Mod
 	for c := class; c >= 0; c = m.Defs[c].Parent {
 		if m.Defs[c].Kind == pyscan.Class {
 			ls = append(ls, level{src, c})
@@ -269,21 +274,8 @@ func (ix *index) levels(src *Source, class int) []level {
 			ls = append(ls, level{c, -1})
 		}
 	}
-	ls = ls[:len(ls):len(ls)] // an append by a caller copies
-	if class < 0 {
-		f.levels = ls
-	} else {
-		if f.classLevels == nil {
-			f.classLevels = make([][]level, len(m.Defs))
-			// Written before it is read, as newFacts does with uses:
-			// on test_socket of Lib/test (786 defs) this array spans
-			// five fresh pages, and a read first cost each an interrupt
-			// to the other core when it was written.
-			clear(f.classLevels)
-		}
-		f.classLevels[class] = ls
-	}
-	return ls
+	*cached = ls[:len(ls):len(ls)] // an append by a caller copies
+	return *cached
 }
 
 func (ix *index) lookup(name string, ls []level) (*Fixture, []level) {

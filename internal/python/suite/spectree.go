@@ -60,11 +60,7 @@ func DefaultRoots(spec *schema.Spec) []string {
 		}
 	}
 	// A root inside another is scanned with it.
-	var out []string
-	for _, r := range roots {
-		if !slices.ContainsFunc(roots, func(o string) bool { return o != r && (o == "." || relpath.Under(r, o)) }) {
-			out = append(out, r)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(roots), func(r string) bool {
+		return slices.ContainsFunc(roots, func(o string) bool { return o != r && (o == "." || relpath.Under(r, o)) })
+	})
 }

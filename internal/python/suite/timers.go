@@ -26,35 +26,28 @@ func ArmsTimer(m *pyscan.Module, c pyscan.Call) (string, bool) {
 		}
 		return pyscan.Arg{}, false
 	}
-	zero := func(a pyscan.Arg, ok bool) bool {
-		return ok && a.Kind == pyscan.ArgNumber && strings.Trim(a.Value, "0._") == ""
+	if i, ok := delayArgs[callee]; ok {
+		if a, ok := arg(i); ok && a.Kind == pyscan.ArgNumber && strings.Trim(a.Value, "0._") == "" {
+			return "", false
+		}
+		return callee, true
 	}
-	switch callee {
-	case "signal.setitimer":
-		if zero(arg(1)) {
-			return "", false
-		}
-		return "signal.setitimer", true
-	case "signal.alarm":
-		if zero(arg(0)) {
-			return "", false
-		}
-		return "signal.alarm", true
-	case "signal.signal":
-		sig, ok := arg(0)
-		if !ok || sig.Kind != pyscan.ArgName || !schema.IsTimerSignal(resolve(sig.Value)) {
-			return "", false
-		}
-		if h, ok := arg(1); ok && h.Kind == pyscan.ArgName {
-			switch resolve(h.Value) {
-			case "signal.SIG_DFL", "signal.SIG_IGN":
-				return "", false
-			}
-		}
-		return "signal.signal(" + strings.TrimPrefix(resolve(sig.Value), "signal.") + ", ...)", true
+	sig, ok := arg(0)
+	if callee != "signal.signal" || !ok || sig.Kind != pyscan.ArgName || !schema.IsTimerSignal(resolve(sig.Value)) {
+		return "", false
 	}
-	return "", false
+	if h, ok := arg(1); ok && h.Kind == pyscan.ArgName {
+		switch resolve(h.Value) {
+		case "signal.SIG_DFL", "signal.SIG_IGN":
+			return "", false
+		}
+	}
+	return "signal.signal(" + strings.TrimPrefix(resolve(sig.Value), "signal.") + ", ...)", true
 }
+
+// delayArgs are the positions of the delay among the arguments of the
+// calls that arm a timer; a zero delay disarms it.
+var delayArgs = map[string]int{"signal.alarm": 0, "signal.setitimer": 1}
 
 // TimerUse is what a fixture's timer is to the tests that use it.
 type TimerUse int
@@ -210,15 +203,10 @@ func ArmingFixtures(src *Source) []ArmingFixture {
 // --adopt will replace. The region is then missing by design, and the
 // command that writes it is generate --adopt.
 func adoptable(sources []*Source, opts *Options) bool {
-	for _, src := range sources {
-		if src.Abs != opts.Conftest {
-			continue
-		}
-		if slices.ContainsFunc(ArmingFixtures(src), func(hw ArmingFixture) bool { return hw.Fixture.Name == opts.Spec.Deadline.Fixture }) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(sources, func(src *Source) bool {
+		return src.Abs == opts.Conftest &&
+			slices.ContainsFunc(ArmingFixtures(src), func(hw ArmingFixture) bool { return hw.Fixture.Name == opts.Spec.Deadline.Fixture })
+	})
 }
 
 // HandlerReturns reports whether the signal the call c of m arms a timer
@@ -242,10 +230,7 @@ func HandlerReturns(m *pyscan.Module, c pyscan.Call) bool {
 	var handlers []pyscan.Call
 	local := false
 	for _, h := range m.Calls {
-		if h.Scope < 0 || !mayArm(m, h.Callee) || m.ResolveCall(h) != "signal.signal" || len(h.Args) < 2 || h.Args[0].Keyword != "" || h.Args[1].Keyword != "" {
-			continue
-		}
-		if s := h.Args[0]; s.Kind != pyscan.ArgName || m.ResolveAt(s.Value, h.Scope, h.Pos) != sig {
+		if h.Scope < 0 || !mayArm(m, h.Callee) || m.ResolveCall(h) != "signal.signal" || len(h.Args) < 2 || h.Args[1].Keyword != "" || timerSignal(m, h) != sig {
 			continue
 		}
 		switch {
