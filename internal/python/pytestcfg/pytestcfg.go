@@ -289,6 +289,35 @@ type Xdist struct {
 // line, a later option overrides an earlier one.
 func (c *Config) Xdist() Xdist {
 	var x Xdist
+	c.eachOption(func(a *Arg, name, value string, inline bool) bool {
+		switch {
+		case name == "-n" || name == "--numprocesses":
+		case strings.HasPrefix(name, "-n") && !strings.HasPrefix(name, "--"):
+			// "-n4", "-nauto": the value is attached.
+			value, inline = a.Text[2:], true
+		case name == "--dist":
+			x.Dist, x.Mode = a, value
+			return !inline
+		case a.Text == "-p" && value == "no:xdist", a.Text == "-pno:xdist":
+			x.Disabled = true
+			return a.Text == "-p"
+		default:
+			return false
+		}
+		x.Workers = a
+		if value == "0" {
+			x.Workers = nil
+		}
+		return !inline
+	})
+	return x
+}
+
+// eachOption calls f with each argument of addopts, its name (up to a
+// "=") and its value: what follows the "=", else the next argument. f
+// reports whether it took the next argument as the value, which is then
+// passed over.
+func (c *Config) eachOption(f func(a *Arg, name, value string, inline bool) bool) {
 	args := c.Options["addopts"]
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -296,31 +325,10 @@ func (c *Config) Xdist() Xdist {
 		if !inline && i+1 < len(args) {
 			value = args[i+1].Text
 		}
-		workers := false
-		switch {
-		case name == "-n" || name == "--numprocesses":
-			workers = true
-		case strings.HasPrefix(name, "-n") && !strings.HasPrefix(name, "--"):
-			// "-n4", "-nauto": the value is attached.
-			workers, value, inline = true, a.Text[2:], true
-		case name == "--dist":
-			x.Dist, x.Mode = &a, value
-		case a.Text == "-p" && value == "no:xdist", a.Text == "-pno:xdist":
-			x.Disabled, inline = true, a.Text != "-p"
-		default:
-			continue
-		}
-		if workers {
-			x.Workers = &a
-			if value == "0" {
-				x.Workers = nil
-			}
-		}
-		if !inline {
+		if f(&a, name, value, inline) {
 			i++
 		}
 	}
-	return x
 }
 
 // decoded is the latest document DecodeTOML decoded. One check run reads
