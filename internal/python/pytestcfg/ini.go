@@ -93,7 +93,6 @@ func (c *Config) ini(src []byte, section string) (bool, error) {
 		if k.Section != section || !slices.Contains(read, k.Name.Text) {
 			continue
 		}
-		c.Where[k.Name.Text] = Arg{Text: k.Name.Text, Line: k.Name.Line, Col: 1}
 		c.Options[k.Name.Text] = shlexSplit(k.Lines)
 	}
 	return sections[section], nil

@@ -33,9 +33,6 @@ type Config struct {
 	// Options holds the values of the options fixturegen reads, each split
 	// into arguments. An option that is not set is absent.
 	Options map[string][]Arg
-	// Where is the position of each option's key, for options whose value
-	// is empty.
-	Where map[string]Arg
 	// Fallback is set for a pyproject.toml without pytest's tables that
 	// pytest takes as its configuration file anyway, for want of another:
 	// it roots the run and sets nothing.
@@ -59,7 +56,7 @@ var read = []string{"addopts", "pythonpath", "python_files", "python_classes", "
 
 // newConfig is a configuration read from path that sets no option yet.
 func newConfig(path string) *Config {
-	return &Config{File: path, Options: map[string][]Arg{}, Where: map[string]Arg{}}
+	return &Config{File: path, Options: map[string][]Arg{}}
 }
 
 // parse reads one candidate file and returns nil when it holds no pytest
@@ -141,7 +138,6 @@ func (c *Config) toml(src []byte, prefix []string) (bool, error) {
 			continue
 		}
 		sp := spans[base+"."+key]
-		c.Where[key] = c.arg(src, key, sp)
 		switch v := v.(type) {
 		case string:
 			c.Options[key] = c.tomlString(src, v, sp)
