@@ -27,11 +27,6 @@ func Col(line []byte, off int) int {
 	return count(line[:min(max(off, 0), len(line))]) + 1
 }
 
-// ColString is Col for a line held in a string.
-func ColString(line string, off int) int {
-	return Col([]byte(line), off)
-}
-
 // count is utf8.RuneCount, with the ASCII bytes before a line's token, the
 // usual case, counted eight at a time: the Python tokenizer asks for a
 // position for every fact it keeps.

@@ -40,9 +40,6 @@ func TestCol(t *testing.T) {
 	if got := Col([]byte("héllo wörld"), 8); got != 8 {
 		t.Errorf("Col = %d, want 8", got)
 	}
-	if got := ColString("héllo wörld", 8); got != 8 {
-		t.Errorf("ColString = %d, want 8", got)
-	}
 	if got := Col([]byte("0123456789abcdef0123"), 18); got != 19 {
 		t.Errorf("Col over eight-byte words = %d, want 19", got)
 	}

@@ -103,13 +103,12 @@ func (s Specifier) Allows(v string) bool {
 
 func (c clause) allows(v parsed) bool {
 	switch c.op {
-	case "==":
+	case "==", "!=":
+		equal := compare(v, c.v) == 0
 		if c.wildcard {
-			return hasPrefix(v, c.v.release)
+			equal = hasPrefix(v, c.v.release)
 		}
-		return compare(v, c.v) == 0
-	case "!=":
-		return !clause{op: "==", v: c.v, wildcard: c.wildcard}.allows(v)
+		return equal == (c.op == "==")
 	case "<":
 		return compare(v, c.v) < 0
 	case "<=":

@@ -136,15 +136,14 @@ func (w *Wheel) Write(out io.Writer) error {
 		mode    int
 	}
 	var entries []entry
-	for _, s := range w.Scripts {
-		entries = append(entries, entry{dataDir + "/scripts/" + s.Name, s.Content, 0o755})
+	add := func(dir string, files []File, mode int) {
+		for _, f := range files {
+			entries = append(entries, entry{dir + f.Name, f.Content, mode})
+		}
 	}
-	for _, m := range w.Modules {
-		entries = append(entries, entry{m.Name, m.Content, 0o644})
-	}
-	for _, l := range w.Licenses {
-		entries = append(entries, entry{infoDir + "/licenses/" + l.Name, l.Content, 0o644})
-	}
+	add(dataDir+"/scripts/", w.Scripts, 0o755)
+	add("", w.Modules, 0o644)
+	add(infoDir+"/licenses/", w.Licenses, 0o644)
 	if len(w.EntryPoints) > 0 {
 		entries = append(entries, entry{infoDir + "/entry_points.txt", w.entryPoints(), 0o644})
 	}

@@ -112,17 +112,18 @@ func Folder(r pytestcfg.Run, modules []string) (string, bool) {
 // must, and stops at the first.
 func AnyBelow(r pytestcfg.Run, dir string, skip map[string]bool) bool {
 	for _, root := range Roots(r) {
+		from := root
 		switch {
 		case dir == "" || relpath.Within(root, dir):
-			if suite.HasTestModule([]string{root}, r.Config(), skip) {
-				return true
-			}
 		case relpath.Within(dir, root):
 			// Only the part of the root below dir; testpaths and the
 			// arguments are roots, so the whole of it is collected.
-			if suite.HasTestModule([]string{dir}, r.Config(), skip) {
-				return true
-			}
+			from = dir
+		default:
+			continue
+		}
+		if suite.HasTestModule([]string{from}, r.Config(), skip) {
+			return true
 		}
 	}
 	return false

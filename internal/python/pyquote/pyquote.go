@@ -27,19 +27,16 @@ func String(s string) string {
 			// Invalid UTF-8 cannot come from TOML, but a quoting function
 			// must be total: keep the byte as an escape.
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
 		case r == '\n':
 			b.WriteString(`\n`)
 		case r == '\r':
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r < 0x80 && unicode.IsPrint(r):
-			b.WriteRune(r)
-		case r >= 0x80 && unicode.IsPrint(r) && !unicode.Is(unicode.Zs, r):
+		case unicode.IsPrint(r) && (r < 0x80 || !unicode.Is(unicode.Zs, r)):
 			b.WriteRune(r)
 		case r <= 0xFF:
 			fmt.Fprintf(&b, `\x%02x`, r)

@@ -1,6 +1,7 @@
 package pyscan
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"sync"
@@ -17,7 +18,7 @@ import (
 // knows, by their names in Python's encodings package, each with its
 // aliases there (CPython's Lib/encodings/aliases.py): UTF-8 and ASCII,
 // which are read as UTF-8, and the ASCII-compatible codecs that
-// golang.org/x/text decodes (codecEncoding). Python's other codecs, and
+// golang.org/x/text decodes (enc). Python's other codecs, and
 // names Python does not know, are reported as unknown.
 //
 // It is a table, not a map, so that nothing is built when the program
@@ -87,30 +88,28 @@ type codec struct {
 }
 
 // pythonCodec returns the codec Python reads a source file with when its
-// coding declaration names name ("koi8_r" for "KOI8-R"), or "" when the
-// codec is not among codecs. It resolves the name as Python does: the
-// tokenizer's own spellings of UTF-8 and Latin-1 first, then the name
-// normalized as the codec registry does (normalizeCodecName), looked up
-// among the aliases, with "." read as "_" when that fails, and last as a
-// codec's own name.
-func pythonCodec(name string) string {
+// coding declaration names name (koi8_r for "KOI8-R"), or the zero codec,
+// named "" and with no decoder, when it is not among codecs. It resolves
+// the name as Python does: the tokenizer's own spellings of UTF-8 and
+// Latin-1 first, then the name normalized as the codec registry does
+// (normalizeCodecName), looked up among the aliases, with "." read as "_"
+// when that fails, and last as a codec's own name.
+func pythonCodec(name string) codec {
 	switch tokenizerName(name) {
 	case "utf-8":
-		return "utf_8"
+		name = "utf_8"
 	case "iso-8859-1":
-		return "latin_1"
+		name = "latin_1"
+	default:
+		// An alias names a codec of the table; no codec's name holds a
+		// ".", so a name that still does names none.
+		norm := normalizeCodecName(name)
+		name = cmp.Or(codecAliases()[norm], codecAliases()[strings.ReplaceAll(norm, ".", "_")], norm)
 	}
-	norm := normalizeCodecName(name)
-	alias := codecAliases()[norm]
-	if alias == "" {
-		alias = codecAliases()[strings.ReplaceAll(norm, ".", "_")]
+	if i := slices.IndexFunc(codecs, func(c codec) bool { return c.name == name }); i >= 0 {
+		return codecs[i]
 	}
-	for _, c := range []string{alias, norm} {
-		if c != "" && !strings.Contains(c, ".") && slices.ContainsFunc(codecs, func(k codec) bool { return k.name == c }) {
-			return c
-		}
-	}
-	return ""
+	return codec{}
 }
 
 // codecAliases maps each alias of codecs to its codec, built when a file
@@ -178,14 +177,4 @@ func normalizeCodecName(name string) string {
 		}
 	}
 	return b.String()
-}
-
-// codecEncoding returns the decoder for the codec of codecs named name,
-// or nil for UTF-8 and ASCII, which need none, and for a codec fixturegen
-// does not know.
-func codecEncoding(name string) encoding.Encoding {
-	if i := slices.IndexFunc(codecs, func(c codec) bool { return c.name == name }); i >= 0 {
-		return codecs[i].enc
-	}
-	return nil
 }

@@ -48,7 +48,7 @@ func TestPythonCodec(t *testing.T) {
 		{"iso2022_kr", ""}, // no decoder for it here
 		{"no-such-codec", ""},
 	} {
-		if got := pythonCodec(tt.name); got != tt.want {
+		if got := pythonCodec(tt.name).name; got != tt.want {
 			t.Errorf("pythonCodec(%q) = %q, want %q", tt.name, got, tt.want)
 		}
 	}
@@ -60,7 +60,7 @@ func TestPythonCodec(t *testing.T) {
 func TestCodecsAreWhatPythonKnows(t *testing.T) {
 	table := map[string][]string{}
 	for _, c := range codecs {
-		if c.name != "utf_8" && c.name != "ascii" && codecEncoding(c.name) == nil {
+		if c.name != "utf_8" && c.name != "ascii" && pythonCodec(c.name).enc == nil {
 			t.Errorf("codec %s has no decoder", c.name)
 		}
 		table[c.name] = strings.Fields(c.aliases)

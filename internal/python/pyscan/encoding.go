@@ -21,15 +21,14 @@ func Decode(src []byte) ([]byte, *Problem) {
 		return nil, &Problem{Pos: Pos{1, 1}, Msg: "starts with a UTF-16 byte order mark; Python source must be UTF-8 unless it declares an encoding"}
 	}
 	if name, line := codingDeclaration(src); name != "" {
-		if codec := pythonCodec(name); codec != "utf_8" && codec != "ascii" {
+		if codec := pythonCodec(name); codec.name != "utf_8" && codec.name != "ascii" {
 			if bytes.HasPrefix(src, []byte{0xEF, 0xBB, 0xBF}) {
 				return nil, &Problem{Pos: Pos{line, 1}, Msg: fmt.Sprintf("starts with a UTF-8 byte order mark but declares encoding %q", name)}
 			}
-			enc := codecEncoding(codec)
-			if enc == nil {
+			if codec.enc == nil {
 				return nil, &Problem{Pos: Pos{line, 1}, Msg: fmt.Sprintf("declares encoding %q, which fixturegen does not know; save it as UTF-8", name)}
 			}
-			out, err := enc.NewDecoder().Bytes(src)
+			out, err := codec.enc.NewDecoder().Bytes(src)
 			if err != nil {
 				return nil, &Problem{Pos: Pos{line, 1}, Msg: fmt.Sprintf("cannot be decoded as %q, the encoding it declares: %v", name, err)}
 			}

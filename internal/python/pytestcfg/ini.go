@@ -51,7 +51,7 @@ func INI(src []byte) (keys []INIKey, sections map[string]bool, problems []INIPro
 				head = strings.TrimRight(head[:j], " \t")
 			}
 			if !strings.HasSuffix(head, "]") {
-				problems = append(problems, INIProblem{Section: section, Line: n, Col: textpos.ColString(line, len(head)), Msg: "a section header must end in ]", Header: true})
+				problems = append(problems, INIProblem{Section: section, Line: n, Col: textpos.Col([]byte(line), len(head)), Msg: "a section header must end in ]", Header: true})
 				continue
 			}
 			section = head[1 : len(head)-1]
@@ -59,7 +59,7 @@ func INI(src []byte) (keys []INIKey, sections map[string]bool, problems []INIPro
 		case line[0] == ' ' || line[0] == '\t':
 			if open {
 				k := &keys[len(keys)-1]
-				k.Lines = append(k.Lines, Arg{Text: trimmed, Line: n, Col: textpos.ColString(line, len(line)-len(trimmed))})
+				k.Lines = append(k.Lines, Arg{Text: trimmed, Line: n, Col: textpos.Col([]byte(line), len(line)-len(trimmed))})
 			}
 		default:
 			sep := strings.IndexAny(line, "=:")
@@ -70,7 +70,7 @@ func INI(src []byte) (keys []INIKey, sections map[string]bool, problems []INIPro
 			}
 			k := INIKey{Section: section, Name: Arg{Text: strings.TrimSpace(line[:sep]), Line: n, Col: 1}}
 			if value := strings.TrimLeft(line[sep+1:], " \t"); value != "" {
-				k.Lines = append(k.Lines, Arg{Text: value, Line: n, Col: textpos.ColString(line, len(line)-len(value))})
+				k.Lines = append(k.Lines, Arg{Text: value, Line: n, Col: textpos.Col([]byte(line), len(line)-len(value))})
 			}
 			keys = append(keys, k)
 			open = true
@@ -93,7 +93,6 @@ func (c *Config) ini(src []byte, section string) (bool, error) {
 		if k.Section != section || !slices.Contains(read, k.Name.Text) {
 			continue
 		}
-		c.Where[k.Name.Text] = Arg{Text: k.Name.Text, Line: k.Name.Line, Col: 1}
 		c.Options[k.Name.Text] = shlexSplit(k.Lines)
 	}
 	return sections[section], nil

@@ -140,26 +140,15 @@ type Collection struct {
 func (c *Config) Collection() Collection {
 	var col Collection
 	abs := func(p string) string { return relpath.Resolve(c.Dir, p) }
-	args := c.Options["addopts"]
-	for i := 0; i < len(args); i++ {
-		text := args[i].Text
-		next := ""
-		if i+1 < len(args) {
-			next = args[i+1].Text
+	lists := map[string]*[]string{"--ignore": &col.Ignore, "--ignore-glob": &col.IgnoreGlob}
+	c.eachOption(func(_ *Arg, name, value string, inline bool) bool {
+		list := lists[name]
+		if list == nil || !inline && value == "" {
+			return false
 		}
-		switch {
-		case text == "--ignore" && next != "":
-			col.Ignore = append(col.Ignore, abs(next))
-			i++
-		case strings.HasPrefix(text, "--ignore="):
-			col.Ignore = append(col.Ignore, abs(strings.TrimPrefix(text, "--ignore=")))
-		case text == "--ignore-glob" && next != "":
-			col.IgnoreGlob = append(col.IgnoreGlob, abs(next))
-			i++
-		case strings.HasPrefix(text, "--ignore-glob="):
-			col.IgnoreGlob = append(col.IgnoreGlob, abs(strings.TrimPrefix(text, "--ignore-glob=")))
-		}
-	}
+		*list = append(*list, abs(value))
+		return !inline
+	})
 	for _, a := range c.Options["testpaths"] {
 		col.TestPaths = append(col.TestPaths, glob(abs(a.Text))...)
 	}

@@ -33,9 +33,6 @@ type Config struct {
 	// Options holds the values of the options fixturegen reads, each split
 	// into arguments. An option that is not set is absent.
 	Options map[string][]Arg
-	// Where is the position of each option's key, for options whose value
-	// is empty.
-	Where map[string]Arg
 	// Fallback is set for a pyproject.toml without pytest's tables that
 	// pytest takes as its configuration file anyway, for want of another:
 	// it roots the run and sets nothing.
@@ -59,7 +56,7 @@ var read = []string{"addopts", "pythonpath", "python_files", "python_classes", "
 
 // newConfig is a configuration read from path that sets no option yet.
 func newConfig(path string) *Config {
-	return &Config{File: path, Options: map[string][]Arg{}, Where: map[string]Arg{}}
+	return &Config{File: path, Options: map[string][]Arg{}}
 }
 
 // parse reads one candidate file and returns nil when it holds no pytest
@@ -141,7 +138,6 @@ func (c *Config) toml(src []byte, prefix []string) (bool, error) {
 			continue
 		}
 		sp := spans[base+"."+key]
-		c.Where[key] = c.arg(src, key, sp)
 		switch v := v.(type) {
 		case string:
 			c.Options[key] = c.tomlString(src, v, sp)
@@ -289,6 +285,35 @@ type Xdist struct {
 // line, a later option overrides an earlier one.
 func (c *Config) Xdist() Xdist {
 	var x Xdist
+	c.eachOption(func(a *Arg, name, value string, inline bool) bool {
+		switch {
+		case name == "-n" || name == "--numprocesses":
+		case strings.HasPrefix(name, "-n") && !strings.HasPrefix(name, "--"):
+			// "-n4", "-nauto": the value is attached.
+			value, inline = a.Text[2:], true
+		case name == "--dist":
+			x.Dist, x.Mode = a, value
+			return !inline
+		case a.Text == "-p" && value == "no:xdist", a.Text == "-pno:xdist":
+			x.Disabled = true
+			return a.Text == "-p"
+		default:
+			return false
+		}
+		x.Workers = a
+		if value == "0" {
+			x.Workers = nil
+		}
+		return !inline
+	})
+	return x
+}
+
+// eachOption calls f with each argument of addopts, its name (up to a
+// "=") and its value: what follows the "=", else the next argument. f
+// reports whether it took the next argument as the value, which is then
+// passed over.
+func (c *Config) eachOption(f func(a *Arg, name, value string, inline bool) bool) {
 	args := c.Options["addopts"]
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -296,31 +321,10 @@ func (c *Config) Xdist() Xdist {
 		if !inline && i+1 < len(args) {
 			value = args[i+1].Text
 		}
-		workers := false
-		switch {
-		case name == "-n" || name == "--numprocesses":
-			workers = true
-		case strings.HasPrefix(name, "-n") && !strings.HasPrefix(name, "--"):
-			// "-n4", "-nauto": the value is attached.
-			workers, value, inline = true, a.Text[2:], true
-		case name == "--dist":
-			x.Dist, x.Mode = &a, value
-		case a.Text == "-p" && value == "no:xdist", a.Text == "-pno:xdist":
-			x.Disabled, inline = true, a.Text != "-p"
-		default:
-			continue
-		}
-		if workers {
-			x.Workers = &a
-			if value == "0" {
-				x.Workers = nil
-			}
-		}
-		if !inline {
+		if f(&a, name, value, inline) {
 			i++
 		}
 	}
-	return x
 }
 
 // decoded is the latest document DecodeTOML decoded. One check run reads

@@ -51,27 +51,19 @@ func (c *Config) Timers() Timers {
 	if v, at := c.value("faulthandler_exit_on_timeout"); at != nil {
 		t.FaulthandlerExit = strings.EqualFold(v, "true") || v == "1"
 	}
-	args := c.Options["addopts"]
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, value, inline := strings.Cut(a.Text, "=")
-		if !inline && i+1 < len(args) {
-			value = args[i+1].Text
-		}
+	c.eachOption(func(a *Arg, name, value string, inline bool) bool {
 		switch {
 		case name == "--timeout":
-			t.Timeout, t.TimeoutAt = ParseSeconds(value), &a
+			t.Timeout, t.TimeoutAt = ParseSeconds(value), a
 		case name == "--timeout-method" || name == "--timeout_method":
-			t.Method, t.MethodAt = value, &a
+			t.Method, t.MethodAt = value, a
 		case a.Text == "-p" && value == "no:timeout", a.Text == "-pno:timeout":
 			t.TimeoutOff = true
 		default:
-			continue
+			return false
 		}
-		if !inline && a.Text != "-pno:timeout" {
-			i++
-		}
-	}
+		return !inline && a.Text != "-pno:timeout"
+	})
 	return t
 }
 

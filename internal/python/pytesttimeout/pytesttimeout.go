@@ -87,7 +87,6 @@ func (p Place) Text() string {
 
 // Found is pytest-timeout in a project.
 type Found struct {
-	Root   string
 	Places []Place
 	// Plugin are the declarations of pytest-import-shield.
 	Plugin []Place
@@ -145,7 +144,7 @@ type Options struct {
 // tests run reads (pytestcfg.Project): its configuration's method
 // applies where a place sets none.
 func Find(root string, run pytestcfg.Run, opts Options) (*Found, error) {
-	f := &Found{Root: root}
+	f := &Found{}
 	cfg := run.Config()
 	if cfg != nil {
 		t := cfg.Timers()
