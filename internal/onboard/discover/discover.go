@@ -466,14 +466,9 @@ func usesAny(m *pyscan.Module, names map[string]bool) bool {
 			}
 		}
 	}
-	for _, d := range m.Defs {
-		for _, p := range d.Params {
-			if names[p.Name] {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(m.Defs, func(d pyscan.Def) bool {
+		return slices.ContainsFunc(d.Params, func(p pyscan.Param) bool { return names[p.Name] })
+	})
 }
 
 func isTestFile(rel string) bool {
@@ -584,11 +579,5 @@ func (t *tree) module(file string) (*pyscan.Module, error) {
 
 // tests returns the test modules below dir ("." for all).
 func (t *tree) tests(dir string) []string {
-	var out []string
-	for _, rel := range t.files {
-		if isTestFile(rel) && below(rel, dir) {
-			out = append(out, rel)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(t.files), func(rel string) bool { return !isTestFile(rel) || !below(rel, dir) })
 }
