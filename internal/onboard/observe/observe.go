@@ -300,7 +300,13 @@ func session(root, python, dir, name string, watch []string, run Run) (*Result, 
 	}
 	cmd := exec.Command(python, args...)
 	cmd.Dir = root
-	cmd.Env = sessionEnv(os.Environ(), dir, config, watch, run.Env)
+	// The project's environment (venv.Env), without the watched
+	// variables but those the run sets.
+	cmd.Env = venv.Env(os.Environ(), dir, func(name string) bool { return slices.Contains(watch, name) })
+	for name, value := range run.Env {
+		cmd.Env = append(cmd.Env, name+"="+value)
+	}
+	cmd.Env = append(cmd.Env, "FIXTUREGEN_OBSERVE="+config, "PYTHONDONTWRITEBYTECODE=1")
 	var output bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &output, &output
 	cmd.WaitDelay = 2 * time.Second
@@ -322,14 +328,4 @@ func session(root, python, dir, name string, watch []string, run Run) (*Result, 
 	}
 	r.Output = output.String()
 	return r, nil
-}
-
-// sessionEnv is the inner run's environment (venv.Env), without the
-// watched variables but those the run sets.
-func sessionEnv(environ []string, pluginDir, config string, watch []string, set map[string]string) []string {
-	env := venv.Env(environ, pluginDir, func(name string) bool { return slices.Contains(watch, name) })
-	for name, value := range set {
-		env = append(env, name+"="+value)
-	}
-	return append(env, "FIXTUREGEN_OBSERVE="+config, "PYTHONDONTWRITEBYTECODE=1")
 }
