@@ -91,12 +91,9 @@ func run(t *tree, python string, cfs []*conftest) (*learner, error) {
 		}
 		vs := variations(cf.env)
 		add := func(id, fixture string, v *variation) {
-			it := observe.Item{ID: id, Dir: cf.dir, Fixture: fixture, Env: map[string]*string{}}
+			it := observe.Item{ID: id, Dir: cf.dir, Fixture: fixture}
 			if v != nil {
-				for name, value := range v.set {
-					it.Env[name] = &value
-				}
-				it.Trace = v.kind == "nan"
+				it.Env, it.Trace = v.set, v.kind == "nan"
 				l.vars[id] = *v
 			}
 			items = append(items, it)

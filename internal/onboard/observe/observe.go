@@ -44,8 +44,8 @@ type Item struct {
 	ID      string `json:"id"`
 	Dir     string `json:"dir"`     // its folder, slash-separated, relative to the root
 	Fixture string `json:"fixture"` // the fixture it requests; "" for none
-	// Env sets (a value) or unsets (nil) variables for its setup.
-	Env map[string]*string `json:"env"`
+	// Env sets variables for its setup.
+	Env map[string]string `json:"env"`
 	// Trace records, in the project's frames, each return that follows
 	// a caught exception during its setup.
 	Trace bool `json:"trace"`
