@@ -212,8 +212,7 @@ func namedOnlyIn(src []byte, name string, def pyscan.Pos, cuts []extent) bool {
 		if t.Kind != pyscan.Name || string(t.Text) != name || lx.Pos(t) == def {
 			continue
 		}
-		inCut := func(e extent) bool { return t.Off >= e.start && t.Off < e.end }
-		if !slices.ContainsFunc(cuts, inCut) {
+		if !slices.ContainsFunc(cuts, func(e extent) bool { return t.Off >= e.start && t.Off < e.end }) {
 			return false
 		}
 	}

@@ -112,10 +112,8 @@ func (c *Contract) UnreadKey(key string) *Unread {
 	if c == nil {
 		return nil
 	}
-	for i := range c.Unread {
-		if c.Unread[i].Key == key {
-			return &c.Unread[i]
-		}
+	if i := slices.IndexFunc(c.Unread, func(u Unread) bool { return u.Key == key }); i >= 0 {
+		return &c.Unread[i]
 	}
 	return nil
 }
@@ -456,14 +454,10 @@ func (c *Contract) findGroup(t *tree) error {
 // usesAny reports whether a test module uses one of the fixtures: in a
 // usefixtures mark or as a parameter of a function.
 func usesAny(m *pyscan.Module, names map[string]bool) bool {
+	named := func(a pyscan.Arg) bool { return a.Kind == pyscan.ArgString && names[a.Value] }
 	for _, call := range m.Calls {
-		if m.Resolve(call.Callee) != "pytest.mark.usefixtures" {
-			continue
-		}
-		for _, a := range call.Args {
-			if a.Kind == pyscan.ArgString && names[a.Value] {
-				return true
-			}
+		if m.Resolve(call.Callee) == "pytest.mark.usefixtures" && slices.ContainsFunc(call.Args, named) {
+			return true
 		}
 	}
 	return slices.ContainsFunc(m.Defs, func(d pyscan.Def) bool {
