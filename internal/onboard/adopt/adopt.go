@@ -113,17 +113,13 @@ func Remove(src []byte, names []string, placeholder []byte) ([]byte, []Def) {
 // skipBlankLines moves off past the lines that hold only blanks.
 func skipBlankLines(src []byte, off int) int {
 	for off < len(src) {
-		i := bytes.IndexByte(src[off:], '\n')
-		line := src[off:]
-		if i >= 0 {
-			line = src[off : off+i+1]
-		}
+		line, _, _ := bytes.Cut(src[off:], []byte("\n"))
 		if len(bytes.TrimSpace(line)) > 0 {
 			break
 		}
-		off += len(line)
+		off += len(line) + 1 // past its line ending, or past the end
 	}
-	return off
+	return min(off, len(src))
 }
 
 // extent is the byte span of one module-level def statement, from the
@@ -216,8 +212,7 @@ func namedOnlyIn(src []byte, name string, def pyscan.Pos, cuts []extent) bool {
 		if t.Kind != pyscan.Name || string(t.Text) != name || lx.Pos(t) == def {
 			continue
 		}
-		inCut := func(e extent) bool { return t.Off >= e.start && t.Off < e.end }
-		if !slices.ContainsFunc(cuts, inCut) {
+		if !slices.ContainsFunc(cuts, func(e extent) bool { return t.Off >= e.start && t.Off < e.end }) {
 			return false
 		}
 	}

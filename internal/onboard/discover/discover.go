@@ -112,10 +112,8 @@ func (c *Contract) UnreadKey(key string) *Unread {
 	if c == nil {
 		return nil
 	}
-	for i := range c.Unread {
-		if c.Unread[i].Key == key {
-			return &c.Unread[i]
-		}
+	if i := slices.IndexFunc(c.Unread, func(u Unread) bool { return u.Key == key }); i >= 0 {
+		return &c.Unread[i]
 	}
 	return nil
 }
@@ -456,24 +454,15 @@ func (c *Contract) findGroup(t *tree) error {
 // usesAny reports whether a test module uses one of the fixtures: in a
 // usefixtures mark or as a parameter of a function.
 func usesAny(m *pyscan.Module, names map[string]bool) bool {
+	named := func(a pyscan.Arg) bool { return a.Kind == pyscan.ArgString && names[a.Value] }
 	for _, call := range m.Calls {
-		if m.Resolve(call.Callee) != "pytest.mark.usefixtures" {
-			continue
-		}
-		for _, a := range call.Args {
-			if a.Kind == pyscan.ArgString && names[a.Value] {
-				return true
-			}
+		if m.Resolve(call.Callee) == "pytest.mark.usefixtures" && slices.ContainsFunc(call.Args, named) {
+			return true
 		}
 	}
-	for _, d := range m.Defs {
-		for _, p := range d.Params {
-			if names[p.Name] {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(m.Defs, func(d pyscan.Def) bool {
+		return slices.ContainsFunc(d.Params, func(p pyscan.Param) bool { return names[p.Name] })
+	})
 }
 
 func isTestFile(rel string) bool {
@@ -584,11 +573,5 @@ func (t *tree) module(file string) (*pyscan.Module, error) {
 
 // tests returns the test modules below dir ("." for all).
 func (t *tree) tests(dir string) []string {
-	var out []string
-	for _, rel := range t.files {
-		if isTestFile(rel) && below(rel, dir) {
-			out = append(out, rel)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(t.files), func(rel string) bool { return !isTestFile(rel) || !below(rel, dir) })
 }

@@ -91,12 +91,9 @@ func run(t *tree, python string, cfs []*conftest) (*learner, error) {
 		}
 		vs := variations(cf.env)
 		add := func(id, fixture string, v *variation) {
-			it := observe.Item{ID: id, Dir: cf.dir, Fixture: fixture, Env: map[string]*string{}}
+			it := observe.Item{ID: id, Dir: cf.dir, Fixture: fixture}
 			if v != nil {
-				for name, value := range v.set {
-					it.Env[name] = &value
-				}
-				it.Trace = v.kind == "nan"
+				it.Env, it.Trace = v.set, v.kind == "nan"
 				l.vars[id] = *v
 			}
 			items = append(items, it)
@@ -255,13 +252,9 @@ func lookIn(r *observe.Result, id, fixture, hook string) seen {
 // armsAndDisarms reports whether fixture armed a timer in its setup and
 // disarmed it before the test ran.
 func armsAndDisarms(it *observe.ItemResult, fixture string) bool {
-	armed := false
-	for _, e := range it.Events {
-		if e.Phase == "setup" && e.Fixture == fixture && e.Arms() {
-			armed = true
-		}
-	}
-	return armed && len(it.Armed) == 0
+	return len(it.Armed) == 0 && slices.ContainsFunc(it.Events, func(e observe.Event) bool {
+		return e.Phase == "setup" && e.Fixture == fixture && e.Arms()
+	})
 }
 
 // timers are the spec's names of the timers, by setitimer's which.
@@ -591,12 +584,9 @@ func neverDisarmed(s seen, arm *observe.Event) bool {
 	if s.item == nil || s.err != nil || arm.Rejected != "" {
 		return false
 	}
-	for _, e := range s.item.Events {
-		if (e.Phase == "after" || e.Phase == "teardown") && e.Disarms() && e.Which == arm.Which {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(s.item.Events, func(e observe.Event) bool {
+		return (e.Phase == "after" || e.Phase == "teardown") && e.Disarms() && e.Which == arm.Which
+	})
 }
 
 // learnHandler fills what the handler does when the timer rings.
@@ -709,10 +699,8 @@ var signalNames = map[int]string{14: "SIGALRM", 26: "SIGVTALRM", 27: "SIGPROF"}
 // the conftest did it for the whole process (at import, or in
 // pytest_configure) and not the fixture.
 func installedAtImport(s seen, h *observe.Handler) *observe.Event {
-	for i := len(s.item.Events) - 1; i >= 0; i-- {
-		if e := &s.item.Events[i]; e.Call == "signal" && e.Phase == "setup" && e.Handler.Same(h) {
-			return nil
-		}
+	if slices.ContainsFunc(s.item.Events, func(e observe.Event) bool { return e.Call == "signal" && e.Phase == "setup" && e.Handler.Same(h) }) {
+		return nil
 	}
 	for i := len(s.res.Session) - 1; i >= 0; i-- {
 		if e := &s.res.Session[i]; e.Call == "signal" && e.Handler.Same(h) && len(e.Frames) > 0 {
@@ -763,10 +751,8 @@ func (c *Contract) unreadHandler(where, why string) {
 
 // setOf reports whether set holds exactly names.
 func setOf(set map[string]string, names []string) bool {
-	for _, n := range names {
-		if _, ok := set[n]; !ok {
-			return false
-		}
-	}
-	return len(set) == len(names)
+	return len(set) == len(names) && !slices.ContainsFunc(names, func(n string) bool {
+		_, ok := set[n]
+		return !ok
+	})
 }

@@ -44,8 +44,8 @@ type Item struct {
 	ID      string `json:"id"`
 	Dir     string `json:"dir"`     // its folder, slash-separated, relative to the root
 	Fixture string `json:"fixture"` // the fixture it requests; "" for none
-	// Env sets (a value) or unsets (nil) variables for its setup.
-	Env map[string]*string `json:"env"`
+	// Env sets variables for its setup.
+	Env map[string]string `json:"env"`
 	// Trace records, in the project's frames, each return that follows
 	// a caught exception during its setup.
 	Trace bool `json:"trace"`
@@ -300,7 +300,13 @@ func session(root, python, dir, name string, watch []string, run Run) (*Result, 
 	}
 	cmd := exec.Command(python, args...)
 	cmd.Dir = root
-	cmd.Env = sessionEnv(os.Environ(), dir, config, watch, run.Env)
+	// The project's environment (venv.Env), without the watched
+	// variables but those the run sets.
+	cmd.Env = venv.Env(os.Environ(), dir, func(name string) bool { return slices.Contains(watch, name) })
+	for name, value := range run.Env {
+		cmd.Env = append(cmd.Env, name+"="+value)
+	}
+	cmd.Env = append(cmd.Env, "FIXTUREGEN_OBSERVE="+config, "PYTHONDONTWRITEBYTECODE=1")
 	var output bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &output, &output
 	cmd.WaitDelay = 2 * time.Second
@@ -322,14 +328,4 @@ func session(root, python, dir, name string, watch []string, run Run) (*Result, 
 	}
 	r.Output = output.String()
 	return r, nil
-}
-
-// sessionEnv is the inner run's environment (venv.Env), without the
-// watched variables but those the run sets.
-func sessionEnv(environ []string, pluginDir, config string, watch []string, set map[string]string) []string {
-	env := venv.Env(environ, pluginDir, func(name string) bool { return slices.Contains(watch, name) })
-	for name, value := range set {
-		env = append(env, name+"="+value)
-	}
-	return append(env, "FIXTUREGEN_OBSERVE="+config, "PYTHONDONTWRITEBYTECODE=1")
 }

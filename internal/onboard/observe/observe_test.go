@@ -73,10 +73,9 @@ def deadline():
 		"tests/other/test_other.py":  "def test_other():\n    raise SystemExit(9)\n",
 		"tests/broken/test_broke.py": "def test_broke():\n    pass\n",
 	})
-	per := "7"
 	results, err := Sessions(root, python, []string{"LIMIT", "PER"}, []Run{{Items: []Item{
 		{ID: "a", Dir: "tests", Fixture: "deadline"},
-		{ID: "b", Dir: "tests/other", Fixture: "per", Env: map[string]*string{"PER": &per}},
+		{ID: "b", Dir: "tests/other", Fixture: "per", Env: map[string]string{"PER": "7"}},
 		{ID: "c", Dir: "tests/broken", Fixture: ""},
 	}}})
 	if err != nil {

@@ -74,17 +74,13 @@ func For(root string, found *discover.Contract) Values {
 			v.ModuleOrigin = append(v.ModuleOrigin, o.SecondsAt+", in "+found.Deadline.Name+" of "+o.Conftest)
 		}
 	}
-	if p := found.Probe; p != nil {
-		switch {
-		case p.Generated && len(p.Tests) == 1:
-			v.Paths.ProbePlugin, v.Paths.ProbeTests = p.Plugin, p.Tests[0]
-		default:
-			v.HandProbe = p.Plugin
-			if len(p.Tests) > 0 {
-				v.HandProbe += ", loaded by " + strings.Join(p.Tests, ", ")
-				v.ProbeTests = p.Tests[0]
-			}
-			v.ProbePlugin = p.Plugin
+	if p := found.Probe; p != nil && p.Generated && len(p.Tests) == 1 {
+		v.Paths.ProbePlugin, v.Paths.ProbeTests = p.Plugin, p.Tests[0]
+	} else if p != nil {
+		v.HandProbe, v.ProbePlugin = p.Plugin, p.Plugin
+		if len(p.Tests) > 0 {
+			v.HandProbe += ", loaded by " + strings.Join(p.Tests, ", ")
+			v.ProbeTests = p.Tests[0]
 		}
 	}
 	return v

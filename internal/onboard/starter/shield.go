@@ -93,8 +93,11 @@ func FindTimeouts(root string) (*Timeouts, error) {
 // (t.Folder; the starter's conftest when it collects none).
 func Shielded(v Values, alone bool, t *Timeouts) Values {
 	first := t.Signal[0].At(t.Root)
-	if n := len(t.Signal) - 1; n > 0 {
-		first += fmt.Sprintf(" and %d more place%s", n, plural(n))
+	switch n := len(t.Signal) - 1; {
+	case n == 1:
+		first += " and 1 more place"
+	case n > 1:
+		first += fmt.Sprintf(" and %d more places", n)
 	}
 	v = addShield(v, schema.DefaultShieldSignals(), first)
 	if !alone {
@@ -127,11 +130,4 @@ func addShield(v Values, signals []string, where string) Values {
 	}
 	v.Origin["shield"] = where
 	return v
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

@@ -119,31 +119,25 @@ func Write(target string, force bool, python string) (*Report, error) {
 // refuseSecondSpec stops init from replacing a spec, or from writing one
 // beside another.
 func refuseSecondSpec(target string, prefix []string, force bool) error {
-	if prefix != nil {
-		sp, err := schema.PyprojectSpan(target)
-		if err != nil {
-			return fmt.Errorf("%s: cannot read: %w", target, err)
+	file, msg := target, "[tool.fixturegen] already holds a spec; init adds one only where there is none, so edit this one or remove it first"
+	// A spec file of its own replaces none, and stands beside no
+	// pyproject.toml that holds a spec.
+	if prefix == nil {
+		if _, err := os.Lstat(target); err == nil && !force {
+			return existsError(target)
 		}
-		if sp != nil {
-			return &schema.Error{File: target, Line: sp.Line, Col: sp.Col,
-				Msg: "[tool.fixturegen] already holds a spec; init adds one only where there is none, so edit this one or remove it first"}
+		if filepath.Base(target) != schema.DefaultFile {
+			return nil
 		}
-		return nil
+		file = filepath.Join(filepath.Dir(target), schema.PyprojectFile)
+		msg = fmt.Sprintf("[tool.fixturegen] already holds a spec, and a %s beside it would be a second one; edit this one instead", schema.DefaultFile)
 	}
-	if _, err := os.Lstat(target); err == nil && !force {
-		return existsError(target)
-	}
-	pyproject := filepath.Join(filepath.Dir(target), schema.PyprojectFile)
-	if filepath.Base(target) != schema.DefaultFile {
-		return nil
-	}
-	sp, err := schema.PyprojectSpan(pyproject)
+	sp, err := schema.PyprojectSpan(file)
 	if err != nil {
-		return fmt.Errorf("%s: cannot read: %w", pyproject, err)
+		return fmt.Errorf("%s: cannot read: %w", file, err)
 	}
 	if sp != nil {
-		return &schema.Error{File: pyproject, Line: sp.Line, Col: sp.Col,
-			Msg: fmt.Sprintf("[tool.fixturegen] already holds a spec, and a %s beside it would be a second one; edit this one instead", schema.DefaultFile)}
+		return &schema.Error{File: file, Line: sp.Line, Col: sp.Col, Msg: msg}
 	}
 	return nil
 }
