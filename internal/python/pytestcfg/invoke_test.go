@@ -46,32 +46,14 @@ func Invoke(dir string, args []string) Invocation {
 	inv := Invocation{Dir: dir}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		next := func() string {
-			if i+1 < len(args) {
-				i++
-				return args[i]
-			}
-			return ""
-		}
 		switch {
 		case a == "--":
 			inv.Args = append(inv.Args, args[i+1:]...)
 			return inv
 		case strings.HasPrefix(a, "--"):
-			name, value, inline := strings.Cut(a, "=")
-			if !inline {
-				switch {
-				case valued[name]:
-					value = next()
-				case optional[name] && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-"):
-					value = next()
-				}
-			}
-			switch name {
-			case "--config-file", "--inifile":
-				inv.Inifile = value
-			case "--rootdir":
-				inv.Rootdir = value
+			name, _, inline := strings.Cut(a, "=")
+			if !inline && (valued[name] || optional[name] && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-")) {
+				i++ // the option's value
 			}
 		case strings.HasPrefix(a, "-") && len(a) > 1:
 			// A cluster of one-letter flags ("-vx"), the last of which
@@ -81,12 +63,8 @@ func Invoke(dir string, args []string) Invocation {
 				if !strings.ContainsRune(valuedShort, rune(a[j])) {
 					continue
 				}
-				value := a[j+1:]
-				if value == "" {
-					value = next()
-				}
-				if a[j] == 'c' {
-					inv.Inifile = value
+				if j == len(a)-1 {
+					i++ // the option's value
 				}
 				break
 			}

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/relpath"
@@ -22,10 +21,6 @@ type Invocation struct {
 	// Args are the command line's positional arguments (files, folders or
 	// node ids), as written, relative to Dir.
 	Args []string
-	// Inifile is the argument of -c or --config-file, "" for none.
-	Inifile string
-	// Rootdir is the argument of --rootdir, "" for none.
-	Rootdir string
 }
 
 // Setup is where pytest roots a run and the configuration it reads.
@@ -51,7 +46,8 @@ func (s *Setup) ConfcutDir() string {
 
 // Determine returns the rootdir and configuration file pytest picks for
 // inv, by the algorithm of pytest 9.2's _pytest/config/findpaths.py
-// (determine_setup): without -c, the common ancestor of the arguments
+// (determine_setup) for a command line without -c or --rootdir, which
+// fixturegen never reads: the common ancestor of the arguments
 // that exist (the folder pytest starts in when none does) and the folders
 // above it are searched for the first of the configuration files, in
 // pytest's order of names; failing that, a setup.py above the ancestor
@@ -67,71 +63,31 @@ func Determine(inv Invocation) (*Setup, error) {
 	}
 	abs := func(p string) string { return relpath.Resolve(invocation, p) }
 	dirs := dirsFromArgs(inv.Args, abs)
+	ancestor := commonAncestor(invocation, dirs)
 	s := &Setup{}
-	if inv.Inifile != "" {
-		path := abs(inv.Inifile)
-		info, err := os.Stat(path)
-		if err != nil {
-			return nil, &schema.Error{File: relpath.FromWD(path), Msg: "config file not found (-c/--config-file)"}
-		}
-		if info.IsDir() {
-			return nil, &schema.Error{File: relpath.FromWD(path), Msg: "config file is a directory (-c/--config-file)"}
-		}
-		if info.Mode().IsRegular() {
-			src, err := os.ReadFile(path)
-			if err != nil {
-				return nil, &schema.Error{File: relpath.FromWD(path), Msg: "cannot read: " + unwrapped(err)}
-			}
-			c, err := parseNamed(path, src)
-			if err != nil {
-				return nil, err
-			}
-			if c == nil {
-				c = newConfig(path)
-			}
-			c.Dir = filepath.Dir(path)
-			s.Config, s.Rootdir = c, c.Dir
-		} else {
-			// /dev/null and the like: no configuration, and no say in
-			// where the project lives.
-			s.Rootdir = commonAncestor(invocation, dirs)
-			if isFSRoot(s.Rootdir) {
-				s.Rootdir = invocation
-			}
-		}
-	} else {
-		ancestor := commonAncestor(invocation, dirs)
-		s.Rootdir, s.Config, err = locate([]string{ancestor})
-		if err != nil {
-			return nil, err
-		}
-		if s.Rootdir == "" && inv.Rootdir == "" {
-			for dir := range relpath.Up(ancestor) {
-				if isFile(filepath.Join(dir, "setup.py")) {
-					s.Rootdir = dir
-					break
-				}
-			}
-			if s.Rootdir == "" {
-				if !(len(dirs) == 1 && dirs[0] == ancestor) {
-					if s.Rootdir, s.Config, err = locate(dirs); err != nil {
-						return nil, err
-					}
-				}
-				if s.Rootdir == "" {
-					s.Rootdir = commonAncestor(invocation, []string{invocation, ancestor})
-					if isFSRoot(s.Rootdir) {
-						s.Rootdir = ancestor
-					}
-				}
-			}
+	if s.Rootdir, s.Config, err = locate([]string{ancestor}); err != nil {
+		return nil, err
+	}
+	if s.Rootdir != "" {
+		return s, nil
+	}
+	for dir := range relpath.Up(ancestor) {
+		if isFile(filepath.Join(dir, "setup.py")) {
+			s.Rootdir = dir
+			return s, nil
 		}
 	}
-	if inv.Rootdir != "" {
-		s.Rootdir = abs(os.ExpandEnv(inv.Rootdir))
-		if info, err := os.Stat(s.Rootdir); err != nil || !info.IsDir() {
-			return nil, &schema.Error{File: relpath.FromWD(s.Rootdir), Msg: "directory not found (--rootdir)"}
+	if !(len(dirs) == 1 && dirs[0] == ancestor) {
+		if s.Rootdir, s.Config, err = locate(dirs); err != nil {
+			return nil, err
 		}
+		if s.Rootdir != "" {
+			return s, nil
+		}
+	}
+	s.Rootdir = commonAncestor(invocation, []string{invocation, ancestor})
+	if isFSRoot(s.Rootdir) {
+		s.Rootdir = ancestor
 	}
 	return s, nil
 }
@@ -173,31 +129,6 @@ func locate(dirs []string) (string, *Config, error) {
 		return dir, c, nil
 	}
 	return "", nil, nil
-}
-
-// parseNamed reads a file given with -c: by its name when it is one of
-// pytest's, else by its suffix (.ini, .cfg, .toml); pytest refuses any
-// other.
-func parseNamed(path string, src []byte) (*Config, error) {
-	base := filepath.Base(path)
-	if slices.Contains(names, base) {
-		return parse(path, base, src)
-	}
-	switch filepath.Ext(base) {
-	case ".ini":
-		return parse(path, "tox.ini", src)
-	case ".cfg":
-		return parse(path, "setup.cfg", src)
-	case ".toml":
-		// [pytest] as in pytest.toml, else pyproject's tables.
-		c := newConfig(path)
-		found, err := c.toml(src, []string{"pytest"})
-		if err != nil || found {
-			return c, err
-		}
-		return parse(path, "pyproject.toml", src)
-	}
-	return nil, &schema.Error{File: relpath.FromWD(path), Msg: "config file has an unsupported format; pytest reads .ini, .cfg and .toml files"}
 }
 
 // dirsFromArgs is pytest's get_dirs_from_args: the folder of each
