@@ -9,8 +9,8 @@ import (
 // shells are the shells completion writes a script for.
 var shells = &completion.Choice{Name: "shell", Values: []string{"bash", "zsh", "fish"}}
 
-func init() {
-	commands = append(commands, &command{
+func completionCommand() *command {
+	return &command{
 		name:    "completion",
 		args:    "bash|zsh|fish",
 		summary: "print a shell completion script",
@@ -40,7 +40,7 @@ Examples:
 			}
 			return nil
 		},
-	})
+	}
 }
 
 // completionModel reads the command table and the flag sets the command
@@ -51,7 +51,7 @@ func completionModel() completion.Model {
 	global := topFlags(&context{})
 	global.SortFlags = false
 	var cmds []completion.Command
-	for _, cmd := range orderedCommands() {
+	for _, cmd := range commands {
 		cc := completion.Command{Name: cmd.name, Summary: cmd.summary, Flags: commandFlags(cmd, &context{}), Files: cmd.args != ""}
 		if cmd.name == "completion" {
 			cc.Files, cc.Choice = false, shells

@@ -18,12 +18,12 @@ import (
 	"github.com/fixturegen/fixturegen/schema"
 )
 
-func init() {
+func generateCommand() *command {
 	var (
 		mode     writeMode
 		adopting bool
 	)
-	commands = append(commands, &command{
+	return &command{
 		name:    "generate",
 		summary: "write the conftest region, the probe plugin and the probe tests",
 		help: `
@@ -166,7 +166,7 @@ Examples:
 			}
 			return nil
 		},
-	})
+	}
 }
 
 // planGenerate loads the spec and plans what generate writes, with the

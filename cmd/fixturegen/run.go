@@ -47,8 +47,6 @@ type command struct {
 	run   func(c *context, args []string) error
 }
 
-var commands []*command
-
 // context is what every command gets: output streams and the global flags.
 type context struct {
 	stdout, stderr io.Writer
