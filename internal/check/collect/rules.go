@@ -212,7 +212,7 @@ func (r *rules) probeNodes() {
 		if !fileSeen {
 			why = fmt.Sprintf("pytest collects nothing from %s", file)
 		}
-		sp, ok := r.spec.Position(fmt.Sprintf("probe.case[%d].node", i))
+		sp, ok := r.spec.Positions[fmt.Sprintf("probe.case[%d].node", i)]
 		if !ok {
 			sp = schema.Span{Line: 1, Col: 1}
 		}

@@ -162,7 +162,7 @@ func (r *rules) add(rule, path string, pos pyscan.Pos, msg, fix string) {
 // specPos is where key is written in the spec, for findings about the
 // spec's own values; 1:1 when the spec does not write it.
 func (r *rules) specPos(key string) pyscan.Pos {
-	sp, ok := r.spec.Position(key)
+	sp, ok := r.spec.Positions[key]
 	if !ok {
 		return pyscan.Pos{Line: 1, Col: 1}
 	}
