@@ -2,12 +2,16 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/fixturegen/fixturegen/internal/cli/completion"
 )
 
 // shells are the shells completion writes a script for.
 var shells = &completion.Choice{Name: "shell", Values: []string{"bash", "zsh", "fish"}}
+
+// scripts writes the completion script of each of shells.
+var scripts = map[string]func(io.Writer, completion.Model){"bash": completion.Bash, "zsh": completion.Zsh, "fish": completion.Fish}
 
 func completionCommand() *command {
 	return &command{
@@ -27,17 +31,11 @@ Examples:
 			if len(args) != 1 {
 				return usageError{"completion takes one shell: bash, zsh or fish"}
 			}
-			model := completionModel()
-			switch args[0] {
-			case "bash":
-				completion.Bash(c.stdout, model)
-			case "zsh":
-				completion.Zsh(c.stdout, model)
-			case "fish":
-				completion.Fish(c.stdout, model)
-			default:
+			script, ok := scripts[args[0]]
+			if !ok {
 				return usageError{fmt.Sprintf("completion knows bash, zsh and fish, not %q", args[0])}
 			}
+			script(c.stdout, completionModel())
 			return nil
 		},
 	}
