@@ -182,16 +182,12 @@ func (c *context) planGenerate(adopting bool) (*schema.Spec, []*plan.Change, []a
 	if err := checkConftest(spec); err != nil {
 		return nil, nil, nil, err
 	}
-	var (
-		changes []*plan.Change
-		adopted []adopt.Def
-	)
 	if adopting {
-		changes, adopted, err = adopt.Plan(spec)
-	} else {
-		changes, err = plan.Make(spec)
+		changes, adopted, err := adopt.Plan(spec)
+		return spec, changes, adopted, err
 	}
-	return spec, changes, adopted, err
+	changes, err := plan.Make(spec)
+	return spec, changes, nil, err
 }
 
 // checkConftest refuses a [paths].conftest that no test the project's
