@@ -113,22 +113,23 @@ func (l *locator) has(s string) bool {
 	return strings.HasPrefix(string(l.src[min(l.pos, len(l.src)):min(l.pos+len(s), len(l.src))]), s)
 }
 
+// accept moves past s when the text at the current position starts with it.
+func (l *locator) accept(s string) bool {
+	if !l.has(s) {
+		return false
+	}
+	l.pos += len(s)
+	return true
+}
+
 // skipSpace skips spaces and tabs (and a stray '\r'), and, when newlines is
 // set, line breaks and comments too.
 func (l *locator) skipSpace(newlines bool) {
 	for !l.eof() {
-		switch l.src[l.pos] {
-		case ' ', '\t', '\r':
+		switch c := l.src[l.pos]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n' && newlines:
 			l.pos++
-		case '\n':
-			if !newlines {
-				return
-			}
-			l.pos++
-		case '#':
-			if !newlines {
-				return
-			}
+		case c == '#' && newlines:
 			l.skipComment()
 		default:
 			return
@@ -175,26 +176,19 @@ func (l *locator) document() {
 // the table that the following key-value pairs belong to.
 func (l *locator) header() (string, bool) {
 	start := l.pos
-	l.pos++
-	array := false
-	if l.peek() == '[' {
-		array = true
-		l.pos++
+	array := l.has("[[")
+	closing := "]"
+	if array {
+		closing = "]]"
 	}
+	l.pos += len(closing)
 	keys, ok := l.key()
 	if !ok {
 		return "", false
 	}
 	l.skipSpace(false)
-	if l.peek() != ']' {
+	if !l.accept(closing) {
 		return "", false
-	}
-	l.pos++
-	if array {
-		if l.peek() != ']' {
-			return "", false
-		}
-		l.pos++
 	}
 	sp := l.span(start, start, l.pos)
 	path := ""
@@ -233,10 +227,9 @@ func (l *locator) key() ([]string, bool) {
 		}
 		keys = append(keys, name)
 		l.skipSpace(false)
-		if l.peek() != '.' {
+		if !l.accept(".") {
 			return keys, true
 		}
-		l.pos++
 	}
 }
 
@@ -266,10 +259,9 @@ func (l *locator) keyValue(table string, depth int) {
 		return
 	}
 	l.skipSpace(false)
-	if l.peek() != '=' {
+	if !l.accept("=") {
 		return
 	}
-	l.pos++
 	l.skipSpace(false)
 	path := table
 	var parents []string
