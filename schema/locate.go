@@ -264,20 +264,18 @@ func (l *locator) keyValue(table string, depth int) {
 	}
 	l.skipSpace(false)
 	path := table
-	var parents []string
-	for i, k := range keys {
+	for _, k := range keys {
 		path = JoinKey(path, k)
-		if i < len(keys)-1 {
-			parents = append(parents, path)
-		}
 	}
 	vs, ve, ok := l.value(path, depth)
 	if !ok {
 		return
 	}
 	l.set(path, l.span(start, vs, ve))
-	for _, p := range parents {
-		l.setImplicit(p, l.span(start, start, ve))
+	parent := table
+	for _, k := range keys[:len(keys)-1] {
+		parent = JoinKey(parent, k)
+		l.setImplicit(parent, l.span(start, start, ve))
 	}
 }
 
