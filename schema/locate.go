@@ -54,8 +54,8 @@ func locate(src []byte) (map[string]Span, int) {
 		out:      map[string]Span{},
 		implicit: map[string]bool{},
 		arrays:   map[string]int{},
+		lines:    textpos.NewIndex(src),
 	}
-	l.lines = textpos.NewIndex(src)
 	l.document()
 	return l.out, l.tooDeep
 }
@@ -290,10 +290,8 @@ func (l *locator) value(path string, depth int) (int, int, bool) {
 	start := l.pos
 	var ok bool
 	switch {
-	case l.has(`"""`):
-		ok = l.multilineString(`"""`, true)
-	case l.has(`'''`):
-		ok = l.multilineString(`'''`, false)
+	case l.has(`"""`), l.has(`'''`):
+		ok = l.multilineString(l.peek())
 	case l.peek() == '"' || l.peek() == '\'':
 		ok = l.quoted(l.peek())
 	case l.peek() == '[':
@@ -336,18 +334,20 @@ func (l *locator) quoted(quote byte) bool {
 	return false
 }
 
-// multilineString reads a multi-line basic or literal string. Up to two
-// quotes may sit just before the closing delimiter, so the string ends at the
-// last three quotes of the run that closes it.
-func (l *locator) multilineString(quote string, escapes bool) bool {
+// multilineString reads a multi-line string that three quotes open and
+// close, basic or literal as quoted reads them. Up to two quotes may sit
+// just before the closing delimiter, so the string ends at the last three
+// quotes of the run that closes it.
+func (l *locator) multilineString(quote byte) bool {
+	delim := strings.Repeat(string(quote), 3)
 	l.pos += 3
 	for !l.eof() {
-		if escapes && l.src[l.pos] == '\\' {
+		if quote == '"' && l.src[l.pos] == '\\' {
 			l.pos += 2
 			continue
 		}
-		if l.has(quote) {
-			for !l.eof() && l.src[l.pos] == quote[0] {
+		if l.has(delim) {
+			for !l.eof() && l.src[l.pos] == quote {
 				l.pos++
 			}
 			return true
