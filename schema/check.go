@@ -107,9 +107,6 @@ func (c *checker) errorf(n *node, format string, args ...any) {
 // missingKey reports that key, required, is absent from the table n.
 func (c *checker) missingKey(n *node, format string, args ...any) {
 	c.errorf(n, format, args...)
-	if c.missing == nil {
-		c.missing = map[*Error]bool{}
-	}
 	c.missing[c.errs[len(c.errs)-1]] = true
 }
 

@@ -109,7 +109,7 @@ func ParseTable(src []byte, file, dir string, prefix []string) (*Spec, error) {
 		return nil, SyntaxError(file, src, err)
 	}
 
-	c := &checker{file: file, src: src, spans: spans}
+	c := &checker{file: file, src: src, spans: spans, missing: map[*Error]bool{}}
 	root := &node{}
 	for _, k := range prefix {
 		root = root.child(k)
