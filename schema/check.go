@@ -107,9 +107,6 @@ func (c *checker) errorf(n *node, format string, args ...any) {
 // missingKey reports that key, required, is absent from the table n.
 func (c *checker) missingKey(n *node, format string, args ...any) {
 	c.errorf(n, format, args...)
-	if c.missing == nil {
-		c.missing = map[*Error]bool{}
-	}
 	c.missing[c.errs[len(c.errs)-1]] = true
 }
 
@@ -161,16 +158,20 @@ func describe(v any) string {
 	return fmt.Sprintf("a %T", v)
 }
 
-// table returns the table in parent at key. A missing table comes back
-// empty, so that its required keys are reported as missing (at the nearest
-// table that exists); a value of another type is reported and returns false.
-func (c *checker) table(parent *node, m map[string]any, key string) (*node, map[string]any, bool) {
-	n := parent.child(key)
-	v, ok := m[key]
+// table returns the table key of the spec table doc, reporting the keys
+// it does not allow. A missing table comes back empty, so that its
+// required keys are reported as missing (at the nearest table that
+// exists); a value of another type is reported and returns false.
+func (c *checker) table(doc map[string]any, key string) (*node, map[string]any, bool) {
+	n := c.root.child(key)
+	v, ok := doc[key]
 	if !ok {
 		return n, map[string]any{}, true
 	}
 	t, ok := c.asTable(n, v)
+	if ok {
+		c.keys(n, t, tableKeys(key)...)
+	}
 	return n, t, ok
 }
 

@@ -31,15 +31,15 @@ const schemaFile = "fixturegen.schema.json"
 // ("probe.case[]" for the tables of an array), to the loader's list of keys
 // for it.
 var loaderTables = map[string][]string{
-	"":                           topKeys,
-	"deadline":                   deadlineKeys,
-	"preload":                    preloadKeys,
-	"group":                      groupKeys,
-	"paths":                      pathsKeys,
-	"probe":                      probeKeys,
-	"probe.case[]":               caseKeys,
-	"probe.case[].planted_delay": plantedKeys,
-	"shield":                     shieldKeys,
+	"":                           tableKeys(""),
+	"deadline":                   tableKeys("deadline"),
+	"preload":                    tableKeys("preload"),
+	"group":                      tableKeys("group"),
+	"paths":                      tableKeys("paths"),
+	"probe":                      tableKeys("probe"),
+	"probe.case[]":               tableKeys("probe.case"),
+	"probe.case[].planted_delay": tableKeys("probe.case.planted_delay"),
+	"shield":                     tableKeys("shield"),
 }
 
 func loadJSONSchema(t *testing.T) *jsonSchema {

@@ -109,19 +109,15 @@ func ParseTable(src []byte, file, dir string, prefix []string) (*Spec, error) {
 		return nil, SyntaxError(file, src, err)
 	}
 
-	c := &checker{file: file, src: src, spans: spans}
+	c := &checker{file: file, src: src, spans: spans, missing: map[*Error]bool{}}
 	root := &node{}
 	for _, k := range prefix {
 		root = root.child(k)
-	}
-	table := &node{}
-	for _, k := range prefix {
-		table = table.child(k)
 		v, ok := doc[k]
 		if !ok {
-			return nil, &Error{File: file, Msg: fmt.Sprintf("no [%s] table; the spec lives there, starting with version = 1", root.key)}
+			return nil, &Error{File: file, Msg: fmt.Sprintf("no [%s] table; the spec lives there, starting with version = 1", strings.Join(prefix, "."))}
 		}
-		if doc, ok = c.asTable(table, v); !ok {
+		if doc, ok = c.asTable(root, v); !ok {
 			return nil, c.sorted()
 		}
 	}

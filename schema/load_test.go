@@ -114,14 +114,14 @@ func TestSpecKeepsKeyPositions(t *testing.T) {
 		"preload.modules[1]": {13, 17},
 		"paths.conftest":     {16, 1},
 	} {
-		sp, ok := s.Position(key)
+		sp, ok := s.Positions[key]
 		if !ok || sp.Line != want[0] || sp.Col != want[1] {
-			t.Errorf("Position(%q) = %d:%d, %v; want %d:%d", key, sp.Line, sp.Col, ok, want[0], want[1])
+			t.Errorf("Positions[%q] = %d:%d, %v; want %d:%d", key, sp.Line, sp.Col, ok, want[0], want[1])
 		}
 	}
 	for _, key := range []string{"project.name", "tool.fixturegen.version", "deadline.timer"} {
-		if sp, ok := s.Position(key); ok {
-			t.Errorf("Position(%q) = %d:%d; the spec does not write that key", key, sp.Line, sp.Col)
+		if sp, ok := s.Positions[key]; ok {
+			t.Errorf("Positions[%q] = %d:%d; the spec does not write that key", key, sp.Line, sp.Col)
 		}
 	}
 }

@@ -54,8 +54,8 @@ func locate(src []byte) (map[string]Span, int) {
 		out:      map[string]Span{},
 		implicit: map[string]bool{},
 		arrays:   map[string]int{},
+		lines:    textpos.NewIndex(src),
 	}
-	l.lines = textpos.NewIndex(src)
 	l.document()
 	return l.out, l.tooDeep
 }
@@ -113,22 +113,23 @@ func (l *locator) has(s string) bool {
 	return strings.HasPrefix(string(l.src[min(l.pos, len(l.src)):min(l.pos+len(s), len(l.src))]), s)
 }
 
+// accept moves past s when the text at the current position starts with it.
+func (l *locator) accept(s string) bool {
+	if !l.has(s) {
+		return false
+	}
+	l.pos += len(s)
+	return true
+}
+
 // skipSpace skips spaces and tabs (and a stray '\r'), and, when newlines is
 // set, line breaks and comments too.
 func (l *locator) skipSpace(newlines bool) {
 	for !l.eof() {
-		switch l.src[l.pos] {
-		case ' ', '\t', '\r':
+		switch c := l.src[l.pos]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n' && newlines:
 			l.pos++
-		case '\n':
-			if !newlines {
-				return
-			}
-			l.pos++
-		case '#':
-			if !newlines {
-				return
-			}
+		case c == '#' && newlines:
 			l.skipComment()
 		default:
 			return
@@ -175,26 +176,19 @@ func (l *locator) document() {
 // the table that the following key-value pairs belong to.
 func (l *locator) header() (string, bool) {
 	start := l.pos
-	l.pos++
-	array := false
-	if l.peek() == '[' {
-		array = true
-		l.pos++
+	array := l.has("[[")
+	closing := "]"
+	if array {
+		closing = "]]"
 	}
+	l.pos += len(closing)
 	keys, ok := l.key()
 	if !ok {
 		return "", false
 	}
 	l.skipSpace(false)
-	if l.peek() != ']' {
+	if !l.accept(closing) {
 		return "", false
-	}
-	l.pos++
-	if array {
-		if l.peek() != ']' {
-			return "", false
-		}
-		l.pos++
 	}
 	sp := l.span(start, start, l.pos)
 	path := ""
@@ -233,10 +227,9 @@ func (l *locator) key() ([]string, bool) {
 		}
 		keys = append(keys, name)
 		l.skipSpace(false)
-		if l.peek() != '.' {
+		if !l.accept(".") {
 			return keys, true
 		}
-		l.pos++
 	}
 }
 
@@ -266,26 +259,23 @@ func (l *locator) keyValue(table string, depth int) {
 		return
 	}
 	l.skipSpace(false)
-	if l.peek() != '=' {
+	if !l.accept("=") {
 		return
 	}
-	l.pos++
 	l.skipSpace(false)
 	path := table
-	var parents []string
-	for i, k := range keys {
+	for _, k := range keys {
 		path = JoinKey(path, k)
-		if i < len(keys)-1 {
-			parents = append(parents, path)
-		}
 	}
 	vs, ve, ok := l.value(path, depth)
 	if !ok {
 		return
 	}
 	l.set(path, l.span(start, vs, ve))
-	for _, p := range parents {
-		l.setImplicit(p, l.span(start, start, ve))
+	parent := table
+	for _, k := range keys[:len(keys)-1] {
+		parent = JoinKey(parent, k)
+		l.setImplicit(parent, l.span(start, start, ve))
 	}
 }
 
@@ -300,10 +290,8 @@ func (l *locator) value(path string, depth int) (int, int, bool) {
 	start := l.pos
 	var ok bool
 	switch {
-	case l.has(`"""`):
-		ok = l.multilineString(`"""`, true)
-	case l.has(`'''`):
-		ok = l.multilineString(`'''`, false)
+	case l.has(`"""`), l.has(`'''`):
+		ok = l.multilineString(l.peek())
 	case l.peek() == '"' || l.peek() == '\'':
 		ok = l.quoted(l.peek())
 	case l.peek() == '[':
@@ -346,18 +334,20 @@ func (l *locator) quoted(quote byte) bool {
 	return false
 }
 
-// multilineString reads a multi-line basic or literal string. Up to two
-// quotes may sit just before the closing delimiter, so the string ends at the
-// last three quotes of the run that closes it.
-func (l *locator) multilineString(quote string, escapes bool) bool {
+// multilineString reads a multi-line string that three quotes open and
+// close, basic or literal as quoted reads them. Up to two quotes may sit
+// just before the closing delimiter, so the string ends at the last three
+// quotes of the run that closes it.
+func (l *locator) multilineString(quote byte) bool {
+	delim := strings.Repeat(string(quote), 3)
 	l.pos += 3
 	for !l.eof() {
-		if escapes && l.src[l.pos] == '\\' {
+		if quote == '"' && l.src[l.pos] == '\\' {
 			l.pos += 2
 			continue
 		}
-		if l.has(quote) {
-			for !l.eof() && l.src[l.pos] == quote[0] {
+		if l.has(delim) {
+			for !l.eof() && l.src[l.pos] == quote {
 				l.pos++
 			}
 			return true

@@ -18,7 +18,7 @@ func CheckCaseFiles(s *Spec) error {
 		if _, err := os.Stat(filepath.Join(s.Dir, filepath.FromSlash(file))); err == nil {
 			continue
 		}
-		sp, _ := s.Position(fmt.Sprintf("probe.case[%d].node", i))
+		sp := s.Positions[fmt.Sprintf("probe.case[%d].node", i)]
 		errs = append(errs, &Error{File: s.File, Line: sp.Line, Col: sp.Col, Msg: fmt.Sprintf(
 			"probe case %s runs %s, but %s does not exist (relative to the spec's folder); point node at an existing test file",
 			c.Test, c.Node, file)})

@@ -75,13 +75,6 @@ type Spec struct {
 	Positions map[string]Span
 }
 
-// Position returns where key (a path as in Positions) is written in the
-// spec's file; false when the spec does not write it.
-func (s *Spec) Position(key string) (Span, bool) {
-	sp, ok := s.Positions[key]
-	return sp, ok
-}
-
 // SameValues reports whether s and o hold the same values, wherever their
 // keys are written: an edit that moves a key keeps its meaning.
 func (s *Spec) SameValues(o *Spec) bool {

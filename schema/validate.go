@@ -13,19 +13,6 @@ import (
 	"github.com/fixturegen/fixturegen/internal/version"
 )
 
-// The keys each table allows, in the order the docs list them.
-var (
-	topKeys      = tableKeys("")
-	deadlineKeys = tableKeys("deadline")
-	preloadKeys  = tableKeys("preload")
-	groupKeys    = tableKeys("group")
-	pathsKeys    = tableKeys("paths")
-	probeKeys    = tableKeys("probe")
-	shieldKeys   = tableKeys("shield")
-	caseKeys     = tableKeys("probe.case")
-	plantedKeys  = tableKeys("probe.case.planted_delay")
-)
-
 // maxGroupName bounds the xdist group name, which pytest-xdist shows in its
 // output and uses to pick a worker; a longer name is a pasted mistake.
 const maxGroupName = 200
@@ -50,22 +37,22 @@ func (c *checker) validate(root *node, doc map[string]any, recordOrder []string)
 	if !c.requiredVersion(root, doc, s) {
 		return s
 	}
-	c.keys(root, doc, topKeys...)
-	c.shield(root, doc, s)
+	c.keys(root, doc, tableKeys("")...)
+	c.shield(doc, s)
 	// A spec with the shield may leave the deadline and its preload out;
 	// without the shield, a spec is nothing but them.
 	_, hasDeadline := doc["deadline"]
 	if hasDeadline || !s.Shield.On {
-		c.deadline(root, doc, s)
-		c.preload(root, doc, s)
+		c.deadline(doc, s)
+		c.preload(doc, s)
 	} else {
 		s.Deadline = defaultDeadline()
 		c.needsDeadline(root, doc, "preload", "the preload fixture runs before the deadline's alarm")
 		c.needsDeadline(root, doc, "probe", "the probe records the state at each arming of the deadline's alarm")
 	}
-	c.group(root, doc, s)
-	paths := c.paths(root, doc, s)
-	c.probe(root, doc, s, paths, recordOrder)
+	c.group(doc, s)
+	paths := c.paths(doc, s)
+	c.probe(doc, s, paths, recordOrder)
 	return s
 }
 
@@ -166,15 +153,14 @@ func (c *checker) needsDeadline(root *node, doc map[string]any, key, why string)
 
 // shield reads [shield], which is optional: its presence turns the import
 // shield on.
-func (c *checker) shield(root *node, doc map[string]any, s *Spec) {
+func (c *checker) shield(doc map[string]any, s *Spec) {
 	if _, present := doc["shield"]; !present {
 		return
 	}
-	n, t, ok := c.table(root, doc, "shield")
+	n, t, ok := c.table(doc, "shield")
 	if !ok {
 		return
 	}
-	c.keys(n, t, shieldKeys...)
 	sh := Shield{On: true, Signals: DefaultShieldSignals(), ImportGrace: DefaultShieldGrace, PastGrace: DefaultPastGrace, Rollback: true}
 	opt(n, t, "signals", &sh.Signals, c.signals)
 	opt(n, t, "import_grace", &sh.ImportGrace, c.seconds)
@@ -194,14 +180,13 @@ func (c *checker) signals(n *node, v any) ([]string, bool) {
 	return c.distinct(n, list, "%s", signal), true
 }
 
-func (c *checker) deadline(root *node, doc map[string]any, s *Spec) {
+func (c *checker) deadline(doc map[string]any, s *Spec) {
 	d := defaultDeadline()
 	defer func() { s.Deadline = d }()
-	n, t, ok := c.table(root, doc, "deadline")
+	n, t, ok := c.table(doc, "deadline")
 	if !ok {
 		return
 	}
-	c.keys(n, t, deadlineKeys...)
 	c.required(n, t, "fixture")
 	if v, ok := t["armed_when_env_set"]; ok {
 		kn := n.child("armed_when_env_set")
@@ -440,12 +425,11 @@ func (c *checker) moduleName(n *node, v any) (string, bool) {
 	return s, true
 }
 
-func (c *checker) preload(root *node, doc map[string]any, s *Spec) {
-	n, t, ok := c.table(root, doc, "preload")
+func (c *checker) preload(doc map[string]any, s *Spec) {
+	n, t, ok := c.table(doc, "preload")
 	if !ok {
 		return
 	}
-	c.keys(n, t, preloadKeys...)
 	c.required(n, t, "fixture", "modules")
 	if v, ok := t["fixture"]; ok {
 		fn := n.child("fixture")
@@ -470,16 +454,15 @@ func (c *checker) preload(root *node, doc map[string]any, s *Spec) {
 	s.Preload.Modules = c.distinct(mn, list, "module %q", c.moduleName)
 }
 
-func (c *checker) group(root *node, doc map[string]any, s *Spec) {
+func (c *checker) group(doc map[string]any, s *Spec) {
 	// [group] is optional; when it is written, it needs its name.
 	if _, present := doc["group"]; !present {
 		return
 	}
-	n, t, ok := c.table(root, doc, "group")
+	n, t, ok := c.table(doc, "group")
 	if !ok {
 		return
 	}
-	c.keys(n, t, groupKeys...)
 	c.required(n, t, "name")
 	v, ok := t["name"]
 	if !ok {
@@ -500,14 +483,14 @@ func (c *checker) group(root *node, doc map[string]any, s *Spec) {
 
 // paths reads [paths] and returns the keys written there, by name, for
 // the checks that compare them with each other and with the probe cases.
-func (c *checker) paths(root *node, doc map[string]any, s *Spec) map[string]*node {
+func (c *checker) paths(doc map[string]any, s *Spec) map[string]*node {
 	written := map[string]*node{}
-	n, t, ok := c.table(root, doc, "paths")
+	n, t, ok := c.table(doc, "paths")
 	if !ok {
 		return written
 	}
-	c.keys(n, t, pathsKeys...)
 	c.required(n, t, "conftest")
+	pathsKeys := tableKeys("paths")
 	clean := map[string]string{}
 	for _, k := range pathsKeys {
 		v, ok := t[k]
@@ -601,12 +584,11 @@ func (c *checker) pathRole(n *node, key, p string) bool {
 	return true
 }
 
-func (c *checker) probe(root *node, doc map[string]any, s *Spec, paths map[string]*node, recordOrder []string) {
-	n, t, ok := c.table(root, doc, "probe")
+func (c *checker) probe(doc map[string]any, s *Spec, paths map[string]*node, recordOrder []string) {
+	n, t, ok := c.table(doc, "probe")
 	if !ok {
 		return
 	}
-	c.keys(n, t, probeKeys...)
 	if v, ok := t["record"]; ok {
 		c.record(n.child("record"), v, s, recordOrder)
 	} else {
@@ -679,7 +661,7 @@ func (c *checker) cases(n *node, v any, s *Spec, paths map[string]*node) {
 		if !ok {
 			continue
 		}
-		c.keys(en, t, caseKeys...)
+		c.keys(en, t, tableKeys("probe.case")...)
 		c.required(en, t, "test", "node")
 		var pc Case
 		if v, ok := t["test"]; ok {
@@ -740,7 +722,7 @@ func (c *checker) plantedDelay(n *node, v any) (*PlantedDelay, bool) {
 	if !ok {
 		return nil, false
 	}
-	c.keys(n, t, plantedKeys...)
+	c.keys(n, t, tableKeys("probe.case.planted_delay")...)
 	c.required(n, t, "module", "seconds")
 	pd := &PlantedDelay{}
 	opt(n, t, "module", &pd.Module, c.moduleName)

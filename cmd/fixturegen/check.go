@@ -12,7 +12,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/cli/completion"
 )
 
-func init() {
+func checkCommand() *command {
 	var (
 		showDiff  bool
 		format    string
@@ -22,7 +22,7 @@ func init() {
 		python    string
 		verb      verbosity
 	)
-	commands = append(commands, &command{
+	return &command{
 		name:    "check",
 		summary: "report drift from the spec and breaches of the contract",
 		help: `
@@ -135,7 +135,7 @@ Examples:
 			}
 			return nil
 		},
-	})
+	}
 }
 
 // paceCollector lets the heap grow to five times what the last collection

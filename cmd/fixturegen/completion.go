@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/fixturegen/fixturegen/internal/cli/completion"
 )
@@ -9,8 +10,11 @@ import (
 // shells are the shells completion writes a script for.
 var shells = &completion.Choice{Name: "shell", Values: []string{"bash", "zsh", "fish"}}
 
-func init() {
-	commands = append(commands, &command{
+// scripts writes the completion script of each of shells.
+var scripts = map[string]func(io.Writer, completion.Model){"bash": completion.Bash, "zsh": completion.Zsh, "fish": completion.Fish}
+
+func completionCommand() *command {
+	return &command{
 		name:    "completion",
 		args:    "bash|zsh|fish",
 		summary: "print a shell completion script",
@@ -27,20 +31,14 @@ Examples:
 			if len(args) != 1 {
 				return usageError{"completion takes one shell: bash, zsh or fish"}
 			}
-			model := completionModel()
-			switch args[0] {
-			case "bash":
-				completion.Bash(c.stdout, model)
-			case "zsh":
-				completion.Zsh(c.stdout, model)
-			case "fish":
-				completion.Fish(c.stdout, model)
-			default:
+			script, ok := scripts[args[0]]
+			if !ok {
 				return usageError{fmt.Sprintf("completion knows bash, zsh and fish, not %q", args[0])}
 			}
+			script(c.stdout, completionModel())
 			return nil
 		},
-	})
+	}
 }
 
 // completionModel reads the command table and the flag sets the command
@@ -51,7 +49,7 @@ func completionModel() completion.Model {
 	global := topFlags(&context{})
 	global.SortFlags = false
 	var cmds []completion.Command
-	for _, cmd := range orderedCommands() {
+	for _, cmd := range commands {
 		cc := completion.Command{Name: cmd.name, Summary: cmd.summary, Flags: commandFlags(cmd, &context{}), Files: cmd.args != ""}
 		if cmd.name == "completion" {
 			cc.Files, cc.Choice = false, shells

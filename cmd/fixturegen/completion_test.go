@@ -161,7 +161,7 @@ func TestCompletionOffersWhatIsAccepted(t *testing.T) {
 	}
 	zsh, fish := completionScript(t, "zsh"), completionScript(t, "fish")
 	places := []string{""}
-	for _, cmd := range orderedCommands() {
+	for _, cmd := range commands {
 		places = append(places, cmd.name)
 	}
 	for _, place := range places {

@@ -8,9 +8,9 @@ import (
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 )
 
-func init() {
+func docsCommand() *command {
 	var mode writeMode
-	commands = append(commands, &command{
+	return &command{
 		name:    "docs",
 		args:    "[FILE]",
 		summary: "write the contract's reference tables into a Markdown file",
@@ -102,5 +102,5 @@ Examples:
 			}
 			return nil
 		},
-	})
+	}
 }

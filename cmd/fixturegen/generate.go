@@ -18,12 +18,12 @@ import (
 	"github.com/fixturegen/fixturegen/schema"
 )
 
-func init() {
+func generateCommand() *command {
 	var (
 		mode     writeMode
 		adopting bool
 	)
-	commands = append(commands, &command{
+	return &command{
 		name:    "generate",
 		summary: "write the conftest region, the probe plugin and the probe tests",
 		help: `
@@ -166,7 +166,7 @@ Examples:
 			}
 			return nil
 		},
-	})
+	}
 }
 
 // planGenerate loads the spec and plans what generate writes, with the
@@ -182,16 +182,12 @@ func (c *context) planGenerate(adopting bool) (*schema.Spec, []*plan.Change, []a
 	if err := checkConftest(spec); err != nil {
 		return nil, nil, nil, err
 	}
-	var (
-		changes []*plan.Change
-		adopted []adopt.Def
-	)
 	if adopting {
-		changes, adopted, err = adopt.Plan(spec)
-	} else {
-		changes, err = plan.Make(spec)
+		changes, adopted, err := adopt.Plan(spec)
+		return spec, changes, adopted, err
 	}
-	return spec, changes, adopted, err
+	changes, err := plan.Make(spec)
+	return spec, changes, nil, err
 }
 
 // checkConftest refuses a [paths].conftest that no test the project's

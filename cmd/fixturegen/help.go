@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -15,9 +14,17 @@ import (
 // Help and completion are made from the command table and each command's
 // flag set, so a new command or flag shows up in both without other edits.
 
-// commandOrder is the order a user meets the commands in; commands not
-// listed follow in the order they registered.
-var commandOrder = []string{"generate", "check", "probe", "triage", "init", "scaffold", "docs", "completion", "version"}
+// commands lists every command in the order a user meets them: help and
+// completion show them so. It is filled in init because completion's own
+// command reads it.
+var commands []*command
+
+func init() {
+	commands = []*command{
+		generateCommand(), checkCommand(), probeCommand(), triageCommand(), initCommand(),
+		scaffoldCommand(), docsCommand(), completionCommand(), versionCommand(),
+	}
+}
 
 func lookup(name string) *command {
 	for _, cmd := range commands {
@@ -28,26 +35,10 @@ func lookup(name string) *command {
 	return nil
 }
 
-// orderedCommands lists every command, in commandOrder first.
-func orderedCommands() []*command {
-	var out []*command
-	for _, name := range commandOrder {
-		if cmd := lookup(name); cmd != nil {
-			out = append(out, cmd)
-		}
-	}
-	for _, cmd := range commands {
-		if !slices.Contains(out, cmd) {
-			out = append(out, cmd)
-		}
-	}
-	return out
-}
-
 // commandHint is the hint for a command that does not exist, or "".
 func commandHint(name string) string {
 	var names []string
-	for _, cmd := range orderedCommands() {
+	for _, cmd := range commands {
 		names = append(names, cmd.name)
 	}
 	if s := suggest.Closest(name, names); s != "" {
@@ -88,7 +79,7 @@ Usage:
 
 Commands:
 `)
-	for _, cmd := range orderedCommands() {
+	for _, cmd := range commands {
 		fmt.Fprintf(w, "  %-11s %s\n", cmd.name, cmd.summary)
 	}
 	fmt.Fprintf(w, "\nGlobal flags:\n%s", flagUsages(topFlags(&context{}), nil))

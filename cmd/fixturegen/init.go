@@ -11,10 +11,10 @@ import (
 	"github.com/fixturegen/fixturegen/schema"
 )
 
-func init() {
+func initCommand() *command {
 	var force bool
 	var python string
-	commands = append(commands, &command{
+	return &command{
 		name:    "init",
 		summary: "write a spec: from a hand-written contract, or a starter",
 		help: `
@@ -115,7 +115,7 @@ Examples:
 			}
 			return err
 		},
-	})
+	}
 }
 
 // specAbove refuses an init, without --spec, in a folder below the folder

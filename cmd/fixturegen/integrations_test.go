@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -226,13 +225,7 @@ func checkCommandLine(t *testing.T, args []string) {
 		t.Errorf("fixturegen has no command %q", args[0])
 		return
 	}
-	fs := pflag.NewFlagSet(cmd.name, pflag.ContinueOnError)
-	fs.SetOutput(nil)
-	var c context
-	addGlobalFlags(fs, &c)
-	if cmd.flags != nil {
-		cmd.flags(fs)
-	}
+	fs := commandFlags(cmd, &context{})
 	if err := fs.Parse(args[1:]); err != nil {
 		t.Errorf("fixturegen %s: %v", strings.Join(args, " "), err)
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/fixturegen/fixturegen/schema"
 )
 
-func init() {
+func probeCommand() *command {
 	var (
 		format     string
 		python     string
@@ -27,7 +27,7 @@ func init() {
 		quiet      bool
 		verbose    bool
 	)
-	commands = append(commands, &command{
+	return &command{
 		name:    "probe",
 		args:    "[NODE...]",
 		summary: "run tests with the recording probe and list every late import",
@@ -208,7 +208,7 @@ Examples:
 			}
 			return nil
 		},
-	})
+	}
 }
 
 // pluginProbe returns the spec a probe without a spec runs with, when the

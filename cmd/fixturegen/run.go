@@ -47,8 +47,6 @@ type command struct {
 	run   func(c *context, args []string) error
 }
 
-var commands []*command
-
 // context is what every command gets: output streams and the global flags.
 type context struct {
 	stdout, stderr io.Writer
@@ -148,23 +146,17 @@ func topFlags(c *context) *pflag.FlagSet {
 	return fs
 }
 
-// globalFlags is a flag set named name that holds the global flags alone
-// and prints nothing itself.
+// globalFlags is a flag set named name that holds the flags every command
+// takes, alone, and prints nothing itself. Help and shell completion are
+// made from it, so a flag added here needs no other edit.
 func globalFlags(name string, c *context) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	addGlobalFlags(fs, c)
-	return fs
-}
-
-// addGlobalFlags defines the flags every command takes. Help and shell
-// completion are made from this flag set, so a flag added here needs no
-// other edit.
-func addGlobalFlags(fs *pflag.FlagSet, c *context) {
 	fs.StringVarP(&c.dir, "directory", "C", c.dir, "change to `DIR` before doing anything")
 	fs.StringVar(&c.spec, "spec", c.spec, "read the spec from `FILE` (default: the nearest "+schema.DefaultFile+", or "+schema.PyprojectFile+" with [tool.fixturegen], from the working folder up to the repository root)")
 	completion.Dirs(fs, "directory")
 	completion.Files(fs, "spec", "toml")
+	return fs
 }
 
 // exitCode prints err, if any, and maps it to an exit code. Errors that

@@ -11,9 +11,9 @@ import (
 	"github.com/fixturegen/fixturegen/schema"
 )
 
-func init() {
+func scaffoldCommand() *command {
 	var probe bool
-	commands = append(commands, &command{
+	return &command{
 		name:    "scaffold",
 		args:    "PATH",
 		summary: "create a new test module that runs under the deadline",
@@ -47,7 +47,7 @@ Examples:
 			}
 			return runScaffold(c, args[0], probe)
 		},
-	})
+	}
 }
 
 func runScaffold(c *context, target string, probe bool) error {

@@ -10,12 +10,12 @@ import (
 	"github.com/fixturegen/fixturegen/schema"
 )
 
-func init() {
+func triageCommand() *command {
 	var (
 		format string
 		labels []string
 	)
-	commands = append(commands, &command{
+	return &command{
 		name:    "triage",
 		args:    "FILE...",
 		summary: "read a failed CI run's logs and name the test that poisoned a worker",
@@ -77,7 +77,7 @@ Examples:
 			}
 			return nil
 		},
-	})
+	}
 }
 
 // triageSpec loads the spec named by --spec or found from the working

@@ -6,8 +6,8 @@ import (
 	"github.com/fixturegen/fixturegen/internal/version"
 )
 
-func init() {
-	commands = append(commands, &command{
+func versionCommand() *command {
+	return &command{
 		name:    "version",
 		summary: "print fixturegen's version",
 		help: `
@@ -28,5 +28,5 @@ Examples:
 			fmt.Fprintln(c.stdout, version.Long())
 			return nil
 		},
-	})
+	}
 }

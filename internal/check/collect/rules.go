@@ -197,7 +197,7 @@ func (r *rules) probeNodes() {
 		if !slices.ContainsFunc(r.v.Items, func(it Item) bool { return it.Path == abs }) {
 			why = fmt.Sprintf("pytest collects nothing from %s", file)
 		}
-		sp, _ := r.spec.Position(fmt.Sprintf("probe.case[%d].node", i)) // add reports an unwritten key at 1:1
+		sp := r.spec.Positions[fmt.Sprintf("probe.case[%d].node", i)] // add reports an unwritten key at 1:1
 		r.add(checkrules.RuleProbeNode, r.spec.File, sp.Line, sp.Col,
 			fmt.Sprintf("probe case %s runs %s, but %s", c.Test, c.Node, why),
 			"point node at a test pytest collects (python -m pytest --collect-only -q lists them)")

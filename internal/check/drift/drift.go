@@ -246,15 +246,15 @@ func specKeys(spec *schema.Spec) map[string]specKey {
 		"probe_plugin": spec.Paths.ProbePlugin,
 		"probe_tests":  spec.Paths.ProbeTests,
 	} {
-		sp, _ := spec.Position("paths." + key)
+		sp := spec.Positions["paths."+key]
 		out[p] = specKey{name: "paths." + key, line: sp.Line, col: sp.Col}
 	}
 	// The runtime is planned by paths.runtime, or, when that is not written,
 	// beside the conftest.
-	if sp, ok := spec.Position("paths.runtime"); ok {
+	if sp, ok := spec.Positions["paths.runtime"]; ok {
 		out[spec.Paths.Runtime] = specKey{name: "paths.runtime", line: sp.Line, col: sp.Col}
 	} else {
-		sp, _ := spec.Position("paths.conftest")
+		sp := spec.Positions["paths.conftest"]
 		out[spec.Paths.Runtime] = specKey{name: "paths.conftest (the runtime beside it)", line: sp.Line, col: sp.Col}
 	}
 	return out

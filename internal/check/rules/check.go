@@ -158,7 +158,7 @@ func (r *rules) add(rule, path string, pos pyscan.Pos, msg, fix string) {
 // spec's own values; the zero Pos, which add reports at 1:1, when the
 // spec does not write it.
 func (r *rules) specPos(key string) pyscan.Pos {
-	sp, _ := r.spec.Position(key)
+	sp := r.spec.Positions[key]
 	return pyscan.Pos{Line: sp.Line, Col: sp.Col}
 }
 

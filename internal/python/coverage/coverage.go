@@ -143,7 +143,7 @@ func CheckConftest(spec *schema.Spec, r pytestcfg.Run, planned map[string]bool) 
 	if err != nil {
 		return err
 	}
-	sp, _ := spec.Position("paths.conftest")
+	sp := spec.Positions["paths.conftest"]
 	return &schema.Error{File: spec.File, Line: sp.Line, Col: sp.Col, Msg: NoTestBelow(spec, r, modules)}
 }
 
