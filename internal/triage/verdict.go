@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
+	"github.com/fixturegen/fixturegen/internal/shell"
 )
 
 // judge holds what verdicts are judged against.
@@ -161,7 +162,7 @@ func (j *judge) probe(node string) string {
 	if cmd == "" {
 		cmd = "fixturegen probe"
 	}
-	return cmd + " " + shellQuote(stripGroup(node))
+	return cmd + " " + shell.Quote(stripGroup(node))
 }
 
 // rounding is how far a duration may fall short of a limit and still be
@@ -265,7 +266,7 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 	var order []string
 	inOrder := map[string]bool{}
 	for _, r := range w.Runs[:symptom+1] {
-		if n := shellQuote(stripGroup(r.Node)); !inOrder[n] {
+		if n := shell.Quote(stripGroup(r.Node)); !inOrder[n] {
 			inOrder[n] = true
 			order = append(order, n)
 		}
@@ -277,7 +278,7 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 				continue
 			}
 			if groupOf(bad.Node) == "" {
-				v.Next = append(v.Next, "python -m pytest -p no:randomly --replay "+shellQuote(s.Path))
+				v.Next = append(v.Next, "python -m pytest -p no:randomly --replay "+shell.Quote(s.Path))
 			} else {
 				// pytest-replay looks the recorded ids up as they are
 				// collected, and the loadgroup suffix is added later.
@@ -357,7 +358,7 @@ func (j *judge) slowLoops(attempts []*Attempt, explained map[string]bool) []Verd
 			Summary:   fmt.Sprintf("%s failed on its deadline on every attempt and worker it ran on (%d of %d): the code it guards is slow or stuck; the preload is not involved", stripGroup(node), t.deadline, t.attempts),
 			Poisoning: &TestRef{Node: stripGroup(node), Duration: t.duration, Why: "failed on its deadline on every run"},
 			Evidence:  t.evidence,
-			Next:      []string{"python -m pytest -p no:randomly " + shellQuote(stripGroup(node))},
+			Next:      []string{"python -m pytest -p no:randomly " + shell.Quote(stripGroup(node))},
 		})
 	}
 	return out
@@ -414,14 +415,6 @@ func pluralWord(n int, word string) string {
 		return word
 	}
 	return word + "s"
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+=:,@") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // pluginFix is the step that ends a poisoning under pytest-timeout: the
