@@ -106,11 +106,7 @@ type FailedImport struct {
 // attempt is one first import attempt under the alarm that raised, as the
 // plugin reports it; classify tells a timer's from any other.
 type attempt struct {
-	Node    string  `json:"node"`
-	Module  string  `json:"module"`
-	Error   string  `json:"error"`
-	Message string  `json:"message"`
-	Seconds float64 `json:"seconds"`
+	FailedImport
 	// Handler names the timer signal whose handler raised it, when the
 	// plugin found that handler's frame in the traceback.
 	Handler string `json:"handler"`
@@ -459,7 +455,7 @@ func (r *Report) classify(attempts []attempt, names timerexc.Names) {
 			timer = a.Handler + " handler"
 		}
 		if timer == "" {
-			r.Failed = append(r.Failed, FailedImport{Node: a.Node, Module: a.Module, Error: a.Error, Message: a.Message, Seconds: a.Seconds})
+			r.Failed = append(r.Failed, a.FailedImport)
 			continue
 		}
 		r.Late = append(r.Late, Import{Node: a.Node, Module: a.Module, Seconds: a.Seconds, Timer: timer, Error: a.Error, Message: a.Message})
