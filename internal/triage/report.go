@@ -72,11 +72,7 @@ func outcomeText(o Outcome) string {
 }
 
 func (r *Report) verdictText(w io.Writer, v Verdict) {
-	title := map[string]string{
-		PoisonedWorker:   "poisoned worker",
-		SlowRecoveryLoop: "slow recovery loop",
-		NotThisClass:     "not this failure class",
-	}[v.Kind]
+	title := strings.ReplaceAll(v.Kind, "-", " ")
 	if v.Kind == PoisonedWorker {
 		title = fmt.Sprintf("%s %s in attempt %s", title, v.Worker, v.Attempt)
 	}

@@ -158,11 +158,7 @@ func (j *judge) interruption(r Run, f *facts, timeout float64) (string, int) {
 
 // probe is the command that names the late import of a test.
 func (j *judge) probe(node string) string {
-	cmd := j.spec.Probe
-	if cmd == "" {
-		cmd = "fixturegen probe"
-	}
-	return cmd + " " + shell.Quote(stripGroup(node))
+	return cmp.Or(j.spec.Probe, "fixturegen probe") + " " + shell.Quote(stripGroup(node))
 }
 
 // rounding is how far a duration may fall short of a limit and still be
