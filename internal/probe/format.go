@@ -310,23 +310,11 @@ func ImportTimesText(w io.Writer, spec *schema.Spec, python string, times []Impo
 	}
 }
 
-// ImportTimesJSON prints the import times as one JSON array, each with
-// its share of the deadline.
-func ImportTimesJSON(w io.Writer, spec *schema.Spec, times []ImportTime) error {
-	type row struct {
-		Module          string  `json:"module"`
-		Seconds         float64 `json:"seconds"`
-		DeadlineShare   float64 `json:"deadline_share"`
-		Heaviest        string  `json:"heaviest,omitempty"`
-		HeaviestSeconds float64 `json:"heaviest_seconds,omitempty"`
-	}
-	rows := []row{}
-	for _, t := range times {
-		rows = append(rows, row{t.Module, t.Seconds, t.Seconds / spec.Deadline.Seconds, t.Heaviest, t.HeaviestSeconds})
-	}
+// ImportTimesJSON prints the import times as one JSON array.
+func ImportTimesJSON(w io.Writer, times []ImportTime) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(rows)
+	return enc.Encode(orEmpty(times))
 }
 
 // orEmpty is s, or an empty slice for nil, so that JSON shows [] and not

@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -64,12 +65,7 @@ func (r *Report) workerText(w io.Writer, wk *Worker) {
 	}
 }
 
-func outcomeText(o Outcome) string {
-	if o == "" {
-		return "unfinished"
-	}
-	return string(o)
-}
+func outcomeText(o Outcome) string { return cmp.Or(string(o), "unfinished") }
 
 func (r *Report) verdictText(w io.Writer, v Verdict) {
 	title := strings.ReplaceAll(v.Kind, "-", " ")
