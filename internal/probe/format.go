@@ -224,12 +224,7 @@ func (r *Report) armedText(w io.Writer, spec *schema.Spec, p color.Painter, verb
 // pytest's last line; with verbose, or when no test failed (pytest itself
 // stopped), its whole output.
 func (r *Report) outputText(w io.Writer, verbose bool) {
-	var failed []Result
-	for _, res := range r.Results {
-		if res.Outcome == "failed" || res.Outcome == "error" {
-			failed = append(failed, res)
-		}
-	}
+	failed := slices.DeleteFunc(slices.Clone(r.Results), func(res Result) bool { return res.Outcome != "failed" && res.Outcome != "error" })
 	if verbose || len(failed) == 0 {
 		fmt.Fprintf(w, "the inner pytest run exited %d; its output:\n%s%s", r.Code, r.Stdout, r.Stderr)
 		return

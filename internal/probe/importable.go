@@ -3,7 +3,6 @@ package probe
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 
@@ -64,7 +63,7 @@ func Importable(spec *schema.Spec, python string, modules, nodes []string) (ok, 
 // folder (see pytestView.importPath), as a JSON list for a script's
 // command line.
 func ImportPath(spec *schema.Spec, nodes []string) (string, error) {
-	view, err := viewFor(spec, nodes, os.Getenv("PYTEST_ADDOPTS"), false)
+	view, err := viewFor(spec, nodes, false)
 	if err != nil {
 		return "", err
 	}

@@ -209,7 +209,7 @@ type CollectError struct {
 // folder is removed however the run ends.
 func Run(spec *schema.Spec, python string, nodes []string, opts Options) (*Report, error) {
 	shieldOnly := !spec.HasDeadline()
-	view, err := viewFor(spec, nodes, os.Getenv("PYTEST_ADDOPTS"), shieldOnly)
+	view, err := viewFor(spec, nodes, shieldOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -343,12 +343,9 @@ func (l *progressLog) snapshot() ([]Result, []CollectError) {
 // error) when a node id names nothing, and reports a collector that fails
 // (a syntax error, an import error) through the progress plugin.
 func (r *Report) NotCollected() *NotCollected {
-	var msg []string
-	for _, line := range strings.Split(r.Stderr, "\n") {
-		if strings.HasPrefix(line, "ERROR: ") || strings.HasPrefix(line, "(no match") {
-			msg = append(msg, line)
-		}
-	}
+	msg := slices.DeleteFunc(strings.Split(r.Stderr, "\n"), func(line string) bool {
+		return !strings.HasPrefix(line, "ERROR: ") && !strings.HasPrefix(line, "(no match")
+	})
 	var files []string
 	for _, ce := range r.CollectErrors {
 		files = append(files, ce.Node)
@@ -386,16 +383,11 @@ type NotCollected struct {
 // pytestLines keeps the "E " lines of a collection error, the part pytest
 // shows as the error itself, or the whole text when there are none.
 func pytestLines(text string) []string {
-	var out []string
-	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
-		if strings.HasPrefix(line, "E ") {
-			out = append(out, line)
-		}
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	if e := slices.DeleteFunc(slices.Clone(lines), func(l string) bool { return !strings.HasPrefix(l, "E ") }); len(e) > 0 {
+		return e
 	}
-	if len(out) == 0 {
-		return strings.Split(strings.TrimSpace(text), "\n")
-	}
-	return out
+	return lines
 }
 
 // probeEnv is the inner run's environment (venv.Env), with the plugin
