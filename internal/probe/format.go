@@ -39,7 +39,7 @@ func (r *Report) Text(w io.Writer, spec *schema.Spec, p color.Painter, verbose b
 		for _, g := range tallyBy(r.Late, func(imp Import) string { return imp.Module }, func(imp Import) string { return imp.Node }) {
 			line := fmt.Sprintf("  %s %7.2f s  %s%s", p.Paint(color.Red, fmt.Sprintf("%-40s", g.first.Module)), g.first.Seconds, g.first.Node, more(len(g.tests), "test"))
 			// The first import of the module that a timer ended, if one did.
-			if i := slices.IndexFunc(r.Late, func(imp Import) bool { return imp.Module == g.first.Module && imp.Interrupted() }); i >= 0 {
+			if i := slices.IndexFunc(r.Late, func(imp Import) bool { return imp.Module == g.first.Module && imp.Timer != "" }); i >= 0 {
 				line += ", interrupted by " + interrupter(spec, r.Late[i])
 			}
 			fmt.Fprintln(w, line)

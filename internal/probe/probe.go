@@ -90,9 +90,6 @@ type Import struct {
 	Message string `json:"message,omitempty"`
 }
 
-// Interrupted reports whether a timer's exception ended the import.
-func (i Import) Interrupted() bool { return i.Timer != "" }
-
 // FailedImport is one first import attempt under the alarm that raised
 // something no timer raises.
 type FailedImport struct {
@@ -243,7 +240,11 @@ func Run(spec *schema.Spec, python string, nodes []string, opts Options) (*Repor
 	}
 	defer progressR.Close()
 	cmd.ExtraFiles = []*os.File{progressW}
-	cmd.Env = append(probeEnv(os.Environ(), dir, shieldOnly), "FIXTUREGEN_PROGRESS_FD=3")
+	// The environment is venv.Env's, with the plugin asked for its
+	// detailed report; PYTEST_TIMEOUT stays for a run under pytest-timeout.
+	cmd.Env = append(venv.Env(os.Environ(), dir, func(name string) bool {
+		return name == "PYTEST_TIMEOUT" && !shieldOnly || name == "PLANTED_DELAY" || name == "PLANTED_DELAY_MODULE" || name == "ARMED_DELAY"
+	}), "FIXTUREGEN_PROBE_IMPORTS=1", "FIXTUREGEN_PROGRESS_FD=3")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	// A process the inner run left behind holding its output open must
@@ -388,15 +389,6 @@ func pytestLines(text string) []string {
 		return e
 	}
 	return lines
-}
-
-// probeEnv is the inner run's environment (venv.Env), with the plugin
-// asked for its detailed report. PYTEST_TIMEOUT stays with timeout, for a
-// run under pytest-timeout.
-func probeEnv(environ []string, pluginDir string, timeout bool) []string {
-	return append(venv.Env(environ, pluginDir, func(name string) bool {
-		return name == "PYTEST_TIMEOUT" && !timeout || name == "PLANTED_DELAY" || name == "PLANTED_DELAY_MODULE" || name == "ARMED_DELAY"
-	}), "FIXTUREGEN_PROBE_IMPORTS=1")
 }
 
 // parse reads the plugin's JSON line from the inner run's output; names
