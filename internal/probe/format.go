@@ -267,12 +267,10 @@ func (r *Report) JSON(w io.Writer) error {
 		Late   []Import       `json:"late"`
 		Failed []FailedImport `json:"failed"`
 		Armed  []armed        `json:"armed"`
-		// NotImportable are late modules left out of the fix.
-		NotImportable []string `json:"not_importable"`
-		// Optional are late modules left out of the fix because the
-		// project imports them only where their package may be missing.
-		Optional []Optional `json:"optional"`
-		Results  []Result   `json:"results"`
+		// The late modules left out of the fix; see Report.
+		NotImportable []string   `json:"not_importable"`
+		Optional      []Optional `json:"optional"`
+		Results       []Result   `json:"results"`
 	}{OK: r.OK(), Code: r.Code, Nodes: orEmpty(r.Nodes), Late: orEmpty(r.Late), Failed: orEmpty(r.Failed), Armed: []armed{},
 		NotImportable: orEmpty(r.NotImportable), Optional: orEmpty(r.Optional), Results: orEmpty(r.Results)}
 	for i, rec := range r.Armed {

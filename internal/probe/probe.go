@@ -336,7 +336,7 @@ func (l *progressLog) read(from io.Reader, progress func(Result)) {
 func (l *progressLog) snapshot() ([]Result, []CollectError) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]Result(nil), l.results...), append([]CollectError(nil), l.errs...)
+	return slices.Clone(l.results), slices.Clone(l.errs)
 }
 
 // NotCollected describes, when some of the nodes did not collect, which

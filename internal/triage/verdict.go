@@ -364,7 +364,7 @@ func (j *judge) slowLoops(attempts []*Attempt, explained map[string]bool) []Verd
 func (j *judge) notThisClass(attempts []*Attempt) Verdict {
 	v := Verdict{Kind: NotThisClass}
 	failed := 0
-	var hints []string
+	var hints []Evidence
 	for _, a := range attempts {
 		fs := j.facts(a)
 		for _, w := range a.Workers {
@@ -381,9 +381,9 @@ func (j *judge) notThisClass(attempts []*Attempt) Verdict {
 				}
 				switch {
 				case f.first(HalfImport) != nil:
-					hints = append(hints, fmt.Sprintf("%s shows a half-import signature on %s, but no earlier test on that worker was interrupted in what the input shows", stripGroup(r.Node), w.Name))
+					hints = append(hints, Evidence{What: fmt.Sprintf("%s shows a half-import signature on %s, but no earlier test on that worker was interrupted in what the input shows", stripGroup(r.Node), w.Name)})
 				case f.first(DeadlineFailure) != nil:
-					hints = append(hints, fmt.Sprintf("%s failed on its deadline on %s without a later half-import failure: a first import under the alarm may have taken the window", stripGroup(r.Node), w.Name))
+					hints = append(hints, Evidence{What: fmt.Sprintf("%s failed on its deadline on %s without a later half-import failure: a first import under the alarm may have taken the window", stripGroup(r.Node), w.Name)})
 					v.Next = append(v.Next, j.probe(r.Node))
 				}
 			}
@@ -400,9 +400,7 @@ func (j *judge) notThisClass(attempts []*Attempt) Verdict {
 	if failed > 0 && !messages {
 		v.Summary += "; pytest-replay files hold no failure messages, so give the log or the JUnit XML of the same attempt too, under the same --label"
 	}
-	for _, h := range hints {
-		v.Evidence = append(v.Evidence, Evidence{What: h})
-	}
+	v.Evidence = append(v.Evidence, hints...)
 	return v
 }
 
