@@ -33,12 +33,10 @@ type facts struct {
 	withSetup  float64 // the longest run with its setup; negative when unknown
 }
 
+// facts gathers what the attempt's inputs say about each test, once the
+// run's known modules are all in.
 func (j *judge) facts(a *Attempt) map[string]*facts {
-	if a.facts != nil {
-		return a.facts
-	}
 	fs := map[string]*facts{}
-	a.facts = fs
 	get := func(node string) *facts {
 		f := fs[node]
 		if f == nil {
@@ -182,7 +180,7 @@ const deadlineSlack = 0.05
 
 // attempt judges each worker of one attempt.
 func (j *judge) attempt(a *Attempt) []Verdict {
-	fs := j.facts(a)
+	fs := a.facts
 	var out []Verdict
 	for _, w := range a.Workers {
 		// Walk the worker's runs, keeping the strongest interruption so
@@ -300,7 +298,7 @@ func (j *judge) slowLoops(attempts []*Attempt, explained map[string]bool) []Verd
 	// Only tests that failed on their deadline somewhere are candidates.
 	candidate := map[string]bool{}
 	for _, a := range attempts {
-		for node, f := range j.facts(a) {
+		for node, f := range a.facts {
 			if f.first(DeadlineFailure) != nil {
 				candidate[node] = true
 			}
@@ -309,7 +307,7 @@ func (j *judge) slowLoops(attempts []*Attempt, explained map[string]bool) []Verd
 	tests := map[string]*tally{}
 	var order []string
 	for _, a := range attempts {
-		fs := j.facts(a)
+		fs := a.facts
 		ran := map[string]bool{}
 		for _, w := range a.Workers {
 			for _, r := range w.Runs {
@@ -366,7 +364,7 @@ func (j *judge) notThisClass(attempts []*Attempt) Verdict {
 	failed := 0
 	var hints []Evidence
 	for _, a := range attempts {
-		fs := j.facts(a)
+		fs := a.facts
 		for _, w := range a.Workers {
 			seen := map[string]bool{}
 			for _, r := range w.Runs {
