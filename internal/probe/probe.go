@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -116,14 +117,9 @@ func (r *Report) OK() bool {
 	if r.Code != 0 || len(r.Armed) == 0 || len(r.Late) > 0 {
 		return false
 	}
-	for _, rec := range r.Armed {
-		for _, ok := range rec {
-			if !ok {
-				return false
-			}
-		}
-	}
-	return true
+	return !slices.ContainsFunc(r.Armed, func(rec map[string]bool) bool {
+		return slices.Contains(slices.Collect(maps.Values(rec)), false)
+	})
 }
 
 // LateModules returns the late modules in the order first seen, once each.

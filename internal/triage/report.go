@@ -95,11 +95,10 @@ func (r *Report) verdictText(w io.Writer, v Verdict) {
 				}
 				what = what[:cut] + "..."
 			}
-			if e.Loc.File == "" {
-				fmt.Fprintf(w, "    %s\n", what)
-			} else {
-				fmt.Fprintf(w, "    %s: %s\n", e.Loc, what)
+			if e.Loc.File != "" {
+				what = e.Loc.String() + ": " + what
 			}
+			fmt.Fprintf(w, "    %s\n", what)
 		}
 	}
 	if len(v.Next) > 0 {
