@@ -8,6 +8,7 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/cli/completion"
 	"github.com/fixturegen/fixturegen/internal/onboard/starter"
+	"github.com/fixturegen/fixturegen/internal/shell"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -131,5 +132,5 @@ func specAbove() error {
 		"already the spec here (fixturegen commands run in this folder read it), so init writes no second spec below it; "+
 			"edit it, or write it afresh with fixturegen -C %s init --force; for a project of its own in this folder, "+
 			"name the new spec: fixturegen --spec %s init (commands run here will read that one, and those run above the other)",
-		shellQuote(filepath.Dir(found)), schema.DefaultFile)}
+		shell.Quote(filepath.Dir(found)), schema.DefaultFile)}
 }

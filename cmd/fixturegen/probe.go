@@ -147,7 +147,7 @@ Examples:
 					return err
 				}
 				if format == "json" {
-					return probe.ImportTimesJSON(c.stdout, spec, times)
+					return probe.ImportTimesJSON(c.stdout, times)
 				}
 				probe.ImportTimesText(c.stdout, spec, python, times)
 				return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/fixturegen/fixturegen/internal/cli/color"
 	"github.com/fixturegen/fixturegen/internal/cli/completion"
 	"github.com/fixturegen/fixturegen/internal/gen/write"
+	"github.com/fixturegen/fixturegen/internal/shell"
 	"github.com/fixturegen/fixturegen/internal/version"
 	"github.com/fixturegen/fixturegen/schema"
 )
@@ -265,18 +266,10 @@ func (c *context) specPath() (string, error) {
 func (c *context) commandLine(sub string) string {
 	parts := []string{"fixturegen"}
 	if c.dir != "" {
-		parts = append(parts, "-C", shellQuote(c.dir))
+		parts = append(parts, "-C", shell.Quote(c.dir))
 	}
 	if c.spec != "" {
-		parts = append(parts, "--spec", shellQuote(c.spec))
+		parts = append(parts, "--spec", shell.Quote(c.spec))
 	}
 	return strings.Join(append(parts, sub), " ")
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+=:,@") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -39,7 +39,7 @@ func (r *Report) Text(w io.Writer, spec *schema.Spec, p color.Painter, verbose b
 		for _, g := range tallyBy(r.Late, func(imp Import) string { return imp.Module }, func(imp Import) string { return imp.Node }) {
 			line := fmt.Sprintf("  %s %7.2f s  %s%s", p.Paint(color.Red, fmt.Sprintf("%-40s", g.first.Module)), g.first.Seconds, g.first.Node, more(len(g.tests), "test"))
 			// The first import of the module that a timer ended, if one did.
-			if i := slices.IndexFunc(r.Late, func(imp Import) bool { return imp.Module == g.first.Module && imp.Interrupted() }); i >= 0 {
+			if i := slices.IndexFunc(r.Late, func(imp Import) bool { return imp.Module == g.first.Module && imp.Timer != "" }); i >= 0 {
 				line += ", interrupted by " + interrupter(spec, r.Late[i])
 			}
 			fmt.Fprintln(w, line)
@@ -224,12 +224,7 @@ func (r *Report) armedText(w io.Writer, spec *schema.Spec, p color.Painter, verb
 // pytest's last line; with verbose, or when no test failed (pytest itself
 // stopped), its whole output.
 func (r *Report) outputText(w io.Writer, verbose bool) {
-	var failed []Result
-	for _, res := range r.Results {
-		if res.Outcome == "failed" || res.Outcome == "error" {
-			failed = append(failed, res)
-		}
-	}
+	failed := slices.DeleteFunc(slices.Clone(r.Results), func(res Result) bool { return res.Outcome != "failed" && res.Outcome != "error" })
 	if verbose || len(failed) == 0 {
 		fmt.Fprintf(w, "the inner pytest run exited %d; its output:\n%s%s", r.Code, r.Stdout, r.Stderr)
 		return
@@ -272,12 +267,10 @@ func (r *Report) JSON(w io.Writer) error {
 		Late   []Import       `json:"late"`
 		Failed []FailedImport `json:"failed"`
 		Armed  []armed        `json:"armed"`
-		// NotImportable are late modules left out of the fix.
-		NotImportable []string `json:"not_importable"`
-		// Optional are late modules left out of the fix because the
-		// project imports them only where their package may be missing.
-		Optional []Optional `json:"optional"`
-		Results  []Result   `json:"results"`
+		// The late modules left out of the fix; see Report.
+		NotImportable []string   `json:"not_importable"`
+		Optional      []Optional `json:"optional"`
+		Results       []Result   `json:"results"`
 	}{OK: r.OK(), Code: r.Code, Nodes: orEmpty(r.Nodes), Late: orEmpty(r.Late), Failed: orEmpty(r.Failed), Armed: []armed{},
 		NotImportable: orEmpty(r.NotImportable), Optional: orEmpty(r.Optional), Results: orEmpty(r.Results)}
 	for i, rec := range r.Armed {
@@ -310,23 +303,11 @@ func ImportTimesText(w io.Writer, spec *schema.Spec, python string, times []Impo
 	}
 }
 
-// ImportTimesJSON prints the import times as one JSON array, each with
-// its share of the deadline.
-func ImportTimesJSON(w io.Writer, spec *schema.Spec, times []ImportTime) error {
-	type row struct {
-		Module          string  `json:"module"`
-		Seconds         float64 `json:"seconds"`
-		DeadlineShare   float64 `json:"deadline_share"`
-		Heaviest        string  `json:"heaviest,omitempty"`
-		HeaviestSeconds float64 `json:"heaviest_seconds,omitempty"`
-	}
-	rows := []row{}
-	for _, t := range times {
-		rows = append(rows, row{t.Module, t.Seconds, t.Seconds / spec.Deadline.Seconds, t.Heaviest, t.HeaviestSeconds})
-	}
+// ImportTimesJSON prints the import times as one JSON array.
+func ImportTimesJSON(w io.Writer, times []ImportTime) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(rows)
+	return enc.Encode(orEmpty(times))
 }
 
 // orEmpty is s, or an empty slice for nil, so that JSON shows [] and not

@@ -3,8 +3,8 @@ package probe
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/schema"
@@ -46,12 +46,9 @@ func Importable(spec *schema.Spec, python string, modules, nodes []string) (ok, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("checking that %s import in a fresh %s: %v\n%s", strings.Join(modules, ", "), python, err, stderr.String())
 	}
-	failed := map[string]bool{}
-	for _, line := range strings.Split(string(out), "\n") {
-		failed[strings.TrimSpace(line)] = true
-	}
+	failed := strings.Fields(string(out))
 	for _, m := range modules {
-		if failed[m] {
+		if slices.Contains(failed, m) {
 			not = append(not, m)
 		} else {
 			ok = append(ok, m)
@@ -64,7 +61,7 @@ func Importable(spec *schema.Spec, python string, modules, nodes []string) (ok, 
 // folder (see pytestView.importPath), as a JSON list for a script's
 // command line.
 func ImportPath(spec *schema.Spec, nodes []string) (string, error) {
-	view, err := viewFor(spec, nodes, os.Getenv("PYTEST_ADDOPTS"), false)
+	view, err := viewFor(spec, nodes, false)
 	if err != nil {
 		return "", err
 	}

@@ -15,12 +15,14 @@ import (
 // ImportTime is one preload module's cold import, measured alone in a
 // fresh interpreter.
 type ImportTime struct {
-	Module  string
-	Seconds float64
+	Module  string  `json:"module"`
+	Seconds float64 `json:"seconds"`
+	// DeadlineShare is Seconds as a share of the deadline.
+	DeadlineShare float64 `json:"deadline_share"`
 	// Heaviest names the costliest module the import pulled in (by its own
 	// time), to say where the time goes; "" when it is Module itself.
-	Heaviest        string
-	HeaviestSeconds float64
+	Heaviest        string  `json:"heaviest,omitempty"`
+	HeaviestSeconds float64 `json:"heaviest_seconds,omitempty"`
 }
 
 // marker separates the interpreter's start-up imports from the measured one
@@ -48,6 +50,7 @@ func ImportTimes(spec *schema.Spec, python string) ([]ImportTime, error) {
 		if err != nil {
 			return nil, err
 		}
+		t.DeadlineShare = t.Seconds / spec.Deadline.Seconds
 		times = append(times, t)
 	}
 	slices.SortStableFunc(times, func(a, b ImportTime) int { return cmp.Compare(b.Seconds, a.Seconds) })

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -90,9 +91,6 @@ type Import struct {
 	Message string `json:"message,omitempty"`
 }
 
-// Interrupted reports whether a timer's exception ended the import.
-func (i Import) Interrupted() bool { return i.Timer != "" }
-
 // FailedImport is one first import attempt under the alarm that raised
 // something no timer raises.
 type FailedImport struct {
@@ -106,11 +104,7 @@ type FailedImport struct {
 // attempt is one first import attempt under the alarm that raised, as the
 // plugin reports it; classify tells a timer's from any other.
 type attempt struct {
-	Node    string  `json:"node"`
-	Module  string  `json:"module"`
-	Error   string  `json:"error"`
-	Message string  `json:"message"`
-	Seconds float64 `json:"seconds"`
+	FailedImport
 	// Handler names the timer signal whose handler raised it, when the
 	// plugin found that handler's frame in the traceback.
 	Handler string `json:"handler"`
@@ -123,14 +117,9 @@ func (r *Report) OK() bool {
 	if r.Code != 0 || len(r.Armed) == 0 || len(r.Late) > 0 {
 		return false
 	}
-	for _, rec := range r.Armed {
-		for _, ok := range rec {
-			if !ok {
-				return false
-			}
-		}
-	}
-	return true
+	return !slices.ContainsFunc(r.Armed, func(rec map[string]bool) bool {
+		return slices.Contains(slices.Collect(maps.Values(rec)), false)
+	})
 }
 
 // LateModules returns the late modules in the order first seen, once each.
@@ -213,7 +202,7 @@ type CollectError struct {
 // folder is removed however the run ends.
 func Run(spec *schema.Spec, python string, nodes []string, opts Options) (*Report, error) {
 	shieldOnly := !spec.HasDeadline()
-	view, err := viewFor(spec, nodes, os.Getenv("PYTEST_ADDOPTS"), shieldOnly)
+	view, err := viewFor(spec, nodes, shieldOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +236,11 @@ func Run(spec *schema.Spec, python string, nodes []string, opts Options) (*Repor
 	}
 	defer progressR.Close()
 	cmd.ExtraFiles = []*os.File{progressW}
-	cmd.Env = append(probeEnv(os.Environ(), dir, shieldOnly), "FIXTUREGEN_PROGRESS_FD=3")
+	// The environment is venv.Env's, with the plugin asked for its
+	// detailed report; PYTEST_TIMEOUT stays for a run under pytest-timeout.
+	cmd.Env = append(venv.Env(os.Environ(), dir, func(name string) bool {
+		return name == "PYTEST_TIMEOUT" && !shieldOnly || name == "PLANTED_DELAY" || name == "PLANTED_DELAY_MODULE" || name == "ARMED_DELAY"
+	}), "FIXTUREGEN_PROBE_IMPORTS=1", "FIXTUREGEN_PROGRESS_FD=3")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	// A process the inner run left behind holding its output open must
@@ -339,7 +332,7 @@ func (l *progressLog) read(from io.Reader, progress func(Result)) {
 func (l *progressLog) snapshot() ([]Result, []CollectError) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]Result(nil), l.results...), append([]CollectError(nil), l.errs...)
+	return slices.Clone(l.results), slices.Clone(l.errs)
 }
 
 // NotCollected describes, when some of the nodes did not collect, which
@@ -347,12 +340,9 @@ func (l *progressLog) snapshot() ([]Result, []CollectError) {
 // error) when a node id names nothing, and reports a collector that fails
 // (a syntax error, an import error) through the progress plugin.
 func (r *Report) NotCollected() *NotCollected {
-	var msg []string
-	for _, line := range strings.Split(r.Stderr, "\n") {
-		if strings.HasPrefix(line, "ERROR: ") || strings.HasPrefix(line, "(no match") {
-			msg = append(msg, line)
-		}
-	}
+	msg := slices.DeleteFunc(strings.Split(r.Stderr, "\n"), func(line string) bool {
+		return !strings.HasPrefix(line, "ERROR: ") && !strings.HasPrefix(line, "(no match")
+	})
 	var files []string
 	for _, ce := range r.CollectErrors {
 		files = append(files, ce.Node)
@@ -390,25 +380,11 @@ type NotCollected struct {
 // pytestLines keeps the "E " lines of a collection error, the part pytest
 // shows as the error itself, or the whole text when there are none.
 func pytestLines(text string) []string {
-	var out []string
-	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
-		if strings.HasPrefix(line, "E ") {
-			out = append(out, line)
-		}
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	if e := slices.DeleteFunc(slices.Clone(lines), func(l string) bool { return !strings.HasPrefix(l, "E ") }); len(e) > 0 {
+		return e
 	}
-	if len(out) == 0 {
-		return strings.Split(strings.TrimSpace(text), "\n")
-	}
-	return out
-}
-
-// probeEnv is the inner run's environment (venv.Env), with the plugin
-// asked for its detailed report. PYTEST_TIMEOUT stays with timeout, for a
-// run under pytest-timeout.
-func probeEnv(environ []string, pluginDir string, timeout bool) []string {
-	return append(venv.Env(environ, pluginDir, func(name string) bool {
-		return name == "PYTEST_TIMEOUT" && !timeout || name == "PLANTED_DELAY" || name == "PLANTED_DELAY_MODULE" || name == "ARMED_DELAY"
-	}), "FIXTUREGEN_PROBE_IMPORTS=1")
+	return lines
 }
 
 // parse reads the plugin's JSON line from the inner run's output; names
@@ -459,7 +435,7 @@ func (r *Report) classify(attempts []attempt, names timerexc.Names) {
 			timer = a.Handler + " handler"
 		}
 		if timer == "" {
-			r.Failed = append(r.Failed, FailedImport{Node: a.Node, Module: a.Module, Error: a.Error, Message: a.Message, Seconds: a.Seconds})
+			r.Failed = append(r.Failed, a.FailedImport)
 			continue
 		}
 		r.Late = append(r.Late, Import{Node: a.Node, Module: a.Module, Seconds: a.Seconds, Timer: timer, Error: a.Error, Message: a.Message})

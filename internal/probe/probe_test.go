@@ -205,13 +205,13 @@ func TestClassify(t *testing.T) {
 	r.Late = []Import{{Node: "t.py::c", Module: "loaded"}}
 	names := timerexc.Names{Exception: "TimeoutError", Message: "Test timed out after {seconds}s"}
 	r.classify([]attempt{
-		{Node: "t.py::b", Module: "by.token", Error: "AssertionError", Message: "slow (1 s, real time) [fixturegen:import-interrupted module=by.token]"},
-		{Node: "t.py::a", Module: "by.spec", Error: "TimeoutError", Message: "Test timed out after 5s"},
-		{Node: "t.py::c", Module: "by.timeout", Error: "Failed", Message: "Timeout (>1.0s) from pytest-timeout."},
-		{Node: "t.py::c", Module: "by.handler", Error: "KeyboardInterrupt", Message: "", Handler: "SIGALRM"},
-		{Node: "t.py::a", Module: "sdk.Session", Error: "ModuleNotFoundError", Message: "No module named 'sdk.Session'"},
-		{Node: "t.py::a", Module: "mode", Error: "RuntimeError", Message: "set MODE first"},
-		{Node: "t.py::a", Module: "other.timeout", Error: "TimeoutError", Message: "connect timed out"},
+		{FailedImport: FailedImport{Node: "t.py::b", Module: "by.token", Error: "AssertionError", Message: "slow (1 s, real time) [fixturegen:import-interrupted module=by.token]"}},
+		{FailedImport: FailedImport{Node: "t.py::a", Module: "by.spec", Error: "TimeoutError", Message: "Test timed out after 5s"}},
+		{FailedImport: FailedImport{Node: "t.py::c", Module: "by.timeout", Error: "Failed", Message: "Timeout (>1.0s) from pytest-timeout."}},
+		{FailedImport: FailedImport{Node: "t.py::c", Module: "by.handler", Error: "KeyboardInterrupt"}, Handler: "SIGALRM"},
+		{FailedImport: FailedImport{Node: "t.py::a", Module: "sdk.Session", Error: "ModuleNotFoundError", Message: "No module named 'sdk.Session'"}},
+		{FailedImport: FailedImport{Node: "t.py::a", Module: "mode", Error: "RuntimeError", Message: "set MODE first"}},
+		{FailedImport: FailedImport{Node: "t.py::a", Module: "other.timeout", Error: "TimeoutError", Message: "connect timed out"}},
 	}, names)
 	var late []string
 	for _, imp := range r.Late {

@@ -39,9 +39,9 @@ type pytestView struct {
 }
 
 // viewFor reads the configuration pytest uses for nodes run from the
-// spec's folder, found as pytest finds it for that command line. env is
-// PYTEST_ADDOPTS; timeout keeps pytest-timeout's options.
-func viewFor(spec *schema.Spec, nodes []string, env string, timeout bool) (*pytestView, error) {
+// spec's folder, found as pytest finds it for that command line, with the
+// options PYTEST_ADDOPTS adds; timeout keeps pytest-timeout's options.
+func viewFor(spec *schema.Spec, nodes []string, timeout bool) (*pytestView, error) {
 	setup, err := pytestcfg.Determine(pytestcfg.Invocation{Dir: spec.Dir, Args: nodes})
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func viewFor(spec *schema.Spec, nodes []string, env string, timeout bool) (*pyte
 	if err != nil {
 		return nil, err
 	}
-	v.keep(pytestcfg.SplitArgs(env), wd, timeout)
+	v.keep(pytestcfg.SplitArgs(os.Getenv("PYTEST_ADDOPTS")), wd, timeout)
 	return v, nil
 }
 

@@ -104,22 +104,17 @@ func Analyze(sources []*Source, spec Spec) *Report {
 		a.rebuild()
 		for _, s := range a.Sources {
 			for _, c := range s.Clues {
-				switch c.Kind {
-				case LateImport, ImportInterrupted:
+				switch {
+				case c.Kind == LateImport, c.Kind == ImportInterrupted, c.Kind == HalfImport && c.Certain:
 					j.known[c.Module] = true
-				case HalfImport:
-					if c.Certain {
-						j.known[c.Module] = true
-					}
-				case DeadlineFailure:
-					if j.seconds == 0 && c.Seconds > 0 {
-						j.seconds = c.Seconds
-					}
+				case c.Kind == DeadlineFailure && j.seconds == 0 && c.Seconds > 0:
+					j.seconds = c.Seconds
 				}
 			}
 		}
 	}
 	for _, a := range rep.Attempts {
+		a.facts = j.facts(a)
 		rep.Verdicts = append(rep.Verdicts, j.attempt(a)...)
 	}
 	// One verdict per test: a test a poisoned-worker verdict names, as the

@@ -111,18 +111,17 @@ func (a *Attempt) rebuild() {
 			}
 		}
 	}
-	// Each test's last outcome, for pytest-replay's timeline.
+	// Each test's last outcome in the other inputs, for pytest-replay's
+	// timeline.
 	last := map[string]Outcome{}
-	for _, s := range a.Sources {
-		if a.Timeline == KindReplay && s.Kind != KindReplay {
-			for _, r := range s.Runs {
-				last[r.Node] = r.Outcome
-			}
-		}
-	}
 	index := map[string]*Worker{}
 	for _, s := range a.Sources {
 		if s.Kind != a.Timeline {
+			if a.Timeline == KindReplay {
+				for _, r := range s.Runs {
+					last[r.Node] = r.Outcome
+				}
+			}
 			s.Runs = nil
 			continue
 		}

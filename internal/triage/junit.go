@@ -19,14 +19,11 @@ type junitParser struct {
 	dec  *xml.Decoder
 	last map[string]int // node id → index of its latest run
 	// The testcase being read.
-	node    string
-	inCase  bool
-	caseLoc Loc
-	outcome Outcome
-	dur     float64
-	inText  string // the element whose text is read: failure, error, system-out...
-	clues   []Clue
-	reruns  []Run
+	run    Run
+	inCase bool
+	inText string // the element whose text is read: failure, error, system-out...
+	clues  []Clue
+	reruns []Run
 }
 
 // parseJUnit reads pytest's --junitxml report.
@@ -84,11 +81,10 @@ func (p *junitParser) loc() Loc {
 func (p *junitParser) start(e xml.StartElement) {
 	name := e.Name.Local
 	if name == "testcase" {
-		p.inCase, p.caseLoc, p.outcome, p.clues, p.reruns = true, p.loc(), Passed, nil, nil
-		p.node = junitNode(attr(e, "classname"), attr(e, "name"), attr(e, "file"))
-		p.dur = -1
+		p.inCase, p.clues, p.reruns = true, nil, nil
+		p.run = Run{Node: junitNode(attr(e, "classname"), attr(e, "name"), attr(e, "file")), Outcome: Passed, Duration: -1, Loc: p.loc()}
 		if d, err := strconv.ParseFloat(attr(e, "time"), 64); err == nil {
-			p.dur = d
+			p.run.Duration = d
 		}
 		return
 	}
@@ -97,19 +93,19 @@ func (p *junitParser) start(e xml.StartElement) {
 	}
 	switch name {
 	case "failure", "error", "skipped":
-		p.outcome = map[string]Outcome{"failure": Failed, "error": Errored, "skipped": Skipped}[name]
+		p.run.Outcome = map[string]Outcome{"failure": Failed, "error": Errored, "skipped": Skipped}[name]
 	case "rerunFailure", "rerunError", "flakyFailure", "flakyError":
 		// An earlier failed run: pytest-rerunfailures writes a testcase
 		// per run, and other JUnit writers (Maven Surefire's schema) nest
 		// the failed runs as these elements.
-		p.reruns = append(p.reruns, Run{Node: p.node, Outcome: Rerun, Duration: -1, Loc: p.loc()})
+		p.reruns = append(p.reruns, Run{Node: p.run.Node, Outcome: Rerun, Duration: -1, Loc: p.loc()})
 	case "system-out", "system-err":
 	default:
 		return
 	}
 	p.inText = name
 	if msg := attr(e, "message"); msg != "" {
-		p.clues = p.m.matchAt(p.clues, []byte(msg), p.node, p.loc())
+		p.clues = p.m.matchAt(p.clues, []byte(msg), p.run.Node, p.loc())
 	}
 }
 
@@ -131,7 +127,7 @@ func (p *junitParser) text(data []byte) {
 	for one := range bytes.SplitSeq(data, []byte("\n")) {
 		if bytes.HasPrefix(one, []byte("E ")) || bytes.Contains(one, bFixturegen) ||
 			(captured && bytes.Contains(one, bFirstTime)) {
-			p.clues = p.m.matchAt(p.clues, one, p.node, Loc{File: p.src.Path, Line: line})
+			p.clues = p.m.matchAt(p.clues, one, p.run.Node, Loc{File: p.src.Path, Line: line})
 		}
 		line++
 	}
@@ -139,14 +135,14 @@ func (p *junitParser) text(data []byte) {
 
 func (p *junitParser) endCase() {
 	p.inCase, p.inText = false, ""
-	if i, ok := p.last[p.node]; ok && p.src.Runs[i].Outcome != Skipped {
+	if i, ok := p.last[p.run.Node]; ok && p.src.Runs[i].Outcome != Skipped {
 		// pytest-rerunfailures writes one testcase per run: a later
 		// testcase of the same test means the earlier run failed.
 		p.src.Runs[i].Outcome = Rerun
 	}
 	p.src.Runs = append(p.src.Runs, p.reruns...)
-	p.last[p.node] = len(p.src.Runs)
-	p.src.Runs = append(p.src.Runs, Run{Node: p.node, Outcome: p.outcome, Duration: p.dur, Loc: p.caseLoc})
+	p.last[p.run.Node] = len(p.src.Runs)
+	p.src.Runs = append(p.src.Runs, p.run)
 	p.src.Clues = append(p.src.Clues, p.clues...)
 }
 

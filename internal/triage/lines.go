@@ -39,21 +39,16 @@ func (lr *lineReader) next() ([]byte, error) {
 			_, err = lr.r.ReadSlice('\n')
 		}
 	}
-	switch {
-	case err == nil:
-		lr.n++
-		if !long {
-			line = bytes.TrimSuffix(line[:len(line)-1], []byte("\r"))
-		}
-		return line, nil
-	case errors.Is(err, io.EOF):
-		if len(line) == 0 {
-			return nil, io.EOF
-		}
-		lr.cut = true
-		lr.n++
-		return line, nil
-	default:
+	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, err
 	}
+	if err != nil && len(line) == 0 {
+		return nil, io.EOF
+	}
+	lr.n++
+	lr.cut = err != nil
+	if !long && !lr.cut {
+		line = bytes.TrimSuffix(line[:len(line)-1], []byte("\r"))
+	}
+	return line, nil
 }

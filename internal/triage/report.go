@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -64,19 +65,10 @@ func (r *Report) workerText(w io.Writer, wk *Worker) {
 	}
 }
 
-func outcomeText(o Outcome) string {
-	if o == "" {
-		return "unfinished"
-	}
-	return string(o)
-}
+func outcomeText(o Outcome) string { return cmp.Or(string(o), "unfinished") }
 
 func (r *Report) verdictText(w io.Writer, v Verdict) {
-	title := map[string]string{
-		PoisonedWorker:   "poisoned worker",
-		SlowRecoveryLoop: "slow recovery loop",
-		NotThisClass:     "not this failure class",
-	}[v.Kind]
+	title := strings.ReplaceAll(v.Kind, "-", " ")
 	if v.Kind == PoisonedWorker {
 		title = fmt.Sprintf("%s %s in attempt %s", title, v.Worker, v.Attempt)
 	}
@@ -103,11 +95,10 @@ func (r *Report) verdictText(w io.Writer, v Verdict) {
 				}
 				what = what[:cut] + "..."
 			}
-			if e.Loc.File == "" {
-				fmt.Fprintf(w, "    %s\n", what)
-			} else {
-				fmt.Fprintf(w, "    %s: %s\n", e.Loc, what)
+			if e.Loc.File != "" {
+				what = e.Loc.String() + ": " + what
 			}
+			fmt.Fprintf(w, "    %s\n", what)
 		}
 	}
 	if len(v.Next) > 0 {

@@ -169,21 +169,16 @@ func (m *Matcher) Match(line []byte, clues []Clue) []Clue {
 	if m.filled != nil && bytes.Contains(line, m.needle) {
 		filled = m.filled.FindSubmatch(line)
 	}
+	generated := find(timerexc.GeneratedNeedle, timerexc.Generated)
 	switch {
 	case filled != nil:
 		clues = append(clues, Clue{Kind: DeadlineFailure, Text: text(), Seconds: m.seconds(filled[1])})
-	case len(m.Deadline) > 0 && bytes.Contains(line, m.Deadline):
+	case generated != nil || len(m.Deadline) > 0 && bytes.Contains(line, m.Deadline):
 		c := Clue{Kind: DeadlineFailure, Text: text()}
-		if sm := timerexc.Generated().FindSubmatch(line); sm != nil {
-			c.Seconds, _ = strconv.ParseFloat(string(sm[1]), 64)
+		if generated != nil {
+			c.Seconds, _ = strconv.ParseFloat(string(generated[1]), 64)
 		}
 		clues = append(clues, c)
-	default:
-		if sm := find(timerexc.GeneratedNeedle, timerexc.Generated); sm != nil {
-			c := Clue{Kind: DeadlineFailure, Text: text()}
-			c.Seconds, _ = strconv.ParseFloat(string(sm[1]), 64)
-			clues = append(clues, c)
-		}
 	}
 	if bytes.Contains(line, timerexc.TimeoutNeedle) || bytes.Contains(line, timerexc.TimeoutBanner) {
 		clues = append(clues, Clue{Kind: Timeout, Certain: true, Text: text()})

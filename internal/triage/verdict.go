@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
+	"github.com/fixturegen/fixturegen/internal/shell"
 )
 
 // judge holds what verdicts are judged against.
@@ -32,12 +33,10 @@ type facts struct {
 	withSetup  float64 // the longest run with its setup; negative when unknown
 }
 
+// facts gathers what the attempt's inputs say about each test, once the
+// run's known modules are all in.
 func (j *judge) facts(a *Attempt) map[string]*facts {
-	if a.facts != nil {
-		return a.facts
-	}
 	fs := map[string]*facts{}
-	a.facts = fs
 	get := func(node string) *facts {
 		f := fs[node]
 		if f == nil {
@@ -157,11 +156,7 @@ func (j *judge) interruption(r Run, f *facts, timeout float64) (string, int) {
 
 // probe is the command that names the late import of a test.
 func (j *judge) probe(node string) string {
-	cmd := j.spec.Probe
-	if cmd == "" {
-		cmd = "fixturegen probe"
-	}
-	return cmd + " " + shellQuote(stripGroup(node))
+	return cmp.Or(j.spec.Probe, "fixturegen probe") + " " + shell.Quote(stripGroup(node))
 }
 
 // rounding is how far a duration may fall short of a limit and still be
@@ -185,7 +180,7 @@ const deadlineSlack = 0.05
 
 // attempt judges each worker of one attempt.
 func (j *judge) attempt(a *Attempt) []Verdict {
-	fs := j.facts(a)
+	fs := a.facts
 	var out []Verdict
 	for _, w := range a.Workers {
 		// Walk the worker's runs, keeping the strongest interruption so
@@ -265,7 +260,7 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 	var order []string
 	inOrder := map[string]bool{}
 	for _, r := range w.Runs[:symptom+1] {
-		if n := shellQuote(stripGroup(r.Node)); !inOrder[n] {
+		if n := shell.Quote(stripGroup(r.Node)); !inOrder[n] {
 			inOrder[n] = true
 			order = append(order, n)
 		}
@@ -277,7 +272,7 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 				continue
 			}
 			if groupOf(bad.Node) == "" {
-				v.Next = append(v.Next, "python -m pytest -p no:randomly --replay "+shellQuote(s.Path))
+				v.Next = append(v.Next, "python -m pytest -p no:randomly --replay "+shell.Quote(s.Path))
 			} else {
 				// pytest-replay looks the recorded ids up as they are
 				// collected, and the loadgroup suffix is added later.
@@ -303,7 +298,7 @@ func (j *judge) slowLoops(attempts []*Attempt, explained map[string]bool) []Verd
 	// Only tests that failed on their deadline somewhere are candidates.
 	candidate := map[string]bool{}
 	for _, a := range attempts {
-		for node, f := range j.facts(a) {
+		for node, f := range a.facts {
 			if f.first(DeadlineFailure) != nil {
 				candidate[node] = true
 			}
@@ -312,7 +307,7 @@ func (j *judge) slowLoops(attempts []*Attempt, explained map[string]bool) []Verd
 	tests := map[string]*tally{}
 	var order []string
 	for _, a := range attempts {
-		fs := j.facts(a)
+		fs := a.facts
 		ran := map[string]bool{}
 		for _, w := range a.Workers {
 			for _, r := range w.Runs {
@@ -357,7 +352,7 @@ func (j *judge) slowLoops(attempts []*Attempt, explained map[string]bool) []Verd
 			Summary:   fmt.Sprintf("%s failed on its deadline on every attempt and worker it ran on (%d of %d): the code it guards is slow or stuck; the preload is not involved", stripGroup(node), t.deadline, t.attempts),
 			Poisoning: &TestRef{Node: stripGroup(node), Duration: t.duration, Why: "failed on its deadline on every run"},
 			Evidence:  t.evidence,
-			Next:      []string{"python -m pytest -p no:randomly " + shellQuote(stripGroup(node))},
+			Next:      []string{"python -m pytest -p no:randomly " + shell.Quote(stripGroup(node))},
 		})
 	}
 	return out
@@ -367,9 +362,9 @@ func (j *judge) slowLoops(attempts []*Attempt, explained map[string]bool) []Verd
 func (j *judge) notThisClass(attempts []*Attempt) Verdict {
 	v := Verdict{Kind: NotThisClass}
 	failed := 0
-	var hints []string
+	var hints []Evidence
 	for _, a := range attempts {
-		fs := j.facts(a)
+		fs := a.facts
 		for _, w := range a.Workers {
 			seen := map[string]bool{}
 			for _, r := range w.Runs {
@@ -384,9 +379,9 @@ func (j *judge) notThisClass(attempts []*Attempt) Verdict {
 				}
 				switch {
 				case f.first(HalfImport) != nil:
-					hints = append(hints, fmt.Sprintf("%s shows a half-import signature on %s, but no earlier test on that worker was interrupted in what the input shows", stripGroup(r.Node), w.Name))
+					hints = append(hints, Evidence{What: fmt.Sprintf("%s shows a half-import signature on %s, but no earlier test on that worker was interrupted in what the input shows", stripGroup(r.Node), w.Name)})
 				case f.first(DeadlineFailure) != nil:
-					hints = append(hints, fmt.Sprintf("%s failed on its deadline on %s without a later half-import failure: a first import under the alarm may have taken the window", stripGroup(r.Node), w.Name))
+					hints = append(hints, Evidence{What: fmt.Sprintf("%s failed on its deadline on %s without a later half-import failure: a first import under the alarm may have taken the window", stripGroup(r.Node), w.Name)})
 					v.Next = append(v.Next, j.probe(r.Node))
 				}
 			}
@@ -403,9 +398,7 @@ func (j *judge) notThisClass(attempts []*Attempt) Verdict {
 	if failed > 0 && !messages {
 		v.Summary += "; pytest-replay files hold no failure messages, so give the log or the JUnit XML of the same attempt too, under the same --label"
 	}
-	for _, h := range hints {
-		v.Evidence = append(v.Evidence, Evidence{What: h})
-	}
+	v.Evidence = append(v.Evidence, hints...)
 	return v
 }
 
@@ -414,14 +407,6 @@ func pluralWord(n int, word string) string {
 		return word
 	}
 	return word + "s"
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+=:,@") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // pluginFix is the step that ends a poisoning under pytest-timeout: the
