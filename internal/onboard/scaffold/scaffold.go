@@ -47,10 +47,6 @@ func New(spec *schema.Spec, rel string) (*Module, error) {
 	}
 	name := testName(rel)
 	m := &Module{Path: rel, Test: "test_" + name + "_within_the_deadline"}
-	seconds := pyquote.Number(spec.Deadline.Seconds) + " seconds"
-	if spec.Deadline.Seconds == 1 {
-		seconds = "1 second"
-	}
 	title := strings.ReplaceAll(name, "_", " ")
 	if title == "" {
 		title = "Tests"
@@ -59,7 +55,7 @@ func New(spec *schema.Spec, rel string) (*Module, error) {
 		"Title":    strings.ToUpper(title[:1]) + title[1:],
 		"Deadline": spec.Deadline.Fixture,
 		"Preload":  spec.Preload.Fixture,
-		"Seconds":  seconds,
+		"Seconds":  render.Seconds(spec.Deadline.Seconds),
 		"Timer":    timers[spec.Deadline.Timer],
 		"Group":    spec.Group.Name,
 		"Modules":  spec.Preload.Modules,
