@@ -357,9 +357,8 @@ type secondsOf struct {
 
 // learnSeconds reads the candidate's seconds from its runs.
 func (l *learner) learnSeconds(cf *conftest, cd *cand) secondsOf {
-	var out secondsOf
 	base := l.look(cd.base, cd.name, "")
-	out.base = base
+	out := secondsOf{base: base}
 	if base.spans {
 		out.armed, out.ok, out.value = true, true, base.arm.Seconds
 		out.samples = append(out.samples, sample(base)...)
@@ -511,10 +510,7 @@ func failedAt(cf *conftest, s seen) (string, string) {
 func lastLine(text string) string {
 	lines := strings.Split(strings.TrimSpace(text), "\n")
 	last := strings.TrimSpace(lines[len(lines)-1])
-	if rest, ok := strings.CutPrefix(last, "E "); ok {
-		last = strings.TrimSpace(rest)
-	}
-	return last
+	return strings.TrimSpace(strings.TrimPrefix(last, "E "))
 }
 
 // raisedAt returns where the project's code raised e, else fallback.

@@ -102,12 +102,10 @@ func uncovered(q *suite.Query, spec *schema.Spec, src *suite.Source) string {
 	return ""
 }
 
-// ShieldBaseTimers adds to v the import shield for the timers found,
-// with their signals, and says where they are in the table's comment.
+// ShieldBaseTimers adds to v the import shield for the timers found (one
+// or more), with their signals, and says where they are in the table's
+// comment.
 func ShieldBaseTimers(v Values, timers []BaseTimer) Values {
-	if len(timers) == 0 {
-		return v
-	}
 	var signals, at []string
 	for _, bt := range timers {
 		signals = append(signals, bt.Signal)

@@ -100,14 +100,10 @@ func Write(target string, force bool, python string) (*Report, error) {
 	}
 
 	r := &Report{Target: target, Found: found, Strays: strays, Group: v.Group, Timeouts: timeouts, Conftest: v.Paths.Conftest, BaseTimers: baseTimers}
-	switch {
-	case force || prefix != nil && old != nil:
+	if force || prefix != nil && old != nil {
 		err = root.File(target, text)
-	default:
-		err = root.New(target, text)
-		if errors.Is(err, fs.ErrExist) {
-			return r, existsError(target)
-		}
+	} else if err = root.New(target, text); errors.Is(err, fs.ErrExist) {
+		return r, existsError(target)
 	}
 	if err != nil {
 		return r, err // it names the file (write.OSError)
