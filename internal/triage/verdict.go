@@ -193,7 +193,7 @@ func (j *judge) attempt(a *Attempt) []Verdict {
 				// A test shows the symptom when it has no interruption
 				// of its own, or in a later run than its interrupted one.
 				if r.Outcome.bad() && cause >= 0 && (ranBefore[r.Node] || f.first(ImportInterrupted, DeadlineFailure, Timeout) == nil) {
-					out = append(out, j.poisoned(a, w, fs, cause, i, why, strength))
+					out = append(out, j.poisoned(a, w, cause, i, why, strength))
 					break
 				}
 				ranBefore[r.Node] = true
@@ -206,9 +206,9 @@ func (j *judge) attempt(a *Attempt) []Verdict {
 	return out
 }
 
-func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, symptom int, why string, strength int) Verdict {
+func (j *judge) poisoned(a *Attempt, w *Worker, cause, symptom int, why string, strength int) Verdict {
 	bad := w.Runs[cause]
-	bf := cmp.Or(fs[bad.Node], noFacts)
+	bf := cmp.Or(a.facts[bad.Node], noFacts)
 	v := Verdict{
 		Kind:      PoisonedWorker,
 		Attempt:   a.Label,
@@ -227,7 +227,7 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 	}
 	seen := map[string]bool{}
 	for _, r := range w.Runs[cause+1:] {
-		f := cmp.Or(fs[r.Node], noFacts)
+		f := cmp.Or(a.facts[r.Node], noFacts)
 		half := f.halfImports(true)
 		if !r.Outcome.bad() || len(half) == 0 || seen[r.Node] {
 			continue
