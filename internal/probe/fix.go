@@ -15,13 +15,18 @@ import (
 // CaseNodes returns the probe cases' node ids, once each, in spec order:
 // what probe runs when no node is named.
 func CaseNodes(spec *schema.Spec) []string {
-	var nodes []string
-	for _, c := range spec.Probe.Cases {
-		if !slices.Contains(nodes, c.Node) {
-			nodes = append(nodes, c.Node)
+	return unique(spec.Probe.Cases, func(c schema.Case) string { return c.Node })
+}
+
+// unique returns the keys of items once each, in the order first seen.
+func unique[T any](items []T, key func(T) string) []string {
+	var out []string
+	for _, it := range items {
+		if k := key(it); !slices.Contains(out, k) {
+			out = append(out, k)
 		}
 	}
-	return nodes
+	return out
 }
 
 // UpToDate stops the probe when the generated files differ from what the

@@ -105,13 +105,9 @@ func parseImportTime(module, out string) (ImportTime, error) {
 // gives it. The traceback follows, without -X importtime's lines, unless
 // it says no more than that line: the module itself not found.
 func importError(module, python, dir, out string) error {
-	var trace []string
-	for _, line := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
-		if line == marker || strings.HasPrefix(line, "import time:") {
-			continue
-		}
-		trace = append(trace, line)
-	}
+	trace := slices.DeleteFunc(strings.Split(strings.TrimRight(out, "\n"), "\n"), func(line string) bool {
+		return line == marker || strings.HasPrefix(line, "import time:")
+	})
 	last := "it exited with no traceback"
 	if len(trace) > 0 {
 		last = trace[len(trace)-1]

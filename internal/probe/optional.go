@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/schema"
@@ -40,13 +39,10 @@ func Optionals(spec *schema.Spec, python string, modules []string) ([]Optional, 
 	if len(modules) == 0 {
 		return nil, nil
 	}
-	var tops []string
-	for _, m := range modules {
+	tops := unique(modules, func(m string) string {
 		top, _, _ := strings.Cut(m, ".")
-		if !slices.Contains(tops, top) {
-			tops = append(tops, top)
-		}
-	}
+		return top
+	})
 	arg, err := json.Marshal(tops)
 	if err != nil {
 		return nil, err

@@ -124,13 +124,7 @@ func (r *Report) OK() bool {
 
 // LateModules returns the late modules in the order first seen, once each.
 func (r *Report) LateModules() []string {
-	var out []string
-	for _, imp := range r.Late {
-		if !slices.Contains(out, imp.Module) {
-			out = append(out, imp.Module)
-		}
-	}
-	return out
+	return unique(r.Late, func(imp Import) string { return imp.Module })
 }
 
 // ToPreload returns the late modules that --fix adds to preload: those

@@ -116,19 +116,18 @@ func (a *Attempt) rebuild() {
 	last := map[string]Outcome{}
 	index := map[string]*Worker{}
 	for _, s := range a.Sources {
+		// The timeline's runs move to their workers; keeping both would
+		// double the memory a large log costs.
+		runs := s.Runs
+		s.Runs = nil
 		if s.Kind != a.Timeline {
 			if a.Timeline == KindReplay {
-				for _, r := range s.Runs {
+				for _, r := range runs {
 					last[r.Node] = r.Outcome
 				}
 			}
-			s.Runs = nil
 			continue
 		}
-		// The runs move to their workers; keeping both would double
-		// the memory a large log costs.
-		runs := s.Runs
-		s.Runs = nil
 		for _, r := range runs {
 			if r.Duration < 0 && once[r.Node] == 1 {
 				r.Duration = a.durations[r.Node]

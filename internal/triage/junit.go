@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -64,10 +65,8 @@ func parseJUnit(src *Source, r io.Reader, m *Matcher) error {
 }
 
 func attr(e xml.StartElement, name string) string {
-	for _, a := range e.Attr {
-		if a.Name.Local == name {
-			return a.Value
-		}
+	if i := slices.IndexFunc(e.Attr, func(a xml.Attr) bool { return a.Name.Local == name }); i >= 0 {
+		return e.Attr[i].Value
 	}
 	return ""
 }

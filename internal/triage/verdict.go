@@ -96,12 +96,7 @@ func (j *judge) valid(c Clue) bool {
 // halfImports returns the run's half-import signatures: the verified ones,
 // and the unverified too when afterInterruption.
 func (f *facts) halfImports(afterInterruption bool) []Clue {
-	var out []Clue
-	for _, c := range f.clues {
-		if c.Kind == HalfImport {
-			out = append(out, c)
-		}
-	}
+	out := slices.DeleteFunc(slices.Clone(f.clues), func(c Clue) bool { return c.Kind != HalfImport })
 	if afterInterruption {
 		out = append(out, f.unverified...)
 	}
@@ -180,7 +175,6 @@ const deadlineSlack = 0.05
 
 // attempt judges each worker of one attempt.
 func (j *judge) attempt(a *Attempt) []Verdict {
-	fs := a.facts
 	var out []Verdict
 	for _, w := range a.Workers {
 		// Walk the worker's runs, keeping the strongest interruption so
@@ -188,12 +182,12 @@ func (j *judge) attempt(a *Attempt) []Verdict {
 		cause, strength, why := -1, 0, ""
 		ranBefore := map[string]bool{} // tests with a half-import signature seen running
 		for i, r := range w.Runs {
-			f := cmp.Or(fs[r.Node], noFacts)
+			f := cmp.Or(a.facts[r.Node], noFacts)
 			if len(f.halfImports(cause >= 0)) > 0 {
 				// A test shows the symptom when it has no interruption
 				// of its own, or in a later run than its interrupted one.
 				if r.Outcome.bad() && cause >= 0 && (ranBefore[r.Node] || f.first(ImportInterrupted, DeadlineFailure, Timeout) == nil) {
-					out = append(out, j.poisoned(a, w, fs, cause, i, why, strength))
+					out = append(out, j.poisoned(a, w, cause, i, why, strength))
 					break
 				}
 				ranBefore[r.Node] = true
@@ -206,9 +200,9 @@ func (j *judge) attempt(a *Attempt) []Verdict {
 	return out
 }
 
-func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, symptom int, why string, strength int) Verdict {
+func (j *judge) poisoned(a *Attempt, w *Worker, cause, symptom int, why string, strength int) Verdict {
 	bad := w.Runs[cause]
-	bf := cmp.Or(fs[bad.Node], noFacts)
+	bf := cmp.Or(a.facts[bad.Node], noFacts)
 	v := Verdict{
 		Kind:      PoisonedWorker,
 		Attempt:   a.Label,
@@ -227,7 +221,7 @@ func (j *judge) poisoned(a *Attempt, w *Worker, fs map[string]*facts, cause, sym
 	}
 	seen := map[string]bool{}
 	for _, r := range w.Runs[cause+1:] {
-		f := cmp.Or(fs[r.Node], noFacts)
+		f := cmp.Or(a.facts[r.Node], noFacts)
 		half := f.halfImports(true)
 		if !r.Outcome.bad() || len(half) == 0 || seen[r.Node] {
 			continue
@@ -364,7 +358,6 @@ func (j *judge) notThisClass(attempts []*Attempt) Verdict {
 	failed := 0
 	var hints []Evidence
 	for _, a := range attempts {
-		fs := a.facts
 		for _, w := range a.Workers {
 			seen := map[string]bool{}
 			for _, r := range w.Runs {
@@ -373,7 +366,7 @@ func (j *judge) notThisClass(attempts []*Attempt) Verdict {
 				}
 				seen[r.Node] = true
 				failed++
-				f := fs[r.Node]
+				f := a.facts[r.Node]
 				if len(v.Evidence) < 10 {
 					v.Evidence = append(v.Evidence, Evidence{Loc: r.Loc, What: fmt.Sprintf("%s %s on %s", strings.ToUpper(string(r.Outcome)), r.Node, w.Name)})
 				}
