@@ -640,9 +640,7 @@ func (p *parser) def(toks []tok, at int, kind DefKind) {
 	}
 	name := &toks[at+1]
 	d := Def{Kind: kind, Name: p.str(name), Pos: p.lx.pos(name), Parent: outer}
-	if len(p.decos) > p.decoStart {
-		d.Decorators = p.decos[p.decoStart:]
-	}
+	d.Decorators = since(p.decos, p.decoStart)
 	p.decoStart = len(p.decos)
 	idx := len(p.m.Defs)
 	for _, c := range p.decoCalls {
@@ -685,10 +683,7 @@ func (p *parser) params(toks []tok) []Param {
 		}
 		p.paramBuf = append(p.paramBuf, Param{Name: p.str(&seg[0]), Pos: p.lx.pos(&seg[0])})
 	})
-	if len(p.paramBuf) == start {
-		return nil
-	}
-	return p.paramBuf[start:]
+	return since(p.paramBuf, start)
 }
 
 // bases returns the base classes of a class statement that are dotted
@@ -700,10 +695,16 @@ func (p *parser) bases(toks []tok) []string {
 			p.baseBuf = append(p.baseBuf, name)
 		}
 	})
-	if len(p.baseBuf) == start {
+	return since(p.baseBuf, start)
+}
+
+// since returns the elements of buf from start on, or nil when there are
+// none: Scan carves only the runs that are not nil.
+func since[T any](buf []T, start int) []T {
+	if len(buf) == start {
 		return nil
 	}
-	return p.baseBuf[start:]
+	return buf[start:]
 }
 
 // simple reads a statement that is not a def, class or decorator.
@@ -786,13 +787,10 @@ func (p *parser) targetEnd(toks []tok) int {
 		switch {
 		case toks[i].kind == Name && p.isWord(&toks[i], kwLambda) && depth == 0:
 			return -1
-		case toks[i].kind != Op:
-		case toks[i].ch == '(' || toks[i].ch == '[' || toks[i].ch == '{':
-			depth++
-		case toks[i].ch == ')' || toks[i].ch == ']' || toks[i].ch == '}':
-			depth--
 		case toks[i].ch == '=' && depth == 0:
 			return i
+		default:
+			depth += int(nesting[toks[i].ch])
 		}
 	}
 	return -1
@@ -1158,18 +1156,18 @@ func chainLen(toks []tok, i int) int {
 func (p *parser) matching(toks []tok, open int) int {
 	depth := 0
 	for i := open; i < len(toks); i++ {
-		switch toks[i].ch {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-			if depth == 0 {
-				return i
-			}
+		d := nesting[toks[i].ch]
+		depth += int(d)
+		if d < 0 && depth == 0 {
+			return i
 		}
 	}
 	return len(toks)
 }
+
+// nesting is how deep a token of each byte (see tok.ch) takes the code
+// into brackets: 1 for an opening one, -1 for a closing one.
+var nesting = [256]int8{'(': 1, '[': 1, '{': 1, ')': -1, ']': -1, '}': -1}
 
 // eachSeg calls f with each part of toks between the commas outside
 // brackets, without allocating; with nonEmpty, empty parts are left out.
@@ -1182,11 +1180,8 @@ func (p *parser) eachSeg(toks []tok, nonEmpty bool, f func([]tok)) {
 			lambdas++
 			continue
 		}
+		depth += int(nesting[toks[i].ch])
 		switch toks[i].ch {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
 		case ':':
 			if depth == 0 && lambdas > 0 {
 				lambdas--
@@ -1210,14 +1205,10 @@ func (p *parser) eachSeg(toks []tok, nonEmpty bool, f func([]tok)) {
 func indexOp(toks []tok, c byte) int {
 	depth := 0
 	for i := range toks {
-		switch ch := toks[i].ch; {
-		case ch == c && depth == 0:
+		if toks[i].ch == c && depth == 0 {
 			return i
-		case ch == '(' || ch == '[' || ch == '{':
-			depth++
-		case ch == ')' || ch == ']' || ch == '}':
-			depth--
 		}
+		depth += int(nesting[toks[i].ch])
 	}
 	return -1
 }
@@ -1243,12 +1234,10 @@ func (p *parser) markYield(toks []tok, s int) {
 	for i := range toks {
 		t := &toks[i]
 		switch {
-		case t.kind == Op && (t.ch == '(' || t.ch == '[' || t.ch == '{'):
+		case nesting[t.ch] > 0:
 			depth++
-		case t.kind == Op && (t.ch == ')' || t.ch == ']' || t.ch == '}' || t.ch == ','):
-			if t.ch != ',' {
-				depth--
-			}
+		case nesting[t.ch] < 0 || t.ch == ',':
+			depth += int(nesting[t.ch])
 			for len(lambdas) > 0 && (lambdas[len(lambdas)-1] > depth || t.ch == ',' && lambdas[len(lambdas)-1] == depth) {
 				lambdas = lambdas[:len(lambdas)-1]
 			}

@@ -209,11 +209,8 @@ func (m *Module) starFor(name string) string {
 // "from MODULE import *" binds.
 var starExports = map[string]func(string) bool{
 	"signal": func(n string) bool {
-		switch n {
-		case "alarm", "setitimer", "getitimer", "signal", "getsignal", "pause", "default_int_handler":
-			return true
-		}
-		return strings.HasPrefix(n, "SIG") || strings.HasPrefix(n, "ITIMER_")
+		return slices.Contains([]string{"alarm", "setitimer", "getitimer", "signal", "getsignal", "pause", "default_int_handler"}, n) ||
+			strings.HasPrefix(n, "SIG") || strings.HasPrefix(n, "ITIMER_")
 	},
 	"pytest": func(n string) bool {
 		return slices.Contains([]string{"fixture", "yield_fixture", "mark", "param", "importorskip", "raises", "skip", "fail"}, n)
