@@ -1,6 +1,7 @@
 package pyscan
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -234,16 +235,11 @@ func (p *parser) keepsLast(last *tok, bare bool, target string) bool {
 // full is left to the strings cut from it, and a new one started.
 type keptText struct {
 	b strings.Builder
-	// chunk is the size of the next chunk.
+	// chunk is the size of the next chunk. Scan's first chunk fits, as a
+	// rule, the text kept of a module of n bytes, n/4 (the modules check
+	// tokenizes on CPython's Lib/test keep a fifth to a quarter of their
+	// bytes); a module that keeps more goes on in chunks of half that size.
 	chunk int
-}
-
-// newKeptText returns a keptText whose first chunk fits, as a rule, the
-// text kept of a module of n bytes (the modules check tokenizes on
-// CPython's Lib/test keep a fifth to a quarter of their bytes); a module
-// that keeps more goes on in chunks of half that size.
-func newKeptText(n int) keptText {
-	return keptText{chunk: max(n/4, 64)}
 }
 
 // copy returns a string of the bytes of p.
@@ -273,7 +269,7 @@ func (s *Scanner) Scan(src []byte) *Module {
 	// arrays by appending allocated about twice what they end up holding,
 	// and copied all of it on the way.
 	p := &s.p
-	*p = parser{lx: &s.lx, src: src, kept: newKeptText(len(src)), m: &s.work, noCalls: s.NoCalls, keep: s.Keep,
+	*p = parser{lx: &s.lx, src: src, kept: keptText{chunk: max(len(src)/4, 64)}, m: &s.work, noCalls: s.NoCalls, keep: s.Keep,
 		scopes: p.scopes[:0], toks: p.toks[:0], decoCalls: p.decoCalls[:0],
 		ftoks: p.ftoks[:0], subs: p.subs[:0],
 		args: p.args[:0], paramBuf: p.paramBuf[:0], decos: p.decos[:0], baseBuf: p.baseBuf[:0],
@@ -523,11 +519,10 @@ func (p *parser) scope() int {
 	return p.scopes[len(p.scopes)-1].def
 }
 
-// inFunction reports whether statements at the current point run in a
-// function body, where assignments bind local names.
-func (p *parser) inFunction() bool {
-	s := p.scope()
-	return s >= 0 && p.m.Defs[s].Kind == Function
+// inFunction reports whether the code of scope (as in Call.Scope) runs
+// in a function body, where assignments bind local names.
+func (p *parser) inFunction(scope int) bool {
+	return scope >= 0 && p.m.Defs[scope].Kind == Function
 }
 
 func (p *parser) statement(toks []tok) {
@@ -716,7 +711,7 @@ func (p *parser) simple(toks []tok) {
 		p.importStmt(toks)
 		return
 	}
-	if p.isWord(&toks[0], kwRaise) && p.inFunction() {
+	if p.isWord(&toks[0], kwRaise) && p.inFunction(p.scope()) {
 		p.m.Defs[p.scope()].Raises = true
 	}
 	target := ""
@@ -744,7 +739,7 @@ func (p *parser) simple(toks []tok) {
 			target = name
 		}
 		pos := p.lx.pos(&toks[i])
-		if !p.inFunction() {
+		if !p.inFunction(p.scope()) {
 			p.m.Assigns = append(p.m.Assigns, Assign{Name: name, Pos: pos, Scope: p.scope()})
 		}
 		p.bindBuf = append(p.bindBuf, binding{name: name, scope: p.scope(), pos: pos})
@@ -761,7 +756,7 @@ func (p *parser) simple(toks []tok) {
 	}
 	if n > 0 && i < len(toks) {
 		p.assignedValue(toks[i:], n)
-		if !p.inFunction() {
+		if !p.inFunction(p.scope()) {
 			if strs, ok := p.stringList(toks[i:]); ok {
 				for j := len(p.m.Assigns) - n; j < len(p.m.Assigns); j++ {
 					p.m.Assigns[j].Literal, p.m.Assigns[j].Strings = true, strs
@@ -946,7 +941,7 @@ func (p *parser) calls(toks []tok, scope int, target string) {
 			}
 			open++ // (signal.alarm)(5) calls signal.alarm
 		}
-		if scope >= 0 && !p.inDecorator && p.m.Defs[scope].Kind == Function {
+		if !p.inDecorator && p.inFunction(scope) {
 			p.m.Defs[scope].HasCalls = true
 		}
 		// Most calls are not kept, which their last name tells before
@@ -985,8 +980,7 @@ func (p *parser) parenthesized(toks []tok, k, end int) bool {
 	case prev.kind == Name:
 		return p.keyword(prev) // return (f)(x), await (f)(x)
 	case prev.kind == Op:
-		b := p.src[prev.off] // an operator has a byte at least
-		return b != ')' && b != ']' && b != '}'
+		return nesting[prev.ch] >= 0 // not after a closing bracket
 	}
 	return false
 }
@@ -1016,10 +1010,8 @@ func (p *parser) arg(seg []tok) Arg {
 		a.Kind, a.Value = ArgNumber, p.str(&seg[0])
 	case p.isWord(&seg[0], kwLambda):
 		a.Kind = ArgLambda
-		for i := range seg {
-			if seg[i].kind == Op && seg[i].ch == '(' {
-				a.Value = "call"
-			}
+		if slices.ContainsFunc(seg, func(t tok) bool { return t.ch == '(' }) {
+			a.Value = "call"
 		}
 	case seg[0].kind == Name:
 		if name, n := p.chain(seg, 0); n == len(seg) {
@@ -1226,7 +1218,7 @@ func isKeyword(s string) bool {
 // comma or the closing bracket that ends it. Only lines that hold a yield
 // come here.
 func (p *parser) markYield(toks []tok, s int) {
-	if s < 0 || p.m.Defs[s].Kind != Function {
+	if !p.inFunction(s) {
 		return
 	}
 	depth := 0
