@@ -218,7 +218,7 @@ func (p *parser) keepsLast(last *tok, bare bool, target string) bool {
 		if p.keep.Last[p.str(last)] {
 			return true
 		}
-	} else if p.keep.Last[string(p.bytes(last))] {
+	} else if p.keep.Last[string(p.src[last.off:last.end])] {
 		// The name is looked up as it is in the source: only a name
 		// that is kept is copied out of it.
 		return true
@@ -426,11 +426,7 @@ func (p *parser) fieldCalls(fields []field, scope int) {
 	// Lexer reads no indentation (it is inside brackets), and its
 	// problems are those of the string, which the main Lexer reported.
 	depth := len(p.subs)
-	if depth < cap(p.subs) {
-		p.subs = p.subs[:depth+1] // the Lexer of an earlier field, with its arrays
-	} else {
-		p.subs = append(p.subs, Lexer{})
-	}
+	p.subs = slices.Grow(p.subs, 1)[:depth+1] // the Lexer of an earlier field, with its arrays, if any
 	defer func() {
 		p.subs[depth].src = nil // the source is not the Scanner's to keep
 		p.subs = p.subs[:depth]
@@ -467,10 +463,7 @@ func (p *parser) fieldCalls(fields []field, scope int) {
 // built elsewhere and copied in was read back wider than it was written,
 // which stalled the processor on every token.
 func (p *parser) push() Kind {
-	if len(p.toks) == cap(p.toks) {
-		p.toks = append(p.toks, tok{})[:len(p.toks)]
-	}
-	p.toks = p.toks[:len(p.toks)+1]
+	p.toks = slices.Grow(p.toks, 1)[:len(p.toks)+1]
 	t := &p.toks[len(p.toks)-1]
 	p.lx.next(t)
 	return t.kind
@@ -486,17 +479,13 @@ func (p *parser) str(t *tok) string {
 	return p.kept.copy(p.src[t.off:t.end])
 }
 
-// bytes returns a token's text as written, in the source: for a look
-// that keeps nothing of it.
-func (p *parser) bytes(t *tok) []byte { return p.src[t.off:t.end] }
-
 // isOp reports whether t is the operator text; one of one byte is told by
 // the token alone.
 func (p *parser) isOp(t *tok, text string) bool {
 	if len(text) == 1 {
 		return t.ch == text[0]
 	}
-	return t.kind == Op && string(p.bytes(t)) == text
+	return t.kind == Op && string(p.src[t.off:t.end]) == text
 }
 
 // isWord reports whether t is the name of the word kw (see words), as
@@ -1025,17 +1014,11 @@ func (p *parser) arg(seg []tok) Arg {
 // (prefix and quotes included), or false for a formatted string, whose
 // text is known only when it runs.
 func StringValue(tok string) (string, bool) {
-	i := 0
-	raw := false
-	for i < len(tok) && tok[i] != '"' && tok[i] != '\'' {
-		switch tok[i] | 0x20 {
-		case 'f', 't':
-			return "", false
-		case 'r':
-			raw = true
-		}
-		i++
+	i := strings.IndexAny(tok, `"'`)
+	if i < 0 || strings.ContainsAny(tok[:i], "fFtT") {
+		return "", false
 	}
+	raw := strings.ContainsAny(tok[:i], "rR")
 	body := tok[i:]
 	q := 1
 	if len(body) >= 6 && body[1] == body[0] && body[2] == body[0] {

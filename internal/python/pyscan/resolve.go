@@ -237,10 +237,5 @@ func (m *Module) Under(scope, top int) int {
 // Inside reports whether the def or class scope (as in Call.Scope; -1 for
 // module level) is def or lies inside it.
 func (m *Module) Inside(scope, def int) bool {
-	for s := scope; s >= 0; s = m.Defs[s].Parent {
-		if s == def {
-			return true
-		}
-	}
-	return false
+	return def >= 0 && (scope == def || m.Under(scope, def) >= 0)
 }
