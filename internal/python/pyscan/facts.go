@@ -1,6 +1,7 @@
 package pyscan
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -217,7 +218,7 @@ func (p *parser) keepsLast(last *tok, bare bool, target string) bool {
 		if p.keep.Last[p.str(last)] {
 			return true
 		}
-	} else if p.keep.Last[string(p.bytes(last))] {
+	} else if p.keep.Last[string(p.src[last.off:last.end])] {
 		// The name is looked up as it is in the source: only a name
 		// that is kept is copied out of it.
 		return true
@@ -234,16 +235,11 @@ func (p *parser) keepsLast(last *tok, bare bool, target string) bool {
 // full is left to the strings cut from it, and a new one started.
 type keptText struct {
 	b strings.Builder
-	// chunk is the size of the next chunk.
+	// chunk is the size of the next chunk. Scan's first chunk fits, as a
+	// rule, the text kept of a module of n bytes, n/4 (the modules check
+	// tokenizes on CPython's Lib/test keep a fifth to a quarter of their
+	// bytes); a module that keeps more goes on in chunks of half that size.
 	chunk int
-}
-
-// newKeptText returns a keptText whose first chunk fits, as a rule, the
-// text kept of a module of n bytes (the modules check tokenizes on
-// CPython's Lib/test keep a fifth to a quarter of their bytes); a module
-// that keeps more goes on in chunks of half that size.
-func newKeptText(n int) keptText {
-	return keptText{chunk: max(n/4, 64)}
 }
 
 // copy returns a string of the bytes of p.
@@ -273,7 +269,7 @@ func (s *Scanner) Scan(src []byte) *Module {
 	// arrays by appending allocated about twice what they end up holding,
 	// and copied all of it on the way.
 	p := &s.p
-	*p = parser{lx: &s.lx, src: src, kept: newKeptText(len(src)), m: &s.work, noCalls: s.NoCalls, keep: s.Keep,
+	*p = parser{lx: &s.lx, src: src, kept: keptText{chunk: max(len(src)/4, 64)}, m: &s.work, noCalls: s.NoCalls, keep: s.Keep,
 		scopes: p.scopes[:0], toks: p.toks[:0], decoCalls: p.decoCalls[:0],
 		ftoks: p.ftoks[:0], subs: p.subs[:0],
 		args: p.args[:0], paramBuf: p.paramBuf[:0], decos: p.decos[:0], baseBuf: p.baseBuf[:0],
@@ -430,11 +426,7 @@ func (p *parser) fieldCalls(fields []field, scope int) {
 	// Lexer reads no indentation (it is inside brackets), and its
 	// problems are those of the string, which the main Lexer reported.
 	depth := len(p.subs)
-	if depth < cap(p.subs) {
-		p.subs = p.subs[:depth+1] // the Lexer of an earlier field, with its arrays
-	} else {
-		p.subs = append(p.subs, Lexer{})
-	}
+	p.subs = slices.Grow(p.subs, 1)[:depth+1] // the Lexer of an earlier field, with its arrays, if any
 	defer func() {
 		p.subs[depth].src = nil // the source is not the Scanner's to keep
 		p.subs = p.subs[:depth]
@@ -471,10 +463,7 @@ func (p *parser) fieldCalls(fields []field, scope int) {
 // built elsewhere and copied in was read back wider than it was written,
 // which stalled the processor on every token.
 func (p *parser) push() Kind {
-	if len(p.toks) == cap(p.toks) {
-		p.toks = append(p.toks, tok{})[:len(p.toks)]
-	}
-	p.toks = p.toks[:len(p.toks)+1]
+	p.toks = slices.Grow(p.toks, 1)[:len(p.toks)+1]
 	t := &p.toks[len(p.toks)-1]
 	p.lx.next(t)
 	return t.kind
@@ -490,17 +479,13 @@ func (p *parser) str(t *tok) string {
 	return p.kept.copy(p.src[t.off:t.end])
 }
 
-// bytes returns a token's text as written, in the source: for a look
-// that keeps nothing of it.
-func (p *parser) bytes(t *tok) []byte { return p.src[t.off:t.end] }
-
 // isOp reports whether t is the operator text; one of one byte is told by
 // the token alone.
 func (p *parser) isOp(t *tok, text string) bool {
 	if len(text) == 1 {
 		return t.ch == text[0]
 	}
-	return t.kind == Op && string(p.bytes(t)) == text
+	return t.kind == Op && string(p.src[t.off:t.end]) == text
 }
 
 // isWord reports whether t is the name of the word kw (see words), as
@@ -523,11 +508,10 @@ func (p *parser) scope() int {
 	return p.scopes[len(p.scopes)-1].def
 }
 
-// inFunction reports whether statements at the current point run in a
-// function body, where assignments bind local names.
-func (p *parser) inFunction() bool {
-	s := p.scope()
-	return s >= 0 && p.m.Defs[s].Kind == Function
+// inFunction reports whether the code of scope (as in Call.Scope) runs
+// in a function body, where assignments bind local names.
+func (p *parser) inFunction(scope int) bool {
+	return scope >= 0 && p.m.Defs[scope].Kind == Function
 }
 
 func (p *parser) statement(toks []tok) {
@@ -640,9 +624,7 @@ func (p *parser) def(toks []tok, at int, kind DefKind) {
 	}
 	name := &toks[at+1]
 	d := Def{Kind: kind, Name: p.str(name), Pos: p.lx.pos(name), Parent: outer}
-	if len(p.decos) > p.decoStart {
-		d.Decorators = p.decos[p.decoStart:]
-	}
+	d.Decorators = since(p.decos, p.decoStart)
 	p.decoStart = len(p.decos)
 	idx := len(p.m.Defs)
 	for _, c := range p.decoCalls {
@@ -685,10 +667,7 @@ func (p *parser) params(toks []tok) []Param {
 		}
 		p.paramBuf = append(p.paramBuf, Param{Name: p.str(&seg[0]), Pos: p.lx.pos(&seg[0])})
 	})
-	if len(p.paramBuf) == start {
-		return nil
-	}
-	return p.paramBuf[start:]
+	return since(p.paramBuf, start)
 }
 
 // bases returns the base classes of a class statement that are dotted
@@ -700,10 +679,16 @@ func (p *parser) bases(toks []tok) []string {
 			p.baseBuf = append(p.baseBuf, name)
 		}
 	})
-	if len(p.baseBuf) == start {
+	return since(p.baseBuf, start)
+}
+
+// since returns the elements of buf from start on, or nil when there are
+// none: Scan carves only the runs that are not nil.
+func since[T any](buf []T, start int) []T {
+	if len(buf) == start {
 		return nil
 	}
-	return p.baseBuf[start:]
+	return buf[start:]
 }
 
 // simple reads a statement that is not a def, class or decorator.
@@ -715,7 +700,7 @@ func (p *parser) simple(toks []tok) {
 		p.importStmt(toks)
 		return
 	}
-	if p.isWord(&toks[0], kwRaise) && p.inFunction() {
+	if p.isWord(&toks[0], kwRaise) && p.inFunction(p.scope()) {
 		p.m.Defs[p.scope()].Raises = true
 	}
 	target := ""
@@ -743,7 +728,7 @@ func (p *parser) simple(toks []tok) {
 			target = name
 		}
 		pos := p.lx.pos(&toks[i])
-		if !p.inFunction() {
+		if !p.inFunction(p.scope()) {
 			p.m.Assigns = append(p.m.Assigns, Assign{Name: name, Pos: pos, Scope: p.scope()})
 		}
 		p.bindBuf = append(p.bindBuf, binding{name: name, scope: p.scope(), pos: pos})
@@ -760,7 +745,7 @@ func (p *parser) simple(toks []tok) {
 	}
 	if n > 0 && i < len(toks) {
 		p.assignedValue(toks[i:], n)
-		if !p.inFunction() {
+		if !p.inFunction(p.scope()) {
 			if strs, ok := p.stringList(toks[i:]); ok {
 				for j := len(p.m.Assigns) - n; j < len(p.m.Assigns); j++ {
 					p.m.Assigns[j].Literal, p.m.Assigns[j].Strings = true, strs
@@ -786,13 +771,10 @@ func (p *parser) targetEnd(toks []tok) int {
 		switch {
 		case toks[i].kind == Name && p.isWord(&toks[i], kwLambda) && depth == 0:
 			return -1
-		case toks[i].kind != Op:
-		case toks[i].ch == '(' || toks[i].ch == '[' || toks[i].ch == '{':
-			depth++
-		case toks[i].ch == ')' || toks[i].ch == ']' || toks[i].ch == '}':
-			depth--
 		case toks[i].ch == '=' && depth == 0:
 			return i
+		default:
+			depth += int(nesting[toks[i].ch])
 		}
 	}
 	return -1
@@ -948,7 +930,7 @@ func (p *parser) calls(toks []tok, scope int, target string) {
 			}
 			open++ // (signal.alarm)(5) calls signal.alarm
 		}
-		if scope >= 0 && !p.inDecorator && p.m.Defs[scope].Kind == Function {
+		if !p.inDecorator && p.inFunction(scope) {
 			p.m.Defs[scope].HasCalls = true
 		}
 		// Most calls are not kept, which their last name tells before
@@ -987,8 +969,7 @@ func (p *parser) parenthesized(toks []tok, k, end int) bool {
 	case prev.kind == Name:
 		return p.keyword(prev) // return (f)(x), await (f)(x)
 	case prev.kind == Op:
-		b := p.src[prev.off] // an operator has a byte at least
-		return b != ')' && b != ']' && b != '}'
+		return nesting[prev.ch] >= 0 // not after a closing bracket
 	}
 	return false
 }
@@ -1018,10 +999,8 @@ func (p *parser) arg(seg []tok) Arg {
 		a.Kind, a.Value = ArgNumber, p.str(&seg[0])
 	case p.isWord(&seg[0], kwLambda):
 		a.Kind = ArgLambda
-		for i := range seg {
-			if seg[i].kind == Op && seg[i].ch == '(' {
-				a.Value = "call"
-			}
+		if slices.ContainsFunc(seg, func(t tok) bool { return t.ch == '(' }) {
+			a.Value = "call"
 		}
 	case seg[0].kind == Name:
 		if name, n := p.chain(seg, 0); n == len(seg) {
@@ -1035,17 +1014,11 @@ func (p *parser) arg(seg []tok) Arg {
 // (prefix and quotes included), or false for a formatted string, whose
 // text is known only when it runs.
 func StringValue(tok string) (string, bool) {
-	i := 0
-	raw := false
-	for i < len(tok) && tok[i] != '"' && tok[i] != '\'' {
-		switch tok[i] | 0x20 {
-		case 'f', 't':
-			return "", false
-		case 'r':
-			raw = true
-		}
-		i++
+	i := strings.IndexAny(tok, `"'`)
+	if i < 0 || strings.ContainsAny(tok[:i], "fFtT") {
+		return "", false
 	}
+	raw := strings.ContainsAny(tok[:i], "rR")
 	body := tok[i:]
 	q := 1
 	if len(body) >= 6 && body[1] == body[0] && body[2] == body[0] {
@@ -1158,18 +1131,18 @@ func chainLen(toks []tok, i int) int {
 func (p *parser) matching(toks []tok, open int) int {
 	depth := 0
 	for i := open; i < len(toks); i++ {
-		switch toks[i].ch {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-			if depth == 0 {
-				return i
-			}
+		d := nesting[toks[i].ch]
+		depth += int(d)
+		if d < 0 && depth == 0 {
+			return i
 		}
 	}
 	return len(toks)
 }
+
+// nesting is how deep a token of each byte (see tok.ch) takes the code
+// into brackets: 1 for an opening one, -1 for a closing one.
+var nesting = [256]int8{'(': 1, '[': 1, '{': 1, ')': -1, ']': -1, '}': -1}
 
 // eachSeg calls f with each part of toks between the commas outside
 // brackets, without allocating; with nonEmpty, empty parts are left out.
@@ -1182,11 +1155,8 @@ func (p *parser) eachSeg(toks []tok, nonEmpty bool, f func([]tok)) {
 			lambdas++
 			continue
 		}
+		depth += int(nesting[toks[i].ch])
 		switch toks[i].ch {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
 		case ':':
 			if depth == 0 && lambdas > 0 {
 				lambdas--
@@ -1210,14 +1180,10 @@ func (p *parser) eachSeg(toks []tok, nonEmpty bool, f func([]tok)) {
 func indexOp(toks []tok, c byte) int {
 	depth := 0
 	for i := range toks {
-		switch ch := toks[i].ch; {
-		case ch == c && depth == 0:
+		if toks[i].ch == c && depth == 0 {
 			return i
-		case ch == '(' || ch == '[' || ch == '{':
-			depth++
-		case ch == ')' || ch == ']' || ch == '}':
-			depth--
 		}
+		depth += int(nesting[toks[i].ch])
 	}
 	return -1
 }
@@ -1235,7 +1201,7 @@ func isKeyword(s string) bool {
 // comma or the closing bracket that ends it. Only lines that hold a yield
 // come here.
 func (p *parser) markYield(toks []tok, s int) {
-	if s < 0 || p.m.Defs[s].Kind != Function {
+	if !p.inFunction(s) {
 		return
 	}
 	depth := 0
@@ -1243,12 +1209,10 @@ func (p *parser) markYield(toks []tok, s int) {
 	for i := range toks {
 		t := &toks[i]
 		switch {
-		case t.kind == Op && (t.ch == '(' || t.ch == '[' || t.ch == '{'):
+		case nesting[t.ch] > 0:
 			depth++
-		case t.kind == Op && (t.ch == ')' || t.ch == ']' || t.ch == '}' || t.ch == ','):
-			if t.ch != ',' {
-				depth--
-			}
+		case nesting[t.ch] < 0 || t.ch == ',':
+			depth += int(nesting[t.ch])
 			for len(lambdas) > 0 && (lambdas[len(lambdas)-1] > depth || t.ch == ',' && lambdas[len(lambdas)-1] == depth) {
 				lambdas = lambdas[:len(lambdas)-1]
 			}

@@ -209,11 +209,8 @@ func (m *Module) starFor(name string) string {
 // "from MODULE import *" binds.
 var starExports = map[string]func(string) bool{
 	"signal": func(n string) bool {
-		switch n {
-		case "alarm", "setitimer", "getitimer", "signal", "getsignal", "pause", "default_int_handler":
-			return true
-		}
-		return strings.HasPrefix(n, "SIG") || strings.HasPrefix(n, "ITIMER_")
+		return slices.Contains([]string{"alarm", "setitimer", "getitimer", "signal", "getsignal", "pause", "default_int_handler"}, n) ||
+			strings.HasPrefix(n, "SIG") || strings.HasPrefix(n, "ITIMER_")
 	},
 	"pytest": func(n string) bool {
 		return slices.Contains([]string{"fixture", "yield_fixture", "mark", "param", "importorskip", "raises", "skip", "fail"}, n)
@@ -240,10 +237,5 @@ func (m *Module) Under(scope, top int) int {
 // Inside reports whether the def or class scope (as in Call.Scope; -1 for
 // module level) is def or lies inside it.
 func (m *Module) Inside(scope, def int) bool {
-	for s := scope; s >= 0; s = m.Defs[s].Parent {
-		if s == def {
-			return true
-		}
-	}
-	return false
+	return def >= 0 && (scope == def || m.Under(scope, def) >= 0)
 }
