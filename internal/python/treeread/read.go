@@ -29,7 +29,7 @@ func ReadFile(path string, buf []byte) ([]byte, error) {
 	if err != nil {
 		return buf[:0], err
 	}
-	if err := readable(info); err != nil {
+	if err := readable(info.Mode().IsRegular(), info.Size()); err != nil {
 		return buf[:0], err
 	}
 	f, err := os.Open(path)
@@ -40,33 +40,12 @@ func ReadFile(path string, buf []byte) ([]byte, error) {
 	return readOpen(f, info.Size(), buf)
 }
 
-// readListed reads, as ReadFile does, a file the walk listed as a regular
-// file: the folder's listing said so, or a stat of the link to it. It
-// opens the file first and asks its size of the open file, which spares
-// the system a second lookup of the path for every file of the tree, and
-// opens it with openFlags, which spare it four more.
-func readListed(path string, buf []byte) ([]byte, error) {
-	f, err := os.OpenFile(path, openFlags, 0)
-	if err != nil {
-		return buf[:0], err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return buf[:0], err
-	}
-	if err := readable(info); err != nil {
-		return buf[:0], err
-	}
-	return readOpen(f, info.Size(), buf)
-}
-
 // readable returns the error for a file that is not read for what it is.
-func readable(info os.FileInfo) error {
-	if !info.Mode().IsRegular() {
+func readable(regular bool, size int64) error {
+	if !regular {
 		return ErrNotRegular
 	}
-	if info.Size() > MaxFileSize {
+	if size > MaxFileSize {
 		return ErrTooLarge
 	}
 	return nil
@@ -74,7 +53,7 @@ func readable(info os.FileInfo) error {
 
 // readOpen reads the open file f, of the given size when it was asked,
 // into buf.
-func readOpen(f *os.File, size int64, buf []byte) ([]byte, error) {
+func readOpen(f io.Reader, size int64, buf []byte) ([]byte, error) {
 	// One byte more than the size, so that a read that returns the size
 	// and no more is known to have met the file's end: a regular file
 	// reads short only there. A file that grew meanwhile is read on.

@@ -122,6 +122,12 @@ func (r *Reader) ReadAgain(files []*File, look Look) {
 	done()
 }
 
+// buffers keeps the readers' buffers from one Read or ReadAgain to the
+// next. check reads a tree in up to four passes, and a buffer grown anew
+// in each was fresh memory each time: a check ends before the collector
+// would free the last.
+var buffers sync.Pool
+
 // start starts the readers, which read the files of each batch they
 // receive, each into its own buffer, and returns a function that waits
 // for them to finish once batches is closed.
@@ -129,7 +135,12 @@ func (r *Reader) start(batches <-chan []*File, look Look) (wait func()) {
 	var wg sync.WaitGroup
 	for k := range r.workers() {
 		wg.Go(func() {
-			var buf []byte
+			held, _ := buffers.Get().(*[]byte)
+			if held == nil {
+				held = new([]byte)
+			}
+			buf := *held
+			defer func() { *held = buf; buffers.Put(held) }()
 			for batch := range batches {
 				for _, f := range batch {
 					if r.Unread != nil && r.Unread(f) {
