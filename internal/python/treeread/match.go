@@ -30,9 +30,12 @@ type pass struct {
 }
 
 type anchored struct {
-	word []byte
+	word string
 	id   int // its index in the words given to NewMatcher
 	at   int // where the pass's byte sits in word
+	// first and last are the word's first and last bytes, kept beside it
+	// for the comparison made at every stop.
+	first, last byte
 }
 
 // rarity ranks bytes by how often they occur in Python source, rarest
@@ -49,23 +52,22 @@ func NewMatcher(words []string) *Matcher {
 		if word == "" {
 			continue
 		}
-		w := []byte(word)
 		at := 0
-		for i := range w {
-			if rank(w[i]) < rank(w[at]) {
+		for i := range word {
+			if rank(word[i]) < rank(word[at]) {
 				at = i
 			}
 		}
-		a := anchored{word: w, id: id, at: at}
+		a := anchored{word: word, id: id, at: at, first: word[0], last: word[len(word)-1]}
 		found := false
 		for i := range m.passes {
-			if m.passes[i].b == w[at] {
+			if m.passes[i].b == word[at] {
 				m.passes[i].words = append(m.passes[i].words, a)
 				found = true
 			}
 		}
 		if !found {
-			m.passes = append(m.passes, pass{w[at], []anchored{a}})
+			m.passes = append(m.passes, pass{word[at], []anchored{a}})
 		}
 	}
 	return m
@@ -82,6 +84,7 @@ func NewMatcher(words []string) *Matcher {
 func (m *Matcher) Find(data []byte, dst []Hit) []Hit {
 	for pi := range m.passes {
 		p := &m.passes[pi]
+		words := p.words
 		for off := 0; off < len(data); {
 			i := bytes.IndexByte(data[off:], p.b)
 			if i < 0 {
@@ -89,13 +92,14 @@ func (m *Matcher) Find(data []byte, dst []Hit) []Hit {
 			}
 			hit := off + i
 			off = hit + 1
-			for wi := range p.words {
-				a := &p.words[wi]
-				start, end := hit-a.at, hit-a.at+len(a.word)
-				if start < 0 || end > len(data) || data[start] != a.word[0] || data[end-1] != a.word[len(a.word)-1] {
+			for wi := range words {
+				a := &words[wi]
+				start := hit - a.at
+				end := start + len(a.word)
+				if start < 0 || end > len(data) || data[start] != a.first || data[end-1] != a.last {
 					continue
 				}
-				if string(data[start:end]) == string(a.word) {
+				if string(data[start:end]) == a.word {
 					dst = append(dst, Hit{start, a.id})
 				}
 			}
