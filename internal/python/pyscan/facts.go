@@ -463,7 +463,10 @@ func (p *parser) fieldCalls(fields []field, scope int) {
 // built elsewhere and copied in was read back wider than it was written,
 // which stalled the processor on every token.
 func (p *parser) push() Kind {
-	p.toks = slices.Grow(p.toks, 1)[:len(p.toks)+1]
+	if len(p.toks) == cap(p.toks) {
+		p.toks = slices.Grow(p.toks, 1)
+	}
+	p.toks = p.toks[:len(p.toks)+1]
 	t := &p.toks[len(p.toks)-1]
 	p.lx.next(t)
 	return t.kind

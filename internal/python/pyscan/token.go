@@ -857,12 +857,14 @@ var words = strings.Fields("False None True and as assert async await break clas
 
 // wordPairs[n][a%64] has bit b%64 set when a word of n bytes starts with
 // the bytes a and b: a name whose bit is not set is no word, and most
-// names are told so without a string compare.
-var wordPairs = func() (t [9][64]uint64) {
-	for _, w := range words {
+// names are told so without a string compare. wordsOfLen[n] are the ids
+// of the words of n bytes, which a name that passes is compared with.
+var wordPairs, wordsOfLen = func() (t [9][64]uint64, ids [9][]uint8) {
+	for i, w := range words {
 		t[len(w)][w[0]%64] |= 1 << (w[1] % 64)
+		ids[len(w)] = append(ids[len(w)], uint8(i+1))
 	}
-	return t
+	return t, ids
 }()
 
 // wordID returns the id of the word s, or 0 when s is none.
@@ -870,9 +872,9 @@ func wordID[T string | []byte](s T) uint8 {
 	if len(s) < 2 || len(s) > 8 || wordPairs[len(s)][s[0]%64]&(1<<(s[1]%64)) == 0 {
 		return 0 // most names, such as "self"
 	}
-	for i, w := range words {
-		if w == string(s) {
-			return uint8(i + 1)
+	for _, id := range wordsOfLen[len(s)] {
+		if words[id-1] == string(s) {
+			return id
 		}
 	}
 	return 0
