@@ -42,7 +42,7 @@ func (r *rules) ownTimer(src *suite.Source) {
 		if !ok || src.InRegion(c.Pos.Line) {
 			continue
 		}
-		if suite.HandlerReturns(m, c) || shields(r.spec, suite.TimerSignal(m, c)) {
+		if suite.HandlerReturns(src, c) || shields(r.spec, suite.TimerSignal(m, c)) {
 			// Its signal's handler returns (an EINTR test's), or the
 			// import shield holds it back during a first import: the
 			// alarm interrupts a system call, never an import.

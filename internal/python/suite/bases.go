@@ -70,7 +70,7 @@ func timedBase(src *Source, class int) (TimedBase, bool) {
 	for _, ci := range src.facts.arming {
 		c := m.Calls[ci]
 		what, ok := ArmsTimer(m, c)
-		if !ok || strings.HasPrefix(what, "signal.signal") || HandlerReturns(m, c) {
+		if !ok || strings.HasPrefix(what, "signal.signal") || HandlerReturns(src, c) {
 			continue
 		}
 		if k, ok := testBaseOf(src, c); ok && k == class {
@@ -127,6 +127,9 @@ func (q *Query) TimedBaseOf(src *Source, class int) (TimedBase, bool) {
 			continue
 		}
 		modName, name := r[:i], r[i+1:]
+		if !q.ix.timed[name] {
+			continue
+		}
 		for _, file := range moduleFiles(src.Dir, modName) {
 			base := q.ix.byAbs[file]
 			if base == nil {

@@ -83,6 +83,9 @@ type index struct {
 	// byAbs holds every module read, by absolute path, for the bases a
 	// test class takes from another module.
 	byAbs map[string]*Source
+	// timed holds the names of the timed bases (timedBaseNames), so that
+	// a base of another name is not looked for in the files it may be in.
+	timed map[string]bool
 }
 
 // testPatterns are python_functions and python_classes, read once from the
@@ -113,7 +116,10 @@ type reachItem struct {
 }
 
 func newIndex(opts *Options, sources []*Source) *index {
-	ix := &index{opts: opts, conftests: map[string]*Source{}, byAbs: make(map[string]*Source, len(sources))}
+	ix := &index{opts: opts, conftests: map[string]*Source{}, byAbs: make(map[string]*Source, len(sources)), timed: map[string]bool{}}
+	for _, name := range timedBaseNames(sources) {
+		ix.timed[name] = true
+	}
 	for _, s := range sources {
 		// Forget what an earlier index worked out.
 		f := s.facts

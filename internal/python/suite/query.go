@@ -79,13 +79,14 @@ func (q *Query) AllTestsUseDeadline(src *Source) bool {
 	})
 }
 
-// parallelModules is the number of modules from which PerModule asks on
-// every core.
-const parallelModules = 64
+// parallelWork is the number of definitions and kept calls, over all
+// modules, from which PerModule asks on every core: the rules' work grows
+// with them, most of all in a module that arms timers.
+const parallelWork = 1000
 
 // PerModule calls ask with every module of the tree, on every core (from
-// parallelModules modules), and returns the answers in the modules'
-// order, as one goroutine would find them. Each goroutine has a Query of
+// parallelWork definitions and calls), and returns the answers in the
+// modules' order, as one goroutine would find them. Each goroutine has a Query of
 // its own; the index is only read (Read filled its caches), but for the
 // deadline answers, which each module keeps for itself.
 func PerModule[T any](t *Tree, ask func(q *Query, src *Source) T) []T {
@@ -109,11 +110,15 @@ func PerModule[T any](t *Tree, ask func(q *Query, src *Source) T) []T {
 	}
 	// The calling goroutine is one of the workers: a tree of a few
 	// modules is done before another thread has woken up. Below
-	// parallelModules modules it is the only one: the project of one test
-	// module in bench/trees.sh took 0.95 of the wall and CPU time with
-	// one worker than with two (its three sources), CPython's Lib/test
-	// (12, 0.2 ms of rules) and sympy the same.
-	if len(sources) < parallelModules {
+	// parallelWork it is the only one: the project of one test module in
+	// bench/trees.sh and sympy's tree took longer with two, CPython's
+	// Lib/test, whose timer modules hold thousands of definitions, less
+	// (bench/README.md).
+	work := 0
+	for _, src := range sources {
+		work += len(src.Mod.Defs) + len(src.Mod.Calls)
+	}
+	if work < parallelWork {
 		n = 1
 	}
 	for range min(n, len(sources)) - 1 {

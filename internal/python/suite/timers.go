@@ -177,7 +177,7 @@ func ArmingFixtures(src *Source) []ArmingFixture {
 					continue
 				}
 				what, ok := ArmsTimer(m, c)
-				if !ok || HandlerReturns(m, c) {
+				if !ok || HandlerReturns(src, c) {
 					// A timer whose handler returns (an EINTR test's
 					// fixture) bounds nothing: no deadline.
 					continue
@@ -209,16 +209,17 @@ func adoptable(sources []*Source, opts *Options) bool {
 	})
 }
 
-// HandlerReturns reports whether the signal the call c of m arms a timer
-// for (or installs a handler of) is answered by a handler that returns to
-// the code it interrupted: a function of m whose body holds no raise
+// HandlerReturns reports whether the signal the call c of src arms a
+// timer for (or installs a handler of) is answered by a handler that
+// returns to the code it interrupted: a function of src whose body holds no raise
 // statement and no call (it counts, or passes), a lambda that calls
 // nothing, or SIG_IGN. Such a timer, an EINTR test's, interrupts a system
 // call and nothing else: it cannot leave an import half done. The
 // handlers judged are those installed in the function that arms the
 // timer, or, when it installs none, in the methods of its class (setUp);
 // with none there, the handler is installed elsewhere and may raise.
-func HandlerReturns(m *pyscan.Module, c pyscan.Call) bool {
+func HandlerReturns(src *Source, c pyscan.Call) bool {
+	m := src.Mod
 	sig := timerSignal(m, c)
 	if sig == "" || c.Scope < 0 {
 		return false
@@ -229,8 +230,11 @@ func HandlerReturns(m *pyscan.Module, c pyscan.Call) bool {
 	}
 	var handlers []pyscan.Call
 	local := false
-	for _, h := range m.Calls {
-		if h.Scope < 0 || !mayArm(m, h.Callee) || m.ResolveCall(h) != "signal.signal" || len(h.Args) < 2 || h.Args[1].Keyword != "" || timerSignal(m, h) != sig {
+	// A handler is installed by a call of signal.signal, which the
+	// module's arming calls hold.
+	for _, hi := range src.facts.arming {
+		h := m.Calls[hi]
+		if h.Scope < 0 || len(h.Args) < 2 || h.Args[1].Keyword != "" || m.ResolveCall(h) != "signal.signal" || timerSignal(m, h) != sig {
 			continue
 		}
 		switch {
