@@ -80,6 +80,18 @@ func Check(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The checks that read no module walk the tests on their own, beside
+	// the read.
+	beside := make(chan []finding.Finding, 1)
+	go func() {
+		b := &rules{opts: &opts, spec: opts.Spec, cwd: cwd}
+		for _, c := range static {
+			if c.beside != nil {
+				c.beside(b)
+			}
+		}
+		beside <- b.findings
+	}()
 	// The read tokenizes only the files that hold a word the rules look for.
 	read := opts.Options
 	read.Fixtures, read.Marks, read.Calls = Words(opts.Spec)
@@ -94,6 +106,7 @@ func Check(opts Options) (*Result, error) {
 			c.tree(r, t)
 		}
 	}
+	r.findings = append(r.findings, <-beside...)
 	for _, p := range t.Problems {
 		sev := finding.Warning
 		if p.Error {

@@ -38,12 +38,14 @@ func init() {
 }
 
 // checked is a rule and how Check runs it: module on every module read,
-// on every core (perModule); tree once, after. A rule that another's
-// check or the read reports has neither.
+// on every core (perModule); tree once, after; beside, for a check that
+// reads no module, once, while the read runs. A rule that another's
+// check or the read reports has none.
 type checked struct {
 	Rule
 	module func(*rules, *suite.Source)
 	tree   func(*rules, *suite.Tree)
+	beside func(*rules)
 }
 
 func deadlineName(s *schema.Spec) []string { return []string{s.Deadline.Fixture} }

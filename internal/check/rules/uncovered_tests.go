@@ -7,7 +7,6 @@ import (
 
 	"github.com/fixturegen/fixturegen/internal/python/coverage"
 	"github.com/fixturegen/fixturegen/internal/python/pyscan"
-	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/internal/relpath"
 )
 
@@ -20,7 +19,7 @@ var uncoveredTestsRule = checked{
 		Meaning: "pytest, run on the spec's tests with the configuration it reads for them (the file pytest picks from the tests' folders, with its `testpaths`, `python_files`, `norecursedirs` and `--ignore`), collects test modules that the conftest holding the region does not reach: none lies below `[paths].conftest`'s folder (a typo such as `testz/conftest.py`; reported at the key), or, with `[shield]`, some lie outside that folder, or the configuration file is below the conftest's folder, where pytest loads no conftest.py above it. The import shield does not hold pytest-timeout's handler in their first imports when they run without the tests below the conftest. Reported at the first module of each folder, naming the others.",
 		Fix:     "Set `[paths].conftest` to a conftest.py in a folder above every test (the finding names it) and run `fixturegen generate`",
 	},
-	tree: func(r *rules, _ *suite.Tree) { r.uncoveredTests() },
+	beside: (*rules).uncoveredTests,
 }
 
 // uncoveredTests: the conftest must reach the tests pytest collects.
