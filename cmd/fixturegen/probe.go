@@ -266,7 +266,7 @@ func leaveOutUnimportable(c *context, spec *schema.Spec, python string, report *
 	for _, p := range places {
 		fmt.Fprintf(c.stderr, "%s: %s, which the project imports only where the package may be missing (%s: under try/except ImportError, importorskip or find_spec); preloading would fail every test where it is not installed, so add it by hand only if every environment that runs the tests installs it\n", where, strings.Join(byPlace[p], ", "), p)
 	}
-	_, not, err := probe.Importable(spec, python, report.ToPreload(spec.Preload.Modules), nodes)
+	not, err := probe.Unimportable(spec, python, report.ToPreload(spec.Preload.Modules), nodes)
 	if err != nil || len(not) == 0 {
 		return err
 	}
