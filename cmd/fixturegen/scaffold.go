@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -63,10 +64,7 @@ func runScaffold(c *context, target string, probe bool) error {
 	if !spec.HasDeadline() {
 		// A new module below the conftest is shielded as it is: there is
 		// nothing for scaffold to write, and no deadline to write it for.
-		dir := strings.TrimSuffix(spec.Paths.Conftest, "conftest.py")
-		if dir == "" {
-			dir = "./"
-		}
+		dir := cmp.Or(strings.TrimSuffix(spec.Paths.Conftest, "conftest.py"), "./")
 		return &schema.Error{File: spec.File, Msg: fmt.Sprintf(
 			"holds only the import shield ([shield]), which covers every test below %s as it stands: a new test module there needs nothing from fixturegen. scaffold writes a module that runs under a deadline; add [deadline] and [preload] to the spec for one", dir)}
 	}
