@@ -161,10 +161,7 @@ Examples:
 			}
 			// Like ruff format --diff and --check: a run that would
 			// change something fails, so CI can use it as a check.
-			if wouldChange {
-				return errFindings
-			}
-			return nil
+			return findingsIf(wouldChange)
 		},
 	}
 }

@@ -203,10 +203,7 @@ Examples:
 			if fix && !spec.HasDeadline() {
 				fmt.Fprintf(c.stderr, "--fix wrote nothing: %s holds only the import shield ([shield]), which has no preload fixture, and pytest-timeout's timer starts before any fixture; the fix above imports the late modules where the conftest loads\n", spec.File)
 			}
-			if !report.OK() {
-				return errFindings
-			}
-			return nil
+			return findingsIf(!report.OK())
 		},
 	}
 }

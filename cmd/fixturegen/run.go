@@ -30,6 +30,14 @@ const (
 // printed: exit 1 with nothing more to say.
 var errFindings = errors.New("findings")
 
+// findingsIf is errFindings when a command found problems, else nil.
+func findingsIf(found bool) error {
+	if found {
+		return errFindings
+	}
+	return nil
+}
+
 // usageError is a mistake in the command line: exit 2 with a hint.
 type usageError struct{ msg string }
 
