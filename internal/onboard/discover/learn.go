@@ -39,9 +39,7 @@ const notNumber = "soon"
 // subset of two or more set at once (which one wins), each alone set to 0,
 // and each alone set to no number.
 func variations(env []string) []variation {
-	if len(env) > maxVars {
-		env = env[:maxVars]
-	}
+	env = env[:min(len(env), maxVars)]
 	value := func(i int) string { return strconv.Itoa(311 + i) }
 	var out []variation
 	for i, name := range env {
