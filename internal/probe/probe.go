@@ -241,11 +241,11 @@ func Run(spec *schema.Spec, python string, nodes []string, opts Options) (*Repor
 	// not keep fixturegen waiting.
 	cmd.WaitDelay = 2 * time.Second
 	ownGroup(cmd)
-	if err := cmd.Start(); err != nil {
-		progressW.Close()
+	err = cmd.Start()
+	progressW.Close()
+	if err != nil {
 		return nil, fmt.Errorf("cannot run %s: %w", python, err)
 	}
-	progressW.Close()
 
 	r := &Report{Nodes: nodes}
 	var log progressLog
