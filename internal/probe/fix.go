@@ -103,13 +103,8 @@ func Fix(spec *schema.Spec, modules []string) (*Fixed, error) {
 	f.Wrote, err = plan.WriteChanged(changes)
 	// WriteChanged writes the changed files in order and stops at the
 	// first failure, so the first len(f.Wrote) of them were written.
-	left := len(f.Wrote)
-	for _, ch := range changes {
-		if left > 0 && ch.Changed() {
-			f.written = append(f.written, ch)
-			left--
-		}
-	}
+	changed := slices.DeleteFunc(slices.Clone(changes), func(ch *plan.Change) bool { return !ch.Changed() })
+	f.written = append(f.written, changed[:len(f.Wrote)]...)
 	return f, err
 }
 
