@@ -130,10 +130,8 @@ Examples:
 			if err := writeReport(c.stdout, format, report); err != nil {
 				return err
 			}
-			if errs, _ := report.Counts(); errs > 0 && !listGroup {
-				return errFindings
-			}
-			return nil
+			errs, _ := report.Counts()
+			return findingsIf(errs > 0 && !listGroup)
 		},
 	}
 }

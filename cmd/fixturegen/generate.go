@@ -161,10 +161,7 @@ Examples:
 			}
 			// Like ruff format --diff and --check: a run that would
 			// change something fails, so CI can use it as a check.
-			if wouldChange {
-				return errFindings
-			}
-			return nil
+			return findingsIf(wouldChange)
 		},
 	}
 }
@@ -246,11 +243,7 @@ func (c *context) unneededRearms(out io.Writer, spec *schema.Spec) error {
 		return err
 	}
 	for _, r := range rearms {
-		if !r.WholeModule || r.Seconds == 0 {
-			continue
-		}
-		given, ok := spec.Deadline.SecondsOf(r.Module)
-		if !ok || given != r.Seconds {
+		if given, ok := spec.Deadline.SecondsOf(r.Module); !r.WholeModule || r.Seconds == 0 || !ok || given != r.Seconds {
 			continue
 		}
 		fmt.Fprintf(out, "  %s: fixture %s arms the timer again for %s s, which deadline.module_seconds now gives every test of %s; remove it\n",

@@ -203,10 +203,7 @@ Examples:
 			if fix && !spec.HasDeadline() {
 				fmt.Fprintf(c.stderr, "--fix wrote nothing: %s holds only the import shield ([shield]), which has no preload fixture, and pytest-timeout's timer starts before any fixture; the fix above imports the late modules where the conftest loads\n", spec.File)
 			}
-			if !report.OK() {
-				return errFindings
-			}
-			return nil
+			return findingsIf(!report.OK())
 		},
 	}
 }
@@ -266,7 +263,7 @@ func leaveOutUnimportable(c *context, spec *schema.Spec, python string, report *
 	for _, p := range places {
 		fmt.Fprintf(c.stderr, "%s: %s, which the project imports only where the package may be missing (%s: under try/except ImportError, importorskip or find_spec); preloading would fail every test where it is not installed, so add it by hand only if every environment that runs the tests installs it\n", where, strings.Join(byPlace[p], ", "), p)
 	}
-	_, not, err := probe.Importable(spec, python, report.ToPreload(spec.Preload.Modules), nodes)
+	not, err := probe.Unimportable(spec, python, report.ToPreload(spec.Preload.Modules), nodes)
 	if err != nil || len(not) == 0 {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -24,15 +25,10 @@ type interrupted struct{ sig syscall.Signal }
 
 func (e interrupted) Error() string { return "interrupted by " + signalName(e.sig) }
 
-func signalName(sig syscall.Signal) string {
-	switch sig {
-	case syscall.SIGINT:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	}
-	return sig.String()
-}
+// signalNames are the names a shell gives the signals probe forwards.
+var signalNames = map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM"}
+
+func signalName(sig syscall.Signal) string { return cmp.Or(signalNames[sig], sig.String()) }
 
 // runProbe runs the probe with progress on stderr and the signals
 // forwarded, and turns what stopped it into an error: a node that does not

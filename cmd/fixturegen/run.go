@@ -30,6 +30,14 @@ const (
 // printed: exit 1 with nothing more to say.
 var errFindings = errors.New("findings")
 
+// findingsIf is errFindings when a command found problems, else nil.
+func findingsIf(found bool) error {
+	if found {
+		return errFindings
+	}
+	return nil
+}
+
 // usageError is a mistake in the command line: exit 2 with a hint.
 type usageError struct{ msg string }
 
@@ -74,12 +82,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	rest := global.Args()
 	help, _ := global.GetBool("help")
-	showVersion, _ := global.GetBool("version")
-	if showVersion {
+	if showVersion, _ := global.GetBool("version"); showVersion {
 		fmt.Fprintln(stdout, version.Long())
 		return exitOK
 	}
-	if help || len(rest) == 0 {
+	if help || len(rest) == 0 || len(rest) == 1 && rest[0] == "help" {
 		printUsage(stdout)
 		if len(rest) == 0 && !help {
 			return exitError
@@ -88,16 +95,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	name := rest[0]
 	if name == "help" {
-		if len(rest) > 1 {
-			if cmd := lookup(rest[1]); cmd != nil {
-				printCommandHelp(stdout, cmd)
-				return exitOK
-			}
-			fmt.Fprintf(stderr, "fixturegen help: unknown command %q%s\nrun 'fixturegen --help' for the list of commands\n", rest[1], commandHint(rest[1]))
-			return exitError
+		if cmd := lookup(rest[1]); cmd != nil {
+			printCommandHelp(stdout, cmd)
+			return exitOK
 		}
-		printUsage(stdout)
-		return exitOK
+		fmt.Fprintf(stderr, "fixturegen help: unknown command %q%s\nrun 'fixturegen --help' for the list of commands\n", rest[1], commandHint(rest[1]))
+		return exitError
 	}
 	cmd := lookup(name)
 	if cmd == nil {

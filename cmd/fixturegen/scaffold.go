@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -45,44 +46,37 @@ Examples:
 			if len(args) != 1 {
 				return usageError{fmt.Sprintf("scaffold takes one PATH, the new test module; got %d arguments", len(args))}
 			}
-			return runScaffold(c, args[0], probe)
+			lock, err := c.lockSpec()
+			if err != nil {
+				return err
+			}
+			defer lock.Unlock()
+			spec, err := c.loadSpec()
+			if err != nil {
+				return err
+			}
+			if !spec.HasDeadline() {
+				// A new module below the conftest is shielded as it is: there is
+				// nothing for scaffold to write, and no deadline to write it for.
+				dir := cmp.Or(strings.TrimSuffix(spec.Paths.Conftest, "conftest.py"), "./")
+				return &schema.Error{File: spec.File, Msg: fmt.Sprintf(
+					"holds only the import shield ([shield]), which covers every test below %s as it stands: a new test module there needs nothing from fixturegen. scaffold writes a module that runs under a deadline; add [deadline] and [preload] to the spec for one", dir)}
+			}
+			created, err := scaffold.Create(spec, args[0], probe)
+			if created != nil {
+				created.Text(c.stdout)
+			}
+			var se *scaffold.Error
+			if errors.As(err, &se) {
+				return usageError{se.Msg}
+			}
+			if err != nil {
+				return err
+			}
+			if created.Stale != "" {
+				fmt.Fprintf(c.stderr, "note: %s is not up to date with %s; run 'fixturegen generate' before running the new module\n", created.Stale, spec.File)
+			}
+			return nil
 		},
 	}
-}
-
-func runScaffold(c *context, target string, probe bool) error {
-	lock, err := c.lockSpec()
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
-	spec, err := c.loadSpec()
-	if err != nil {
-		return err
-	}
-	if !spec.HasDeadline() {
-		// A new module below the conftest is shielded as it is: there is
-		// nothing for scaffold to write, and no deadline to write it for.
-		dir := strings.TrimSuffix(spec.Paths.Conftest, "conftest.py")
-		if dir == "" {
-			dir = "./"
-		}
-		return &schema.Error{File: spec.File, Msg: fmt.Sprintf(
-			"holds only the import shield ([shield]), which covers every test below %s as it stands: a new test module there needs nothing from fixturegen. scaffold writes a module that runs under a deadline; add [deadline] and [preload] to the spec for one", dir)}
-	}
-	created, err := scaffold.Create(spec, target, probe)
-	if created != nil {
-		created.Text(c.stdout)
-	}
-	var se *scaffold.Error
-	if errors.As(err, &se) {
-		return usageError{se.Msg}
-	}
-	if err != nil {
-		return err
-	}
-	if created.Stale != "" {
-		fmt.Fprintf(c.stderr, "note: %s is not up to date with %s; run 'fixturegen generate' before running the new module\n", created.Stale, spec.File)
-	}
-	return nil
 }

@@ -72,10 +72,7 @@ Examples:
 			if err := writeReport(c.stdout, format, report); err != nil {
 				return err
 			}
-			if report.Poisoned() {
-				return errFindings
-			}
-			return nil
+			return findingsIf(report.Poisoned())
 		},
 	}
 }

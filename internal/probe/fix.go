@@ -71,7 +71,6 @@ func CanFix(spec *schema.Spec) error {
 type Fixed struct {
 	Spec    *schema.Spec // the spec with the modules added
 	Modules []string     // the modules added to [preload].modules
-	File    string       // the spec's file, as the user names it
 	Wrote   []string     // the generated files written, as displayed
 
 	// written is every file written, the spec first, with its content
@@ -100,17 +99,12 @@ func Fix(spec *schema.Spec, modules []string) (*Fixed, error) {
 	if err := specText.Write(); err != nil {
 		return nil, err
 	}
-	f := &Fixed{Spec: fixed, Modules: modules, File: spec.File, written: []*plan.Change{specText}}
+	f := &Fixed{Spec: fixed, Modules: modules, written: []*plan.Change{specText}}
 	f.Wrote, err = plan.WriteChanged(changes)
 	// WriteChanged writes the changed files in order and stops at the
 	// first failure, so the first len(f.Wrote) of them were written.
-	left := len(f.Wrote)
-	for _, ch := range changes {
-		if left > 0 && ch.Changed() {
-			f.written = append(f.written, ch)
-			left--
-		}
-	}
+	changed := slices.DeleteFunc(slices.Clone(changes), func(ch *plan.Change) bool { return !ch.Changed() })
+	f.written = append(f.written, changed[:len(f.Wrote)]...)
 	return f, err
 }
 
@@ -138,7 +132,7 @@ func (f *Fixed) Undo() ([]string, error) {
 
 // Text prints what Fix wrote.
 func (f *Fixed) Text(w io.Writer) {
-	fmt.Fprintf(w, "added %s to [preload].modules in %s\n", strings.Join(f.Modules, ", "), f.File)
+	fmt.Fprintf(w, "added %s to [preload].modules in %s\n", strings.Join(f.Modules, ", "), f.Spec.File)
 	for _, d := range f.Wrote {
 		fmt.Fprintf(w, "wrote %s\n", d)
 	}

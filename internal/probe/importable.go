@@ -23,20 +23,19 @@ for name in sys.argv[2:]:
         print(name)
 `
 
-// Importable splits modules into those that import in a fresh python,
+// Unimportable returns the modules that do not import in a fresh python,
 // started in the spec's folder with sys.path as pytest sets it for nodes
 // (its pythonpath, rootdir and import mode; see importPath), as the
-// preload fixture's session imports them, and those that do not: a
-// module a test writes and imports itself (under tmp_path, say) was
-// loaded under the alarm, yet preloading it would fail every test. --fix
-// writes only the first.
-func Importable(spec *schema.Spec, python string, modules, nodes []string) (ok, not []string, err error) {
+// preload fixture's session imports them: a module a test writes and
+// imports itself (under tmp_path, say) was loaded under the alarm, yet
+// preloading it would fail every test. --fix writes only the others.
+func Unimportable(spec *schema.Spec, python string, modules, nodes []string) ([]string, error) {
 	if len(modules) == 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
 	path, err := ImportPath(spec, nodes)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	cmd := exec.Command(python, append([]string{"-c", importableScript, path}, modules...)...)
 	cmd.Dir = spec.Dir
@@ -44,17 +43,10 @@ func Importable(spec *schema.Spec, python string, modules, nodes []string) (ok, 
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, nil, fmt.Errorf("checking that %s import in a fresh %s: %v\n%s", strings.Join(modules, ", "), python, err, stderr.String())
+		return nil, fmt.Errorf("checking that %s import in a fresh %s: %v\n%s", strings.Join(modules, ", "), python, err, stderr.String())
 	}
 	failed := strings.Fields(string(out))
-	for _, m := range modules {
-		if slices.Contains(failed, m) {
-			not = append(not, m)
-		} else {
-			ok = append(ok, m)
-		}
-	}
-	return ok, not, nil
+	return slices.DeleteFunc(slices.Clone(modules), func(m string) bool { return !slices.Contains(failed, m) }), nil
 }
 
 // ImportPath is pytest's import path for nodes run from the spec's

@@ -241,11 +241,11 @@ func Run(spec *schema.Spec, python string, nodes []string, opts Options) (*Repor
 	// not keep fixturegen waiting.
 	cmd.WaitDelay = 2 * time.Second
 	ownGroup(cmd)
-	if err := cmd.Start(); err != nil {
-		progressW.Close()
+	err = cmd.Start()
+	progressW.Close()
+	if err != nil {
 		return nil, fmt.Errorf("cannot run %s: %w", python, err)
 	}
-	progressW.Close()
 
 	r := &Report{Nodes: nodes}
 	var log progressLog
@@ -266,11 +266,11 @@ func Run(spec *schema.Spec, python string, nodes []string, opts Options) (*Repor
 		select {
 		case runErr = <-exited:
 		case <-time.After(opts.Grace):
-			killGroup(cmd)
+			signalGroup(cmd, os.Kill)
 			runErr = <-exited
 		}
 		// Whatever the inner run started in its group goes too.
-		killGroup(cmd)
+		signalGroup(cmd, os.Kill)
 	}
 	// The pipe ends when every holder of its write end has exited; do not
 	// wait long for one that has not.

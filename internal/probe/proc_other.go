@@ -16,9 +16,3 @@ func signalGroup(cmd *exec.Cmd, sig os.Signal) {
 		cmd.Process.Signal(sig)
 	}
 }
-
-func killGroup(cmd *exec.Cmd) {
-	if cmd.Process != nil {
-		cmd.Process.Kill()
-	}
-}

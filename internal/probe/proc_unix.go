@@ -15,16 +15,9 @@ func ownGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-// signalGroup sends sig to cmd's process group.
+// signalGroup sends sig to cmd's process group; os.Kill kills it.
 func signalGroup(cmd *exec.Cmd, sig os.Signal) {
 	if s, ok := sig.(syscall.Signal); ok && cmd.Process != nil {
 		syscall.Kill(-cmd.Process.Pid, s)
-	}
-}
-
-// killGroup kills cmd's process group.
-func killGroup(cmd *exec.Cmd) {
-	if cmd.Process != nil {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 }

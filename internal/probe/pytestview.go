@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
+	"github.com/fixturegen/fixturegen/internal/relpath"
 	"github.com/fixturegen/fixturegen/schema"
 )
 
@@ -116,11 +117,7 @@ func (v *pytestView) importPath(spec *schema.Spec, nodes []string) []string {
 	}
 	if v.cfg != nil {
 		for _, a := range v.cfg.Options["pythonpath"] {
-			p := a.Text
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(v.cfg.Dir, p)
-			}
-			add(filepath.Clean(p))
+			add(relpath.Resolve(v.cfg.Dir, a.Text))
 		}
 	}
 	if v.mode != "importlib" {
@@ -138,15 +135,11 @@ func (v *pytestView) importPath(spec *schema.Spec, nodes []string) []string {
 // for the module at file: the folder above its outermost package, or its
 // own folder when that is no package.
 func baseDir(file string) string {
-	dir := filepath.Dir(file)
-	for {
+	var dir string
+	for dir = range relpath.Up(filepath.Dir(file)) {
 		if _, err := os.Stat(filepath.Join(dir, "__init__.py")); err != nil {
-			return dir
+			break
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return dir
-		}
-		dir = parent
 	}
+	return dir
 }

@@ -122,9 +122,7 @@ func Analyze(sources []*Source, spec Spec) *Report {
 	// an import under the alarm, so it is no slow recovery loop too.
 	named := map[string]bool{}
 	for _, v := range rep.Verdicts {
-		if v.Poisoning != nil {
-			named[v.Poisoning.Node] = true
-		}
+		named[v.Poisoning.Node] = true
 		for _, p := range v.Poisoned {
 			named[p.Node] = true
 		}

@@ -16,18 +16,19 @@ const maxLine = 64 << 10
 // line is valid until the next call.
 type lineReader struct {
 	r    *bufio.Reader
-	n    int  // number of the line last returned, from 1
-	cut  bool // the stream ended without a final newline
-	long int  // lines longer than maxLine
+	n    int   // number of the line last returned, from 1
+	cut  bool  // the stream ended without a final newline
+	long int   // lines longer than maxLine
+	err  error // the read error that stopped the stream, if one did
 }
 
 func newLineReader(r io.Reader) *lineReader {
 	return &lineReader{r: bufio.NewReaderSize(r, maxLine)}
 }
 
-// next returns the next line without its line ending, or io.EOF, or the
-// read error that stopped the stream.
-func (lr *lineReader) next() ([]byte, error) {
+// next returns the next line without its line ending, and false at the
+// end of the stream or at a read error, which it keeps in lr.err.
+func (lr *lineReader) next() ([]byte, bool) {
 	line, err := lr.r.ReadSlice('\n')
 	long := errors.Is(err, bufio.ErrBufferFull)
 	if long {
@@ -40,15 +41,16 @@ func (lr *lineReader) next() ([]byte, error) {
 		}
 	}
 	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
+		lr.err = err
+		return nil, false
 	}
 	if err != nil && len(line) == 0 {
-		return nil, io.EOF
+		return nil, false
 	}
 	lr.n++
 	lr.cut = err != nil
 	if !long && !lr.cut {
 		line = bytes.TrimSuffix(line[:len(line)-1], []byte("\r"))
 	}
-	return line, nil
+	return line, true
 }

@@ -78,14 +78,7 @@ func parseLog(src *Source, r io.Reader, m *Matcher) error {
 	p := &logParser{src: src, m: m, nodes: map[string]*name{}, reruns: map[string]bool{}}
 	src.Durations, src.Setups = map[string]float64{}, map[string]float64{}
 	lr := newLineReader(r)
-	for {
-		line, err := lr.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
+	for line, ok := lr.next(); ok; line, ok = lr.next() {
 		if lr.cut {
 			// A line cut off part way could name a test by half its id:
 			// everything before it is read, and it is left out.
@@ -94,6 +87,9 @@ func parseLog(src *Source, r io.Reader, m *Matcher) error {
 		}
 		p.lineNo = lr.n
 		p.line(line)
+	}
+	if lr.err != nil {
+		return lr.err
 	}
 	src.Lines = lr.n
 	if lr.long > 0 {

@@ -37,14 +37,7 @@ func parseReplay(src *Source, r io.Reader) error {
 	open := map[string]int{}   // node → index of its run that has not finished
 	latest := map[string]int{} // node → index of its latest run
 	starts := map[string]float64{}
-	for {
-		line, err := lr.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
+	for line, ok := lr.next(); ok; line, ok = lr.next() {
 		trimmed := bytes.TrimSpace(line)
 		if len(trimmed) == 0 || trimmed[0] == '#' || bytes.HasPrefix(trimmed, []byte("//")) {
 			continue
@@ -79,6 +72,9 @@ func parseReplay(src *Source, r io.Reader) error {
 		src.Runs[i].Duration = *rec.Finish - *rec.Start
 		src.Runs[i].Outcome = Outcome(rec.Outcome)
 		src.Runs[i].Loc = loc
+	}
+	if lr.err != nil {
+		return lr.err
 	}
 	src.Lines = lr.n
 	if lr.cut {

@@ -314,9 +314,7 @@ func (j *judge) slowLoops(attempts []*Attempt, explained map[string]bool) []Verd
 					tests[r.Node] = t
 					order = append(order, r.Node)
 				}
-				if r.Outcome == Passed {
-					t.passed = true
-				}
+				t.passed = t.passed || r.Outcome == Passed
 				if r.Outcome.bad() && fs[r.Node].first(DeadlineFailure) != nil {
 					t.runs++
 				}

@@ -39,9 +39,7 @@ const notNumber = "soon"
 // subset of two or more set at once (which one wins), each alone set to 0,
 // and each alone set to no number.
 func variations(env []string) []variation {
-	if len(env) > maxVars {
-		env = env[:maxVars]
-	}
+	env = env[:min(len(env), maxVars)]
 	value := func(i int) string { return strconv.Itoa(311 + i) }
 	var out []variation
 	for i, name := range env {
@@ -339,10 +337,10 @@ func (l *learner) defAt(h *observe.Handler) string {
 
 // secondsOf is what the runs showed of a deadline's seconds.
 type secondsOf struct {
-	base   seen // the plain run, or the first variation that armed
-	armed  bool // a run armed the timer while the test ran
-	value  float64
-	ok     bool // value is the default, armed with no variable set
+	base   seen    // the plain run, or the first variation that armed
+	armed  bool    // a run armed the timer while the test ran
+	value  float64 // the default seconds; 0 unless ok
+	ok     bool    // value is the default, armed with no variable set
 	env    []string
 	notes  []string
 	unread *Unread
@@ -550,9 +548,7 @@ func (c *Contract) learnTimer(l *learner, cf *conftest, sec secondsOf) {
 	if arm.Interval > 0 {
 		c.Interval = l.argAt(call, 2, "interval")
 	}
-	if sec.ok {
-		c.Spec.Seconds = sec.value
-	}
+	c.Spec.Seconds = sec.value
 	c.Spec.SecondsEnv = sec.env
 	if sec.optIn {
 		c.Spec.ArmedWhenEnvSet, c.Origin["armed_when_env_set"] = true, cf.envAt[sec.env[0]]

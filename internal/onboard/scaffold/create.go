@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/fixturegen/fixturegen/internal/gen/plan"
 	"github.com/fixturegen/fixturegen/internal/specedit"
@@ -126,13 +127,8 @@ func Create(spec *schema.Spec, target string, probe bool) (*Created, error) {
 // stale is the first generated file that lags behind the spec, or "".
 func stale(spec *schema.Spec) string {
 	changes, err := plan.MakePython(spec)
-	if err != nil {
-		return ""
-	}
-	for _, ch := range changes {
-		if ch.Changed() {
-			return ch.Display
-		}
+	if i := slices.IndexFunc(changes, (*plan.Change).Changed); err == nil && i >= 0 {
+		return changes[i].Display
 	}
 	return ""
 }

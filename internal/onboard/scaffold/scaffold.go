@@ -8,6 +8,7 @@
 package scaffold
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"strings"
@@ -47,10 +48,7 @@ func New(spec *schema.Spec, rel string) (*Module, error) {
 	}
 	name := testName(rel)
 	m := &Module{Path: rel, Test: "test_" + name + "_within_the_deadline"}
-	title := strings.ReplaceAll(name, "_", " ")
-	if title == "" {
-		title = "Tests"
-	}
+	title := cmp.Or(strings.ReplaceAll(name, "_", " "), "Tests")
 	content, err := render.ScaffoldModule(map[string]any{
 		"Title":    strings.ToUpper(title[:1]) + title[1:],
 		"Deadline": spec.Deadline.Fixture,
