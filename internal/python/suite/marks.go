@@ -26,7 +26,7 @@ func lastName(dotted string) string {
 // adds its name to one of them.
 var readCalls = func() *pyscan.CallFilter {
 	f := &pyscan.CallFilter{
-		Last:    map[string]bool{lastName(groupMarkCall): true, lastName(usefixturesMarkCall): true, finalizerCall: true, lastName(timeoutMarkCall): true},
+		Last:    map[string]bool{lastName(groupMarkCall): true, lastName(usefixturesMarkCall): true, finalizerCall: true, lastName(TimeoutMarkCall): true},
 		Targets: map[string]bool{pytestmarkTarget: true},
 	}
 	maps.Copy(f.Last, timerCallees)
@@ -34,9 +34,9 @@ var readCalls = func() *pyscan.CallFilter {
 	return f
 }()
 
-// timeoutMarkCall is pytest-timeout's mark, which check's
-// unshielded-timeout rule reads (pytesttimeout.Marks).
-const timeoutMarkCall = "pytest.mark.timeout"
+// TimeoutMarkCall is pytest-timeout's mark as its calls resolve, which
+// check's unshielded-timeout rule reads (pytesttimeout.Marks).
+const TimeoutMarkCall = "pytest.mark.timeout"
 
 // GroupMark is an xdist_group mark and the group it names.
 type GroupMark struct {
