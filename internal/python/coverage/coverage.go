@@ -65,13 +65,7 @@ func Loads(r pytestcfg.Run, dir string) bool {
 // Outside returns the modules a conftest.py in folder dir does not
 // reach: those not below dir, or all of them when the run never loads it.
 func Outside(r pytestcfg.Run, dir string, modules []string) []string {
-	var out []string
-	for _, m := range modules {
-		if !relpath.Within(m, dir) || !Loads(r, dir) {
-			out = append(out, m)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(modules), func(m string) bool { return relpath.Within(m, dir) && Loads(r, dir) })
 }
 
 // Folder returns the folder for a new conftest.py that every module lies

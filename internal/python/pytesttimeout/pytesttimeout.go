@@ -113,13 +113,7 @@ func (f *Found) WithMethod(p Place) Place {
 // Unshielded returns the declarations of pytest-timeout whose dependency
 // set does not declare pytest-import-shield, in file order.
 func (f *Found) Unshielded() []Place {
-	var out []Place
-	for _, p := range f.Places {
-		if p.Kind == Dependency && !slices.ContainsFunc(f.Plugin, func(q Place) bool { return q.Set == p.Set }) {
-			out = append(out, p)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(f.Places), func(p Place) bool { return p.Kind != Dependency || f.Shielded(p) })
 }
 
 // Shielded reports whether the plugin protects the tests place times:
