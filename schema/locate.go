@@ -295,7 +295,7 @@ func (l *locator) value(path string, depth int) (int, int, bool) {
 	case l.peek() == '[':
 		ok = l.array(path, depth)
 	case l.peek() == '{':
-		ok = l.inlineTable(path, depth)
+		ok = l.items('}', func() { l.keyValue(path, depth+1) }) // an inline table
 	default:
 		// Numbers, booleans and dates end at the first character that
 		// cannot be part of them; a date-time may contain one space.
@@ -352,11 +352,6 @@ func (l *locator) array(path string, depth int) bool {
 			i++
 		}
 	})
-}
-
-// inlineTable reads { k = v, ... }.
-func (l *locator) inlineTable(path string, depth int) bool {
-	return l.items('}', func() { l.keyValue(path, depth+1) })
 }
 
 // items reads the comma-separated items of an array or an inline table,
