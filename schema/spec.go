@@ -16,6 +16,7 @@ import (
 	"path"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
@@ -237,14 +238,10 @@ var IntervalTimers = map[string]IntervalTimer{
 }
 
 // IsTimerSignal reports whether name, as a reader resolves it
-// ("signal.SIGALRM"), is the signal of one of IntervalTimers.
+// ("signal.SIGALRM"), is an interval timer's signal (ShieldSignals).
 func IsTimerSignal(name string) bool {
-	for _, t := range IntervalTimers {
-		if name == "signal."+t.Signal {
-			return true
-		}
-	}
-	return false
+	sig, ok := strings.CutPrefix(name, "signal.")
+	return ok && slices.Contains(ShieldSignals, sig)
 }
 
 // Exceptions a fired deadline can raise, as written in the spec.
