@@ -13,7 +13,6 @@ package coverage
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -91,7 +90,7 @@ func Folder(r pytestcfg.Run, modules []string) (string, bool) {
 	// conftest.py, else dir.
 	highest := dir
 	for d := range relpath.Up(dir) {
-		if info, err := os.Stat(filepath.Join(d, "conftest.py")); err == nil && info.Mode().IsRegular() {
+		if pytestcfg.IsFile(filepath.Join(d, "conftest.py")) {
 			highest = d
 		}
 		if d == cut {
