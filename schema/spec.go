@@ -13,6 +13,7 @@
 package schema
 
 import (
+	"cmp"
 	"path"
 	"reflect"
 	"regexp"
@@ -202,10 +203,7 @@ func (s *Spec) HasDeadline() bool { return s.Deadline.Fixture != "" }
 // Exception is the exception a fired deadline raises: Raises, or its
 // default for a Deadline built without the loader.
 func (d Deadline) Exception() string {
-	if d.Raises == "" {
-		return DefaultRaises
-	}
-	return d.Raises
+	return cmp.Or(d.Raises, DefaultRaises)
 }
 
 // Timer names, as written in the spec.

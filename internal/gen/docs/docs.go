@@ -12,6 +12,7 @@ package docs
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -161,10 +162,7 @@ func settings(b *bytes.Buffer, spec *schema.Spec) {
 // shielded says which tests a spec that holds only the shield covers:
 // every test below its conftest, whatever timer it runs under.
 func shielded(b *bytes.Buffer, spec *schema.Spec) {
-	dir := strings.TrimSuffix(spec.Paths.Conftest, "conftest.py")
-	if dir == "" {
-		dir = "."
-	}
+	dir := cmp.Or(strings.TrimSuffix(spec.Paths.Conftest, "conftest.py"), ".")
 	fmt.Fprintf(b, "\n### Tests the shield covers\n\nEvery test below %s, the folder of the conftest that holds the region: a new test module there needs nothing more. `fixturegen probe` lists the first imports a timeout lands in.\n", code(dir))
 }
 

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -137,10 +138,7 @@ var patchCallees = map[string]bool{"setattr": true, "delattr": true, "patch": tr
 func (q *Query) patchesPreload(m *pyscan.Module, c pyscan.Call) (string, bool) {
 	// Only the last name counts. monkeypatch.setattr is a method of a
 	// parameter, which resolves to no module: its name as written does.
-	callee := m.ResolveCall(c)
-	if callee == "" {
-		callee = c.Callee
-	}
+	callee := cmp.Or(m.ResolveCall(c), c.Callee)
 	if !patchCallees[lastName(callee)] || len(c.Args) == 0 || c.Args[0].Kind != pyscan.ArgString || c.Args[0].Keyword != "" {
 		return "", false
 	}
