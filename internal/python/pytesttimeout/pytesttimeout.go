@@ -104,9 +104,7 @@ func (f *Found) WithMethod(p Place) Place {
 	if p.Method == "" {
 		p.Method, p.MethodAt = f.Method, f.MethodAt
 	}
-	if p.Method == "" {
-		p.Method = Signal
-	}
+	p.Method = cmp.Or(p.Method, Signal)
 	return p
 }
 
