@@ -141,7 +141,6 @@ func Find(root string, run pytestcfg.Run, opts Options) (*Found, error) {
 	if cfg != nil {
 		t := cfg.Timers()
 		if t.TimeoutOff {
-			// "-p no:timeout": pytest-timeout is off for every test.
 			f.Off = true
 			return f, nil
 		}
