@@ -236,7 +236,7 @@ func (l *locator) key() ([]string, bool) {
 func (l *locator) keyName() (string, bool) {
 	start, quote := l.pos, l.peek()
 	if quote == '"' || quote == '\'' {
-		if !l.quoted(quote) {
+		if !l.quoted(quote, false) {
 			return "", false
 		}
 		name := string(l.src[start+1 : l.pos-1])
@@ -290,14 +290,12 @@ func (l *locator) value(path string, depth int) (int, int, bool) {
 	start := l.pos
 	var ok bool
 	switch {
-	case l.has(`"""`), l.has(`'''`):
-		ok = l.multilineString(l.peek())
 	case l.peek() == '"' || l.peek() == '\'':
-		ok = l.quoted(l.peek())
+		ok = l.quoted(l.peek(), l.has(`"""`) || l.has(`'''`))
 	case l.peek() == '[':
 		ok = l.array(path, depth)
 	case l.peek() == '{':
-		ok = l.inlineTable(path, depth)
+		ok = l.items('}', func() { l.keyValue(path, depth+1) }) // an inline table
 	default:
 		// Numbers, booleans and dates end at the first character that
 		// cannot be part of them; a date-time may contain one space.
@@ -313,46 +311,32 @@ func (l *locator) value(path string, depth int) (int, int, bool) {
 	return start, l.pos, ok
 }
 
-// quoted reads a one-line string that quote opens and closes: a basic
-// string ('"'), where a backslash escapes the next byte, or a literal one.
-func (l *locator) quoted(quote byte) bool {
-	l.pos++
+// quoted reads a string that quote opens and closes: a basic string
+// ('"'), where a backslash escapes the next byte, or a literal one. A
+// one-line string ends at its line. A multi-line string opens and closes
+// with three quotes, and up to two quotes may sit just before the closing
+// delimiter, so it ends at the last three quotes of the run that closes it.
+func (l *locator) quoted(quote byte, multiline bool) bool {
+	delim := string(quote)
+	if multiline {
+		delim = strings.Repeat(delim, 3)
+	}
+	l.pos += len(delim)
 	for !l.eof() {
 		switch c := l.src[l.pos]; {
 		case c == '\\' && quote == '"':
 			l.pos += 2
-		case c == quote:
-			l.pos++
+		case l.has(delim):
+			l.pos += len(delim)
+			for multiline && l.peek() == quote {
+				l.pos++
+			}
 			return true
-		case c == '\n':
+		case c == '\n' && !multiline:
 			return false
 		default:
 			l.pos++
 		}
-	}
-	l.pos = min(l.pos, len(l.src))
-	return false
-}
-
-// multilineString reads a multi-line string that three quotes open and
-// close, basic or literal as quoted reads them. Up to two quotes may sit
-// just before the closing delimiter, so the string ends at the last three
-// quotes of the run that closes it.
-func (l *locator) multilineString(quote byte) bool {
-	delim := strings.Repeat(string(quote), 3)
-	l.pos += 3
-	for !l.eof() {
-		if quote == '"' && l.src[l.pos] == '\\' {
-			l.pos += 2
-			continue
-		}
-		if l.has(delim) {
-			for !l.eof() && l.src[l.pos] == quote {
-				l.pos++
-			}
-			return true
-		}
-		l.pos++
 	}
 	l.pos = min(l.pos, len(l.src))
 	return false
@@ -368,11 +352,6 @@ func (l *locator) array(path string, depth int) bool {
 			i++
 		}
 	})
-}
-
-// inlineTable reads { k = v, ... }.
-func (l *locator) inlineTable(path string, depth int) bool {
-	return l.items('}', func() { l.keyValue(path, depth+1) })
 }
 
 // items reads the comma-separated items of an array or an inline table,

@@ -61,8 +61,6 @@ type MessageProblem struct {
 	Msg    string
 }
 
-func (p *MessageProblem) Error() string { return p.Msg }
-
 // ParseMessage reads a deadline.message as the runtime's str.format reads
 // it; Python's own rules decide, down to its messages for a stray brace.
 // A message that Python formats, but not for both an int and a float of

@@ -13,9 +13,11 @@
 package schema
 
 import (
+	"cmp"
 	"path"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/fixturegen/fixturegen/internal/pytext"
@@ -201,10 +203,7 @@ func (s *Spec) HasDeadline() bool { return s.Deadline.Fixture != "" }
 // Exception is the exception a fired deadline raises: Raises, or its
 // default for a Deadline built without the loader.
 func (d Deadline) Exception() string {
-	if d.Raises == "" {
-		return DefaultRaises
-	}
-	return d.Raises
+	return cmp.Or(d.Raises, DefaultRaises)
 }
 
 // Timer names, as written in the spec.
@@ -237,14 +236,10 @@ var IntervalTimers = map[string]IntervalTimer{
 }
 
 // IsTimerSignal reports whether name, as a reader resolves it
-// ("signal.SIGALRM"), is the signal of one of IntervalTimers.
+// ("signal.SIGALRM"), is an interval timer's signal (ShieldSignals).
 func IsTimerSignal(name string) bool {
-	for _, t := range IntervalTimers {
-		if name == "signal."+t.Signal {
-			return true
-		}
-	}
-	return false
+	sig, ok := strings.CutPrefix(name, "signal.")
+	return ok && slices.Contains(ShieldSignals, sig)
 }
 
 // Exceptions a fired deadline can raise, as written in the spec.

@@ -195,11 +195,7 @@ func readLines(spec *schema.Spec, cfg *pytestcfg.Config, roots []string, files i
 	} else {
 		lines = append(lines, "pytest configuration: none found for the spec's tests; pytest's defaults")
 	}
-	noun := "Python files"
-	if files == 1 {
-		noun = "Python file"
-	}
-	lines = append(lines, fmt.Sprintf("tree: %s (%d %s read)", strings.Join(roots, ", "), files, noun))
+	lines = append(lines, fmt.Sprintf("tree: %s (%s read)", strings.Join(roots, ", "), finding.Plural(files, "Python file")))
 	for _, c := range changes {
 		kind := ""
 		switch {

@@ -13,6 +13,7 @@ package collect
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -185,11 +186,7 @@ func Run(spec *schema.Spec, python string, args []string) (*View, error) {
 		// tests it did collect that comes before them in its output.
 		var msg strings.Builder
 		for _, e := range v.Errors {
-			where := e.NodeID
-			if where == "" {
-				where = "test session"
-			}
-			fmt.Fprintf(&msg, "ERROR collecting %s\n%s\n", where, strings.TrimRight(e.Message, "\n"))
+			fmt.Fprintf(&msg, "ERROR collecting %s\n%s\n", cmp.Or(e.NodeID, "test session"), strings.TrimRight(e.Message, "\n"))
 		}
 		return nil, &CollectionError{Code: code, Output: msg.String()}
 	}

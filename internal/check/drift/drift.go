@@ -160,7 +160,7 @@ func Find(spec *schema.Spec, changes []*plan.Change, orphans []string, diffs boo
 			continue
 		case !ch.Exists:
 			k := keys[ch.Path]
-			f = add(RuleMissingFile, spec.File, k.line, k.col,
+			f = add(RuleMissingFile, spec.File, k.Line, k.Col,
 				fmt.Sprintf("%s plans %s, which does not exist", k.name, ch.Display), regen)
 		case !ch.Changed():
 			continue
@@ -233,8 +233,8 @@ func versionDrift(ch *plan.Change) string {
 }
 
 type specKey struct {
-	name      string
-	line, col int
+	name string
+	schema.Span
 }
 
 // specKeys maps each planned path to the spec key that plans it and that
@@ -246,16 +246,13 @@ func specKeys(spec *schema.Spec) map[string]specKey {
 		"probe_plugin": spec.Paths.ProbePlugin,
 		"probe_tests":  spec.Paths.ProbeTests,
 	} {
-		sp := spec.Positions["paths."+key]
-		out[p] = specKey{name: "paths." + key, line: sp.Line, col: sp.Col}
+		out[p] = specKey{"paths." + key, spec.Positions["paths."+key]}
 	}
 	// The runtime is planned by paths.runtime, or, when that is not written,
 	// beside the conftest.
+	out[spec.Paths.Runtime] = specKey{"paths.conftest (the runtime beside it)", spec.Positions["paths.conftest"]}
 	if sp, ok := spec.Positions["paths.runtime"]; ok {
-		out[spec.Paths.Runtime] = specKey{name: "paths.runtime", line: sp.Line, col: sp.Col}
-	} else {
-		sp := spec.Positions["paths.conftest"]
-		out[spec.Paths.Runtime] = specKey{name: "paths.conftest (the runtime beside it)", line: sp.Line, col: sp.Col}
+		out[spec.Paths.Runtime] = specKey{"paths.runtime", sp}
 	}
 	return out
 }

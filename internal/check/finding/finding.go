@@ -196,10 +196,10 @@ func (r *Report) modelText(w io.Writer) {
 		return
 	}
 	if len(g.Missed) == 0 && len(g.NotCollected) == 0 {
-		fmt.Fprintf(w, "static model vs pytest: both see the same %s%s\n", plural(g.Agree, "test function"), g.itemsText())
+		fmt.Fprintf(w, "static model vs pytest: both see the same %s%s\n", Plural(g.Agree, "test function"), g.itemsText())
 		return
 	}
-	fmt.Fprintf(w, "static model vs pytest: both see %s%s; they disagree on %d\n", plural(g.Agree, "test function"), g.itemsText(), len(g.Missed)+len(g.NotCollected))
+	fmt.Fprintf(w, "static model vs pytest: both see %s%s; they disagree on %d\n", Plural(g.Agree, "test function"), g.itemsText(), len(g.Missed)+len(g.NotCollected))
 	for _, t := range g.Missed {
 		fmt.Fprintf(w, "  pytest collects, fixturegen check did not see: %s\n", t)
 	}
@@ -216,12 +216,12 @@ func (r *Report) summary(w io.Writer) {
 		fmt.Fprintf(w, "fixturegen check: %s\n", p.Paint(color.Green, r.Spec+" is in sync and the contract holds"))
 		return
 	case errs == 0:
-		fmt.Fprintf(w, "fixturegen check: %s, %s\n", p.Paint(color.Green, "no findings"), plural(warns, "warning"))
+		fmt.Fprintf(w, "fixturegen check: %s, %s\n", p.Paint(color.Green, "no findings"), Plural(warns, "warning"))
 		return
 	}
-	fmt.Fprintf(w, "fixturegen check: %s", p.Paint(color.Red, plural(errs, "finding")))
+	fmt.Fprintf(w, "fixturegen check: %s", p.Paint(color.Red, Plural(errs, "finding")))
 	if warns > 0 {
-		fmt.Fprintf(w, ", %s", plural(warns, "warning"))
+		fmt.Fprintf(w, ", %s", Plural(warns, "warning"))
 	}
 	fmt.Fprintln(w)
 	if r.FixCommand != "" {
@@ -229,7 +229,8 @@ func (r *Report) summary(w io.Writer) {
 	}
 }
 
-func plural(n int, word string) string {
+// Plural counts n of word: "1 finding", "2 findings".
+func Plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
@@ -237,7 +238,7 @@ func plural(n int, word string) string {
 }
 
 func (r *Report) listText(w io.Writer) {
-	fmt.Fprintf(w, "xdist group %q: %s\n", r.Group, plural(len(r.Members), "module"))
+	fmt.Fprintf(w, "xdist group %q: %s\n", r.Group, Plural(len(r.Members), "module"))
 	width := 0
 	for _, m := range r.Members {
 		width = max(width, len(m.Path))

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/fixturegen/fixturegen/internal/python/suite"
@@ -47,9 +48,7 @@ func (r *rules) missingGroup(src *suite.Source) {
 			first = via
 		}
 		names = append(names, src.Mod.Defs[t].Name)
-		if other == "" {
-			other = o
-		}
+		other = cmp.Or(other, o)
 	}
 	if len(names) == 0 {
 		return

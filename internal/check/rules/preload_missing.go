@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fixturegen/fixturegen/internal/python/pytestcfg"
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 	"github.com/fixturegen/fixturegen/internal/relpath"
 )
@@ -45,7 +46,7 @@ func (r *rules) preloadModules() {
 	for i, mod := range r.spec.Preload.Modules {
 		parts := strings.Split(mod, ".")
 		for _, root := range roots {
-			if !exists(filepath.Join(root, parts[0])) && !isFile(filepath.Join(root, parts[0]+".py")) {
+			if !exists(filepath.Join(root, parts[0])) && !pytestcfg.IsFile(filepath.Join(root, parts[0]+".py")) {
 				continue // not first-party under this root
 			}
 			if missing := firstMissing(r.cwd, root, parts); missing != "" {
@@ -73,7 +74,7 @@ func firstMissing(cwd, root string, parts []string) string {
 		switch {
 		case isDir(pkg):
 			dir = pkg
-		case isFile(pkg + ".py"):
+		case pytestcfg.IsFile(pkg + ".py"):
 			if !last {
 				return fmt.Sprintf("%s is a module, not a package, so it has no %s", strings.Join(parts[:i+1], "."), parts[i+1])
 			}
@@ -92,9 +93,4 @@ func exists(p string) bool {
 func isDir(p string) bool {
 	info, err := os.Stat(p)
 	return err == nil && info.IsDir()
-}
-
-func isFile(p string) bool {
-	info, err := os.Stat(p)
-	return err == nil && info.Mode().IsRegular()
 }

@@ -12,6 +12,7 @@ package docs
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -122,38 +123,35 @@ func shieldRows(spec *schema.Spec) [][4]string {
 }
 
 func settings(b *bytes.Buffer, spec *schema.Spec) {
-	if !spec.HasDeadline() {
-		fmt.Fprintf(b, "\n### Settings\n\n| Setting | Value | Where it lives | Spec key |\n| --- | --- | --- | --- |\n")
-		for _, r := range shieldRows(spec) {
-			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", r[0], r[1], r[2], r[3])
-		}
-		return
-	}
-	d := spec.Deadline
-	t := timerOf(d.Timer)
-	key := func(k string) string { return specKey(spec, k) }
-	conftest := code(spec.Paths.Conftest)
-	modules := "none yet"
-	if len(spec.Preload.Modules) > 0 {
-		var ms []string
-		for _, m := range spec.Preload.Modules {
-			ms = append(ms, code(m))
-		}
-		modules = strings.Join(ms, ", ")
-	}
 	fmt.Fprintf(b, "\n### Settings\n\n| Setting | Value | Where it lives | Spec key |\n| --- | --- | --- | --- |\n")
-	rows := [][4]string{
-		{"Deadline", fmt.Sprintf("%s of %s (%s, %s)", render.Seconds(d.Seconds), t.Time, code(t.Which), code(t.Signal)),
-			fmt.Sprintf("%s fixture in %s", code(d.Fixture), conftest), key("deadline.seconds") + ", " + key("deadline.timer")},
-		{"Deadline failure", code(d.Exception() + ": " + failure(d.Message)), "the alarm handler of " + code(d.Fixture), key("deadline.message")},
-		{"Imports under the alarm", code(d.OnImport) + ": " + onImport[d.OnImport], code(d.Fixture) + " fixture", key("deadline.on_import")},
-		{"Late imports", code(d.LateImports) + ": " + lateImports[d.LateImports], code(d.Fixture) + " fixture", key("deadline.late_imports")},
-		{"Preload", modules, fmt.Sprintf("%s fixture, the first parameter of %s", code(spec.Preload.Fixture), code(d.Fixture)), key("preload.modules")},
+	var rows [][4]string
+	if spec.HasDeadline() {
+		d := spec.Deadline
+		t := timerOf(d.Timer)
+		key := func(k string) string { return specKey(spec, k) }
+		conftest := code(spec.Paths.Conftest)
+		modules := "none yet"
+		if len(spec.Preload.Modules) > 0 {
+			var ms []string
+			for _, m := range spec.Preload.Modules {
+				ms = append(ms, code(m))
+			}
+			modules = strings.Join(ms, ", ")
+		}
+		rows = [][4]string{
+			{"Deadline", fmt.Sprintf("%s of %s (%s, %s)", render.Seconds(d.Seconds), t.Time, code(t.Which), code(t.Signal)),
+				fmt.Sprintf("%s fixture in %s", code(d.Fixture), conftest), key("deadline.seconds") + ", " + key("deadline.timer")},
+			{"Deadline failure", code(d.Exception() + ": " + failure(d.Message)), "the alarm handler of " + code(d.Fixture), key("deadline.message")},
+			{"Imports under the alarm", code(d.OnImport) + ": " + onImport[d.OnImport], code(d.Fixture) + " fixture", key("deadline.on_import")},
+			{"Late imports", code(d.LateImports) + ": " + lateImports[d.LateImports], code(d.Fixture) + " fixture", key("deadline.late_imports")},
+			{"Preload", modules, fmt.Sprintf("%s fixture, the first parameter of %s", code(spec.Preload.Fixture), code(d.Fixture)), key("preload.modules")},
+		}
+		if spec.Group.Name != "" {
+			rows = append(rows, [4]string{"Worker group", code(spec.Group.Name) + ", with `--dist loadgroup`", "each module's " + code("pytestmark"), key("group.name")})
+		}
 	}
-	if spec.Group.Name != "" {
-		rows = append(rows, [4]string{"Worker group", code(spec.Group.Name) + ", with `--dist loadgroup`", "each module's " + code("pytestmark"), key("group.name")})
-	}
-	if spec.Shield.On {
+	// A spec without a deadline holds the shield alone.
+	if spec.Shield.On || !spec.HasDeadline() {
 		rows = append(rows, shieldRows(spec)...)
 	}
 	for _, r := range rows {
@@ -164,10 +162,7 @@ func settings(b *bytes.Buffer, spec *schema.Spec) {
 // shielded says which tests a spec that holds only the shield covers:
 // every test below its conftest, whatever timer it runs under.
 func shielded(b *bytes.Buffer, spec *schema.Spec) {
-	dir := strings.TrimSuffix(spec.Paths.Conftest, "conftest.py")
-	if dir == "" {
-		dir = "."
-	}
+	dir := cmp.Or(strings.TrimSuffix(spec.Paths.Conftest, "conftest.py"), ".")
 	fmt.Fprintf(b, "\n### Tests the shield covers\n\nEvery test below %s, the folder of the conftest that holds the region: a new test module there needs nothing more. `fixturegen probe` lists the first imports a timeout lands in.\n", code(dir))
 }
 

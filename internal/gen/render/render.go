@@ -8,6 +8,7 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"path"
 	"slices"
@@ -129,10 +130,7 @@ func Render(spec *schema.Spec) ([]File, error) {
 // runtimePath is where the runtime goes: paths.runtime, or its default for
 // a spec built without the loader.
 func runtimePath(spec *schema.Spec) string {
-	if spec.Paths.Runtime != "" {
-		return spec.Paths.Runtime
-	}
-	return schema.DefaultRuntime(spec.Paths.Conftest)
+	return cmp.Or(spec.Paths.Runtime, schema.DefaultRuntime(spec.Paths.Conftest))
 }
 
 // ProbePlugin renders the recording probe plugin, whether or not the spec

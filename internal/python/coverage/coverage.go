@@ -13,7 +13,6 @@ package coverage
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -65,13 +64,7 @@ func Loads(r pytestcfg.Run, dir string) bool {
 // Outside returns the modules a conftest.py in folder dir does not
 // reach: those not below dir, or all of them when the run never loads it.
 func Outside(r pytestcfg.Run, dir string, modules []string) []string {
-	var out []string
-	for _, m := range modules {
-		if !relpath.Within(m, dir) || !Loads(r, dir) {
-			out = append(out, m)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(modules), func(m string) bool { return relpath.Within(m, dir) && Loads(r, dir) })
 }
 
 // Folder returns the folder for a new conftest.py that every module lies
@@ -97,7 +90,7 @@ func Folder(r pytestcfg.Run, modules []string) (string, bool) {
 	// conftest.py, else dir.
 	highest := dir
 	for d := range relpath.Up(dir) {
-		if info, err := os.Stat(filepath.Join(d, "conftest.py")); err == nil && info.Mode().IsRegular() {
+		if pytestcfg.IsFile(filepath.Join(d, "conftest.py")) {
 			highest = d
 		}
 		if d == cut {

@@ -72,7 +72,7 @@ func Determine(inv Invocation) (*Setup, error) {
 		return s, nil
 	}
 	for dir := range relpath.Up(ancestor) {
-		if isFile(filepath.Join(dir, "setup.py")) {
+		if IsFile(filepath.Join(dir, "setup.py")) {
 			s.Rootdir = dir
 			return s, nil
 		}
@@ -101,7 +101,7 @@ func locate(dirs []string) (string, *Config, error) {
 		for dir := range relpath.Up(start) {
 			for _, name := range names {
 				path := filepath.Join(dir, name)
-				if !isFile(path) {
+				if !IsFile(path) {
 					continue
 				}
 				if name == "pyproject.toml" && pyproject == "" {
@@ -171,7 +171,7 @@ func commonAncestor(invocation string, paths []string) string {
 	if common == "" {
 		return invocation
 	}
-	if isFile(common) {
+	if IsFile(common) {
 		return filepath.Dir(common)
 	}
 	return common
@@ -192,7 +192,9 @@ func commonPath(a, b string) string {
 	return p
 }
 
-func isFile(path string) bool {
+// IsFile reports whether path is a regular file, links followed, as
+// pytest's Path.is_file() tells the files it looks for.
+func IsFile(path string) bool {
 	info, err := os.Stat(path)
 	return err == nil && info.Mode().IsRegular()
 }

@@ -93,13 +93,13 @@ func Declarations(root string) []Declaration {
 			}
 		}
 	}
-	if file := filepath.Join(root, "pyproject.toml"); exists(file) {
+	if file := filepath.Join(root, "pyproject.toml"); pytestcfg.IsFile(file) {
 		out = append(out, tomlDeps(file, pyprojectTables)...)
 	}
-	if file := filepath.Join(root, "Pipfile"); exists(file) {
+	if file := filepath.Join(root, "Pipfile"); pytestcfg.IsFile(file) {
 		out = append(out, tomlDeps(file, [][]string{{"packages"}, {"dev-packages"}})...)
 	}
-	if file := filepath.Join(root, "setup.cfg"); exists(file) {
+	if file := filepath.Join(root, "setup.cfg"); pytestcfg.IsFile(file) {
 		src, _ := os.ReadFile(file)
 		keys, _, _ := pytestcfg.INI(src)
 		for _, k := range keys {
@@ -114,7 +114,7 @@ func Declarations(root string) []Declaration {
 			}
 		}
 	}
-	if file := filepath.Join(root, "setup.py"); exists(file) {
+	if file := filepath.Join(root, "setup.py"); pytestcfg.IsFile(file) {
 		src, _ := os.ReadFile(file)
 		lx := pyscan.NewLexer(src)
 		for t := lx.Next(); t.Kind != pyscan.EOF; t = lx.Next() {
@@ -128,11 +128,6 @@ func Declarations(root string) []Declaration {
 		}
 	}
 	return out
-}
-
-func exists(file string) bool {
-	info, err := os.Stat(file)
-	return err == nil && info.Mode().IsRegular()
 }
 
 // requirementFiles are the project's requirement files: *requirements*.txt

@@ -13,9 +13,6 @@ import (
 	"github.com/fixturegen/fixturegen/internal/python/suite"
 )
 
-// markCall is the mark as its calls resolve.
-const markCall = "pytest.mark.timeout"
-
 // MarkWords are what a file must hold one of for Marks to find anything
 // in it: the mark as code names it (pytest.mark.timeout, mark.timeout
 // after "from pytest import mark"), or pytest's mark imported under
@@ -57,7 +54,7 @@ func findMarks(root string, cfg *pytestcfg.Config) ([]Place, error) {
 func Marks(path string, m *pyscan.Module) []Place {
 	var out []Place
 	for ci, c := range m.Calls {
-		if m.ResolveCall(c) != markCall {
+		if m.ResolveCall(c) != suite.TimeoutMarkCall {
 			continue
 		}
 		var timeout, method *pyscan.Arg

@@ -104,22 +104,14 @@ func (f *Found) WithMethod(p Place) Place {
 	if p.Method == "" {
 		p.Method, p.MethodAt = f.Method, f.MethodAt
 	}
-	if p.Method == "" {
-		p.Method = Signal
-	}
+	p.Method = cmp.Or(p.Method, Signal)
 	return p
 }
 
 // Unshielded returns the declarations of pytest-timeout whose dependency
 // set does not declare pytest-import-shield, in file order.
 func (f *Found) Unshielded() []Place {
-	var out []Place
-	for _, p := range f.Places {
-		if p.Kind == Dependency && !slices.ContainsFunc(f.Plugin, func(q Place) bool { return q.Set == p.Set }) {
-			out = append(out, p)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(f.Places), func(p Place) bool { return p.Kind != Dependency || f.Shielded(p) })
 }
 
 // Shielded reports whether the plugin protects the tests place times:
@@ -149,7 +141,6 @@ func Find(root string, run pytestcfg.Run, opts Options) (*Found, error) {
 	if cfg != nil {
 		t := cfg.Timers()
 		if t.TimeoutOff {
-			// "-p no:timeout": pytest-timeout is off for every test.
 			f.Off = true
 			return f, nil
 		}

@@ -138,11 +138,5 @@ func (s *scan) dropIgnored() {
 		return
 	}
 	s.sources = slices.DeleteFunc(s.sources, func(src *Source) bool { return s.ignoreFile(src.Abs) })
-	var problems []Problem
-	for _, w := range s.problems {
-		if !s.ignoreFile(s.abs(w.Path)) {
-			problems = append(problems, w)
-		}
-	}
-	s.problems = problems
+	s.problems = slices.DeleteFunc(s.problems, func(w Problem) bool { return s.ignoreFile(s.abs(w.Path)) })
 }

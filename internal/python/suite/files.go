@@ -39,15 +39,9 @@ func Files(root string, cfg *pytestcfg.Config) ([]string, error) {
 // abs: with testpaths, a file in one of them, or a conftest in a folder
 // above one.
 func (c *collection) reaches(abs string, conftest bool) bool {
-	if c.testPaths == nil {
-		return true
-	}
-	for _, p := range c.testPaths {
-		if abs == p || relpath.Under(abs, p) || conftest && (p == filepath.Dir(abs) || relpath.Under(p, filepath.Dir(abs))) {
-			return true
-		}
-	}
-	return false
+	return c.testPaths == nil || slices.ContainsFunc(c.testPaths, func(p string) bool {
+		return abs == p || relpath.Under(abs, p) || conftest && (p == filepath.Dir(abs) || relpath.Under(p, filepath.Dir(abs)))
+	})
 }
 
 // TestModules lists the test modules pytest collects from roots (folders

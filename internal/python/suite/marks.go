@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -26,7 +27,7 @@ func lastName(dotted string) string {
 // adds its name to one of them.
 var readCalls = func() *pyscan.CallFilter {
 	f := &pyscan.CallFilter{
-		Last:    map[string]bool{lastName(groupMarkCall): true, lastName(usefixturesMarkCall): true, finalizerCall: true, lastName(timeoutMarkCall): true},
+		Last:    map[string]bool{lastName(groupMarkCall): true, lastName(usefixturesMarkCall): true, finalizerCall: true, lastName(TimeoutMarkCall): true},
 		Targets: map[string]bool{pytestmarkTarget: true},
 	}
 	maps.Copy(f.Last, timerCallees)
@@ -34,9 +35,9 @@ var readCalls = func() *pyscan.CallFilter {
 	return f
 }()
 
-// timeoutMarkCall is pytest-timeout's mark, which check's
-// unshielded-timeout rule reads (pytesttimeout.Marks).
-const timeoutMarkCall = "pytest.mark.timeout"
+// TimeoutMarkCall is pytest-timeout's mark as its calls resolve, which
+// check's unshielded-timeout rule reads (pytesttimeout.Marks).
+const TimeoutMarkCall = "pytest.mark.timeout"
 
 // GroupMark is an xdist_group mark and the group it names.
 type GroupMark struct {
@@ -137,10 +138,7 @@ var patchCallees = map[string]bool{"setattr": true, "delattr": true, "patch": tr
 func (q *Query) patchesPreload(m *pyscan.Module, c pyscan.Call) (string, bool) {
 	// Only the last name counts. monkeypatch.setattr is a method of a
 	// parameter, which resolves to no module: its name as written does.
-	callee := m.ResolveCall(c)
-	if callee == "" {
-		callee = c.Callee
-	}
+	callee := cmp.Or(m.ResolveCall(c), c.Callee)
 	if !patchCallees[lastName(callee)] || len(c.Args) == 0 || c.Args[0].Kind != pyscan.ArgString || c.Args[0].Keyword != "" {
 		return "", false
 	}

@@ -124,11 +124,7 @@ const finalizerCall = "addfinalizer"
 // test: a timer armed in one, in a conftest, is a per-test deadline for
 // every test below the conftest's folder, as an autouse fixture's is.
 func IsTestHook(name string) bool {
-	switch name {
-	case "pytest_runtest_protocol", "pytest_runtest_setup", "pytest_runtest_call", "pytest_runtest_teardown", "pytest_pyfunc_call":
-		return true
-	}
-	return false
+	return slices.Contains([]string{"pytest_runtest_protocol", "pytest_runtest_setup", "pytest_runtest_call", "pytest_runtest_teardown", "pytest_pyfunc_call"}, name)
 }
 
 // mayArm rules out most calls by their last name, before their callee is

@@ -203,7 +203,6 @@ func (cf *caseFinder) module(file string) *baseModule {
 			if prob != nil {
 				return
 			}
-			// The search reads no calls.
 			sc := pyscan.Scanner{NoCalls: true}
 			bm.mod = sc.Scan(text)
 		}
