@@ -57,7 +57,14 @@ func readOpen(f io.Reader, size int64, buf []byte) ([]byte, error) {
 	// One byte more than the size, so that a read that returns the size
 	// and no more is known to have met the file's end: a regular file
 	// reads short only there. A file that grew meanwhile is read on.
-	buf = slices.Grow(buf[:0], int(size)+1)
+	if cap(buf) <= int(size) {
+		// A new buffer, at least twice the old one: each is fresh memory
+		// that the system maps page by page as it is first written, so a
+		// tree read in files of growing sizes must not make one per file,
+		// nor copy the old bytes, which are not kept.
+		buf = make([]byte, 0, max(int(size)+1, 2*cap(buf)))
+	}
+	buf = buf[:0]
 	for {
 		want := cap(buf) - len(buf)
 		n, err := f.Read(buf[len(buf):cap(buf)])
