@@ -111,9 +111,8 @@ func PerModule[T any](t *Tree, ask func(q *Query, src *Source) T) []T {
 	// The calling goroutine is one of the workers: a tree of a few
 	// modules is done before another thread has woken up. Below
 	// parallelWork it is the only one: the project of one test module in
-	// bench/trees.sh and sympy's tree took longer with two, CPython's
-	// Lib/test, whose timer modules hold thousands of definitions, less
-	// (bench/README.md).
+	// bench/trees.sh took longer with two, CPython's Lib/test, whose timer
+	// modules hold thousands of definitions, less (bench/README.md).
 	work := 0
 	for _, src := range sources {
 		work += len(src.Mod.Defs) + len(src.Mod.Calls)
