@@ -86,9 +86,9 @@ const parallelWork = 1000
 
 // PerModule calls ask with every module of the tree, on every core (from
 // parallelWork definitions and calls), and returns the answers in the
-// modules' order, as one goroutine would find them. Each goroutine has a Query of
-// its own; the index is only read (Read filled its caches), but for the
-// deadline answers, which each module keeps for itself.
+// modules' order, as one goroutine would find them. Each goroutine has a
+// Query of its own; the index is only read (Read filled its caches), but
+// for the deadline answers, which each module keeps for itself.
 func PerModule[T any](t *Tree, ask func(q *Query, src *Source) T) []T {
 	sources := t.Sources
 	outs := make([]T, len(sources))
